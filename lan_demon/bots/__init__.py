@@ -1,0 +1,36 @@
+"""Bots: strategies that play through the same engine interface as people.
+
+``make_strategy(game_id, name)`` builds one by name; ``STRATEGIES`` lists the names per game.
+"""
+
+from __future__ import annotations
+
+from lan_demon.bots.base import RandomStrategy, Strategy, Turn
+from lan_demon.games.base import BadConfig
+
+
+def _registry() -> dict[str, dict[str, type[Strategy]]]:
+    from lan_demon.bots.gin import GreedyGin
+    from lan_demon.bots.racing_demon import GreedyDemon, RandomDemon
+    from lan_demon.bots.racko import GreedyRackO
+    table: dict[str, dict[str, type[Strategy]]] = {}
+    for cls in (RandomStrategy, RandomDemon, GreedyDemon, GreedyRackO, GreedyGin):
+        for game in cls.games:
+            table.setdefault(game, {})[cls.name] = cls
+    return table
+
+
+def strategy_names(game_id: str) -> list[str]:
+    return sorted(_registry().get(game_id, {}))
+
+
+def make_strategy(game_id: str, name: str) -> Strategy:
+    """A fresh strategy; :class:`BadConfig` naming the choices when ``name`` is unknown."""
+    known = _registry().get(game_id, {})
+    if name not in known:
+        raise BadConfig(f"unknown strategy {name!r} for {game_id}; "
+                        f"choose one of: {', '.join(sorted(known))}")
+    return known[name]()
+
+
+__all__ = ["RandomStrategy", "Strategy", "Turn", "make_strategy", "strategy_names"]

@@ -1,0 +1,67 @@
+"""What a bot is: a strategy asked for its next move, seeing only what its seat may see.
+
+A strategy gets a :class:`Turn`: the seat's legal moves (from the engine), the seat's view (built
+only when the strategy asks for it, since most baseline decisions need the moves alone) and a
+seeded generator. It answers a move, or ``None`` to do nothing for now.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from lan_demon.games.base import Game
+
+
+class Turn:
+    """One decision point for one seat."""
+
+    __slots__ = ("game", "seat", "rng", "_state", "_legal", "_view")
+
+    def __init__(self, game: Game, state: Any, seat: int, rng: random.Random):
+        self.game = game
+        self.seat = seat
+        self.rng = rng
+        self._state = state
+        self._legal: list[Any] | None = None
+        self._view: dict[str, Any] | None = None
+
+    @property
+    def legal(self) -> list[Any]:
+        """The seat's legal moves now."""
+        if self._legal is None:
+            self._legal = self.game.legal_moves(self._state, self.seat)
+        return self._legal
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """What the seat may see now (hidden cards absent)."""
+        if self._view is None:
+            self._view = self.game.view(self._state, self.seat)
+        return self._view
+
+
+class Strategy(ABC):
+    """A bot's brain. Subclasses set ``name`` and ``games`` and implement :meth:`choose`."""
+
+    name: ClassVar[str]
+    games: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    def choose(self, turn: Turn) -> Any | None:
+        """The next move, or None to wait."""
+
+    def reset(self) -> None:
+        """Forget anything remembered from the previous round."""
+
+
+class RandomStrategy(Strategy):
+    """Any legal move, uniformly: the floor every other bot must beat."""
+
+    name = "random"
+    games = ("racing-demon", "racing-demon-german", "racko", "gin-solitaire")
+
+    def choose(self, turn: Turn) -> Any | None:
+        legal = turn.legal
+        return turn.rng.choice(legal) if legal else None

@@ -1,0 +1,173 @@
+"""The ``lan-demon`` command: thin wiring from arguments to the library.
+
+Every mistake a user can make — a wrong flag, an unknown game, a bad card code, a move that does
+not parse — ends in one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, NoReturn
+
+from lan_demon import __version__
+from lan_demon.games import GAME_IDS, GameError, get_game
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A mistake on the command line; its text is the one line the user sees."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the fix, not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def _seed(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="lan-demon", description="A card table for a home network: Racing "
+                     "Demon, its German variant, Rack-O and Gin Solitaire.")
+    parser.add_argument("--version", action="version", version=f"lan-demon {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    sim = sub.add_parser("simulate", help="play a whole match headless with bots",
+                         description="Play a whole match headless with bots and print the "
+                         "round scores and totals.")
+    sim.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_IDS)}")
+    sim.add_argument("--players", type=_positive, help="seats at the table (default: 4, or 1 "
+                     "for gin-solitaire)")
+    sim.add_argument("--rounds", type=_positive, help="rounds to play (default: Racing Demon "
+                     "5; Rack-O and Gin Solitaire play to 500 / 100)")
+    sim.add_argument("--seed", type=_seed, default=0, help="the match seed (default 0)")
+    sim.add_argument("--strategy", default="greedy", help="bot strategy for every seat, or a "
+                     "comma-separated list, one per seat (default: greedy)")
+    sim.add_argument("--speed", default="club", help="Racing Demon speed profile: beginner, "
+                     "club, expert or flat-out (default: club)")
+    sim.add_argument("--no-handicap", action="store_true", help="Racing Demon: turn off RD-15")
+    sim.add_argument("--json", action="store_true", help="print one JSON document instead")
+
+    deal = sub.add_parser("deal", help="deal a round, apply moves, and show a seat's view",
+                          description="Deal a seeded round, apply moves in order, then print "
+                          "what one seat sees and its legal moves. Handy for bot authors.")
+    deal.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_IDS)}")
+    deal.add_argument("--players", type=_positive, help="seats (default: 4, or 1 for "
+                      "gin-solitaire)")
+    deal.add_argument("--seed", type=_seed, default=0)
+    deal.add_argument("--seat", type=int, default=0, help="whose view to show (default 0)")
+    deal.add_argument("--moves", default="", help="moves separated by ';', each optionally "
+                      "prefixed by its seat, e.g. '0: pile middle; 1: turn'")
+
+    dw = sub.add_parser("deadwood", help="Gin Solitaire: the best melds of a hand",
+                        description="Print the best melds and the least deadwood of 10 or 11 "
+                        "cards (GS-5).")
+    dw.add_argument("cards", nargs="+", help="card codes such as QS 10D 7♥")
+    return parser
+
+
+def _default_players(game_id: str) -> int:
+    return 1 if game_id == "gin-solitaire" else 4
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from lan_demon.simulator import simulate
+    get_game(args.game)
+    players = args.players or _default_players(args.game)
+    strategy = args.strategy.split(",") if "," in args.strategy else args.strategy
+    options = {"handicap": False} if args.no_handicap else {}
+    if options and not args.game.startswith("racing-demon"):
+        raise UsageError("--no-handicap is a Racing Demon option (RD-15)")
+    sim = simulate(args.game, players, args.seed, args.rounds, strategy, args.speed, options)
+    result = sim.match.result_data()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+    else:
+        print(format_table(result))
+    return 0
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """A readable table: one row per round, one column per side, then totals and winner."""
+    names = list(result["totals"])
+    width = max(7, *(len(n) for n in names))
+    head = "round  " + " ".join(n.rjust(width) for n in names)
+    lines = [f"{result['game']} · seed {result['seed']}", head, "-" * len(head)]
+    for k, rnd in enumerate(result["rounds"], 1):
+        lines.append(f"{k:>5}  " + " ".join(str(rnd["scores"][n]).rjust(width) for n in names))
+    lines.append("-" * len(head))
+    lines.append("total  " + " ".join(str(result["totals"][n]).rjust(width) for n in names))
+    lines.append(f"winner: {', '.join(result['winner'])}")
+    return "\n".join(lines)
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    from lan_demon.games import Match
+    game = get_game(args.game)
+    players = args.players or _default_players(args.game)
+    match = Match(game, [f"seat-{i}" for i in range(players)], args.seed)
+    state = match.deal()
+    if not 0 <= args.seat < players:
+        raise UsageError(f"--seat must be 0 to {players - 1}, not {args.seat}")
+    for text in filter(None, (t.strip() for t in args.moves.split(";"))):
+        seat, move_text = _split_seat(text, game, state, args.seat)
+        game.apply(state, seat, game.parse_move(move_text))
+    print(json.dumps({"view": game.view(state, args.seat),
+                      "legal": [str(m) for m in game.legal_moves(state, args.seat)]},
+                     ensure_ascii=False, indent=1))
+    return 0
+
+
+def _split_seat(text: str, game: Any, state: Any, default: int) -> tuple[int, str]:
+    head, sep, rest = text.partition(":")
+    if sep and head.strip().isdigit():
+        return int(head), rest.strip()
+    movers = game.to_move(state)
+    return (movers[0] if len(movers) == 1 else default), text
+
+
+def cmd_deadwood(args: argparse.Namespace) -> int:
+    from lan_demon.games.gin_solitaire import best_arrangement
+    best = best_arrangement(args.cards)
+    for meld in best.melds:
+        print("meld:     " + " ".join(c.symbol for c in meld))
+    print("deadwood: " + (" ".join(c.symbol for c in best.deadwood) or "none"))
+    if best.discard is not None:
+        print(f"discard:  {best.discard.symbol}")
+    print(f"points:   {best.points}")
+    return 0
+
+
+COMMANDS = {"simulate": cmd_simulate, "deal": cmd_deal, "deadwood": cmd_deadwood}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not args.command:
+            parser.print_help()
+            return EXIT_USAGE
+        return COMMANDS[args.command](args)
+    except (UsageError, GameError) as err:
+        print(f"lan-demon: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("lan-demon: interrupted", file=sys.stderr)
+        return 130
