@@ -76,7 +76,7 @@ class TakeDiscard:
     slot: int
 
     def to_data(self) -> dict[str, Any]:
-        return {"move": "take", "slot": self.slot}
+        return {"t": "take", "slot": self.slot}
 
     def __str__(self) -> str:
         return f"take {self.slot}"
@@ -87,7 +87,7 @@ class Draw:
     """Take the top Draw card into the hand; it must then be placed or discarded."""
 
     def to_data(self) -> dict[str, Any]:
-        return {"move": "draw"}
+        return {"t": "draw"}
 
     def __str__(self) -> str:
         return "draw"
@@ -100,7 +100,7 @@ class Place:
     slot: int
 
     def to_data(self) -> dict[str, Any]:
-        return {"move": "place", "slot": self.slot}
+        return {"t": "place", "slot": self.slot}
 
     def __str__(self) -> str:
         return f"place {self.slot}"
@@ -111,7 +111,7 @@ class DiscardHeld:
     """Discard the drawn card, leaving the rack as it is."""
 
     def to_data(self) -> dict[str, Any]:
-        return {"move": "discard"}
+        return {"t": "discard"}
 
     def __str__(self) -> str:
         return "discard"
@@ -196,7 +196,10 @@ class RackO(Game):
     # --- the deal ------------------------------------------------------------------------------
 
     def deal(self, setup: dict[str, Any], rng: random.Random) -> RackOState:
-        """Deal a round as the rule book does (RK-2, RK-3, RK-4); ``rng.shuffle`` is the only chance."""
+        """Deal a round as the rule book does (RK-2, RK-3, RK-4).
+
+        ``rng.shuffle`` is the only chance used, so a seed replays the deal exactly.
+        """
         players = setup["players"]
         deck = list(range(1, deck_size(players) + 1))
         dealer = self._cut_for_dealer(deck, players, rng)
@@ -383,12 +386,12 @@ class RackO(Game):
 
     def move_from_data(self, data: Any) -> Move:
         """A move from its ``to_data()`` dict; anything else is a :class:`BadMove`."""
-        if not isinstance(data, dict) or not isinstance(data.get("move"), str):
-            raise BadMove(f"a Rack-O move is a dict with a 'move' key, not {data!r}")
-        kind = data["move"]
-        if kind in _BARE_MOVES and set(data) == {"move"}:
+        if not isinstance(data, dict) or not isinstance(data.get("t"), str):
+            raise BadMove(f"a Rack-O move is a map with a type 't', not {data!r}")
+        kind = data["t"]
+        if kind in _BARE_MOVES and set(data) == {"t"}:
             return _BARE_MOVES[kind]()
-        if kind in _SLOT_MOVES and set(data) == {"move", "slot"}:
+        if kind in _SLOT_MOVES and set(data) == {"t", "slot"}:
             return _slot_move(kind, data["slot"])
         raise BadMove(f"not a Rack-O move: {data!r}; the moves are {MOVE_FORMS}")
 
