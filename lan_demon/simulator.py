@@ -77,7 +77,7 @@ def play_round(game: Game, state: Any, bots: list[Strategy], seed: int | str, ro
     rngs = [_seat_rng(seed, round_no, s, "bot") for s in range(len(bots))]
     for bot in bots:
         bot.reset()
-    if game.simultaneous:
+    if game.races:
         speeds = speeds or [PROFILES["club"]] * len(bots)
         return _race(game, state, bots, rngs, speeds, seed, round_no)
     return _turns(game, state, bots, rngs)

@@ -93,6 +93,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     #: True when every seat may move at any moment (Racing Demon); False for turns.
     simultaneous: ClassVar[bool] = False
+    #: True when seats race for shared places, so the order in which moves arrive decides who
+    #: gets there (Racing Demon, RD-11). Gin Solitaire's duplicate seats move at once but never
+    #: meet, so it is simultaneous without racing.
+    races: ClassVar[bool] = False
     #: True when the lowest total wins (German Racing Demon penalties).
     lower_is_better: ClassVar[bool] = False
     #: The rule id that sets who may take part (named in player-count errors).

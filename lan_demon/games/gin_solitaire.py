@@ -63,7 +63,6 @@ def _index(card: Card) -> int:
 
 
 _VALUE = tuple(min(i % 13 + 1, 10) for i in range(52))
-_FULL = (1 << 52) - 1
 
 
 @lru_cache(maxsize=1 << 17)
@@ -668,7 +667,7 @@ class GinSolitaire(Game):
         hand = sorted(s.hand)
         v = self._public(s, seat)
         v.update({"game": self.id, "round_over": over, "hand": [c.to_data() for c in hand],
-                  "dwx": (_dw_discard(_mask_of(hand)) if len(hand) == HAND_SIZE
+                  "deadwood": (_dw_discard(_mask_of(hand)) if len(hand) == HAND_SIZE
                                else _dw(_mask_of(hand))) if hand else 0})
         if s.done and len(state.seats) > 1:
             v["seats"] = [self._public(x, i) for i, x in enumerate(state.seats)]

@@ -160,6 +160,7 @@ class RacingDemon(Game):
     """Both variants; ``german=True`` applies RG-1 … RG-7 on top of the RD rules."""
 
     simultaneous = True
+    races = True
 
     def __init__(self, german: bool = False):
         self.german = german
