@@ -130,7 +130,7 @@ def test_gs3_first_discard_before_drawing():
         assert err.value.rule == "GS-3"
         assert GAME.state_to_data(state) == before
     events = GAME.apply(state, 0, Discard(card))
-    assert events[0]["type"] == "discard" and events[0]["first"] is True
+    assert events[0]["e"] == "discard" and events[0]["first"] is True
     assert events[0]["private"] == {"card": card.to_data()}
     seat = state.seats[0]
     assert len(seat.hand) == 10 and seat.discarded == [card] and seat.phase == "draw"
@@ -175,7 +175,7 @@ def test_gs4_draw_then_discard_or_end():
         GAME.apply(state, 0, Knock(parse_card("AS")))
     assert err.value.rule == "GS-4" and GAME.state_to_data(state) == before
     events = GAME.apply(state, 0, Draw())
-    assert events == [{"type": "draw", "seat": 0, "joker": False, "private": {"card": "8H"}}]
+    assert events == [{"e": "draw", "seat": 0, "joker": False, "private": {"card": "8H"}}]
     assert parse_card("8H") in state.seats[0].hand and state.seats[0].phase == "discard"
     before = GAME.state_to_data(state)
     with pytest.raises(IllegalMove) as err:
@@ -376,7 +376,7 @@ def test_gs6_gin_and_big_gin():
     events = GAME.apply(state, 0, BigGin())
     seat = state.seats[0]
     assert len(seat.hand) == 11 and seat.result["result"] == "big-gin"   # no discard
-    assert [e["type"] for e in events] == ["big-gin", "seat-over", "round-over"]
+    assert [e["e"] for e in events] == ["big-gin", "seat-over", "round-over"]
 
 
 # --- GS-7: scoring ---------------------------------------------------------------------------
@@ -439,7 +439,7 @@ def test_gs7_drawing_the_joker_ends_the_round_for_the_joker():
     events = GAME.apply(state, 0, Draw())
     assert GAME.round_over(state) and GAME.to_move(state) == []
     assert GAME.legal_moves(state, 0) == []
-    assert events[0] == {"type": "draw", "seat": 0, "joker": True, "private": {"card": "JK"}}
+    assert events[0] == {"e": "draw", "seat": 0, "joker": True, "private": {"card": "JK"}}
     r = finish(state)
     assert r.detail[0] == {"result": "joker", "deadwood": 33, "count": 0, "player": 0,
                            "joker": 33}
@@ -575,8 +575,8 @@ def test_parse_move_and_move_data():
     for bad in ("", "discard", "discard XX", "discard QS 7H", "draw 3", "fly", "knock JK"):
         with pytest.raises(BadMove):
             GAME.parse_move(bad)
-    for bad in ({}, {"kind": "fly"}, {"kind": "discard"}, {"kind": "discard", "card": "ZZ"},
-                {"kind": "draw", "card": "QS"}, {"kind": "knock", "card": 5}, 7):
+    for bad in ({}, {"t": "fly"}, {"t": "discard"}, {"t": "discard", "card": "ZZ"},
+                {"t": "draw", "card": "QS"}, {"t": "knock", "card": 5}, 7):
         with pytest.raises(BadMove):
             GAME.move_from_data(bad)
 

@@ -282,7 +282,7 @@ class Discard:
     kind: ClassVar[str] = "discard"
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "card": self.card.to_data()}
+        return {"t": self.kind, "card": self.card.to_data()}
 
     def __str__(self) -> str:
         return f"discard {self.card.code}"
@@ -295,7 +295,7 @@ class Draw:
     kind: ClassVar[str] = "draw"
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind}
+        return {"t": self.kind}
 
     def __str__(self) -> str:
         return "draw"
@@ -310,7 +310,7 @@ class Knock:
     kind: ClassVar[str] = "knock"
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "card": self.card.to_data()}
+        return {"t": self.kind, "card": self.card.to_data()}
 
     def __str__(self) -> str:
         return f"knock {self.card.code}"
@@ -323,7 +323,7 @@ class BigGin:
     kind: ClassVar[str] = "big-gin"
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind}
+        return {"t": self.kind}
 
     def __str__(self) -> str:
         return "big-gin"
@@ -599,34 +599,34 @@ class GinSolitaire(Game):
             s.hand.remove(move.card)
             s.discarded.append(move.card)
             s.phase = DRAW
-            events.append({"type": "discard", "seat": seat, "first": first,
+            events.append({"e": "discard", "seat": seat, "first": first,
                            "private": {"card": move.card.to_data()}})
         elif isinstance(move, Draw):
             card = s.draw.pop()
             if card.is_joker:
                 # GS-7: the round ends at once; the Joker scores the deadwood of the 10 cards
                 s.joker_drawn = True
-                events.append({"type": "draw", "seat": seat, "joker": True,
+                events.append({"e": "draw", "seat": seat, "joker": True,
                                "private": {"card": card.to_data()}})
                 self._end(s, seat, score_joker(_dw(_mask_of(s.hand))), events)
             else:
                 s.hand.append(card)
                 s.phase = DISCARD
-                events.append({"type": "draw", "seat": seat, "joker": False,
+                events.append({"e": "draw", "seat": seat, "joker": False,
                                "private": {"card": card.to_data()}})
         elif isinstance(move, Knock):
             s.hand.remove(move.card)
             s.discarded.append(move.card)
             dw = _dw(_mask_of(s.hand))
             detail = score_knock(dw, _count_above_joker(s.draw))
-            events.append({"type": detail["result"], "seat": seat,
+            events.append({"e": detail["result"], "seat": seat,
                            "private": {"card": move.card.to_data()}})
             self._end(s, seat, detail, events)
         else:  # BigGin
-            events.append({"type": "big-gin", "seat": seat})
+            events.append({"e": "big-gin", "seat": seat})
             self._end(s, seat, score_big_gin(_count_above_joker(s.draw)), events)
         if self.round_over(state):
-            events.append({"type": "round-over",
+            events.append({"e": "round-over",
                            "results": [dict(x.result or {}) for x in state.seats]})
         return events
 
@@ -636,7 +636,7 @@ class GinSolitaire(Game):
         s.result = detail
         # GS-9: the count C tells where the Joker lies in the shared deal, so the result stays
         # private to the seat until the round is over (the round-over event).
-        events.append({"type": "seat-over", "seat": seat, "private": {"result": dict(detail)}})
+        events.append({"e": "seat-over", "seat": seat, "private": {"result": dict(detail)}})
 
     def round_result(self, state: GinState) -> RoundResult:
         """GS-7: side i = seat i's player, side i + n = seat i's Joker."""
@@ -698,10 +698,10 @@ class GinSolitaire(Game):
             return data
         if isinstance(data, str):
             return self.parse_move(data)
-        if not isinstance(data, dict) or "kind" not in data:
+        if not isinstance(data, dict) or "t" not in data:
             raise BadMove(f"not a Gin Solitaire move: {data!r}")
-        kind = data["kind"]
-        extra = set(data) - {"kind", "card"}
+        kind = data["t"]
+        extra = set(data) - {"t", "card"}
         if extra:
             raise BadMove(f"unexpected field(s) {sorted(extra)} in {data!r}")
         if kind in ("draw", "big-gin"):
