@@ -44,15 +44,24 @@ def baseline(n: int = 20_000) -> float:
     return n / timed(run)
 
 
-def rounds_per_second(game_id: str, players: int, rounds: int, seed: int) -> tuple[float, float]:
-    moves = 0
+def rounds_per_second(game_id: str, players: int, rounds: int,
+                      seed: int) -> tuple[float, float, int]:
+    """Rounds and moves per CPU second over whole matches (a match may end before ``rounds``)."""
+    played = moves = 0
 
     def run() -> None:
-        nonlocal moves
-        sim = simulate(game_id, players, seed, rounds=rounds, strategy="greedy")
-        moves = sum(s.moves for s in sim.stats)
+        nonlocal moves, played
+        played = moves = 0
+        match_seed = seed
+        while played < rounds:
+            # RG-7: a German match is 5 to 10 deals, so it runs as matches of 10
+            per_match = 10 if game_id == "racing-demon-german" else rounds - played
+            sim = simulate(game_id, players, match_seed, rounds=per_match, strategy="greedy")
+            played += len(sim.stats)
+            moves += sum(s.moves for s in sim.stats)
+            match_seed += 1
     seconds = timed(run, repeat=2)
-    return rounds / seconds, moves / seconds
+    return played / seconds, moves / seconds, played
 
 
 def legal_move_times(seed: int, samples: int = 3000) -> list[float]:
@@ -91,10 +100,7 @@ def main() -> None:
     print(f"baseline: {baseline():,.0f} pack shuffles/s (random.shuffle of 52 cards)")
     for game_id, players in (("racing-demon", 4), ("racing-demon-german", 4), ("racko", 2),
                              ("gin-solitaire", 1)):
-        rounds = args.rounds if game_id.startswith("racing") else max(10, args.rounds // 10)
-        if game_id == "racing-demon-german":
-            rounds = 10  # RG-7: a German match is 5 to 10 deals
-        rps, mps = rounds_per_second(game_id, players, rounds, args.seed)
+        rps, mps, rounds = rounds_per_second(game_id, players, args.rounds, args.seed)
         print(f"{game_id:20s} {players} players, greedy: {rps:8.1f} rounds/s  "
               f"{mps:9,.0f} moves/s  ({rounds} rounds)")
     times = legal_move_times(args.seed)
