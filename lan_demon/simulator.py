@@ -55,7 +55,8 @@ class RoundStats:
     """What happened in one simulated round, beyond its scores."""
 
     moves: int = 0
-    refused: int = 0  # moves that arrived too late (RD-11) or broke a rule
+    refused: int = 0  # moves refused when they landed
+    beaten: int = 0  # of those, beaten to the place by another player's card (RD-11)
     seconds: float = 0.0  # simulated table time (Racing Demon)
 
 
@@ -126,8 +127,9 @@ def _race(game: Game, state: Any, bots: list[Strategy], rngs: list[random.Random
         stats.moves += 1
         try:
             events = game.apply(state, seat, move)
-        except IllegalMove:
+        except IllegalMove as err:
             stats.refused += 1
+            stats.beaten += err.rule == "RD-11"
             events = []
         if any(e["e"] in ("play", "rotate") for e in events):
             last_play = now
@@ -151,6 +153,10 @@ def simulate(game_id: str, players: int, seed: int | str, rounds: int | None = N
         raise SimulationError(f"unknown speed profile {speed!r}; choose one of: "
                               f"{', '.join(PROFILES)}")
     bots = [make_strategy(game.id, n) for n in names]
+    if game.id == "racko" and all(n == "random" for n in names):
+        raise SimulationError("random Rack-O bots never order a rack among themselves "
+                              "(RK-5 would take millions of turns): seat at least one greedy "
+                              "bot, e.g. --strategy random,greedy")
     labels = [f"{n}-{i + 1}" for i, n in enumerate(names)]
     match = Match(game, labels, seed, options or {}, rounds_wanted=rounds)
     sim = Simulation(match)

@@ -153,6 +153,8 @@ def test_deadwood_prints_melds_and_points(capsys):
     (["simulate", "--game", "racing-demon-german", "--rounds", "3"], "RG-7"),
     (["simulate", "--game", "racko", "--strategy", "genius"], "unknown strategy 'genius'"),
     (["simulate", "--game", "racko", "--players", "0"], "must be 1 or more"),
+    (["simulate", "--game", "racko", "--strategy", "random"], "seat at least one greedy"),
+    (["simulate", "--game", "racko", "--strategy", "greedy,random,greedy"], "3 strategies"),
     (["simulate", "--game", "racko", "--speed", "warp"], "unknown speed profile"),
     (["simulate", "--game", "racko", "--bogus"], "unrecognized arguments"),
     (["simulate"], "required: --game"),

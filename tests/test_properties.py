@@ -67,8 +67,21 @@ def racko_invariants(game, state) -> None:
 
 
 def gin_invariants(game, state) -> None:
-    data = game.state_to_data(state)
-    assert data  # the gin engine checks its own phases; conservation below covers GS-2
+    """GS-2 hand sizes by phase, GS-3 the Joker never in hand or discards, GS-6 ends."""
+    from lan_demon.games.cards import JOKER
+    from lan_demon.games.gin_solitaire import is_big_gin, min_deadwood
+    sizes = {"first-discard": {11}, "draw": {10}, "discard": {11}, "over": {10, 11}}
+    for seat in state.seats:
+        assert len(seat.hand) in sizes[seat.phase], (seat.phase, len(seat.hand))
+        assert JOKER not in seat.hand and JOKER not in seat.discarded
+        assert (JOKER in seat.draw) != seat.joker_drawn
+        result = seat.result or {}
+        if result.get("result") in ("knock", "gin"):
+            assert len(seat.hand) == 10 and result["deadwood"] <= 10  # GS-6
+            assert result["deadwood"] == min_deadwood(seat.hand)
+            assert result["count"] == len(seat.draw) - 1 - seat.draw.index(JOKER)  # GS-7: C
+        if result.get("result") == "big-gin":
+            assert len(seat.hand) == 11 and is_big_gin(seat.hand)
 
 
 INVARIANTS = {"racing-demon": demon_invariants, "racing-demon-german": demon_invariants,
