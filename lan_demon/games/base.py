@@ -56,6 +56,13 @@ class BadConfig(GameError):
     """A match configuration the game does not allow (player count, option value)."""
 
 
+def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events as anyone may see them: each event's ``private`` part (a card only its mover may
+    know, such as a freshly turned waste top) is left out."""
+    return [{k: v for k, v in e.items() if k != "private"} if "private" in e else e
+            for e in events]
+
+
 @dataclass
 class RoundResult:
     """The end of one round: points per side and the parts they are made of.
@@ -197,6 +204,21 @@ class Game(ABC):
     def copy_state(self, state: Any) -> Any:
         """An independent copy (a client keeps one to roll back a refused move)."""
         return self.state_from_data(self.state_to_data(state))
+
+    # --- what travels to one seat (the network's local engines) -------------------------------
+
+    def redact(self, state: Any, seat: int | None) -> Any:
+        """A copy of ``state`` in which every card ``seat`` may not see (``None``: a spectator)
+        is replaced by a placeholder that tells nothing but what is public (its owner, where it
+        lies). A client's local engine runs on such a state: ``legal_moves`` and ``apply`` work
+        on it for the seat's own moves, and :meth:`replay` keeps it in step with the table."""
+        raise NotImplementedError
+
+    def replay(self, mirror: Any, seat: int, move: Any, events: list[dict[str, Any]]) -> None:
+        """Apply a move the arbiter committed to a redacted state, filling in what the move
+        revealed from ``events`` (public events; with their ``private`` parts when ``mirror``
+        belongs to ``seat``). Afterwards ``mirror`` equals the redaction of the table."""
+        raise NotImplementedError
 
     def cards_in_play(self, state: Any) -> list[Any]:
         """Every card of the round wherever it lies, hidden or not (for conservation checks)."""

@@ -21,6 +21,7 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()} | {"♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 RED_SUITS = frozenset("HD")
 JOKER_CODE = "JK"
+HIDDEN_CODE = "??"
 
 
 class CardError(GameError):
@@ -37,7 +38,12 @@ class Card:
 
     @property
     def is_joker(self) -> bool:
-        return self.rank == 0
+        return self.rank == 0 and self.suit == "*"
+
+    @property
+    def hidden(self) -> bool:
+        """A stand-in for a face-down card in a redacted state (see ``Game.redact``)."""
+        return self.suit == "?"
 
     @property
     def red(self) -> bool:
@@ -47,14 +53,14 @@ class Card:
     def code(self) -> str:
         """The canonical two-character code, without the owner (``TD``)."""
         if self.rank == 0:
-            return JOKER_CODE
+            return HIDDEN_CODE if self.suit == "?" else JOKER_CODE
         return RANKS[self.rank - 1] + self.suit
 
     @property
     def symbol(self) -> str:
         """A code for people, with a suit symbol (``10♦``)."""
         if self.rank == 0:
-            return "Joker"
+            return "??" if self.suit == "?" else "Joker"
         rank = "10" if self.rank == 10 else RANKS[self.rank - 1]
         return rank + SUIT_SYMBOLS[self.suit]
 
@@ -80,6 +86,12 @@ class Card:
 
 
 JOKER = Card(0, "*")
+HIDDEN = Card(0, "?")
+
+
+def hidden(owner: int = -1) -> Card:
+    """A face-down card whose face this viewer may not know; only its owner (pack) is public."""
+    return Card(0, "?", owner)
 
 
 def parse_card(text: str, owner: int = -1) -> Card:
@@ -91,6 +103,8 @@ def parse_card(text: str, owner: int = -1) -> Card:
     text = text.strip()
     if text.upper() in (JOKER_CODE, "JOKER"):
         return JOKER
+    if text == HIDDEN_CODE:
+        return Card(0, "?", owner)
     if len(text) < 2:
         raise CardError(f"not a card: {raw!r} (try a code like 'TD', '10D' or 'A♠')")
     rank_part, suit_part = text[:-1].upper(), text[-1]
