@@ -220,6 +220,12 @@ class Game(ABC):
         belongs to ``seat``). Afterwards ``mirror`` equals the redaction of the table."""
         raise NotImplementedError
 
+    def rivals(self, state: Any, seat: int, move: Any) -> list[int]:
+        """The other seats that could, right now, play a card to the place ``move`` goes to.
+        The arbiter holds such a contested move for its fairness window (RD-11); a move with no
+        rivals is committed at once. Games without races have none."""
+        return []
+
     def cards_in_play(self, state: Any) -> list[Any]:
         """Every card of the round wherever it lies, hidden or not (for conservation checks)."""
         raise NotImplementedError
