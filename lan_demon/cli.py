@@ -75,6 +75,46 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--moves", default="", help="moves separated by ';', each optionally "
                       "prefixed by its seat, e.g. '0: pile middle; 1: turn'")
 
+    host = sub.add_parser("host", help="run an arbiter: the table everyone connects to",
+                          description="Run an arbiter. It binds to 127.0.0.1 only (LAN play "
+                          "comes with --lan in a later release). With --players N the match "
+                          "starts by itself when N seats are filled; at the match end it "
+                          "prints the result and exits 0.")
+    host.add_argument("--game", default="racing-demon", help=f"one of: {', '.join(GAME_IDS)}")
+    host.add_argument("--port", type=int, default=7700, help="ROUTER port (default 7700; the "
+                      "PUB port is chosen freely and told to clients; 0: any free port)")
+    host.add_argument("--players", type=_positive, help="start when this many seats are "
+                      "filled and ready")
+    host.add_argument("--rounds", type=_positive, help="rounds in the match")
+    host.add_argument("--seed", type=_seed, help="the match seed (default: random)")
+    host.add_argument("--journal", help="append every canonical event to this file")
+    host.add_argument("--fairness-ms", type=float, default=30.0, help="RD-11 fairness window "
+                      "for contested plays, 0 to 250 (0: pure arrival order; default 30)")
+    host.add_argument("--countdown", type=float, default=3.0, help="seconds from start to Go")
+    host.add_argument("--pause", type=float, default=10.0, help="longest pause between "
+                      "rounds, in seconds")
+    host.add_argument("--turn-timeout", type=float, default=30.0, help="Rack-O: seconds "
+                      "before an absent player's turn is played for them")
+    host.add_argument("--json", action="store_true", help="print the result as the JSON "
+                      "document of simulate --json")
+
+    bot = sub.add_parser("bot", help="run one bot client against an arbiter",
+                         description="Connect one bot to an arbiter and play until the match "
+                         "ends.")
+    bot.add_argument("address", help="HOST:PORT or tcp://HOST:PORT")
+    bot.add_argument("--strategy", default="greedy", help="greedy or random (default greedy)")
+    bot.add_argument("--name", help="the bot's name at the table (default: the strategy)")
+    bot.add_argument("--speed", default="club", help="beginner, club, expert or flat-out")
+    bot.add_argument("--seed", type=_seed, default=0, help="the bot's own seed")
+    bot.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the "
+                     "arbiter to answer")
+
+    rep = sub.add_parser("replay", help="replay a match journal round by round",
+                         description="Deal every round again from the journal's seed, apply "
+                         "its moves, and print the match round by round.")
+    rep.add_argument("journal", help="a journal written by 'lan-demon host --journal'")
+    rep.add_argument("--json", action="store_true", help="print the JSON result document")
+
     dw = sub.add_parser("deadwood", help="Gin Solitaire: the best melds of a hand",
                         description="Print the best melds and the least deadwood of 10 or 11 "
                         "cards (GS-5).")
@@ -154,7 +194,82 @@ def cmd_deadwood(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"simulate": cmd_simulate, "deal": cmd_deal, "deadwood": cmd_deadwood}
+def cmd_host(args: argparse.Namespace) -> int:
+    import random as _random
+
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.server import ArbiterServer
+    get_game(args.game)
+    if not 0 <= args.port < 65536:
+        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
+    config = Config(args.game, players=args.players, rounds=args.rounds, seed=seed,
+                    fairness_ms=args.fairness_ms, countdown=args.countdown, pause=args.pause,
+                    turn_timeout=args.turn_timeout)
+    if args.rounds is not None:
+        from lan_demon.games import Match
+        Match(get_game(args.game), ["a"] * (args.players or get_game(args.game).min_players),
+              0, rounds_wanted=args.rounds)  # refuse a round count the game does not allow
+    server = ArbiterServer(config, port=args.port, journal=args.journal)
+    info = sys.stderr if args.json else sys.stdout
+    print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
+          f"(updates on port {server.pub_port})"
+          + (f", starting when {args.players} players are seated" if args.players else ""),
+          file=info, flush=True)
+    try:
+        result = server.serve()
+    except KeyboardInterrupt:
+        print("lan-demon: host stopped", file=sys.stderr)
+        server.close()
+        return 130
+    server.finish()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+    else:
+        print(format_table(result))
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    from lan_demon.net.bots import make_bot, run_pool
+    from lan_demon.net.client import normalize_address
+    from lan_demon.simulator import PROFILES
+    normalize_address(args.address)
+    if args.speed not in PROFILES:
+        raise UsageError(f"unknown speed profile {args.speed!r}; choose one of: "
+                         f"{', '.join(PROFILES)}")
+    bot = make_bot(args.address, args.strategy, args.name or args.strategy, args.seed,
+                   args.speed, connect_timeout=args.timeout)
+    try:
+        run_pool([bot])
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        bot.client.leave()
+        bot.client.close()
+    result = bot.client.table.get("result") or {}
+    print(f"{bot.client.name}: match over, winner: {', '.join(result.get('winner', []))}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from lan_demon.net.journal import replay
+    rep = replay(args.journal)
+    if rep.torn:
+        print(f"lan-demon: the journal's last record was cut off mid-write; read up to the "
+              f"last whole record", file=sys.stderr)
+    doc = rep.match.result_data()
+    if args.json:
+        print(json.dumps(doc, ensure_ascii=False, indent=1))
+        return 0
+    print(format_table(doc))
+    for k, moves in enumerate(rep.moves, 1):
+        print(f"round {k}: {moves} moves" + (" (unfinished)" if k > len(doc["rounds"]) else ""))
+    return 0
+
+
+COMMANDS = {"simulate": cmd_simulate, "deal": cmd_deal, "deadwood": cmd_deadwood,
+            "host": cmd_host, "bot": cmd_bot, "replay": cmd_replay}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,6 +11,10 @@ side ``i + n`` is that seat's Joker.
 
 The meld solver (:func:`min_deadwood`, :func:`best_arrangement`, :func:`best_melds`) is exact: it
 searches every meld arrangement (GS-5), with a memo keyed on the hand as a 52-bit mask.
+
+Over the network each client keeps a *redacted* copy of the round (:meth:`GinSolitaire.redact`):
+the Draw piles, the face-down discards and every other seat's hand are placeholders ``??``, and
+other seats' results stay unknown until the whole round is over (GS-9).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Iterable
 
 from lan_demon.games.base import BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
-from lan_demon.games.cards import JOKER, SUITS, Card, CardError, full_pack, parse_card
+from lan_demon.games.cards import HIDDEN, JOKER, SUITS, Card, CardError, full_pack, parse_card
 
 #: GS-8: the total that ends a seat's match.
 TARGET = 100
@@ -433,6 +437,16 @@ def _count_above_joker(draw: list[Card]) -> int:
     return len(draw) - 1 - draw.index(JOKER)
 
 
+def _score_ending(draw: list[Card], score: Any, *args: int) -> dict[str, Any]:
+    """The detail of a knock or Big Gin; on a redacted Draw pile (the Joker's place unknown)
+    C and the points are left open (``None``) until the table's own result arrives."""
+    if JOKER in draw:
+        return score(*args, _count_above_joker(draw))
+    detail = score(*args, 0)
+    detail.update(count=None, player=None, joker=None)
+    return detail
+
+
 # --- the game ----------------------------------------------------------------------------------
 
 _MOVE_TEXT = re.compile(r"\s+")
@@ -537,6 +551,8 @@ class GinSolitaire(Game):
         if not 0 <= seat < len(state.seats):
             return []
         s = state.seats[seat]
+        if any(c.hidden for c in s.hand):  # a redacted hand: its drawn card is not known yet
+            return []
         hand = sorted(s.hand)
         if s.phase == FIRST_DISCARD:
             return [Discard(c) for c in hand]
@@ -563,6 +579,9 @@ class GinSolitaire(Game):
                 raise IllegalMove("GS-8", "your match is over (100 reached): you sit this "
                                   "round out", move)
             raise IllegalMove("GS-4", "the round is over for you", move)
+        card = getattr(move, "card", None)
+        if (card is not None and card.hidden) or any(c.hidden for c in s.hand):
+            raise BadMove("that card is not known yet")
         if s.phase == FIRST_DISCARD:
             if not isinstance(move, Discard):
                 raise IllegalMove("GS-3", "first discard one card face down, before drawing",
@@ -618,13 +637,13 @@ class GinSolitaire(Game):
             s.hand.remove(move.card)
             s.discarded.append(move.card)
             dw = _dw(_mask_of(s.hand))
-            detail = score_knock(dw, _count_above_joker(s.draw))
+            detail = _score_ending(s.draw, score_knock, dw)
             events.append({"e": detail["result"], "seat": seat,
                            "private": {"card": move.card.to_data()}})
             self._end(s, seat, detail, events)
         else:  # BigGin
             events.append({"e": "big-gin", "seat": seat})
-            self._end(s, seat, score_big_gin(_count_above_joker(s.draw)), events)
+            self._end(s, seat, _score_ending(s.draw, score_big_gin), events)
         if self.round_over(state):
             events.append({"e": "round-over",
                            "results": [dict(x.result or {}) for x in state.seats]})
@@ -637,6 +656,70 @@ class GinSolitaire(Game):
         # GS-9: the count C tells where the Joker lies in the shared deal, so the result stays
         # private to the seat until the round is over (the round-over event).
         events.append({"e": "seat-over", "seat": seat, "private": {"result": dict(detail)}})
+
+    # --- what travels to one seat ------------------------------------------------------------
+
+    def copy_state(self, state: GinState) -> GinState:
+        """An independent copy: every list is new, the (immutable) cards are shared."""
+        return GinState([SeatState(hand=list(s.hand), draw=list(s.draw),
+                                   discarded=list(s.discarded), phase=s.phase,
+                                   joker_drawn=s.joker_drawn,
+                                   result=dict(s.result) if s.result is not None else None)
+                         for s in state.seats])
+
+    def redact(self, state: GinState, seat: int | None) -> GinState:
+        """The round as ``seat`` may know it (``None``: a spectator): its own hand, every
+        phase and size, whether a seat drew its Joker; no Draw pile card, no discard (GS-3), no
+        other seat's hand. Other seats' results are known once the whole round is over (GS-9),
+        or from the start for a seat sitting the round out."""
+        over = self.round_over(state)
+        seats = []
+        for i, s in enumerate(state.seats):
+            mine = i == seat
+            result = s.result
+            if not (mine or over or (result or {}).get("result") == "sat-out"):
+                result = None
+            seats.append(SeatState(hand=list(s.hand) if mine else [HIDDEN] * len(s.hand),
+                                   draw=[HIDDEN] * len(s.draw),
+                                   discarded=[HIDDEN] * len(s.discarded), phase=s.phase,
+                                   joker_drawn=s.joker_drawn,
+                                   result=dict(result) if result is not None else None))
+        return GinState(seats)
+
+    def replay(self, mirror: GinState, seat: int, move: Any,
+               events: list[dict[str, Any]]) -> None:
+        """Play a committed move on a redacted round. The mirror's own seat plays it through
+        :meth:`apply`, its drawn card revealed first from the event's ``private`` part; another
+        seat's hand is all placeholders, so only its sizes and phase move (seats never meet,
+        GS-9). Results come from the events: the seat's own, then everyone's at round-over."""
+        s = mirror.seats[seat]
+        drawn = next((e for e in events if e.get("e") == "draw"), None)
+        if any(not c.hidden for c in s.hand):  # the mirror's own seat
+            if drawn is not None and "private" in drawn:
+                s.draw[-1] = Card.from_data(drawn["private"]["card"])
+            self.apply(mirror, seat, move)
+        elif isinstance(move, (Discard, Knock)):
+            s.hand.pop()
+            s.discarded.append(HIDDEN)
+            s.phase = DRAW if isinstance(move, Discard) else OVER
+        elif isinstance(move, Draw):
+            s.draw.pop()
+            if drawn is not None and drawn.get("joker"):
+                s.joker_drawn, s.phase = True, OVER
+            else:
+                s.hand.append(HIDDEN)
+                s.phase = DISCARD
+        elif isinstance(move, BigGin):
+            s.phase = OVER
+        s.draw = [HIDDEN] * len(s.draw)
+        s.discarded = [HIDDEN] * len(s.discarded)
+        for e in events:
+            if e.get("e") == "seat-over":
+                result = (e.get("private") or {}).get("result")
+                mirror.seats[e["seat"]].result = dict(result) if result is not None else None
+            elif e.get("e") == "round-over":
+                for x, result in zip(mirror.seats, e["results"]):
+                    x.result = dict(result)
 
     def round_result(self, state: GinState) -> RoundResult:
         """GS-7: side i = seat i's player, side i + n = seat i's Joker."""
@@ -666,9 +749,11 @@ class GinSolitaire(Game):
         s = state.seats[seat]
         hand = sorted(s.hand)
         v = self._public(s, seat)
+        blind = any(c.hidden for c in hand)  # a redacted hand: its drawn card not known yet
         v.update({"game": self.id, "round_over": over, "hand": [c.to_data() for c in hand],
-                  "deadwood": (_dw_discard(_mask_of(hand)) if len(hand) == HAND_SIZE
-                               else _dw(_mask_of(hand))) if hand else 0})
+                  "deadwood": None if blind else
+                  (_dw_discard(_mask_of(hand)) if len(hand) == HAND_SIZE
+                   else _dw(_mask_of(hand))) if hand else 0})
         if s.done and len(state.seats) > 1:
             v["seats"] = [self._public(x, i) for i, x in enumerate(state.seats)]
         return v

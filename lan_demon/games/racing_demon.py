@@ -13,6 +13,11 @@ Places are named with short strings that read like the table:
   ``c1`` … ``c4``.
 
 A move from a column may carry a ``count`` to move a run of its top cards (RD-7).
+
+Over the network each client keeps a *redacted* copy of the table (:meth:`RacingDemon.redact`):
+every face-down card — the Packs, the Pile cards under each top, the waste cards under each top,
+and the other players' waste tops (not public until played) — is a placeholder ``??@owner``.
+:meth:`RacingDemon.replay` keeps such a copy in step from the events of each committed move.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from typing import Any
 
 from lan_demon.games.base import (TABLE, BadConfig, BadMove, Game, IllegalMove, Match,
                                   RoundResult)
-from lan_demon.games.cards import Card, full_pack
+from lan_demon.games.cards import Card, full_pack, hidden
 
 COLUMNS = 4
 MAX_PILE = 48  # RD-15: a Pile never goes above 48, so a Line of 4 can always be dealt
@@ -256,9 +261,9 @@ class RacingDemon(Game):
         me = state.seats[seat]
         moves: list[Move] = []
         sources = [(name, col[-1]) for name, col in zip(COLUMN_NAMES, me.columns)]
-        if me.pile:
+        if me.pile and not me.pile[-1].hidden:  # a redacted table may not know the card yet
             sources.append(("pile", me.pile[-1]))
-        if me.waste:
+        if me.waste and not me.waste[-1].hidden:
             sources.append(("waste", me.waste[-1]))
         wants = state.wants
         for name, card in sources:
@@ -370,14 +375,18 @@ class RacingDemon(Game):
             if n != 1:
                 raise IllegalMove("RD-10", f"only the top card of your {src} may be played",
                                   move)
-            return [cards[-1]]
-        if src not in COLUMN_NAMES:
-            raise BadMove(f"unknown source {src!r}: use pile, waste or c1-c4")
-        col = me.columns[COLUMN_NAMES.index(src)]
-        if n > len(col):
-            raise IllegalMove("RD-10", f"column {src[1]} holds only {len(col)} "
-                              f"card{'s' * (len(col) != 1)}, not a run of {n}", move)
-        return col[-n:]
+            taken = [cards[-1]]
+        else:
+            if src not in COLUMN_NAMES:
+                raise BadMove(f"unknown source {src!r}: use pile, waste or c1-c4")
+            col = me.columns[COLUMN_NAMES.index(src)]
+            if n > len(col):
+                raise IllegalMove("RD-10", f"column {src[1]} holds only {len(col)} "
+                                  f"card{'s' * (len(col) != 1)}, not a run of {n}", move)
+            taken = col[-n:]
+        if any(card.hidden for card in taken):  # a redacted table: no verdict on a blind card
+            raise BadMove("that card is not known yet")
+        return taken
 
     def _play(self, state: DemonState, seat: int, move: Play) -> list[dict[str, Any]]:
         me = state.seats[seat]
@@ -452,6 +461,8 @@ class RacingDemon(Game):
         del source_list[-len(cards):]
         event: dict[str, Any] = {"e": "play", "seat": seat, "from": src,
                                  "cards": [c.to_data() for c in cards]}
+        if src == "waste":  # the card now on top of the waste: its owner's only
+            event["private"] = {"waste_top": me.waste[-1].to_data() if me.waste else None}
         events = [event]
         if move.target in COLUMN_NAMES:
             me.columns[COLUMN_NAMES.index(move.target)].extend(cards)
@@ -557,6 +568,109 @@ class RacingDemon(Game):
             state.over, state.ended = True, "stuck"
             events.append({"e": "stuck_end"})
         return events
+
+    # --- what travels to one seat ----------------------------------------------------------
+
+    def copy_state(self, state: DemonState) -> DemonState:
+        """An independent copy: every list is new, the (immutable) cards are shared."""
+        return self._copy(state, None, redacted=False)
+
+    def redact(self, state: DemonState, seat: int | None) -> DemonState:
+        """The table as ``seat`` may know it (``None``: a spectator): the Packs, the Pile cards
+        under each top and the waste cards under each top become placeholders ``??@owner``; a
+        waste top stays only for its owner (it is not public until played). Columns, Pile tops,
+        stacks, claimed Kings and every count stay as they are."""
+        return self._copy(state, seat, redacted=True)
+
+    @staticmethod
+    def _copy(state: DemonState, viewer: int | None, redacted: bool) -> DemonState:
+        seats = []
+        for i, s in enumerate(state.seats):
+            pile, pack, waste = s.pile, s.pack, s.waste
+            if redacted:
+                blank = hidden(i)
+                pile = [blank] * (len(pile) - 1) + pile[-1:]
+                pack = [blank] * len(pack)
+                top = waste[-1:] if i == viewer else [blank] * bool(waste)
+                waste = [blank] * (len(waste) - 1) + top
+            else:
+                pile, pack, waste = list(pile), list(pack), list(waste)
+            seats.append(DemonSeat(pile=pile, columns=[list(c) for c in s.columns], pack=pack,
+                                   waste=waste, pile_size=s.pile_size, stacked=s.stacked,
+                                   kings=s.kings, out=s.out, voted=s.voted, turned=s.turned))
+        return DemonState(
+            german=state.german, seats=seats,
+            stacks={sid: Stack(st.id, list(st.cards)) for sid, st in state.stacks.items()},
+            next_stack=state.next_stack, claimed=dict(state.claimed),
+            kings_cards=[list(k) for k in state.kings_cards], over=state.over,
+            ended=state.ended, rotations=state.rotations, plays=state.plays,
+            wants={key: list(sids) for key, sids in state.wants.items()})
+
+    def replay(self, mirror: DemonState, seat: int, move: Move,
+               events: list[dict[str, Any]]) -> None:
+        """Play a committed move on a redacted table. A waste top being played is revealed by
+        the play event's ``cards``; afterwards the new Pile top comes from the ``pile`` event
+        and, for the mover's own table, the new waste top from the event's ``private`` part.
+        Cards that went face down (a waste turned back into the Pack, a waste card now under
+        another) become placeholders again."""
+        play = next((e for e in events if e.get("e") == "play"), None)
+        if isinstance(move, Play) and play is not None:
+            me = mirror.seats[seat]
+            if move.source == "waste" and me.waste and me.waste[-1].hidden:
+                me.waste[-1] = Card.from_data(play["cards"][0])
+            to = play.get("to", move.target)
+            if move.target == "middle" and to.startswith("s") and int(to[1:]) in mirror.stacks:
+                move = Play(move.source, to, move.count)  # the stack the table chose
+        self.apply(mirror, seat, move)
+        if any(e.get("e") == "rotate" for e in events):
+            touched = range(len(mirror.seats))
+        else:
+            touched = [seat] if 0 <= seat < len(mirror.seats) else []
+        for i in touched:
+            s = mirror.seats[i]
+            blank = hidden(i)
+            s.pack = [blank] * len(s.pack)
+            s.waste[:-1] = [blank] * (len(s.waste) - 1)
+        for e in events:
+            private = e.get("private") or {}
+            if "waste_top" in private and private["waste_top"] is not None:
+                mirror.seats[e["seat"]].waste[-1] = Card.from_data(private["waste_top"])
+            if e.get("e") == "pile" and e.get("top") is not None:
+                mirror.seats[e["seat"]].pile[-1] = Card.from_data(e["top"])
+
+    def rivals(self, state: DemonState, seat: int, move: Move) -> list[int]:
+        """RD-11: the other seats still in that have a visible top (Pile, waste, column) the
+        stack ``move`` goes to would take right now. A new stack (an ace to the middle), a
+        column, a turn or a vote has no rivals."""
+        if state.over or not isinstance(move, Play) or not 0 <= seat < len(state.seats):
+            return []
+        if move.target == "middle":
+            try:
+                card = self._source_cards(state.seats[seat], move)[0]
+            except (IllegalMove, BadMove):
+                return []
+            if card.rank == 1:
+                return []
+            fits = state.wants.get(self._key(card))
+            if not fits:
+                return []
+            sid = fits[0]
+        elif move.target.startswith("s") and move.target[1:].isdigit():
+            sid = int(move.target[1:])
+        else:
+            return []
+        stack = state.stacks.get(sid)
+        if stack is None:
+            return []
+        wanted = self._next_key(stack.cards[-1])
+        found = []
+        for i, s in enumerate(state.seats):
+            if i == seat or s.out:
+                continue
+            tops = [col[-1] for col in s.columns if col] + s.pile[-1:] + s.waste[-1:]
+            if any(not c.hidden and self._key(c) == wanted for c in tops):
+                found.append(i)
+        return found
 
     # --- scoring ---------------------------------------------------------------------------
 

@@ -5,6 +5,10 @@ players name slots by their printed number (``take 25``), the engine stores inde
 lists whose top is the last element. A turn is one move (take the Discard) or two (draw, then
 place or discard the drawn card); between the two the drawn card is ``held``, seen by its
 drawer only.
+
+Over the network each client keeps a *redacted* copy of the round (:meth:`RackO.redact`): every
+card its seat may not see — other racks, the Draw pile, the Discard cards under the top, another
+player's drawn card — is the placeholder :data:`HIDDEN_CARD` (0, a number no card bears).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ CARD_POINTS = 5
 TARGET = 500
 #: RK-9 bonus by the length of the longest run of consecutive numbers (6 or more: 400).
 RUN_BONUS: dict[int, int] = {3: 50, 4: 100, 5: 200, 6: 400}
+#: A card a redacted state does not know (cards are numbered from 1, RK-1).
+HIDDEN_CARD = 0
 
 
 def deck_size(players: int) -> int:
@@ -233,7 +239,8 @@ class RackO(Game):
             return []
         if state.held is not None:
             return [Place(slot) for slot in SLOTS] + [DiscardHeld()]
-        moves: list[Move] = [TakeDiscard(slot) for slot in SLOTS] if state.discard else []
+        known = state.discard and state.discard[-1] != HIDDEN_CARD
+        moves: list[Move] = [TakeDiscard(slot) for slot in SLOTS] if known else []
         if self._can_draw(state):
             moves.append(Draw())
         return moves
@@ -284,6 +291,8 @@ class RackO(Game):
         slot = getattr(move, "slot", SLOTS[0])
         if isinstance(slot, bool) or not isinstance(slot, int) or slot not in SLOTS:
             raise IllegalMove("RK-2", f"there is no slot {slot}: the slots are 5, 10, … 50", move)
+        if isinstance(move, TakeDiscard) and state.discard[-1] == HIDDEN_CARD:
+            raise BadMove("that card is not known yet")
 
     def _draw(self, state: RackOState, seat: int) -> list[dict[str, Any]]:
         """Take the top Draw card into the hand, turning the Discard pile over first if need be."""
@@ -314,7 +323,9 @@ class RackO(Game):
     def _end_turn(self, state: RackOState, seat: int) -> list[dict[str, Any]]:
         """Close the mover's turn: Rack-O if their rack ascends (RK-5), else the next seat."""
         state.turns += 1
-        if ascending_prefix(state.racks[seat]) == RACK_SIZE:
+        rack = state.racks[seat]
+        # a redacted rack (a card not known yet) never calls Rack-O: the table's events tell
+        if HIDDEN_CARD not in rack and ascending_prefix(rack) == RACK_SIZE:
             state.over, state.racko = True, seat
             return [{"e": "racko", "seat": seat}]
         state.turn = (seat + 1) % state.players
@@ -346,6 +357,57 @@ class RackO(Game):
             if state.held is not None and seat == state.turn:
                 seen["held"] = state.held
         return seen
+
+    # --- what travels to one seat --------------------------------------------------------------
+
+    def copy_state(self, state: RackOState) -> RackOState:
+        """An independent copy, without a round trip through plain data."""
+        return RackOState(racks=[list(rack) for rack in state.racks], draw=list(state.draw),
+                          discard=list(state.discard), dealer=state.dealer, turn=state.turn,
+                          held=state.held, over=state.over, racko=state.racko,
+                          turns=state.turns, options=dict(state.options))
+
+    def redact(self, state: RackOState, seat: int | None) -> RackOState:
+        """The round as ``seat`` may know it (``None``: a spectator): its own rack, the Discard
+        top, every size, whose turn, and the drawn card only to the player who drew it (RK-2).
+        Every other card is :data:`HIDDEN_CARD`."""
+        hide = HIDDEN_CARD
+        held = state.held
+        if held is not None and seat != state.turn:
+            held = hide
+        return RackOState(
+            racks=[list(rack) if i == seat else [hide] * len(rack)
+                   for i, rack in enumerate(state.racks)],
+            draw=[hide] * len(state.draw),
+            discard=[hide] * (len(state.discard) - 1) + state.discard[-1:],
+            dealer=state.dealer, turn=state.turn, held=held, over=state.over,
+            racko=state.racko, turns=state.turns, options=dict(state.options))
+
+    def replay(self, mirror: RackOState, seat: int, move: Any,
+               events: list[dict[str, Any]]) -> None:
+        """Play a committed move on a redacted round: the move itself through :meth:`apply`,
+        then what the events reveal — the new Discard top (a replaced card, a discarded one,
+        the top turned up by RK-8), the drawn card for its drawer (the ``private`` part), and a
+        Rack-O the mirror could not see in a hidden rack."""
+        mine = any(card != HIDDEN_CARD for card in mirror.racks[seat])
+        self.apply(mirror, seat, move)
+        hide = HIDDEN_CARD
+        if not mine:
+            mirror.racks[seat] = [hide] * len(mirror.racks[seat])
+        mirror.draw = [hide] * len(mirror.draw)
+        mirror.discard[:-1] = [hide] * (len(mirror.discard) - 1)
+        for e in events:
+            kind = e.get("e")
+            if kind in ("take", "place"):
+                mirror.discard[-1] = e["out"]
+            elif kind == "discard":
+                mirror.discard[-1] = e["card"]
+            elif kind == "reshuffle":
+                mirror.discard[-1] = e["discard_top"]
+            elif kind == "draw":
+                mirror.held = (e.get("private") or {}).get("card", hide)
+            elif kind == "racko":
+                mirror.over, mirror.racko, mirror.turn = True, e["seat"], e["seat"]
 
     # --- the end of a round --------------------------------------------------------------------
 

@@ -1,0 +1,426 @@
+"""A seat at a remote table: the client library that people (the UI) and bots both use.
+
+The client keeps two copies of the round:
+
+* ``mirror`` — the canonical table as this seat may see it (a redacted engine state), moved on
+  only by the arbiter's sequenced updates (``Game.replay``);
+* ``predicted`` — the mirror with this seat's own moves that are still in flight applied on
+  top, so the screen answers a key press at once instead of waiting for the network.
+
+When the arbiter refuses a move, or another card beat it to its place (RD-11), the move leaves
+the in-flight list, ``predicted`` is rebuilt from the mirror, and a :class:`Notice` says why.
+A gap in the sequence (or a late join) is healed with a snapshot, after the Clone pattern.
+
+Nothing here blocks for long: :meth:`Client.poll` handles whatever arrived and returns.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import zmq
+
+from lan_demon.games import GameError, IllegalMove, get_game
+from lan_demon.net.codec import ProtocolError, decode, encode, make
+
+BEAT = 1.0
+SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
+SYNC_PINGS = 5
+PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
+
+
+class ConnectError(GameError):
+    """The arbiter could not be reached or refused us; the text says which and why."""
+
+
+@dataclass
+class Notice:
+    """Something the player should hear about: ``kind`` is one of beaten, refused, round,
+    round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected."""
+
+    kind: str
+    text: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def normalize_address(address: str) -> str:
+    """``HOST:PORT`` or ``tcp://HOST:PORT`` → ``tcp://HOST:PORT``; a clear error otherwise."""
+    text = address.strip()
+    if text.startswith("tcp://"):
+        text = text[len("tcp://"):]
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConnectError(f"not an address: {address!r} (use HOST:PORT, e.g. 127.0.0.1:7700)")
+    return f"tcp://{host}:{port}"
+
+
+class Client:
+    """One connection to an arbiter, as a player or a spectator."""
+
+    def __init__(self, address: str, name: str = "player", role: str = "player",
+                 token: str | None = None, bot: bool = False,
+                 context: zmq.Context | None = None, send_delay: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic):
+        self.address = normalize_address(address)
+        self.name, self.role, self.token, self.bot = name, role, token, bot
+        self.context = context or zmq.Context.instance()
+        self.clock = clock
+        self.send_delay = send_delay  # injected latency on everything we send (tests)
+        self._ids = itertools.count(1)
+        self._outgoing: collections.deque[tuple[float, bytes]] = collections.deque()
+        self.dealer: zmq.Socket | None = None
+        self.sub: zmq.Socket | None = None
+        self.seat: int | None = None
+        self.game: Any = None
+        self.config: dict[str, Any] = {}
+        self.offset = 0.0  # arbiter clock minus ours
+        self.rtt: float | None = None
+        self.seq = 0
+        self.table: dict[str, Any] = {"phase": "lobby", "seats": []}
+        self.mirror: Any = None
+        self.predicted: Any = None
+        self.pending: dict[int, Any] = {}  # in-flight moves by request id, oldest first
+        self._updates: dict[int, dict[str, Any]] = {}
+        self._privates: dict[int, dict[str, Any]] = {}
+        self._waiting_since: float | None = None
+        self._snapshot_asked = False
+        self._pings: dict[int, float] = {}
+        self._samples: list[tuple[float, float]] = []
+        self.notices: list[Notice] = []
+        self.heard = self.next_beat = self.clock()
+        self.connected = False
+        self.bytes_in = 0
+
+    # --- connecting ------------------------------------------------------------------------
+
+    def connect(self, timeout: float = 5.0) -> Client:
+        """Say hello, take the seat, sync the clock, fetch a snapshot. Raises ConnectError."""
+        self._open()
+        deadline = self.clock() + timeout
+        while not self.connected or self._snapshot_asked or len(self._samples) < SYNC_PINGS:
+            if self.clock() > deadline:
+                self.close()
+                raise ConnectError(f"no answer from an arbiter at {self.address} within "
+                                   f"{timeout:g} s — is the host running?")
+            self.poll(0.05)
+        return self
+
+    def _open(self) -> None:
+        self.dealer = self.context.socket(zmq.DEALER)
+        self.dealer.setsockopt(zmq.LINGER, 0)
+        self.dealer.connect(self.address)
+        self.connected = False
+        self._send(make("hello", id=next(self._ids), name=self.name, role=self.role,
+                        token=self.token, bot=self.bot or None))
+
+    def _on_welcome(self, msg: dict[str, Any]) -> None:
+        self.seat, self.token = msg.get("seat"), msg["token"] or self.token
+        self.game = get_game(msg["game"])
+        self.config = msg["config"]
+        if self.sub is None:
+            self.sub = self.context.socket(zmq.SUB)
+            self.sub.setsockopt(zmq.LINGER, 0)
+            self.sub.setsockopt(zmq.SUBSCRIBE, b"")
+            self.sub.connect(msg["pub"])
+        self.connected = True
+        self._samples.clear()
+        self._ping()
+        self.resync()
+
+    def resync(self) -> None:
+        """Ask for a snapshot; updates after it are applied when it comes (Clone pattern)."""
+        if not self._snapshot_asked:
+            self._snapshot_asked = True
+            self._send(make("snapshot", id=next(self._ids)))
+
+    def _ping(self) -> None:
+        rid = next(self._ids)
+        self._pings[rid] = self.clock()
+        self._send(make("ping", id=rid, c=self._pings[rid]))
+
+    def _on_pong(self, msg: dict[str, Any]) -> None:
+        sent = self._pings.pop(msg["re"], None)
+        if sent is None:
+            return
+        now = self.clock()
+        rtt = now - sent
+        self._samples = sorted(self._samples + [(rtt, msg["a"] - (sent + now) / 2)])[:8]
+        self.rtt, self.offset = self._samples[0]
+        if len(self._samples) < SYNC_PINGS:
+            self._ping()
+
+    def arbiter_now(self) -> float:
+        """Our best estimate of the arbiter's clock now (NTP style, from the best round trip)."""
+        return self.clock() + self.offset
+
+    # --- playing ---------------------------------------------------------------------------
+
+    def ready(self) -> None:
+        self._send(make("ready", id=next(self._ids)))
+
+    def start(self) -> None:
+        self._send(make("start", id=next(self._ids)))
+
+    def legal_moves(self) -> list[Any]:
+        if self.predicted is None or self.seat is None or self.table["phase"] != "playing":
+            return []
+        return self.game.legal_moves(self.predicted, self.seat)
+
+    def view(self) -> dict[str, Any] | None:
+        if self.predicted is None:
+            return None
+        return self.game.view(self.predicted, self.seat)
+
+    def play(self, move: Any) -> int:
+        """Play a move: it shows at once in ``predicted`` and goes to the arbiter.
+
+        Raises IllegalMove (naming the rule) when the local engine already knows it is illegal;
+        nothing is sent then.
+        """
+        if self.seat is None:
+            raise ConnectError("spectators cannot play")
+        if self.table["phase"] != "playing" or self.predicted is None:
+            raise IllegalMove("RD-4" if self.game and self.game.races else "RK-4",
+                              "no round is in progress", move)
+        trial = self.game.copy_state(self.predicted)
+        self.game.apply(trial, self.seat, move)
+        self.predicted = trial
+        rid = next(self._ids)
+        self.pending[rid] = move
+        self._send(make("move", id=rid, round=self.table["round"], move=move.to_data(),
+                        ts=self.arbiter_now()))
+        return rid
+
+    def leave(self) -> None:
+        if self.dealer is not None:
+            self._send(make("leave", id=next(self._ids)))
+            self._flush(force=True)
+
+    def close(self) -> None:
+        for sock in (self.dealer, self.sub):
+            if sock is not None and not sock.closed:
+                sock.close(linger=0)
+        self.dealer = self.sub = None
+        self.connected = False
+
+    # --- the loop --------------------------------------------------------------------------
+
+    def sockets(self) -> list[zmq.Socket]:
+        return [s for s in (self.dealer, self.sub) if s is not None]
+
+    def poll(self, timeout: float = 0.0) -> list[Notice]:
+        """Wait up to ``timeout`` seconds for traffic, handle all of it, return new notices."""
+        if self.dealer is None:
+            return self.take_notices()
+        wait = timeout
+        if self._outgoing:
+            wait = max(0.0, min(wait, self._outgoing[0][0] - self.clock()))
+        if wait > 0:
+            poller = zmq.Poller()
+            for sock in self.sockets():
+                poller.register(sock, zmq.POLLIN)
+            poller.poll(wait * 1000)
+        self.pump()
+        return self.take_notices()
+
+    def pump(self) -> None:
+        """Handle everything that has arrived, without waiting; send what is due."""
+        self._flush()
+        for sock, channel in ((self.dealer, "private"), (self.sub, "pub")):
+            while sock is not None:
+                try:
+                    frame = sock.recv(zmq.NOBLOCK)
+                except zmq.Again:
+                    break
+                self.bytes_in += len(frame)
+                self._receive(frame, channel)
+        self._housekeeping()
+        self._flush()
+
+    def take_notices(self) -> list[Notice]:
+        notices, self.notices = self.notices, []
+        return notices
+
+    def _receive(self, frame: bytes, channel: str) -> None:
+        try:
+            msg = decode(frame, channel)
+        except ProtocolError as err:
+            self.notices.append(Notice("refused", f"a bad message from the arbiter: {err}"))
+            return
+        self.heard = self.clock()
+        handler = getattr(self, "_on_" + msg["t"])
+        handler(msg)
+
+    def _housekeeping(self) -> None:
+        now = self.clock()
+        if self.connected and now >= self.next_beat:
+            self.next_beat = now + BEAT
+            self._send(make("hb"))
+            if len(self._samples) >= SYNC_PINGS and not self._pings:
+                self._ping()  # keep the clock estimate fresh
+        if self.connected and now - self.heard > SILENCE:
+            self._reconnect()
+        if self._waiting_since is not None and now - self._waiting_since > PRIVATE_WAIT:
+            self._waiting_since = None
+            self.resync()
+
+    def _reconnect(self) -> None:
+        """The arbiter went quiet: a new connection, the same seat by its token."""
+        self.notices.append(Notice("reconnecting", "reconnecting…"))
+        self.close()
+        self._snapshot_asked = False
+        self.heard = self.clock()
+        self._open()
+
+    # --- sending ---------------------------------------------------------------------------
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        frame = encode(msg)
+        if self.send_delay > 0:
+            self._outgoing.append((self.clock() + self.send_delay, frame))
+            self._flush()
+        elif self.dealer is not None:
+            self.dealer.send(frame, zmq.NOBLOCK)
+
+    def _flush(self, force: bool = False) -> None:
+        now = self.clock()
+        while self._outgoing and (force or self._outgoing[0][0] <= now):
+            _, frame = self._outgoing.popleft()
+            if self.dealer is not None:
+                self.dealer.send(frame, zmq.NOBLOCK)
+
+    # --- private messages ------------------------------------------------------------------
+
+    def _on_probe(self, msg: dict[str, Any]) -> None:
+        self._send(make("echo", a=msg["a"]))
+
+    def _on_ok(self, msg: dict[str, Any]) -> None:
+        pass  # a committed move shows up in its update, which carries our request id
+
+    def _on_error(self, msg: dict[str, Any]) -> None:
+        rid = msg.get("re")
+        if msg["code"] in ("bad_token", "full", "version", "not_joined") and not self.connected:
+            self.close()
+            raise ConnectError(f"the arbiter refused us: {msg['reason']}")
+        move = self.pending.pop(rid, None) if rid is not None else None
+        if move is not None:
+            self._repredict()
+        kind = "beaten" if msg["code"] == "beaten" else "refused"
+        text = msg["reason"] if not msg.get("rule") else f"{msg['rule']}: {msg['reason']}"
+        self.notices.append(Notice(kind, text, dict(msg, move=move)))
+
+    def _on_snap(self, msg: dict[str, Any]) -> None:
+        self._snapshot_asked = False
+        self.table = msg["table"]
+        self.seq = msg["seq"]
+        state = msg.get("state")
+        self.mirror = self.game.state_from_data(state) if state is not None else None
+        self.pending.clear()
+        self._repredict()
+        self._updates = {s: u for s, u in self._updates.items() if s > self.seq}
+        self._privates = {s: p for s, p in self._privates.items() if s > self.seq}
+        self.notices.append(Notice("resync", f"synchronised at update {self.seq}"))
+        self._advance()
+
+    def _on_private(self, msg: dict[str, Any]) -> None:
+        if msg["seq"] > self.seq:
+            self._privates[msg["seq"]] = msg
+            self._advance()
+
+    # --- published updates ------------------------------------------------------------------
+
+    def _on_beat(self, msg: dict[str, Any]) -> None:
+        if msg["seq"] > self.seq and not self._updates and not self._snapshot_asked:
+            self.resync()  # we missed the last update(s) and nothing else will tell us
+
+    def _on_update(self, msg: dict[str, Any]) -> None:
+        if msg["seq"] <= self.seq:
+            return
+        self._updates[msg["seq"]] = msg
+        if msg["seq"] > self.seq + 1 and not self._snapshot_asked and self.connected:
+            self.resync()  # a gap
+        self._advance()
+
+    def _advance(self) -> None:
+        """Apply buffered updates in sequence order while the next one is complete."""
+        if self._snapshot_asked:
+            return
+        while self.seq + 1 in self._updates:
+            update = self._updates[self.seq + 1]
+            private = self._privates.get(update["seq"])
+            if self._needs_private(update) and private is None:
+                if self._waiting_since is None:
+                    self._waiting_since = self.clock()
+                return
+            self._waiting_since = None
+            del self._updates[update["seq"]]
+            self._privates.pop(update["seq"], None)
+            self.seq = update["seq"]
+            getattr(self, "_k_" + update["k"])(update, private)
+
+    def _needs_private(self, update: dict[str, Any]) -> bool:
+        if self.seat is None:
+            return False
+        if update["k"] == "round":
+            return True
+        return update["k"] == "move" and update.get("p") and update.get("seat") == self.seat
+
+    def _k_lobby(self, update: dict[str, Any], private: Any) -> None:
+        self.table["seats"] = update["seats"]
+        self.notices.append(Notice("lobby", data=update))
+
+    def _k_presence(self, update: dict[str, Any], private: Any) -> None:
+        seats = self.table.get("seats", [])
+        if update["seat"] < len(seats):
+            seats[update["seat"]]["status"] = update["status"]
+        self.notices.append(Notice("presence", data=update))
+
+    def _k_countdown(self, update: dict[str, Any], private: Any) -> None:
+        self.table.update(phase="countdown", go=update["go"], round=update["round"])
+        self.notices.append(Notice("countdown", data=update))
+
+    def _k_round(self, update: dict[str, Any], private: Any) -> None:
+        state = private["state"] if private is not None else update["state"]
+        self.mirror = self.game.state_from_data(state)
+        self.pending.clear()
+        self.predicted = self.mirror
+        self.table.update(phase="playing", round=update["round"], setup=update["setup"])
+        self.notices.append(Notice("round", f"round {update['round'] + 1}: go!", update))
+
+    def _k_move(self, update: dict[str, Any], private: Any) -> None:
+        events = private["events"] if private is not None else update["events"]
+        move = self.game.move_from_data(update["move"])
+        self.game.replay(self.mirror, update["seat"], move, events)
+        if update["seat"] == self.seat:
+            self.pending.pop(update.get("rid"), None)
+        self._repredict()
+
+    def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
+        self.table.setdefault("results", []).append(update["result"])
+        self.table.update(phase="between", totals=update["totals"], setup=update["next"],
+                          round=update["round"] + 1)
+        self.pending.clear()
+        self._repredict()
+        self.notices.append(Notice("round_end", data=update))
+
+    def _k_match_end(self, update: dict[str, Any], private: Any) -> None:
+        self.table.update(phase="over", result=update["result"])
+        self.notices.append(Notice("match_end", data=update))
+
+    def _repredict(self) -> None:
+        """``predicted`` = the mirror plus our moves still in flight; a move that no longer
+        applies is dropped (the arbiter will refuse it too) and the player is told."""
+        if self.mirror is None or not self.pending:
+            self.predicted = self.mirror
+            return
+        state = self.game.copy_state(self.mirror)
+        for rid, move in list(self.pending.items()):
+            try:
+                self.game.apply(state, self.seat, move)
+            except GameError:
+                continue  # its refusal (with the reason) is on its way from the arbiter
+        self.predicted = state

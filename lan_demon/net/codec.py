@@ -1,0 +1,133 @@
+"""The wire codec: protocol messages as msgpack maps, checked field by field on the way in.
+
+This is ``protocol/PROTOCOL.md`` in code. Every message is one ZeroMQ frame holding one msgpack
+map with the protocol version ``v`` and a type ``t``; the table :data:`SCHEMAS` lists each
+type's fields. Anything that is not such a map — bytes that are not msgpack, a list, a missing
+or mistyped field, an unknown type — is a :class:`ProtocolError` with an error code, so the
+arbiter can answer it and go on serving.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+VERSION = 1
+MAX_MESSAGE = 64 * 1024  # bytes; larger frames are refused (ZMQ_MAXMSGSIZE on the arbiter)
+
+# Field kinds, as msgpack sees them.
+INT, FLOAT, STR, BOOL, MAP, LIST, ANY = "int", "float", "str", "bool", "map", "list", "any"
+_PYTHON = {INT: (int,), FLOAT: (int, float), STR: (str,), BOOL: (bool,), MAP: (dict,),
+           LIST: (list,), ANY: (object,)}
+
+#: Who sends what: the fields of each message type, as {field: (kind, required)}. ``v`` and
+#: ``t`` are on every message and not listed.
+FROM_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the DEALER, to the ROUTER
+    "hello": {"id": (INT, True), "name": (STR, True), "role": (STR, True),
+              "token": (STR, False), "bot": (BOOL, False)},
+    "ping": {"id": (INT, True), "c": (FLOAT, True)},
+    "echo": {"a": (FLOAT, True)},
+    "ready": {"id": (INT, True)},
+    "start": {"id": (INT, True)},
+    "move": {"id": (INT, True), "round": (INT, True), "move": (MAP, True), "ts": (FLOAT, True)},
+    "snapshot": {"id": (INT, True)},
+    "hb": {},
+    "leave": {"id": (INT, True)},
+}
+TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one client
+    "welcome": {"re": (INT, True), "seat": (INT, False), "token": (STR, True),
+                "pub": (STR, True), "game": (STR, True), "config": (MAP, True)},
+    "pong": {"re": (INT, True), "c": (FLOAT, True), "a": (FLOAT, True)},
+    "probe": {"a": (FLOAT, True)},
+    "ok": {"re": (INT, True), "seq": (INT, False)},
+    "error": {"re": (INT, False), "code": (STR, True), "reason": (STR, True),
+              "rule": (STR, False), "by": (INT, False)},
+    "snap": {"re": (INT, True), "seq": (INT, True), "table": (MAP, True),
+             "state": (MAP, False)},
+    "private": {"seq": (INT, True), "k": (STR, True), "state": (MAP, False),
+                "events": (LIST, False)},
+}
+PUBLISHED: dict[str, dict[str, tuple[str, bool]]] = {  # over the PUB, to everyone
+    "update": {"seq": (INT, True), "k": (STR, True)},
+    "beat": {"seq": (INT, True), "a": (FLOAT, True), "hash": (STR, False)},
+}
+SCHEMAS = {"client": FROM_CLIENT, "private": TO_CLIENT, "pub": PUBLISHED}
+
+ERROR_CODES = {
+    "malformed": "the message is not a msgpack map of the right shape",
+    "version": "the message's protocol version is not one this arbiter speaks",
+    "unknown_type": "the message type is not in the protocol",
+    "too_big": "the message is larger than the arbiter accepts",
+    "not_joined": "say hello first",
+    "full": "every seat is taken",
+    "bad_token": "the session token is unknown or has expired",
+    "spectator": "spectators watch; they cannot move",
+    "not_playing": "no round is in progress",
+    "wrong_round": "the move names a round that is not the one in progress",
+    "bad_move": "the move does not parse",
+    "illegal": "the rules forbid the move now (see rule)",
+    "beaten": "another player's card reached the place first (RD-11)",
+    "not_host": "only the first seat may start the match",
+}
+
+
+class ProtocolError(Exception):
+    """A message that breaks the protocol; ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, reason: str):
+        assert code in ERROR_CODES, code
+        self.code = code
+        self.reason = reason
+        super().__init__(f"{code}: {reason}")
+
+
+def encode(msg: dict[str, Any]) -> bytes:
+    """Pack a message; ``v`` is added if missing. Keys keep their insertion order."""
+    if "v" not in msg:
+        msg = {"v": VERSION, **msg}
+    return msgpack.packb(msg, use_bin_type=True)
+
+
+def make(kind: str, **fields: Any) -> dict[str, Any]:
+    """A message of type ``kind`` with ``v`` and ``t`` first; fields that are None are left out."""
+    return {"v": VERSION, "t": kind, **{k: v for k, v in fields.items() if v is not None}}
+
+
+def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
+    """Unpack and check one frame that arrived on ``channel``: ``client`` (what the arbiter's
+    ROUTER receives), ``private`` (what a client's DEALER receives) or ``pub``."""
+    if len(frame) > MAX_MESSAGE:
+        raise ProtocolError("too_big", f"{len(frame)} bytes; the limit is {MAX_MESSAGE}")
+    try:
+        msg = msgpack.unpackb(frame, raw=False, strict_map_key=True)
+    except Exception as err:  # msgpack raises several types for garbage
+        raise ProtocolError("malformed", f"not msgpack ({type(err).__name__})") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("malformed", f"a message is a map, not a {type(msg).__name__}")
+    version = msg.get("v")
+    if version != VERSION:
+        raise ProtocolError("version", f"protocol version {version!r} is not spoken here; "
+                            f"this side speaks version {VERSION}")
+    kind = msg.get("t")
+    if not isinstance(kind, str):
+        raise ProtocolError("malformed", "the message has no type 't'")
+    schema = SCHEMAS[channel].get(kind)
+    if schema is None:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+    _check_fields(msg, schema, kind)
+    return msg
+
+
+def _check_fields(msg: dict[str, Any], schema: dict[str, tuple[str, bool]], kind: str) -> None:
+    for name, (field_kind, required) in schema.items():
+        if name not in msg or msg[name] is None:
+            if required:
+                raise ProtocolError("malformed", f"{kind!r} needs the field {name!r}")
+            continue
+        value = msg[name]
+        ok = isinstance(value, _PYTHON[field_kind]) and not (
+            field_kind in (INT, FLOAT) and isinstance(value, bool))
+        if not ok:
+            raise ProtocolError("malformed", f"{kind!r} field {name!r} must be {field_kind}, "
+                                f"not {type(value).__name__}")

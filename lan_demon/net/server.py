@@ -1,0 +1,150 @@
+"""The arbiter's socket loop: a ROUTER for requests and private messages, a PUB for updates.
+
+All decisions are :class:`~lan_demon.net.arbiter.Arbiter`'s; this module only moves frames
+between it and ZeroMQ, and wakes it when its next deadline comes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable
+
+import zmq
+
+from lan_demon.games import GameError
+from lan_demon.net.arbiter import Arbiter, Config, Outbox
+from lan_demon.net.codec import MAX_MESSAGE, encode, make
+from lan_demon.net.journal import JournalWriter
+
+LOOPBACK = "127.0.0.1"
+DRAIN = 256  # frames handled per wake-up before time is looked at again
+
+
+class ServerError(GameError):
+    """The arbiter cannot serve as asked (e.g. the port is taken)."""
+
+
+class ArbiterServer:
+    """Binds the two sockets and runs the arbiter until the match ends or it is stopped."""
+
+    def __init__(self, config: Config, host: str = LOOPBACK, port: int = 0,
+                 journal: str | None = None, clock: Callable[[], float] = time.monotonic,
+                 context: zmq.Context | None = None):
+        self.context = context or zmq.Context.instance()
+        self.clock = clock
+        self.router = self.context.socket(zmq.ROUTER)
+        self.pub = self.context.socket(zmq.PUB)
+        for sock in (self.router, self.pub):
+            sock.setsockopt(zmq.LINGER, 0)
+        self.router.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE + 1024)
+        self.router.setsockopt(zmq.SNDHWM, 0)
+        self.pub.setsockopt(zmq.SNDHWM, 0)
+        try:
+            self.port = self._bind(self.router, host, port)
+            self.pub_port = self._bind(self.pub, host, 0)
+        except ServerError:
+            self.close()
+            raise
+        self.host = host
+        config.pub = f"tcp://{host}:{self.pub_port}"
+        self.journal = JournalWriter(journal) if journal else None
+        self.arbiter = Arbiter(config, self.journal, now=clock())
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.sent_bytes = 0
+        self.published = 0
+
+    @staticmethod
+    def _bind(sock: zmq.Socket, host: str, port: int) -> int:
+        try:
+            if port == 0:
+                return sock.bind_to_random_port(f"tcp://{host}")
+            sock.bind(f"tcp://{host}:{port}")
+            return port
+        except zmq.ZMQError as err:
+            raise ServerError(f"cannot listen on {host}:{port}: {err.strerror}") from None
+
+    @property
+    def address(self) -> str:
+        return f"tcp://{self.host}:{self.port}"
+
+    def serve(self, exit_when_over: bool = True) -> dict[str, Any] | None:
+        """Run until stopped, or until the match ends; returns the match result if it ended."""
+        poller = zmq.Poller()
+        poller.register(self.router, zmq.POLLIN)
+        arbiter = self.arbiter
+        while not self._stop.is_set():
+            now = self.clock()
+            wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
+            if poller.poll(wait * 1000):
+                self._drain()
+            self._send(arbiter.tick(self.clock()))
+            if exit_when_over and arbiter.phase == "over":
+                break
+        return arbiter.result
+
+    def _drain(self) -> None:
+        for _ in range(DRAIN):
+            try:
+                frames = self.router.recv_multipart(zmq.NOBLOCK, copy=True)
+            except zmq.Again:
+                return
+            peer, payload = frames[0], frames[1:]
+            if len(payload) != 1:
+                self._send(Outbox(private=[(peer, make(
+                    "error", code="malformed", reason="a message is exactly one frame"))]))
+                continue
+            self._send(self.arbiter.handle(peer, payload[0], self.clock()))
+
+    def _send(self, out: Outbox) -> None:
+        for peer, msg in out.private:
+            if peer is None:
+                continue
+            frame = encode(msg)
+            self.sent_bytes += len(frame)
+            try:
+                self.router.send_multipart([peer, frame], zmq.NOBLOCK)
+            except zmq.ZMQError:
+                pass  # the peer is gone; its seat is kept and it will resync on return
+        for msg in out.public:
+            frame = encode(msg)
+            self.sent_bytes += len(frame)
+            self.published += 1
+            self.pub.send(frame)
+
+    # --- running in a thread (tests, `lan-demon play`) -------------------------------------
+
+    def start(self) -> ArbiterServer:
+        self._thread = threading.Thread(target=self._run_thread, name="arbiter", daemon=True)
+        self._thread.start()
+        return self
+
+    def _run_thread(self) -> None:
+        try:
+            self.serve(exit_when_over=False)
+        finally:
+            self._close_sockets()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+        else:
+            self._close_sockets()
+
+    def close(self) -> None:
+        self.stop()
+
+    def _close_sockets(self, linger: int = 0) -> None:
+        for sock in (getattr(self, "router", None), getattr(self, "pub", None)):
+            if sock is not None and not sock.closed:
+                sock.close(linger=linger)
+        if getattr(self, "journal", None):
+            self.journal.close()
+            self.journal = None
+
+    def finish(self, linger_ms: int = 2000) -> None:
+        """Close after a normal end, giving the last updates time to reach everyone."""
+        self._close_sockets(linger=linger_ms)
