@@ -220,6 +220,11 @@ class Game(ABC):
         belongs to ``seat``). Afterwards ``mirror`` equals the redaction of the table."""
         raise NotImplementedError
 
+    def public_move(self, move: Any) -> dict[str, Any]:
+        """A committed move as everyone may read it. Most moves are public; a card laid face
+        down (Gin Solitaire's discard, GS-3) is told to its mover alone."""
+        return move.to_data()
+
     def rivals(self, state: Any, seat: int, move: Any) -> list[int]:
         """The other seats that could, right now, play a card to the place ``move`` goes to.
         The arbiter holds such a contested move for its fairness window (RD-11); a move with no

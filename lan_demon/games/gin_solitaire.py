@@ -778,6 +778,13 @@ class GinSolitaire(Game):
         raise BadMove(f"not a Gin Solitaire move: {text!r}; "
                       "try: discard QS, draw, knock QS, big-gin")
 
+    def public_move(self, move: Any) -> dict[str, Any]:
+        """GS-3: a discard is face down, so others learn only that a card went."""
+        data = move.to_data()
+        if "card" in data:
+            data["card"] = "??"
+        return data
+
     def move_from_data(self, data: Any) -> Move:
         if isinstance(data, (Discard, Draw, Knock, BigGin)):
             return data

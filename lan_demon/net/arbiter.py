@@ -437,11 +437,14 @@ class Arbiter:
             return
         move = self._concrete(move, events)
         self.seq += 1
-        secret = any("private" in e for e in events)
+        shown = self.game.public_move(move)
+        hidden_move = shown != move.to_data()
+        secret = hidden_move or any("private" in e for e in events)
         if secret and peer is not None:
-            out.private.append((peer, make("private", seq=self.seq, k="move", events=events)))
+            out.private.append((peer, make("private", seq=self.seq, k="move", events=events,
+                                           move=move.to_data() if hidden_move else None)))
         out.public.append(make("update", seq=self.seq, k="move", round=self.match.round_no,
-                               seat=seat, move=move.to_data(), rid=held.rid,
+                               seat=seat, move=shown, rid=held.rid,
                                events=public_events(events), p=secret))
         if peer is not None:
             out.private.append((peer, make("ok", re=held.rid, seq=self.seq)))

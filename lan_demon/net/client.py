@@ -393,7 +393,7 @@ class Client:
 
     def _k_move(self, update: dict[str, Any], private: Any) -> None:
         events = private["events"] if private is not None else update["events"]
-        move = self.game.move_from_data(update["move"])
+        move = self.game.move_from_data((private or {}).get("move") or update["move"])
         self.game.replay(self.mirror, update["seat"], move, events)
         if update["seat"] == self.seat:
             self.pending.pop(update.get("rid"), None)

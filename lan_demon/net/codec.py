@@ -46,7 +46,7 @@ TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one
     "snap": {"re": (INT, True), "seq": (INT, True), "table": (MAP, True),
              "state": (MAP, False)},
     "private": {"seq": (INT, True), "k": (STR, True), "state": (MAP, False),
-                "events": (LIST, False)},
+                "events": (LIST, False), "move": (MAP, False)},
 }
 PUBLISHED: dict[str, dict[str, tuple[str, bool]]] = {  # over the PUB, to everyone
     "update": {"seq": (INT, True), "k": (STR, True)},
