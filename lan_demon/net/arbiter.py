@@ -381,15 +381,16 @@ class Arbiter:
     def _on_move(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                  out: Outbox) -> None:
         player = self._player(seat)
-        if self.phase != "playing":
-            raise ProtocolError("not_playing", f"no round is in progress ({self.phase})")
-        if msg["round"] != self.match.round_no:
-            raise ProtocolError("wrong_round", f"the round in progress is {self.match.round_no}, "
-                                f"not {msg['round']}")
         try:
             move = self.game.move_from_data(msg["move"])
         except GameError as err:
             raise ProtocolError("bad_move", str(err)) from None
+        if self.phase != "playing":
+            self._after_round(player, msg, move, out)
+            return
+        if msg["round"] != self.match.round_no:
+            raise ProtocolError("wrong_round", f"the round in progress is {self.match.round_no}, "
+                                f"not {msg['round']}")
         ts = min(max(msg["ts"], now - player.one_way() - TOLERANCE), now)
         held = Held(ts, now, player.index, msg["id"], move)
         if player.index in self.queued:  # keep a seat's moves in the order it sent them
@@ -398,6 +399,22 @@ class Arbiter:
             self._hold(held, now)
         else:
             self._commit(held, now, out)
+
+    def _after_round(self, player: Seat, msg: dict, move: Any, out: Outbox) -> None:
+        """A move for the round that just ended is refused by the rule that ended it (RD-12:
+        nothing is played after OUT; a second OUT counts for nothing)."""
+        just_ended = self.match is not None and msg["round"] == self.match.round_no - 1
+        if not just_ended or self.state is None:
+            raise ProtocolError("not_playing", f"no round is in progress ({self.phase})")
+        try:
+            self.game.apply(self.game.copy_state(self.state), player.index, move)
+        except IllegalMove as err:
+            out.private.append((player.peer, make("error", re=msg["id"], code="illegal",
+                                                  reason=err.reason, rule=err.rule)))
+            return
+        except GameError:
+            pass
+        raise ProtocolError("not_playing", "the round is over")
 
     def _hold(self, held: Held, now: float) -> None:
         self.held.append(held)

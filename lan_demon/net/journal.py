@@ -88,9 +88,45 @@ class Replay:
     torn: bool = False
 
 
+#: The fields each record must have, with their types.
+_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "match": {"game": (str,), "seed": (int, str), "players": (list,),
+              "options": (dict, type(None)), "rounds": (int, type(None))},
+    "round": {"round": (int,)},
+    "move": {"round": (int,), "seat": (int,), "move": (dict,)},
+    "round_end": {"round": (int,), "result": (dict,)},
+    "match_end": {"result": (dict,)},
+}
+
+
+def _check(record: dict[str, Any], number: int, path: Any) -> None:
+    fields = _FIELDS.get(record["j"])
+    if fields is None:
+        raise JournalError(f"{path}: record {number} has an unknown kind {record['j']!r}")
+    for name, types in fields.items():
+        value = record.get(name)
+        if not isinstance(value, types) or isinstance(value, bool):
+            raise JournalError(f"{path}: record {number} ({record['j']}) has a bad or missing "
+                               f"field {name!r}")
+    if record["j"] == "match" and not all(isinstance(p, str) for p in record["players"]):
+        raise JournalError(f"{path}: the match record's players are not names")
+
+
 def replay(path: str | Path) -> Replay:
     """Deal every round again from the seed, apply its moves, and check the recorded scores."""
     read = read_journal(path)
+    for number, record in enumerate(read.records, 1):
+        _check(record, number, path)
+    try:
+        return _replay(read, path)
+    except (KeyError, TypeError, ValueError) as err:
+        if isinstance(err, GameError):
+            raise
+        raise JournalError(f"{path}: the journal does not replay ({type(err).__name__}: "
+                           f"{err})") from None
+
+
+def _replay(read: JournalRead, path: str | Path) -> Replay:
     head = read.records[0]
     game = get_game(head["game"])
     match = Match(game, list(head["players"]), head["seed"], dict(head.get("options") or {}),

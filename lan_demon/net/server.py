@@ -33,6 +33,9 @@ class ArbiterServer:
                  context: zmq.Context | None = None):
         self.context = context or zmq.Context.instance()
         self.clock = clock
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.journal: JournalWriter | None = None
         self.router = self.context.socket(zmq.ROUTER)
         self.pub = self.context.socket(zmq.PUB)
         for sock in (self.router, self.pub):
@@ -43,15 +46,14 @@ class ArbiterServer:
         try:
             self.port = self._bind(self.router, host, port)
             self.pub_port = self._bind(self.pub, host, 0)
-        except ServerError:
-            self.close()
+            self.host = host
+            config.pub = f"tcp://{host}:{self.pub_port}"
+            self.arbiter = Arbiter(config, None, now=clock())
+            self.journal = JournalWriter(journal) if journal else None
+            self.arbiter.journal = self.journal
+        except GameError:
+            self._close_sockets()
             raise
-        self.host = host
-        config.pub = f"tcp://{host}:{self.pub_port}"
-        self.journal = JournalWriter(journal) if journal else None
-        self.arbiter = Arbiter(config, self.journal, now=clock())
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self.sent_bytes = 0
         self.published = 0
 

@@ -1,0 +1,551 @@
+"""Build the golden vectors of ``protocol/PROTOCOL.md`` (protocol version 1).
+
+Run from the repository root::
+
+    python protocol/make_vectors.py
+
+It drives the real arbiter (:class:`lan_demon.net.arbiter.Arbiter`, no sockets) with a fake clock
+through short sessions of each game on fixed seeds, records every message that crosses the wire
+(``protocol/vectors/session-*.jsonl``), and keeps a named selection of them as vectors: for each
+``NAME``, ``NAME.json`` is the message as JSON and ``NAME.msgpack`` the exact bytes that
+``lan_demon.net.codec.encode`` makes of it. The few messages no session produces (a client
+message the Python client never sends in this form, an error code the arbiter does not send
+today) are built with ``lan_demon.net.codec.make``.
+
+A vector's name tells its direction, and so the channel to decode it on:
+
+* ``c2a_*`` — client to arbiter (DEALER → ROUTER), channel ``client``;
+* ``a2c_*`` — arbiter to one client (ROUTER → DEALER), channel ``private``;
+* ``pub_*`` — arbiter to everyone (PUB → SUB), channel ``pub``.
+
+Everything is deterministic: times are exact binary fractions, the deal seeds are fixed, and the
+arbiter's random session tokens are replaced by counted ones. Running it twice gives the same
+bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import zlib
+from pathlib import Path
+from typing import Any, Callable
+
+import msgpack
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from lan_demon.bots import Turn, make_strategy  # noqa: E402
+from lan_demon.net import arbiter as arbiter_module  # noqa: E402
+from lan_demon.net.arbiter import Arbiter, Config  # noqa: E402
+from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED,  # noqa: E402
+                                 TO_CLIENT, decode, encode, make)
+
+OUT = HERE / "vectors"
+PUB_ENDPOINT = "tcp://192.168.1.20:7701"
+RTT = 1 / 64  # every simulated client answers a probe this long after it was sent
+CHANNELS = {"c2a": "client", "a2c": "private", "pub": "pub"}
+DIRECTIONS = {"c2a": "client → arbiter (DEALER → ROUTER)",
+              "a2c": "arbiter → one client (ROUTER → DEALER)",
+              "pub": "arbiter → everyone (PUB → SUB)"}
+
+
+class CountedTokens:
+    """Stands in for the ``secrets`` module inside the arbiter: tokens 0000000000000001, …"""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def token_hex(self, nbytes: int = 8) -> str:
+        self.n += 1
+        return f"{self.n:0{2 * nbytes}x}"
+
+    @staticmethod
+    def compare_digest(a: str, b: str) -> bool:
+        return a == b
+
+
+class Session:
+    """One arbiter, a fake clock, and the record of everything sent either way."""
+
+    def __init__(self, name: str, config: Config, start: float = 100.0):
+        arbiter_module.secrets = CountedTokens()  # deterministic tokens (this process only)
+        self.name = name
+        self.now = start
+        self.arbiter = Arbiter(config, now=start)
+        self.log: list[dict[str, Any]] = []
+        self.peers: dict[bytes, str] = {}  # peer id -> client name in the log
+        self.quiet: set[str] = set()  # clients that have gone silent (no hb, no echo)
+        self.ids: dict[str, int] = {}
+
+    # --- sending -------------------------------------------------------------------------
+
+    def next_id(self, who: str) -> int:
+        self.ids[who] = self.ids.get(who, 0) + 1
+        return self.ids[who]
+
+    def send(self, who: str, msg: dict[str, Any] | bytes, at: float | None = None,
+             peer: bytes | None = None) -> None:
+        """Client ``who`` sends ``msg`` (a message, or raw bytes) arriving at time ``at``."""
+        if at is not None:
+            self.now = at
+        peer = peer or who.encode()
+        self.peers[peer] = who
+        frame = msg if isinstance(msg, bytes) else encode(msg)
+        entry: dict[str, Any] = {"at": self.now, "dir": "c2a", "peer": who}
+        if isinstance(msg, bytes):
+            entry["raw"] = msg.hex() if len(msg) <= 64 else f"<{len(msg)} bytes>"
+        else:
+            entry["msg"] = msg
+        self.log.append(entry)
+        self._record(self.arbiter.handle(peer, frame, self.now))
+
+    def request(self, who: str, kind: str, at: float | None = None, peer: bytes | None = None,
+                **fields: Any) -> int:
+        rid = self.next_id(who)
+        self.send(who, make(kind, id=rid, **fields), at, peer)
+        return rid
+
+    def tick(self, at: float) -> None:
+        self.now = at
+        self._record(self.arbiter.tick(at))
+
+    def _record(self, out: arbiter_module.Outbox) -> None:
+        for peer, msg in out.private:
+            if peer is None:
+                continue
+            self.log.append({"at": self.now, "dir": "a2c", "peer": self.peers.get(peer, "?"),
+                             "msg": msg})
+        for msg in out.public:
+            self.log.append({"at": self.now, "dir": "pub", "msg": msg})
+
+    # --- time passing --------------------------------------------------------------------
+
+    def echo_probes(self, since: int) -> None:
+        """Every client that is listening answers the probes sent since log index ``since``."""
+        for entry in list(self.log[since:]):
+            if entry["dir"] == "a2c" and entry["msg"]["t"] == "probe" \
+                    and entry["peer"] not in self.quiet:
+                peer = next(p for p, w in self.peers.items() if w == entry["peer"])
+                self.send(entry["peer"], make("echo", a=entry["msg"]["a"]),
+                          entry["msg"]["a"] + RTT, peer)
+
+    def second(self, at: float, talkers: list[tuple[str, bytes]]) -> None:
+        """A whole second: the arbiter's tick (beat and probes), then each client's ``hb``
+        and echo."""
+        mark = len(self.log)
+        self.tick(at)
+        for who, peer in talkers:
+            if who not in self.quiet:
+                self.send(who, make("hb"), at + RTT, peer)
+        self.echo_probes(mark)
+
+    # --- picking vectors -----------------------------------------------------------------
+
+    def find(self, direction: str, pred: Callable[[dict[str, Any]], bool],
+             peer: str | None = None, nth: int = 0) -> dict[str, Any]:
+        hits = [e["msg"] for e in self.log if e["dir"] == direction and "msg" in e
+                and (peer is None or e.get("peer") == peer) and pred(e["msg"])]
+        if len(hits) <= nth:
+            raise SystemExit(f"{self.name}: no {direction} message #{nth} matching the "
+                             "predicate; has the arbiter changed?")
+        return hits[nth]
+
+    def write_log(self) -> None:
+        path = OUT / f"session-{self.name}.jsonl"
+        with path.open("w", encoding="utf-8") as f:
+            for entry in self.log:
+                f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+
+def kind(t: str, **fields: Any) -> Callable[[dict[str, Any]], bool]:
+    """A predicate: the message has type ``t`` and these field values."""
+    return lambda m: m.get("t") == t and all(m.get(k) == v for k, v in fields.items())
+
+
+# ------------------------------------------------------------------------------------- sessions
+
+
+def racing_demon() -> Session:
+    """Two players, seed 55, two rounds: join, sync, ready, Go, an ace, a contested 2 (RD-11)
+    settled by timestamp, a turn of the Pack, a spectator, an absence and a reconnect, three
+    RD-13 rotations to end each round, the match end, and everyone leaving."""
+    s = Session("racing-demon", Config("racing-demon", players=2, rounds=2, seed=55,
+                                       fairness_ms=30.0, countdown=3.0, pub=PUB_ENDPOINT))
+    ann, bob, bob2, eve = b"ann", b"bob", b"bob-2", b"eve"
+    both = [("ann", ann), ("bob", bob)]
+    s.request("ann", "hello", 100.0, name="Ann", role="player")
+    s.request("bob", "hello", 100.0, name="Bob", role="player", bot=True)
+    s.echo_probes(0)
+    # clock sync: the client's clock reads 5.0 when it sends; the pong is back at 5.015625
+    s.request("ann", "ping", 100.03125, c=5.0)
+    s.request("ann", "snapshot", 100.0625)
+    s.request("ann", "ready", 100.125)
+    s.request("bob", "ready", 100.25)  # the second ready seat starts the countdown
+    for t in (101.0, 102.0):
+        s.second(t, both)
+    s.second(103.0, both)
+    s.tick(103.25)  # Go: the round is dealt (private state to each seat, public update)
+    s.second(104.0, both)  # a beat whose hash is of the dealt public state
+    s.request("ann", "move", 104.25, round=0, move={"t": "play", "from": "pile", "to": "middle"},
+              ts=104.2421875)
+    # RD-11: both 2 of clubs go to stack 1. Ann's arrives first, Bob's 1/128 s later but was
+    # played earlier (by its timestamp, which is within Bob's one-way delay of its arrival)
+    s.request("ann", "move", 104.5, round=0, move={"t": "play", "from": "c3", "to": "s1"},
+              ts=104.5)
+    s.request("bob", "move", 104.5078125, round=0, move={"t": "play", "from": "c2", "to": "s1"},
+              ts=104.49609375)
+    s.tick(104.5625)  # the fairness window (30 ms) has closed: Bob's first, Ann's is beaten
+    s.request("ann", "move", 104.75, round=0, move={"t": "turn"}, ts=104.7421875)
+    s.quiet.add("bob")  # Bob's connection dies
+    s.second(105.0, both)
+    s.request("eve", "hello", 105.25, name="Eve", role="spectator")
+    s.request("eve", "snapshot", 105.3125)
+    spect = both + [("eve", eve)]
+    for t in (106.0, 107.0, 108.0):
+        s.second(t, spect)  # at 108 Bob has been silent for more than 3 s: away
+    s.quiet.discard("bob")
+    s.ids["bob"] = 0  # a new connection counts its request ids afresh
+    s.request("bob", "hello", 108.5, peer=bob2, name="Bob", role="player",
+              token=s.find("a2c", kind("welcome"), peer="bob")["token"], bot=True)
+    s.echo_probes(len(s.log) - 3)
+    s.request("bob", "snapshot", 108.5625, peer=bob2)
+    both = [("ann", ann), ("bob", bob2)]
+    spect = both + [("eve", eve)]
+    _rotate_out(s, both, 108.75, round_no=0)
+    s.second(109.0, spect)
+    s.request("ann", "ready", 109.25)
+    s.request("bob", "ready", 109.3125, peer=bob2)  # all ready: the next countdown at once
+    for t in (110.0, 111.0, 112.0):
+        s.second(t, spect)
+    s.tick(112.3125)  # Go for round 1 (0-based)
+    _rotate_out(s, both, 112.5, round_no=1)  # the last round: round_end, then match_end
+    s.request("ann", "leave", 113.25)
+    s.request("bob", "leave", 113.3125, peer=bob2)
+    s.request("eve", "leave", 113.375)
+    return s
+
+
+def _rotate_out(s: Session, both: list[tuple[str, bytes]], at: float, round_no: int) -> None:
+    """RD-13 three times: both seats vote stuck; the third rotation ends the round."""
+    step = 1 / 32
+    for _ in range(3):
+        for who, peer in both:
+            s.request(who, "move", at, peer=peer, round=round_no, move={"t": "stuck"},
+                      ts=at - step / 2)
+            at += step
+
+
+def errors(rd: Session) -> tuple[Session, dict[str, dict[str, Any]]]:
+    """One error of each code, each provoked from a real arbiter where it sends one."""
+    s = Session("errors", Config("racing-demon", players=2, rounds=2, seed=55,
+                                 countdown=0.0, pub=PUB_ENDPOINT))
+    s.send("mal", b"\xc1")  # 0xc1 is never used in msgpack
+    s.send("ver", {"v": 2, "t": "hello", "id": 1, "name": "Zed", "role": "player"})
+    s.send("unk", make("dance", id=1))
+    s.send("big", encode(make("hello", id=1, name="x" * MAX_MESSAGE, role="player")))
+    s.request("nobody", "ready")
+    s.request("tok", "hello", name="Tom", role="player", token="00000000deadbeef")
+    s.request("ann", "hello", name="Ann", role="player")
+    s.request("bob", "hello", name="Bob", role="player")
+    s.request("cat", "hello", name="Cat", role="player")  # a third seat at a table for two
+    s.request("bob", "start")  # only seat 0 starts a match by hand
+    s.request("ann", "move", round=0, move={"t": "turn"}, ts=100.0)  # still the lobby
+    s.request("ann", "ready")
+    s.request("bob", "ready")  # countdown 0: dealt at once
+    s.request("ann", "move", round=3, move={"t": "turn"}, ts=100.0)
+    s.request("ann", "move", round=0, move={"t": "fly"}, ts=100.0)
+    s.request("ann", "move", round=0, move={"t": "out"}, ts=100.0)
+    found = {code: s.find("a2c", kind("error", code=code))
+             for code in ERROR_CODES if code not in ("spectator", "beaten")}
+    found["beaten"] = rd.find("a2c", kind("error", code="beaten"))
+    # The arbiter of today answers a spectator's move with not_joined (see PROTOCOL.md §12);
+    # this is the error the protocol reserves for it.
+    found["spectator"] = make("error", re=2, code="spectator",
+                              reason="spectators watch; they cannot move")
+    return s, found
+
+
+def racko() -> Session:
+    """Rack-O for two, seed 3: a draw and place (private card), a take, a draw and discard."""
+    s = Session("racko", Config("racko", players=2, rounds=1, seed=3, countdown=0.75,
+                                pub=PUB_ENDPOINT))
+    both = [("ann", b"ann"), ("bob", b"bob")]
+    s.request("ann", "hello", 100.0, name="Ann", role="player")
+    s.request("bob", "hello", 100.0, name="Bob", role="player")
+    s.echo_probes(0)
+    s.request("ann", "ready", 100.25)
+    s.request("bob", "ready", 100.25)
+    s.second(101.0, both)
+    t = 101.25
+    for plan in (["draw", "place"], ["take"], ["draw", "discard"]):
+        seat = s.arbiter.game.to_move(s.arbiter.state)[0]
+        who = both[seat][0]
+        for step in plan:
+            if step in ("draw", "discard"):
+                move = {"t": step}
+            else:
+                rack = s.arbiter.state.racks[seat]
+                slot = 5 * (1 + max(range(10), key=lambda i: abs(rack[i] - 4 * (i + 1))))
+                move = {"t": step, "slot": slot}
+            s.request(who, "move", t, round=0, move=move, ts=t - 1 / 128)
+            t += 0.25
+    s.request("ann", "leave", t)
+    s.request("bob", "leave", t + 0.25)
+    return s
+
+
+def gin_solitaire() -> Session:
+    """Gin Solitaire duplicate for two (GS-9), seed 2: each seat plays the same deal with the
+    greedy bot until it knocks; the first seat's result stays private until the round is over."""
+    s = Session("gin-solitaire", Config("gin-solitaire", players=2, rounds=1, seed=2,
+                                        countdown=0.0, pub=PUB_ENDPOINT))
+    both = [("ann", b"ann"), ("bob", b"bob")]
+    s.request("ann", "hello", 100.0, name="Ann", role="player")
+    s.request("bob", "hello", 100.0, name="Bob", role="player")
+    s.echo_probes(0)
+    s.request("ann", "ready", 100.25)
+    s.request("bob", "ready", 100.25)  # every seat ready, and no countdown: Go at once
+    game, arb = s.arbiter.game, s.arbiter
+    strategy = make_strategy(game.id, "greedy")
+    rng = random.Random(1)
+    t, beat_at = 100.5, 101.0
+    for seat, (who, _) in enumerate(both):
+        while arb.phase == "playing" and not arb.state.seats[seat].done:
+            if t >= beat_at:
+                s.second(beat_at, both)
+                beat_at += 1.0
+            move = strategy.choose(Turn(game, game.redact(arb.state, seat), seat, rng))
+            s.request(who, "move", t, round=0, move=move.to_data(), ts=t - 1 / 128)
+            t += 0.125
+    s.request("ann", "leave", t)
+    s.request("bob", "leave", t + 0.125)
+    return s
+
+
+# ------------------------------------------------------------------------------------- vectors
+
+
+def build() -> list[tuple[str, dict[str, Any], str]]:
+    """(name, message, description) of every vector."""
+    rd = racing_demon()
+    rk = racko()
+    gs = gin_solitaire()
+    es, errs = errors(rd)
+    for session in (rd, rk, gs, es):
+        session.write_log()
+
+    def c2a(pred, who=None, session=rd, nth=0):
+        return session.find("c2a", pred, who, nth)
+
+    def a2c(pred, who=None, session=rd, nth=0):
+        return session.find("a2c", pred, who, nth)
+
+    def pub(pred, session=rd, nth=0):
+        return session.find("pub", pred, None, nth)
+
+    move_is = lambda m, **f: m.get("t") == "move" and all(  # noqa: E731
+        m["move"].get(k) == v for k, v in f.items())
+    upd_move = lambda m, **f: m.get("t") == "update" and m["k"] == "move" and all(  # noqa: E731
+        m["move"].get(k) == v for k, v in f.items())
+
+    v: list[tuple[str, dict[str, Any], str]] = []
+    add = lambda name, msg, text: v.append((name, msg, text))  # noqa: E731
+
+    # --- client → arbiter ----------------------------------------------------------------
+    add("c2a_hello", c2a(kind("hello"), "ann"), "a player asks for a seat")
+    add("c2a_hello_bot", c2a(kind("hello", bot=True), "bob"), "a bot asks for a seat")
+    add("c2a_hello_spectator", c2a(kind("hello", role="spectator")), "a spectator joins")
+    add("c2a_hello_reconnect", c2a(lambda m: m["t"] == "hello" and "token" in m),
+        "a player comes back to its seat with its session token")
+    add("c2a_ping", c2a(kind("ping")), "clock sync: the client's clock c at sending")
+    add("c2a_echo", c2a(kind("echo")), "the answer to a probe: its a, unchanged")
+    add("c2a_ready", c2a(kind("ready")), "ready for the (next) round")
+    add("c2a_start", c2a(kind("start"), session=es),
+        "the host (seat 0) starts the match")
+    add("c2a_snapshot", c2a(kind("snapshot")), "ask for the whole table (Clone pattern)")
+    add("c2a_hb", c2a(kind("hb")), "heartbeat, once a second")
+    add("c2a_leave", c2a(kind("leave")), "leave the table")
+    add("c2a_move_rd_play", c2a(lambda m: move_is(m, t="play", to="middle")),
+        "Racing Demon: play the Pile's top card to the middle (an ace founds a stack)")
+    add("c2a_move_rd_play_stack", c2a(lambda m: move_is(m, t="play", to="s1"), "bob"),
+        "Racing Demon: play a column's top card onto stack 1")
+    add("c2a_move_rd_run", make("move", id=9, round=0,
+                                move={"t": "play", "from": "c1", "to": "c3", "n": 2},
+                                ts=104.875),
+        "Racing Demon: ladder a run of the 2 top cards of column 1 onto column 3 (RD-7)")
+    add("c2a_move_rd_turn", c2a(lambda m: move_is(m, t="turn")), "Racing Demon: turn the Pack")
+    add("c2a_move_rd_stuck", c2a(lambda m: move_is(m, t="stuck")),
+        "Racing Demon: vote stuck (RD-13)")
+    add("c2a_move_rd_out", c2a(lambda m: move_is(m, t="out"), session=es),
+        "Racing Demon: call OUT by hand (RD-12; the engine calls it itself)")
+    add("c2a_move_racko_draw", c2a(lambda m: move_is(m, t="draw"), session=rk),
+        "Rack-O: draw the top Draw card")
+    add("c2a_move_racko_place", c2a(lambda m: move_is(m, t="place"), session=rk),
+        "Rack-O: put the drawn card into a slot")
+    add("c2a_move_racko_take", c2a(lambda m: move_is(m, t="take"), session=rk),
+        "Rack-O: take the top Discard into a slot")
+    add("c2a_move_racko_discard", c2a(lambda m: move_is(m, t="discard"), session=rk),
+        "Rack-O: discard the drawn card")
+    add("c2a_move_gin_discard", c2a(lambda m: move_is(m, t="discard"), session=gs),
+        "Gin Solitaire: discard a card face down")
+    add("c2a_move_gin_draw", c2a(lambda m: move_is(m, t="draw"), session=gs),
+        "Gin Solitaire: draw")
+    add("c2a_move_gin_knock", c2a(lambda m: move_is(m, t="knock"), session=gs),
+        "Gin Solitaire: knock, discarding a card face down")
+
+    # --- arbiter → one client ------------------------------------------------------------
+    add("a2c_welcome", a2c(kind("welcome"), "ann"), "a seat taken: seat, token, PUB endpoint")
+    add("a2c_welcome_spectator", a2c(kind("welcome"), "eve"),
+        "a spectator admitted: no seat, empty token")
+    add("a2c_pong", a2c(kind("pong")), "clock sync: the client's c back, with the arbiter's a")
+    add("a2c_probe", a2c(kind("probe")), "the arbiter measures the round trip: echo a back")
+    add("a2c_ok", a2c(lambda m: m["t"] == "ok" and "seq" not in m), "a request done")
+    add("a2c_ok_move", a2c(lambda m: m["t"] == "ok" and "seq" in m),
+        "a move committed as update seq")
+    for code in ERROR_CODES:
+        add(f"a2c_error_{code}", errs[code], f"error {code}: {ERROR_CODES[code]}")
+    add("a2c_snap_lobby", a2c(kind("snap"), "ann"), "a snapshot before the match (no state)")
+    add("a2c_snap_spectator", a2c(kind("snap"), "eve"),
+        "a spectator's snapshot in play: the public state")
+    add("a2c_snap_seat", a2c(kind("snap"), "bob"),
+        "a returning player's snapshot: the state as its seat may see it")
+    add("a2c_private_round", a2c(kind("private", k="round"), "ann"),
+        "Racing Demon: the round as seat 0 may see it, at the seq of the public round update")
+    add("a2c_private_move_rd_turn", a2c(kind("private", k="move"), "ann"),
+        "Racing Demon: the mover's full events of a turn (its new waste top)")
+    add("a2c_private_round_racko", a2c(kind("private", k="round"), session=rk),
+        "Rack-O: the round as one seat may see it (its own rack)")
+    add("a2c_private_move_racko_draw", a2c(kind("private", k="move"), session=rk),
+        "Rack-O: the drawn card, to its drawer")
+    add("a2c_private_move_gin_discard", a2c(kind("private", k="move"), session=gs),
+        "Gin Solitaire: a face-down discard, told to its mover with the real move")
+
+    # --- arbiter → everyone --------------------------------------------------------------
+    add("pub_update_lobby", pub(kind("update", k="lobby"), nth=3), "the seats before the match")
+    add("pub_update_presence_away", pub(kind("update", k="presence", status="away")),
+        "a seat went silent")
+    add("pub_update_presence_here", pub(kind("update", k="presence", status="here")),
+        "a seat is back")
+    add("pub_update_presence_left", pub(kind("update", k="presence", status="left")),
+        "a player left")
+    add("pub_update_countdown", pub(kind("update", k="countdown")), "Go is at arbiter time go")
+    round_update = pub(kind("update", k="round"))
+    add("pub_update_round", round_update, "Racing Demon: Go — the public state of the round")
+    add("pub_update_move", pub(lambda m: upd_move(m, t="play", to="s1")),
+        "Racing Demon: an ace founded stack 1; the new Pile top is public")
+    add("pub_update_move_contested", pub(lambda m: upd_move(m, t="play") and m["seat"] == 1),
+        "Racing Demon: the winner of a contested place (RD-11)")
+    add("pub_update_move_private", pub(lambda m: upd_move(m, t="turn")),
+        "Racing Demon: a turn; p is true (the mover has a private half)")
+    add("pub_update_move_rotate", pub(lambda m: upd_move(m, t="stuck") and any(
+        e["e"] == "rotate" for e in m["events"])), "Racing Demon: RD-13 rotation")
+    add("pub_update_round_end", pub(kind("update", k="round_end")), "the round's result")
+    add("pub_update_match_end", pub(kind("update", k="match_end")), "the match's result")
+    add("pub_update_round_racko", pub(kind("update", k="round"), session=rk),
+        "Rack-O: the public state of a round")
+    add("pub_update_move_racko_place", pub(lambda m: upd_move(m, t="place"), session=rk),
+        "Rack-O: a drawn card placed (the replaced card goes face up)")
+    add("pub_update_round_gin", pub(kind("update", k="round"), session=gs),
+        "Gin Solitaire: the public state of a round")
+    add("pub_update_move_gin_discard", pub(lambda m: upd_move(m, t="discard"), session=gs),
+        "Gin Solitaire: a face-down discard as everyone sees it")
+    add("pub_update_move_gin_knock", pub(lambda m: upd_move(m, t="knock"), session=gs),
+        "Gin Solitaire: the first seat knocks; its result is not public yet (GS-9)")
+    add("a2c_private_move_gin_knock", a2c(lambda m: m["t"] == "private" and m["k"] == "move"
+                                          and m.get("move", {}).get("t") == "knock", session=gs),
+        "Gin Solitaire: the knocker's own result, told to it alone")
+    add("pub_update_move_gin_round_over", pub(lambda m: m.get("k") == "move" and any(
+        e["e"] == "round-over" for e in m["events"]), session=gs),
+        "Gin Solitaire: the last seat ends; every result is public (round-over)")
+    add("pub_update_round_end_gin", pub(kind("update", k="round_end"), session=gs),
+        "Gin Solitaire: the round's result (players' sides, then their Jokers')")
+    add("pub_beat_lobby", pub(kind("beat", hash="")), "a heartbeat with no round dealt")
+    beat = pub(lambda m: m["t"] == "beat" and m["seq"] == round_update["seq"])
+    add("pub_beat", beat, "a heartbeat: its hash is of pub_update_round's state")
+    return v
+
+
+def state_hash(state: dict[str, Any]) -> str:
+    """PROTOCOL.md §9: crc32 of the msgpack bytes of the public state, 8 lowercase hex digits."""
+    return f"{zlib.crc32(msgpack.packb(state, use_bin_type=True)):08x}"
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    for old in list(OUT.glob("*.json")) + list(OUT.glob("*.msgpack")) + list(OUT.glob("*.jsonl")):
+        old.unlink()
+    vectors = build()
+    names = [n for n, _, _ in vectors]
+    assert len(names) == len(set(names)), "vector names repeat"
+    index = []
+    covered: dict[str, set[str]] = {"client": set(), "private": set(), "pub": set()}
+    kinds: set[str] = set()
+    for name, msg, text in vectors:
+        channel = CHANNELS[name[:3]]
+        frame = encode(msg)
+        assert decode(frame, channel) == msg, name  # every vector is valid on its channel
+        assert json.loads(json.dumps(msg)) == msg, name
+        covered[channel].add(msg["t"])
+        if msg["t"] == "update":
+            kinds.add(msg["k"])
+        (OUT / f"{name}.json").write_text(json.dumps(msg, indent=2, ensure_ascii=False) + "\n",
+                                          encoding="utf-8")
+        (OUT / f"{name}.msgpack").write_bytes(frame)
+        index.append({"name": name, "channel": channel, "type": msg["t"],
+                      "bytes": len(frame), "about": text})
+    missing = [(c, t) for c, schema in (("client", FROM_CLIENT), ("private", TO_CLIENT),
+                                        ("pub", PUBLISHED))
+               for t in schema if t not in covered[c]]
+    assert not missing, f"message types without a vector: {missing}"
+    wanted = {"lobby", "presence", "countdown", "round", "move", "round_end", "match_end"}
+    assert wanted <= kinds, f"update kinds without a vector: {wanted - kinds}"
+    by_name = {n: m for n, m, _ in vectors}
+    assert state_hash(by_name["pub_update_round"]["state"]) == by_name["pub_beat"]["hash"]
+    (OUT / "index.json").write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n",
+                                    encoding="utf-8")
+    _write_readme(index)
+    print(f"{len(index)} vectors and {len(list(OUT.glob('*.jsonl')))} session logs "
+          f"in {OUT.relative_to(HERE.parent)}")
+
+
+def _write_readme(index: list[dict[str, Any]]) -> None:
+    lines = [
+        "# Protocol version 1 — golden vectors",
+        "",
+        "Made by `python protocol/make_vectors.py` (do not edit by hand); described in",
+        "`protocol/PROTOCOL.md`. For every `NAME` below, `NAME.json` is one message as JSON and",
+        "`NAME.msgpack` the exact frame the reference codec sends for it. Key order in the JSON",
+        "is the order on the wire; JSON numbers written with a fraction or exponent (`12.5`,",
+        "`3.0`) are msgpack floats (float 64), the others integers.",
+        "",
+        "The prefix of a name is its direction, and so which decoder schema applies:",
+        "",
+    ]
+    for prefix, channel in CHANNELS.items():
+        lines.append(f"* `{prefix}_` — {DIRECTIONS[prefix]} (codec channel `{channel}`)")
+    lines += [
+        "",
+        "`index.json` lists the same as data. A client in another language can check itself",
+        "with them: its encoder must produce `NAME.msgpack` from `NAME.json` byte for byte",
+        "(this needs the reference encoder's choices, PROTOCOL.md §2), and its decoder must",
+        "read `NAME.msgpack` back to the JSON. The hash in `pub_beat` is the state hash",
+        "(PROTOCOL.md §9) of the `state` in `pub_update_round`.",
+        "",
+        "`session-*.jsonl` are whole recorded sessions against the real arbiter with a fake",
+        "clock, one JSON object a line: `at` (arbiter time), `dir` (`c2a`, `a2c`, `pub`),",
+        "`peer` (which client, for `c2a`/`a2c`) and `msg` (or `raw`, the hex of a frame that",
+        "is not a valid message).",
+        "",
+        "| vector | type | bytes | what |",
+        "| --- | --- | ---: | --- |",
+    ]
+    for row in index:
+        lines.append(f"| `{row['name']}` | {row['type']} | {row['bytes']} | {row['about']} |")
+    (OUT / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+"""The arbiter's decisions, driven directly with a fake clock (no sockets): joining, the RD-11
+fairness window, refusals with rule ids, presence, stand-in turns, and the journal."""
+
+from __future__ import annotations
+
+import pytest
+
+from lan_demon.games.cards import parse_card
+from lan_demon.games.racing_demon import DemonSeat, DemonState, RacingDemon
+from lan_demon.net.arbiter import AWAY_AFTER, Arbiter, Config
+from lan_demon.net.codec import decode, encode, make
+
+pytestmark = pytest.mark.timeout(30)
+
+RD = RacingDemon()
+
+
+class Table:
+    """An arbiter with named peers and a clock the test moves."""
+
+    def __init__(self, game="racing-demon", players=2, **config):
+        self.now = 100.0
+        self.arbiter = Arbiter(Config(game, players=players, countdown=0, pause=0, seed=3,
+                                      **config), now=self.now)
+        self.inbox: dict[bytes, list[dict]] = {}
+        self.published: list[dict] = []
+        self.ids = iter(range(1, 10_000))
+
+    def send(self, peer: bytes, kind: str, at: float | None = None, **fields) -> list[dict]:
+        if at is not None:
+            self.now = at
+        msg = make(kind, **fields)
+        if kind in ("hello", "ready", "move", "snapshot", "leave", "start", "ping") \
+                and "id" not in fields:
+            msg["id"] = next(self.ids)
+        return self.deliver(peer, encode(msg))
+
+    def deliver(self, peer: bytes, frame: bytes) -> list[dict]:
+        out = self.arbiter.handle(peer, frame, self.now)
+        return self._collect(out, peer)
+
+    def tick(self, at: float) -> None:
+        self.now = at
+        self._collect(self.arbiter.tick(at), None)
+
+    def _collect(self, out, peer) -> list[dict]:
+        mine = []
+        for to, msg in out.private:
+            decoded = decode(encode(msg), "private")
+            self.inbox.setdefault(to, []).append(decoded)
+            if to == peer:
+                mine.append(decoded)
+        self.published += [decode(encode(m), "pub") for m in out.public]
+        return mine
+
+    def seat(self, peer: bytes, name: str, rtt: float = 0.0) -> dict:
+        (welcome, *_) = self.send(peer, "hello", name=name, role="player")
+        seat = self.arbiter.seats[welcome["seat"]]
+        seat.rtts = [rtt]
+        return welcome
+
+    def updates(self, kind: str) -> list[dict]:
+        return [m for m in self.published if m["t"] == "update" and m["k"] == kind]
+
+
+def c(code: str, owner: int) -> object:
+    return parse_card(code, owner)
+
+
+def race_table(**config) -> Table:
+    """Two seats, both with 2♥ on a column, A♥ founded as stack 1 (RD-11 is about to happen)."""
+    t = Table(**config)
+    t.seat(b"A", "Ann", rtt=0.200)  # Ann's messages take long to arrive
+    t.seat(b"B", "Bob", rtt=0.002)
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    assert t.arbiter.phase == "playing"
+    seats = [DemonSeat(pile=[c("5C", o), c("9D", o)],
+                       columns=[[c("2H", o)], [c("9S", o)], [c("8S", o)], [c("7S", o)]],
+                       pack=[c("3C", o)], pile_size=13) for o in (0, 1)]
+    data = RD.state_to_data(DemonState(german=False, seats=seats))
+    data["stacks"], data["next_stack"] = [{"id": 1, "cards": ["AH@0"]}], 2
+    t.arbiter.state = RD.state_from_data(data)
+    return t
+
+
+PLAY = {"t": "play", "from": "c1", "to": "s1"}
+
+
+def test_rd11_the_window_gives_the_stack_to_who_played_first_in_real_time():
+    """Ann played at 10.100 but her message is slow; Bob played at 10.150 and arrived first."""
+    t = race_table(fairness_ms=100)
+    assert t.send(b"B", "move", at=10.150, round=0, move=PLAY, ts=10.150) == []  # held
+    assert t.arbiter.held and t.arbiter.state.stacks[1].cards[-1].code == "AH"
+    t.send(b"A", "move", at=10.200, round=0, move=PLAY, ts=10.100)
+    t.tick(10.250)  # the window closes
+    assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 0)  # Ann's card
+    (beaten,) = [m for m in t.inbox[b"B"] if m["t"] == "error"]
+    assert beaten["code"] == "beaten" and beaten["rule"] == "RD-11" and beaten["by"] == 0
+    assert t.arbiter.state.seats[1].columns[0] == [c("2H", 1)]  # Bob's card went back
+
+
+def test_rd11_with_the_window_at_zero_the_first_to_arrive_wins():
+    t = race_table(fairness_ms=0)
+    t.send(b"B", "move", at=10.150, round=0, move=PLAY, ts=10.150)  # committed at once
+    assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 1)
+    (beaten,) = t.send(b"A", "move", at=10.200, round=0, move=PLAY, ts=10.100)
+    assert beaten["code"] == "beaten" and beaten["by"] == 1
+
+
+def test_rd11_a_timestamp_earlier_than_its_measured_delay_allows_is_not_believed():
+    """Ann claims to have played a whole second before she could have: she is placed at her
+    arrival less her one-way delay (0.1 s) and the tolerance, which is after Bob."""
+    t = race_table(fairness_ms=100)
+    t.send(b"B", "move", at=10.150, round=0, move=PLAY, ts=10.150)
+    t.send(b"A", "move", at=10.260, round=0, move=PLAY, ts=9.000)
+    assert t.arbiter.held[-1].ts == pytest.approx(10.260 - 0.100 - 0.005)
+    t.tick(10.250 + 0.1)
+    assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 1)  # Bob keeps it
+
+
+def test_rd11_uncontested_plays_commit_at_once_with_no_wait():
+    t = race_table(fairness_ms=100)
+    t.arbiter.state.seats[1].columns[0] = [c("KC", 1)]  # Bob no longer holds a 2♥
+    (ok,) = [m for m in t.send(b"A", "move", at=10.0, round=0, move=PLAY, ts=10.0)
+             if m["t"] == "ok"]
+    assert ok["seq"] == t.arbiter.seq and not t.arbiter.held
+
+
+def test_a_seat_s_moves_keep_their_order_behind_a_held_move():
+    t = race_table(fairness_ms=100)
+    t.send(b"A", "move", at=10.0, round=0, move=PLAY, ts=10.0)  # held: Bob could contest
+    t.send(b"A", "move", at=10.01, round=0, move={"t": "turn"}, ts=10.01)  # queued behind
+    assert t.arbiter.state.seats[0].waste == []
+    t.tick(10.2)
+    moves = [u["move"]["t"] for u in t.updates("move")]
+    assert moves == ["play", "turn"]
+
+
+@pytest.mark.parametrize("move, rule", [
+    ({"t": "play", "from": "c1", "to": "c2", "n": 3}, "RD-10"),  # not a top card
+    ({"t": "play", "from": "waste", "to": "s1"}, "RD-9"),  # nothing turned yet
+    ({"t": "play", "from": "c2", "to": "s1"}, "RD-5"),  # 9♠ on A♥
+    ({"t": "out"}, "RD-12"),  # OUT with cards in the Pile
+])
+def test_refusals_name_their_rule_and_change_nothing(move, rule):
+    t = race_table(fairness_ms=0)
+    before = RD.state_to_data(t.arbiter.state)
+    seq = t.arbiter.seq
+    (err,) = t.send(b"A", "move", at=10.0, round=0, move=move, ts=10.0)
+    assert err["t"] == "error" and err["code"] == "illegal" and err["rule"] == rule
+    assert rule in err["rule"] and err["reason"]
+    assert RD.state_to_data(t.arbiter.state) == before and t.arbiter.seq == seq
+
+
+def test_rd2_a_seat_is_bound_to_its_connection_and_a_forged_seat_is_ignored():
+    """RD-2 / RD-10: a player reaches only their own cards — a move names places, never
+    another seat, and a seat field smuggled into the message changes nothing."""
+    t = race_table(fairness_ms=0)
+    forged = make("move", id=77, round=0, move=dict(PLAY), ts=10.0)
+    forged["seat"] = 1
+    t.deliver(b"A", encode(forged))
+    assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 0)  # Ann's own 2♥, not Bob's
+    assert t.arbiter.state.seats[1].columns[0] == [c("2H", 1)]
+
+
+def test_rd12_moves_after_out_and_a_second_out_are_refused_with_the_rule():
+    t = race_table(fairness_ms=0)
+    t.arbiter.state.seats[0].pile = [c("8H", 0)]  # Ann's last Pile card fits on 9♠
+    t.send(b"A", "move", at=10.0, round=0, move={"t": "play", "from": "pile", "to": "c2"},
+           ts=10.0)
+    assert t.updates("round_end")
+    t.arbiter.config.pause = 60  # stay between rounds
+    for peer, move in ((b"B", PLAY), (b"A", {"t": "out"}), (b"B", {"t": "out"})):
+        (err,) = t.send(peer, "move", round=0, move=move, ts=10.0)
+        assert err["code"] == "illegal" and err["rule"] == "RD-12", err
+
+
+def test_bad_messages_get_an_error_and_the_arbiter_keeps_serving():
+    t = race_table(fairness_ms=0)
+    for frame, code in ((b"\xc1garbage", "malformed"), (encode({"v": 9, "t": "hb"}), "version"),
+                        (encode({"v": 1, "t": "fly"}), "unknown_type"),
+                        (encode({"v": 1, "t": "move", "id": 1}), "malformed")):
+        (err,) = t.deliver(b"A", frame)
+        assert err["code"] == code
+    (err,) = t.send(b"A", "move", round=0, move={"t": "jump"}, ts=1.0)
+    assert err["code"] == "bad_move"
+    (err,) = t.send(b"A", "move", round=5, move=PLAY, ts=1.0)
+    assert err["code"] == "wrong_round"
+    (err,) = t.send(b"Z", "move", round=0, move=PLAY, ts=1.0)
+    assert err["code"] == "not_joined"
+    ok = t.send(b"A", "move", at=10.0, round=0, move=PLAY, ts=10.0)
+    assert ok[-1]["t"] == "ok"  # still serving
+
+
+def test_spectators_watch_but_cannot_move_and_see_no_hidden_card():
+    t = race_table(fairness_ms=0)
+    (welcome,) = t.send(b"S", "hello", name="Sue", role="spectator")
+    assert "seat" not in welcome
+    (err,) = t.send(b"S", "move", round=0, move=PLAY, ts=1.0)
+    assert err["code"] == "not_joined"
+    (snap,) = t.send(b"S", "snapshot")
+    hidden = {card.to_data() for s in t.arbiter.state.seats for card in s.pack + s.pile[:-1]}
+    assert hidden and not hidden & set(str(snap).replace("'", " ").split())
+
+
+def test_presence_away_and_back_with_the_token():
+    t = race_table(fairness_ms=0)
+    token = t.arbiter.seats[0].token
+    t.send(b"B", "hb", at=100.0 + AWAY_AFTER)
+    t.tick(100.0 + AWAY_AFTER + 0.5)
+    assert t.arbiter.seats[0].status == "away" and t.arbiter.seats[1].status == "here"
+    (err,) = t.send(b"X", "hello", name="Eve", role="player", token="0" * 16)
+    assert err["code"] == "bad_token"
+    (welcome, *_) = t.send(b"A2", "hello", name="Ann", role="player", token=token)
+    assert welcome["seat"] == 0 and t.arbiter.seats[0].status == "here"
+    assert t.updates("presence")[-1] == {**t.updates("presence")[-1], "seat": 0,
+                                         "status": "here"}
+
+
+def test_rd13_the_arbiter_calls_the_minute_without_a_play():
+    t = race_table(fairness_ms=0)
+    t.tick(t.arbiter.last_play + 61)
+    timeouts = [u for u in t.updates("move") if u["seat"] == -1]
+    assert timeouts and timeouts[0]["move"] == {"t": "timeout"}
+    assert t.arbiter.state.rotations == 1
+
+
+def test_rk4_an_absent_player_s_rack_o_turn_is_played_for_them():
+    t = Table("racko", players=2, turn_timeout=5)
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    mover = t.arbiter.state.turn
+    peer = (b"A", b"B")[mover]
+    other = (b"A", b"B")[1 - mover]
+    t.arbiter.seats[mover].heard = 0  # silent
+    t.send(other, "hb", at=101.0)
+    t.tick(101.0)
+    assert t.arbiter.seats[mover].status == "away"
+    t.send(other, "hb", at=106.5)
+    t.tick(106.5)
+    kinds = [u["move"]["t"] for u in t.updates("move")]
+    assert kinds == ["draw", "discard"] and t.arbiter.state.turn == 1 - mover
+    assert t.arbiter.seats[mover].peer == peer  # the seat is kept for its return
+
+
+def test_the_journal_holds_every_committed_move(tmp_path):
+    from lan_demon.net.journal import JournalWriter, replay
+    path = tmp_path / "j.bin"
+    writer = JournalWriter(path)
+    t = Table("racko", players=2)
+    t.arbiter.journal = writer
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    peers = (b"A", b"B")
+    for _ in range(6):
+        turn = t.arbiter.state.turn
+        t.send(peers[turn], "move", round=0, move={"t": "draw"}, ts=0.0)
+        t.send(peers[turn], "move", round=0, move={"t": "discard"}, ts=0.0)
+    writer.close()
+    rep = replay(path)
+    assert rep.moves == [12] and rep.unfinished is not None
+    assert rep.unfinished.discard == t.arbiter.state.discard

@@ -1,0 +1,238 @@
+"""Networked play over real ZeroMQ sockets on loopback: races with injected latency (RD-11),
+gaps and resync, late joiners, reconnecting with a token, what a spectator can see."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import zmq
+
+from lan_demon.games import Match, get_game
+from lan_demon.net.arbiter import Config
+from lan_demon.net.bots import NetBot, make_bot, run_pool
+from lan_demon.net.client import Client, ConnectError
+from lan_demon.net.server import ArbiterServer
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def context():
+    ctx = zmq.Context()
+    yield ctx
+    ctx.term()
+
+
+@pytest.fixture
+def host(context):
+    """Start arbiters on 127.0.0.1 (any free port); every one is stopped after the test."""
+    servers: list[ArbiterServer] = []
+    clients: list[Client] = []
+
+    def start(game: str, **config) -> ArbiterServer:
+        config.setdefault("countdown", 0)
+        config.setdefault("pause", 0)
+        server = ArbiterServer(Config(game, **config), port=0, context=context).start()
+        servers.append(server)
+        return server
+
+    start.clients = clients
+    yield start
+    for client in clients:
+        client.close()
+    for server in servers:
+        server.stop()
+
+
+def join(host, server, name, **kw) -> Client:
+    client = Client(server.address, name=name, context=server.context, **kw).connect()
+    host.clients.append(client)
+    return client
+
+
+def pump_until(condition, clients, timeout=10.0):
+    """Poll every client until ``condition()`` holds (no sleeps: the sockets wake us)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        poller = zmq.Poller()
+        for client in clients:
+            for sock in client.sockets():
+                poller.register(sock, zmq.POLLIN)
+        poller.poll(20)
+        for client in clients:
+            client.pump()
+
+
+def mirror_is_canonical(server, client) -> bool:
+    game, arbiter = client.game, server.arbiter
+    want = game.state_to_data(game.redact(arbiter.state, client.seat))
+    return client.mirror is not None and game.state_to_data(client.mirror) == want
+
+
+def race_seed() -> int:
+    """A seed whose two-player deal shows an ace on seat 0's table and that suit's 2 on both
+    seats' tables, so both can race for the same stack (found once, deterministically)."""
+    game = get_game("racing-demon")
+    for seed in range(20_000):
+        state = Match(game, ["a", "b"], seed).deal()
+        tops = [{(c.rank, c.suit): name for name, c in
+                 [(f"c{i + 1}", col[-1]) for i, col in enumerate(s.columns)]}
+                for s in state.seats]
+        for suit in "SHDC":
+            if (1, suit) in tops[0] and (2, suit) in tops[0] and (2, suit) in tops[1]:
+                return seed
+    raise AssertionError("no race seed")
+
+
+RACE_SEED = race_seed()
+
+
+def _race(host, fairness_ms):
+    server = host("racing-demon", players=2, seed=RACE_SEED, fairness_ms=fairness_ms)
+    slow = join(host, server, "Slow", send_delay=0.200)  # everything it sends is 200 ms late
+    fast = join(host, server, "Fast")
+    clients = [slow, fast]
+    slow.ready()
+    fast.ready()
+    pump_until(lambda: all(c.mirror is not None for c in clients), clients)
+    # Slow's probe echoes are late too, so the arbiter measures its delay before the race.
+    pump_until(lambda: server.arbiter.seats[0].rtts, clients)
+    state = slow.mirror
+    ace = next(m for m in slow.legal_moves() if m.target == "middle" and
+               _card(state, 0, m.source).rank == 1 and _twos(state, _card(state, 0, m.source)))
+    suit = _card(state, 0, ace.source).suit
+    slow.play(ace)
+    pump_until(lambda: fast.mirror.stacks, clients)
+    two = {seat: next(f"c{i + 1}" for i, col in enumerate(client.mirror.seats[seat].columns)
+                      if (col[-1].rank, col[-1].suit) == (2, suit))
+           for seat, client in enumerate(clients)}
+    from lan_demon.games.racing_demon import Play
+    slow.play(Play(two[0], "s1"))  # first in real time, arrives 200 ms later
+    played = time.monotonic()
+    pump_until(lambda: time.monotonic() >= played + 0.150, clients)  # the scenario's gap
+    fast.play(Play(two[1], "s1"))  # 150 ms later in real time, arrives 50 ms earlier
+    pump_until(lambda: not slow.pending and not fast.pending, clients, timeout=5)
+    top = server.arbiter.state.stacks[1].cards[-1]
+    return top.owner
+
+
+def _card(state, seat, source):
+    me = state.seats[seat]
+    return me.pile[-1] if source == "pile" else me.columns[int(source[1]) - 1][-1]
+
+
+def _twos(state, ace):
+    return all(any((col[-1].rank, col[-1].suit) == (2, ace.suit) for col in s.columns)
+               for s in state.seats)
+
+
+def test_rd11_with_the_fairness_window_the_first_in_real_time_wins(host):
+    assert _race(host, fairness_ms=250) == 0  # Slow played first
+
+
+def test_rd11_with_the_window_at_zero_the_first_to_arrive_wins(host):
+    assert _race(host, fairness_ms=0) == 1  # Fast's card arrived first
+
+
+def _bots(host, server, n, strategy="greedy", speed="flat-out"):
+    bots = [make_bot(server.address, strategy, f"bot{i}", seed=i, speed=speed,
+                     context=server.context) for i in range(n)]
+    host.clients.extend(b.client for b in bots)
+    return bots
+
+
+def test_a_gap_in_the_sequence_is_healed_by_a_snapshot(host):
+    server = host("racing-demon", players=3, rounds=1, seed=4)
+    bots = _bots(host, server, 3)
+    victim = bots[0].client
+    dropped = []
+    original = victim._on_update
+
+    def lossy(msg):  # lose two updates in the middle of the round
+        if msg["k"] == "move" and len(dropped) < 2 and msg["seq"] % 7 == 0:
+            dropped.append(msg["seq"])
+            return
+        original(msg)
+
+    victim._on_update = lossy
+    resyncs = []
+    run_pool(bots, until=lambda: len(dropped) == 2 and victim.seq > max(dropped) + 3,
+             timeout=30)
+    for bot in bots:  # finish the round, counting the victim's resyncs on the way
+        resyncs += [n for n in bot.client.take_notices() if n.kind == "resync"]
+    assert len(dropped) == 2 and victim.seq > max(dropped)
+    run_pool(bots, timeout=30)
+    assert server.arbiter.phase == "over"
+    game = victim.game
+    assert game.state_to_data(victim.mirror) == game.state_to_data(
+        game.redact(server.arbiter.state, victim.seat))
+
+
+def test_a_late_joiner_gets_a_snapshot_and_follows_the_table(host):
+    server = host("racing-demon", players=2, rounds=2, seed=6)
+    bots = _bots(host, server, 2, speed="expert")
+    run_pool(bots, until=lambda: server.arbiter.phase == "playing" and server.arbiter.seq > 20,
+             timeout=30)
+    late = join(host, server, "Latecomer", role="spectator")
+    assert late.seat is None and late.seq >= 20
+    assert mirror_is_canonical(server, late)
+    start = late.seq
+    run_pool(bots + [NetBot(late, bots[0].strategy, bots[0].rng, bots[0].speed)],
+             until=lambda: late.seq > start + 15, timeout=30)
+    if server.arbiter.phase == "playing":
+        assert mirror_is_canonical(server, late)
+    with pytest.raises(ConnectError):
+        join(host, server, "TooLate")  # the seats were filled when the match started
+
+
+def test_a_client_killed_and_reconnected_with_its_token_gets_its_seat_and_cards(host):
+    server = host("racko", players=2, seed=9)
+    ann = join(host, server, "Ann")
+    bob = join(host, server, "Bob")
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: ann.mirror is not None and bob.mirror is not None, [ann, bob])
+    rack = list(ann.mirror.racks[ann.seat])
+    seat, token = ann.seat, ann.token
+    ann.close()  # killed: no goodbye
+    again = join(host, server, "Ann again", token=token)
+    assert again.seat == seat and again.name == "Ann again"
+    assert again.mirror.racks[seat] == rack  # the same cards
+    assert mirror_is_canonical(server, again)
+    assert server.arbiter.seats[seat].name == "Ann"  # the seat, not a new one
+    with pytest.raises(ConnectError, match="token"):
+        join(host, server, "Mallory", token="f" * 16)
+
+
+def test_a_spectator_never_receives_a_hidden_card(host):
+    """RD-3/RD-9: Packs, Pile cards under the top and waste cards stay hidden from a spectator
+    for a whole round; everything it sees is public."""
+    server = host("racing-demon", players=3, rounds=1, seed=12)
+    spectator = join(host, server, "Sue", role="spectator")
+    frames: list[bytes] = []
+    receive = spectator._receive
+
+    def record(frame, channel):
+        frames.append(frame)
+        receive(frame, channel)
+
+    spectator._receive = record
+    bots = _bots(host, server, 3)
+    watcher = NetBot(spectator, bots[0].strategy, bots[0].rng, bots[0].speed)
+    run_pool(bots + [watcher], until=lambda: all(b.done for b in bots), timeout=30)
+    state = server.arbiter.state
+    hidden = {c.to_data().encode() for s in state.seats
+              for c in s.pack + s.waste + s.pile[:-1]}
+    assert hidden and frames
+    seen = b"".join(frames)
+    assert [code for code in hidden if code in seen] == []
+
+
+def test_connecting_to_nothing_fails_clearly(context):
+    client = Client("127.0.0.1:9", context=context)
+    with pytest.raises(ConnectError, match="is the host running"):
+        client.connect(timeout=0.3)
+    with pytest.raises(ConnectError, match="not an address"):
+        Client("nowhere", context=context)
