@@ -198,7 +198,7 @@ def test_spectators_watch_but_cannot_move_and_see_no_hidden_card():
     (welcome,) = t.send(b"S", "hello", name="Sue", role="spectator")
     assert "seat" not in welcome
     (err,) = t.send(b"S", "move", round=0, move=PLAY, ts=1.0)
-    assert err["code"] == "not_joined"
+    assert err["code"] == "spectator"
     (snap,) = t.send(b"S", "snapshot")
     hidden = {card.to_data() for s in t.arbiter.state.seats for card in s.pack + s.pile[:-1]}
     assert hidden and not hidden & set(str(snap).replace("'", " ").split())
@@ -244,6 +244,41 @@ def test_rk4_an_absent_player_s_rack_o_turn_is_played_for_them():
     kinds = [u["move"]["t"] for u in t.updates("move")]
     assert kinds == ["draw", "discard"] and t.arbiter.state.turn == 1 - mover
     assert t.arbiter.seats[mover].peer == peer  # the seat is kept for its return
+
+
+def test_rd11_a_card_to_the_middle_that_loses_its_stack_is_told_it_was_beaten():
+    t = race_table(fairness_ms=100)
+    middle = {"t": "play", "from": "c1", "to": "middle"}
+    t.send(b"B", "move", at=10.150, round=0, move=middle, ts=10.150)
+    t.send(b"A", "move", at=10.200, round=0, move=middle, ts=10.100)
+    t.tick(10.3)
+    (beaten,) = [m for m in t.inbox[b"B"] if m["t"] == "error"]
+    assert beaten["code"] == "beaten" and beaten["rule"] == "RD-11" and beaten["by"] == 0
+    assert "Ann" in beaten["reason"]
+
+
+def test_moves_in_flight_when_the_round_ends_are_answered():
+    t = race_table(fairness_ms=100)
+    t.send(b"B", "move", at=10.0, round=0, move=PLAY, ts=10.0)  # held: Ann holds a 2♥ too
+    t.arbiter.state.seats[0].pile = [c("8H", 0)]
+    t.send(b"A", "move", at=10.01, round=0, move={"t": "play", "from": "pile", "to": "c2"},
+           ts=10.01)  # Ann goes out while Bob's card waits
+    (err,) = [m for m in t.inbox[b"B"] if m["t"] == "error"]
+    assert err["rule"] == "RD-12"
+
+
+def test_gs4_an_absent_gin_player_s_turns_are_played_so_the_round_ends():
+    t = Table("gin-solitaire", players=2, turn_timeout=5)
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    t.arbiter.seats[0].heard = t.arbiter.seats[1].heard = 0  # both gone
+    now = 101.0
+    while t.arbiter.phase == "playing" and now < 1000:
+        t.tick(now)
+        now += 6
+    assert t.updates("round_end")
 
 
 def test_the_journal_holds_every_committed_move(tmp_path):

@@ -236,3 +236,18 @@ def test_connecting_to_nothing_fails_clearly(context):
         client.connect(timeout=0.3)
     with pytest.raises(ConnectError, match="not an address"):
         Client("nowhere", context=context)
+
+
+def test_a_client_whose_table_drifts_notices_it_on_the_next_beat_and_resyncs(host):
+    """The beat carries a hash of the public table; a client that no longer matches it asks
+    for a snapshot (STYLE.md: a client notices divergence at once)."""
+    server = host("racko", players=2, seed=2)
+    ann, bob = join(host, server, "Ann"), join(host, server, "Bob")
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: ann.mirror is not None, [ann, bob])
+    ann.take_notices()
+    ann.mirror.discard[-1] = 999  # corrupt Ann's copy of the public table
+    pump_until(lambda: any(n.kind == "resync" and "drifted" in n.text
+                           for n in ann.notices), [ann, bob], timeout=5)
+    pump_until(lambda: mirror_is_canonical(server, ann), [ann, bob], timeout=5)

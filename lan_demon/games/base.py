@@ -225,6 +225,10 @@ class Game(ABC):
         down (Gin Solitaire's discard, GS-3) is told to its mover alone."""
         return move.to_data()
 
+    def destination(self, state: Any, seat: int, move: Any) -> str | None:
+        """The shared place a move goes to now, if any (a Racing Demon stack, ``s7``)."""
+        return None
+
     def rivals(self, state: Any, seat: int, move: Any) -> list[int]:
         """The other seats that could, right now, play a card to the place ``move`` goes to.
         The arbiter holds such a contested move for its fairness window (RD-11); a move with no

@@ -638,28 +638,28 @@ class RacingDemon(Game):
             if e.get("e") == "pile" and e.get("top") is not None:
                 mirror.seats[e["seat"]].pile[-1] = Card.from_data(e["top"])
 
-    def rivals(self, state: DemonState, seat: int, move: Move) -> list[int]:
-        """RD-11: the other seats still in that have a visible top (Pile, waste, column) the
-        stack ``move`` goes to would take right now. A new stack (an ace to the middle), a
-        column, a turn or a vote has no rivals."""
+    def destination(self, state: DemonState, seat: int, move: Move) -> str | None:
+        """The stack a play goes to now (``s7``), a "middle" play resolved as ``apply`` would;
+        None for a new stack (an ace), a column, a turn or a vote."""
         if state.over or not isinstance(move, Play) or not 0 <= seat < len(state.seats):
-            return []
+            return None
         if move.target == "middle":
             try:
                 card = self._source_cards(state.seats[seat], move)[0]
             except (IllegalMove, BadMove):
-                return []
-            if card.rank == 1:
-                return []
-            fits = state.wants.get(self._key(card))
-            if not fits:
-                return []
-            sid = fits[0]
-        elif move.target.startswith("s") and move.target[1:].isdigit():
-            sid = int(move.target[1:])
-        else:
-            return []
-        stack = state.stacks.get(sid)
+                return None
+            fits = state.wants.get(self._key(card)) if card.rank != 1 else None
+            return f"s{fits[0]}" if fits else None
+        if move.target.startswith("s") and move.target[1:].isdigit():
+            return move.target
+        return None
+
+    def rivals(self, state: DemonState, seat: int, move: Move) -> list[int]:
+        """RD-11: the other seats still in that have a visible top (Pile, waste, column) the
+        stack ``move`` goes to would take right now. A new stack (an ace to the middle), a
+        column, a turn or a vote has no rivals."""
+        place = self.destination(state, seat, move)
+        stack = state.stacks.get(int(place[1:])) if place else None
         if stack is None:
             return []
         wanted = self._next_key(stack.cards[-1])

@@ -14,15 +14,12 @@ alone, as a redacted state (``Game.redact``) or a move's private events.
 from __future__ import annotations
 
 import secrets
-import zlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import msgpack
-
 from lan_demon.games import TABLE, BadMove, GameError, IllegalMove, Match, get_game
 from lan_demon.games.base import public_events
-from lan_demon.net.codec import ProtocolError, decode, make
+from lan_demon.net.codec import ProtocolError, decode, make, request_id, state_hash
 
 BEAT_INTERVAL = 1.0  # seconds between heartbeats, both ways
 AWAY_AFTER = 3.0  # a seat silent this long (three beats) is marked away
@@ -79,6 +76,7 @@ class Held:
     seat: int = field(compare=False)
     rid: int = field(compare=False)
     move: Any = field(compare=False)
+    place: str | None = field(default=None, compare=False)  # where it was going on arrival
 
 
 @dataclass
@@ -136,7 +134,8 @@ class Arbiter:
         try:
             msg = decode(frame, "client")
         except ProtocolError as err:
-            out.private.append((peer, make("error", code=err.code, reason=err.reason)))
+            out.private.append((peer, make("error", re=request_id(frame), code=err.code,
+                                           reason=err.reason)))
             return out
         seat = self._seat_of(peer)
         if seat is not None:
@@ -243,8 +242,10 @@ class Arbiter:
         return candidate
 
     def _welcome(self, rid: int, seat: int | None, token: str) -> dict[str, Any]:
+        config = self.config.public()
+        config["options"] = {**self.game.default_options(), **config["options"]}
         return make("welcome", re=rid, seat=seat, token=token, pub=self.config.pub,
-                    game=self.game.id, config=self.config.public())
+                    game=self.game.id, config=config)
 
     def _on_ping(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                  out: Outbox) -> None:
@@ -293,9 +294,12 @@ class Arbiter:
         if seat is not None:
             seat.peer = None
             self._presence(seat, "left", out)
-            if self.phase == "lobby":
+            if self.phase == "lobby":  # the seat is freed; those after it move up one
                 self.seats.remove(seat)
                 for i, s in enumerate(self.seats):
+                    if s.index != i and s.peer is not None:
+                        s.index = i
+                        out.private.append((s.peer, self._welcome(0, i, s.token)))
                     s.index = i
                 self._publish_lobby(out)
         out.private.append((peer, make("ok", re=msg["id"])))
@@ -304,8 +308,10 @@ class Arbiter:
                      out: Outbox) -> None:
         out.private.append((peer, self.snapshot(msg["id"], seat.index if seat else None)))
 
-    def _player(self, seat: Seat | None) -> Seat:
+    def _player(self, seat: Seat | None, peer: bytes | None = None) -> Seat:
         if seat is None:
+            if peer is not None and peer in self.spectators:
+                raise ProtocolError("spectator", "spectators watch; they cannot move")
             raise ProtocolError("not_joined", "say hello and take a seat first")
         return seat
 
@@ -363,7 +369,7 @@ class Arbiter:
                       totals=self.match.totals, next=self.match.setup)
         if self.journal:
             self.journal.write({"j": "round_end", "round": number, "result": result.to_data()})
-        self.held, self.held_until, self.queued = [], None, {}
+        self._drop_in_flight(out)
         if self.match.over:
             self.phase = "over"
             self.result = self.match.result_data()
@@ -380,7 +386,7 @@ class Arbiter:
 
     def _on_move(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                  out: Outbox) -> None:
-        player = self._player(seat)
+        player = self._player(seat, peer)
         try:
             move = self.game.move_from_data(msg["move"])
         except GameError as err:
@@ -392,7 +398,8 @@ class Arbiter:
             raise ProtocolError("wrong_round", f"the round in progress is {self.match.round_no}, "
                                 f"not {msg['round']}")
         ts = min(max(msg["ts"], now - player.one_way() - TOLERANCE), now)
-        held = Held(ts, now, player.index, msg["id"], move)
+        held = Held(ts, now, player.index, msg["id"], move,
+                    self.game.destination(self.state, player.index, move))
         if player.index in self.queued:  # keep a seat's moves in the order it sent them
             self.queued[player.index].append(held)
         elif self.config.fairness_ms > 0 and self.game.rivals(self.state, player.index, move):
@@ -415,6 +422,25 @@ class Arbiter:
         except GameError:
             pass
         raise ProtocolError("not_playing", "the round is over")
+
+    def _drop_in_flight(self, out: Outbox) -> None:
+        """Moves still held or queued when the round ends are answered, not forgotten."""
+        waiting = self.held + [h for hs in self.queued.values() for h in hs]
+        self.held, self.held_until, self.queued = [], None, {}
+        for h in waiting:
+            peer = self.seats[h.seat].peer
+            try:
+                self.game.apply(self.game.copy_state(self.state), h.seat, h.move)
+            except IllegalMove as err:
+                if peer is not None:
+                    out.private.append((peer, make("error", re=h.rid, code="illegal",
+                                                   reason=err.reason, rule=err.rule)))
+                continue
+            except GameError:
+                pass
+            if peer is not None:
+                out.private.append((peer, make("error", re=h.rid, code="not_playing",
+                                               reason="the round ended first")))
 
     def _hold(self, held: Held, now: float) -> None:
         self.held.append(held)
@@ -442,10 +468,7 @@ class Arbiter:
             events = self.game.apply(self.state, seat, move)
         except IllegalMove as err:
             if peer is not None:
-                by = self._winner(move) if err.rule == "RD-11" else None
-                out.private.append((peer, make(
-                    "error", re=held.rid, code="beaten" if err.rule == "RD-11" else "illegal",
-                    reason=err.reason, rule=err.rule, by=by)))
+                out.private.append((peer, self._refusal(held, err)))
             return
         except BadMove as err:
             if peer is not None:
@@ -485,9 +508,20 @@ class Arbiter:
                 return type(move)(move.source, to, move.count)
         return move
 
-    def _winner(self, move: Any) -> int | None:
+    def _refusal(self, held: Held, err: IllegalMove) -> dict[str, Any]:
+        """The error for a refused move. A "to the middle" card whose stack was taken while it
+        travelled was beaten (RD-11), whatever else the engine sees wrong with it now."""
+        beaten = err.rule == "RD-11" or (
+            held.place is not None and getattr(held.move, "target", "") == "middle")
+        if not beaten:
+            return make("error", re=held.rid, code="illegal", reason=err.reason, rule=err.rule)
+        by = self._winner(held.place or getattr(held.move, "target", ""))
+        who = self.seats[by].name if by is not None and 0 <= by < len(self.seats) else "someone"
+        reason = err.reason if err.rule == "RD-11" else f"{who} got to {held.place} first"
+        return make("error", re=held.rid, code="beaten", reason=reason, rule="RD-11", by=by)
+
+    def _winner(self, target: str) -> int | None:
         """RD-11: who holds the place a beaten card was going to."""
-        target = getattr(move, "target", "")
         if not target.startswith("s") or not target[1:].isdigit():
             return None
         sid = int(target[1:])
@@ -504,17 +538,26 @@ class Arbiter:
             self._commit(Held(now, now, TABLE, -1, self.game.move_from_data({"t": "timeout"})),
                          now, out)
             return
-        if self.game.id != "racko":
+        if self.game.simultaneous and self.game.races:
             return
-        turn = self.game.to_move(self.state)
-        if not turn:
-            return
-        seat = self.seats[turn[0]]
-        absent_for = now - max(self.turn_since, seat.away_since or now)
-        if seat.status != "here" and absent_for >= self.config.turn_timeout:
-            for text in ("draw", "discard"):
-                self._commit(Held(now, now, seat.index, -1, self.game.parse_move(text)), now,
-                             out)
+        for index in self.game.to_move(self.state):
+            seat = self.seats[index]
+            absent_for = now - max(self.turn_since, seat.away_since or now)
+            if seat.status != "here" and absent_for >= self.config.turn_timeout:
+                self._stand_in(seat, now, out)
+
+    def _stand_in(self, seat: Seat, now: float, out: Outbox) -> None:
+        """Play an absent seat's turn the plainest way — draw, then discard (RK-4, GS-4) — so
+        the table is not stuck waiting for someone who has gone."""
+        for _ in range(3):
+            legal = self.game.legal_moves(self.state, seat.index)
+            kinds = {m.to_data()["t"]: m for m in reversed(legal)}
+            move = kinds.get("draw") or kinds.get("discard")
+            if move is None or self.phase != "playing":
+                return
+            self._commit(Held(now, now, seat.index, -1, move), now, out)
+            if move.to_data()["t"] == "discard":
+                return
 
     # --- presence, heartbeats, snapshots ---------------------------------------------------
 
@@ -575,6 +618,3 @@ class Arbiter:
         state = self._redacted(seat) if self.state is not None else None
         return make("snap", re=rid, seq=self.seq, table=self.table(), state=state)
 
-
-def state_hash(data: dict[str, Any]) -> str:
-    return f"{zlib.crc32(msgpack.packb(data, use_bin_type=True)):08x}"

@@ -25,7 +25,7 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import GameError, IllegalMove, get_game
-from lan_demon.net.codec import ProtocolError, decode, encode, make
+from lan_demon.net.codec import ProtocolError, decode, encode, make, state_hash
 
 BEAT = 1.0
 SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
@@ -336,6 +336,11 @@ class Client:
     def _on_beat(self, msg: dict[str, Any]) -> None:
         if msg["seq"] > self.seq and not self._updates and not self._snapshot_asked:
             self.resync()  # we missed the last update(s) and nothing else will tell us
+        elif msg["seq"] == self.seq and msg.get("hash") and self.mirror is not None:
+            public = self.game.state_to_data(self.game.redact(self.mirror, None))
+            if state_hash(public) != msg["hash"]:  # our table drifted from the canonical one
+                self.notices.append(Notice("resync", "the table drifted; resynchronising"))
+                self.resync()
 
     def _on_update(self, msg: dict[str, Any]) -> None:
         if msg["seq"] <= self.seq:

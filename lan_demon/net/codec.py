@@ -9,12 +9,14 @@ arbiter can answer it and go on serving.
 
 from __future__ import annotations
 
+import math
+import zlib
 from typing import Any
 
 import msgpack
 
 VERSION = 1
-MAX_MESSAGE = 64 * 1024  # bytes; larger frames are refused (ZMQ_MAXMSGSIZE on the arbiter)
+MAX_MESSAGE = 64 * 1024  # bytes a client may send; larger frames are refused
 
 # Field kinds, as msgpack sees them.
 INT, FLOAT, STR, BOOL, MAP, LIST, ANY = "int", "float", "str", "bool", "map", "list", "any"
@@ -94,10 +96,21 @@ def make(kind: str, **fields: Any) -> dict[str, Any]:
     return {"v": VERSION, "t": kind, **{k: v for k, v in fields.items() if v is not None}}
 
 
+def request_id(frame: bytes) -> int | None:
+    """The ``id`` of a frame that failed to decode, when it can still be read, so even the
+    error about a bad request is matched to it."""
+    try:
+        msg = msgpack.unpackb(frame[:MAX_MESSAGE], raw=False)
+    except Exception:
+        return None
+    rid = msg.get("id") if isinstance(msg, dict) else None
+    return rid if type(rid) is int else None
+
+
 def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
     """Unpack and check one frame that arrived on ``channel``: ``client`` (what the arbiter's
     ROUTER receives), ``private`` (what a client's DEALER receives) or ``pub``."""
-    if len(frame) > MAX_MESSAGE:
+    if channel == "client" and len(frame) > MAX_MESSAGE:
         raise ProtocolError("too_big", f"{len(frame)} bytes; the limit is {MAX_MESSAGE}")
     try:
         msg = msgpack.unpackb(frame, raw=False, strict_map_key=True)
@@ -106,7 +119,7 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
     if not isinstance(msg, dict):
         raise ProtocolError("malformed", f"a message is a map, not a {type(msg).__name__}")
     version = msg.get("v")
-    if version != VERSION:
+    if type(version) is not int or version != VERSION:
         raise ProtocolError("version", f"protocol version {version!r} is not spoken here; "
                             f"this side speaks version {VERSION}")
     kind = msg.get("t")
@@ -131,3 +144,10 @@ def _check_fields(msg: dict[str, Any], schema: dict[str, tuple[str, bool]], kind
         if not ok:
             raise ProtocolError("malformed", f"{kind!r} field {name!r} must be {field_kind}, "
                                 f"not {type(value).__name__}")
+        if field_kind == FLOAT and not math.isfinite(value):
+            raise ProtocolError("malformed", f"{kind!r} field {name!r} must be a finite number")
+
+
+def state_hash(data: dict[str, Any]) -> str:
+    """The beat's hash of a public state: CRC-32 of its msgpack bytes, 8 lowercase hex digits."""
+    return f"{zlib.crc32(msgpack.packb(data, use_bin_type=True)):08x}"
