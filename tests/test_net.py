@@ -251,3 +251,19 @@ def test_a_client_whose_table_drifts_notices_it_on_the_next_beat_and_resyncs(hos
     pump_until(lambda: any(n.kind == "resync" and "drifted" in n.text
                            for n in ann.notices), [ann, bob], timeout=5)
     pump_until(lambda: mirror_is_canonical(server, ann), [ann, bob], timeout=5)
+
+
+def test_a_client_that_hears_nothing_reconnects_by_itself_to_the_same_seat(host):
+    server = host("racko", players=2, seed=5)
+    ann, bob = join(host, server, "Ann"), join(host, server, "Bob")
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: ann.mirror is not None and bob.mirror is not None, [ann, bob])
+    seat, old, old_peer = ann.seat, ann.dealer, server.arbiter.seats[ann.seat].peer
+    ann.heard -= 60  # as if the arbiter had been silent for a minute
+    pump_until(lambda: any(n.kind == "reconnecting" for n in ann.notices), [ann, bob])
+    pump_until(lambda: ann.connected and ann.dealer is not old and mirror_is_canonical(
+        server, ann), [ann, bob])
+    assert ann.seat == seat and len(server.arbiter.seats) == 2  # the same seat, no new one
+    assert server.arbiter.seats[seat].peer != old_peer  # now bound to the new connection
+    assert server.arbiter.seats[seat].status == "here"
