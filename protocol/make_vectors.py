@@ -8,9 +8,9 @@ It drives the real arbiter (:class:`lan_demon.net.arbiter.Arbiter`, no sockets) 
 through short sessions of each game on fixed seeds, records every message that crosses the wire
 (``protocol/vectors/session-*.jsonl``), and keeps a named selection of them as vectors: for each
 ``NAME``, ``NAME.json`` is the message as JSON and ``NAME.msgpack`` the exact bytes that
-``lan_demon.net.codec.encode`` makes of it. The few messages no session produces (a client
-message the Python client never sends in this form, an error code the arbiter does not send
-today) are built with ``lan_demon.net.codec.make``.
+``lan_demon.net.codec.encode`` makes of it. Every vector is a message the arbiter really sent
+or received in one of these sessions, except one client message no session sends
+(``c2a_move_rd_run``), which is built with ``lan_demon.net.codec.make``.
 
 A vector's name tells its direction, and so the channel to decode it on:
 
@@ -239,39 +239,82 @@ def _rotate_out(s: Session, both: list[tuple[str, bytes]], at: float, round_no: 
 
 
 def errors(rd: Session) -> tuple[Session, dict[str, dict[str, Any]]]:
-    """One error of each code, each provoked from a real arbiter where it sends one."""
+    """One error of each code, each provoked from a real arbiter; on the way, a lobby leave
+    that moves a seat up (its new welcome), a spectator's move and a "to the middle" card that
+    loses its stack (RD-11)."""
     s = Session("errors", Config("racing-demon", players=2, rounds=2, seed=55,
                                  countdown=0.0, pub=PUB_ENDPOINT))
     s.send("mal", b"\xc1")  # 0xc1 is never used in msgpack
     s.send("ver", {"v": 2, "t": "hello", "id": 1, "name": "Zed", "role": "player"})
     s.send("unk", make("dance", id=1))
     s.send("big", encode(make("hello", id=1, name="x" * MAX_MESSAGE, role="player")))
+    s.send("odd", {"v": 1, "t": "ping", "id": 7})  # no "c": malformed, but its id is readable
     s.request("nobody", "ready")
     s.request("tok", "hello", name="Tom", role="player", token="00000000deadbeef")
+    # Zoe sits first and leaves while the lobby fills: Ann, behind her, moves up to seat 0 and
+    # is told so by a new welcome with re 0
+    s.request("zoe", "hello", name="Zoe", role="player")
     s.request("ann", "hello", name="Ann", role="player")
+    s.request("zoe", "leave")
     s.request("bob", "hello", name="Bob", role="player")
     s.request("cat", "hello", name="Cat", role="player")  # a third seat at a table for two
     s.request("bob", "start")  # only seat 0 starts a match by hand
     s.request("ann", "move", round=0, move={"t": "turn"}, ts=100.0)  # still the lobby
+    s.request("eve", "hello", name="Eve", role="spectator")
     s.request("ann", "ready")
     s.request("bob", "ready")  # countdown 0: dealt at once
     s.request("ann", "move", round=3, move={"t": "turn"}, ts=100.0)
     s.request("ann", "move", round=0, move={"t": "fly"}, ts=100.0)
     s.request("ann", "move", round=0, move={"t": "out"}, ts=100.0)
-    found = {code: s.find("a2c", kind("error", code=code))
-             for code in ERROR_CODES if code not in ("spectator", "beaten")}
+    s.request("eve", "move", round=0, move={"t": "turn"}, ts=100.0)  # spectators cannot move
+    # RD-11 "to the middle": Ann's ace founds stack 1; both seats then send their 2 of clubs to
+    # the middle, Bob's played a little earlier. Bob's takes stack 1; Ann's is beaten, by Bob
+    s.request("ann", "move", 100.25, round=0, move={"t": "play", "from": "pile", "to": "middle"},
+              ts=100.25)
+    s.request("ann", "move", 100.5, round=0, move={"t": "play", "from": "c3", "to": "middle"},
+              ts=100.5)
+    s.request("bob", "move", 100.5, round=0, move={"t": "play", "from": "c2", "to": "middle"},
+              ts=100.49609375)
+    s.tick(100.5625)  # the fairness window has closed
+    found = {code: s.find("a2c", kind("error", code=code)) for code in ERROR_CODES
+             if code != "beaten"}
     found["beaten"] = rd.find("a2c", kind("error", code="beaten"))
-    # The arbiter of today answers a spectator's move with not_joined (see PROTOCOL.md §12);
-    # this is the error the protocol reserves for it.
-    found["spectator"] = make("error", re=2, code="spectator",
-                              reason="spectators watch; they cannot move")
     return s, found
 
 
+def round_end() -> Session:
+    """Racing Demon for two, seed 55: a move still held in the fairness window when the round
+    ends is answered all the same. Ann's ace founds stack 1; two RD-13 rotations; Ann votes
+    stuck, then sends her 2 of clubs to stack 1 — Bob could play his, so it waits out the
+    window — and Bob's stuck vote makes the third rotation, which ends the round first."""
+    s = Session("round-end", Config("racing-demon", players=2, rounds=1, seed=55,
+                                    countdown=0.0, pub=PUB_ENDPOINT))
+    s.request("ann", "hello", 100.0, name="Ann", role="player")
+    s.request("bob", "hello", 100.0, name="Bob", role="player")
+    s.request("ann", "ready", 100.0)
+    s.request("bob", "ready", 100.0)  # countdown 0: dealt at once
+    t = 100.25
+    s.request("ann", "move", t, round=0, move={"t": "play", "from": "pile", "to": "middle"},
+              ts=t)
+    for _ in range(2):
+        for who in ("ann", "bob"):
+            t += 1 / 32
+            s.request(who, "move", t, round=0, move={"t": "stuck"}, ts=t)
+    t += 1 / 32
+    s.request("ann", "move", t, round=0, move={"t": "stuck"}, ts=t)
+    t += 1 / 32
+    s.request("ann", "move", t, round=0, move={"t": "play", "from": "c3", "to": "s1"}, ts=t)
+    t += 1 / 128  # within Ann's window
+    s.request("bob", "move", t, round=0, move={"t": "stuck"}, ts=t)
+    return s
+
+
 def racko() -> Session:
-    """Rack-O for two, seed 3: a draw and place (private card), a take, a draw and discard."""
+    """Rack-O for two, seed 3: a draw and place (private card), a take, a draw and discard;
+    then the player to move goes silent, is marked away, and after ``turn_timeout`` (5 s here)
+    the arbiter plays the turn for it: a draw (its card told to that seat alone), a discard."""
     s = Session("racko", Config("racko", players=2, rounds=1, seed=3, countdown=0.75,
-                                pub=PUB_ENDPOINT))
+                                turn_timeout=5.0, pub=PUB_ENDPOINT))
     both = [("ann", b"ann"), ("bob", b"bob")]
     s.request("ann", "hello", 100.0, name="Ann", role="player")
     s.request("bob", "hello", 100.0, name="Bob", role="player")
@@ -292,6 +335,17 @@ def racko() -> Session:
                 move = {"t": step, "slot": slot}
             s.request(who, "move", t, round=0, move=move, ts=t - 1 / 128)
             t += 0.25
+    absent = both[s.arbiter.game.to_move(s.arbiter.state)[0]][0]
+    s.quiet.add(absent)  # its connection dies: no hb, no echo
+    at = 103.0
+    while not any(e["dir"] == "pub" and e["msg"].get("k") == "move" and e["msg"]["rid"] == -1
+                  for e in s.log):
+        if at > 120.0:
+            raise SystemExit("racko: the arbiter never played the absent seat's turn")
+        s.second(at, both)
+        at += 1.0
+    s.quiet.discard(absent)
+    t = at - 0.5
     s.request("ann", "leave", t)
     s.request("bob", "leave", t + 0.25)
     return s
@@ -334,7 +388,8 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     rk = racko()
     gs = gin_solitaire()
     es, errs = errors(rd)
-    for session in (rd, rk, gs, es):
+    re_ = round_end()
+    for session in (rd, rk, gs, es, re_):
         session.write_log()
 
     def c2a(pred, who=None, session=rd, nth=0):
@@ -407,6 +462,16 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "a move committed as update seq")
     for code in ERROR_CODES:
         add(f"a2c_error_{code}", errs[code], f"error {code}: {ERROR_CODES[code]}")
+    add("a2c_error_malformed_re", a2c(lambda m: m["t"] == "error" and m["code"] == "malformed"
+                                      and "re" in m, session=es),
+        "a frame that does not decode but is a map with an integer id: the error carries re")
+    add("a2c_error_beaten_middle", a2c(kind("error", code="beaten"), session=es),
+        "Racing Demon: a card sent \"to the middle\" whose stack another card took first "
+        "(RD-11)")
+    add("a2c_error_held_at_round_end", a2c(kind("error", code="illegal"), session=re_),
+        "Racing Demon: a move still held in the fairness window when the round ended")
+    add("a2c_welcome_moved_up", a2c(kind("welcome", re=0), session=es),
+        "unasked, re 0: a lobby leave moved this seat up (its new seat number)")
     add("a2c_snap_lobby", a2c(kind("snap"), "ann"), "a snapshot before the match (no state)")
     add("a2c_snap_spectator", a2c(kind("snap"), "eve"),
         "a spectator's snapshot in play: the public state")
@@ -444,6 +509,11 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         e["e"] == "rotate" for e in m["events"])), "Racing Demon: RD-13 rotation")
     add("pub_update_round_end", pub(kind("update", k="round_end")), "the round's result")
     add("pub_update_match_end", pub(kind("update", k="match_end")), "the match's result")
+    add("pub_update_move_stand_in", pub(lambda m: upd_move(m, t="draw") and m["rid"] == -1,
+                                        session=rk),
+        "Rack-O: the arbiter plays an absent seat's turn (rid -1): first its draw")
+    add("a2c_ok_stand_in", a2c(kind("ok", re=-1), session=rk),
+        "Rack-O: the absent seat's connection is told of the move made for it (re -1)")
     add("pub_update_round_racko", pub(kind("update", k="round"), session=rk),
         "Rack-O: the public state of a round")
     add("pub_update_move_racko_place", pub(lambda m: upd_move(m, t="place"), session=rk),
@@ -504,6 +574,12 @@ def main() -> None:
     assert wanted <= kinds, f"update kinds without a vector: {wanted - kinds}"
     by_name = {n: m for n, m, _ in vectors}
     assert state_hash(by_name["pub_update_round"]["state"]) == by_name["pub_beat"]["hash"]
+    # the behaviours PROTOCOL.md describes with these vectors are still what the arbiter does
+    assert by_name["a2c_error_beaten_middle"]["rule"] == "RD-11"
+    assert by_name["a2c_error_held_at_round_end"]["rule"] == "RD-13"
+    assert by_name["a2c_error_malformed_re"]["re"] == 7
+    assert by_name["a2c_welcome_moved_up"]["seat"] == 0
+    assert by_name["pub_update_move_stand_in"]["seq"] == by_name["a2c_ok_stand_in"]["seq"]
     (OUT / "index.json").write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n",
                                     encoding="utf-8")
     _write_readme(index)

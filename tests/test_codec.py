@@ -22,8 +22,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lan_demon.games import get_game
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED, SCHEMAS,
-                                 TO_CLIENT, VERSION, ProtocolError, decode, encode, make)
+                                 TO_CLIENT, VERSION, ProtocolError, decode, encode, make,
+                                 request_id)
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -129,17 +131,124 @@ def test_floats_in_the_vectors_are_float64() -> None:
 
 @pytest.mark.parametrize("path", SESSIONS, ids=lambda p: p.stem)
 def test_recorded_sessions_decode(path: Path) -> None:
-    for line in path.read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
+    """Everything the arbiter sent decodes; a client message that does not (the session's
+    deliberate bad requests) was answered with an error of the code the codec gives."""
+    log = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for i, entry in enumerate(log):
         channel = CHANNEL_OF[entry["dir"]]
         if "raw" in entry:
             continue
         msg = entry["msg"]
-        if msg.get("v") != VERSION or msg["t"] not in SCHEMAS[channel]:
-            with pytest.raises(ProtocolError):  # the session's deliberate bad requests
-                decode(encode(msg), channel)
+        try:
+            decoded = decode(encode(msg), channel)
+        except ProtocolError as err:
+            assert channel == "client", msg
+            answer = next(e["msg"] for e in log[i + 1:]
+                          if e["dir"] == "a2c" and e["peer"] == entry["peer"])
+            assert answer["t"] == "error" and answer["code"] == err.code
             continue
-        assert decode(encode(msg), channel) == msg
+        assert decoded == msg
+
+
+def _entries(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+ANSWERS = {"welcome", "pong", "ok", "snap", "error"}
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=lambda p: p.stem)
+def test_every_request_in_the_sessions_is_answered_exactly_once(path: Path) -> None:
+    """PROTOCOL.md §3: each request with an id gets one answer with re = id (a move held when
+    its round ended too); the only other re values are 0 (an unasked welcome) and -1 (the ok
+    for a stand-in move); an error without re answers a frame whose id cannot be read."""
+    asked: dict[tuple[str, int], int] = {}
+    answered: dict[tuple[str, int], int] = {}
+    unreadable = unanswered_errors = 0
+    for entry in _entries(path):
+        msg = entry.get("msg")
+        if entry["dir"] == "c2a":
+            rid = msg.get("id") if msg is not None else None
+            if msg is None or type(rid) is not int:
+                unreadable += msg is None or msg.get("t") not in ("hb", "echo")
+                continue
+            asked[entry["peer"], rid] = asked.get((entry["peer"], rid), 0) + 1
+        elif entry["dir"] == "a2c" and msg["t"] in ANSWERS:
+            if "re" not in msg:
+                assert msg["t"] == "error"
+                unanswered_errors += 1
+                continue
+            if (msg["t"], msg["re"]) in (("welcome", 0), ("ok", -1)):
+                continue
+            key = (entry["peer"], msg["re"])
+            answered[key] = answered.get(key, 0) + 1
+    assert answered == asked
+    assert unanswered_errors == unreadable
+
+
+def test_an_unreadable_frame_keeps_its_id_when_it_can() -> None:
+    """The error about a frame that does not decode carries re when the frame is a map with an
+    integer id (PROTOCOL.md §3), and no re otherwise."""
+    assert request_id(pack({"v": 1, "t": "ping", "id": 7})) == 7
+    assert request_id(pack({"v": 2, "t": "hello", "id": 3})) == 3
+    assert request_id(pack({"t": "dance", "id": 9, "v": 1})) == 9
+    for frame in (b"\xc1", b"", pack([1, 2]), pack({"v": 1, "t": "ping"}),
+                  pack({"v": 1, "t": "ping", "id": "7"}), pack({"v": 1, "t": "ping", "id": True}),
+                  pack({"v": 1, "t": "ping", "id": 2.0}),
+                  encode(make("hello", id=1, name="x" * MAX_MESSAGE, role="player"))):
+        assert request_id(frame) is None
+    msg = load("a2c_error_malformed_re")[0]
+    assert msg["re"] == 7 and msg["code"] == "malformed"
+    assert "re" not in load("a2c_error_malformed")[0]
+    assert "re" not in load("a2c_error_too_big")[0]
+
+
+def test_only_what_clients_send_is_limited() -> None:
+    """The 64 KiB limit is on the ROUTER's side; the arbiter's own frames may be larger."""
+    big = encode(make("snap", re=1, seq=3, table={"pad": "x" * MAX_MESSAGE}))
+    assert len(big) > MAX_MESSAGE
+    assert decode(big, "private")["table"]["pad"] == "x" * MAX_MESSAGE
+    beat = encode(make("update", seq=4, k="match_end", result={"pad": "y" * MAX_MESSAGE}))
+    assert decode(beat, "pub")["seq"] == 4
+    assert refused(encode(make("hello", id=1, name="x" * MAX_MESSAGE, role="player"))).code \
+        == "too_big"
+
+
+def test_the_welcome_lists_every_option_of_the_game() -> None:
+    welcomes = [e["msg"] for path in SESSIONS for e in _entries(path)
+                if e["dir"] == "a2c" and e["msg"]["t"] == "welcome"]
+    assert {w["game"] for w in welcomes} >= {"racing-demon", "racko", "gin-solitaire"}
+    for w in welcomes:
+        assert w["config"]["options"] == get_game(w["game"]).default_options()
+    assert load("a2c_welcome")[0]["config"]["options"] == {"handicap": True}
+
+
+def test_the_unasked_messages() -> None:
+    """A lobby leave re-welcomes the seat that moved up (re 0); a stand-in move is published
+    with rid -1 for the absent seat, whose connection gets an ok with re -1."""
+    moved = load("a2c_welcome_moved_up")[0]
+    assert moved["re"] == 0 and moved["seat"] == 0 and moved["token"]
+    stand_in = load("pub_update_move_stand_in")[0]
+    assert stand_in["rid"] == -1 and stand_in["seat"] >= 0 and stand_in["move"] == {"t": "draw"}
+    assert stand_in["p"] is True  # the drawn card goes to the absent seat alone
+    ok = load("a2c_ok_stand_in")[0]
+    assert ok["re"] == -1 and ok["seq"] == stand_in["seq"]
+
+
+def test_the_racing_demon_refusals() -> None:
+    """RD-11 whether the stack was named or "middle"; a spectator's move; a move held in the
+    fairness window when the round ended is answered with the rule that ended it."""
+    for name in ("a2c_error_beaten", "a2c_error_beaten_middle"):
+        msg = load(name)[0]
+        assert msg["code"] == "beaten" and msg["rule"] == "RD-11" and msg["by"] == 1
+    assert load("a2c_error_spectator")[0]["code"] == "spectator"
+    held = load("a2c_error_held_at_round_end")[0]
+    assert held["code"] == "illegal" and held["rule"] == "RD-13"
+    log = _entries(VECTORS / "session-errors.jsonl")
+    asked = next(e["msg"]["id"] for e in log if e["dir"] == "c2a" and e["peer"] == "eve"
+                 and e["msg"]["t"] == "move")
+    assert any(e["dir"] == "a2c" and e["peer"] == "eve" and e["msg"].get("re") == asked
+               and e["msg"].get("code") == "spectator" for e in log)
 
 
 # --- version refusal ---------------------------------------------------------------------------
