@@ -75,6 +75,27 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--moves", default="", help="moves separated by ';', each optionally "
                       "prefixed by its seat, e.g. '0: pile middle; 1: turn'")
 
+    play = sub.add_parser("play", help="sit at a table with bots (the main job)",
+                          description="Start an arbiter on 127.0.0.1 in this process, seat "
+                          "bots and you, and open the table in the terminal. You are the "
+                          "host: Enter starts the match.")
+    play.add_argument("--game", default="racing-demon", help=f"one of: {', '.join(GAME_IDS)}")
+    play.add_argument("--bots", type=int, help="bots at the table (default: 3, none for "
+                      "gin-solitaire)")
+    play.add_argument("--name", default="you", help="your name at the table")
+    play.add_argument("--seed", type=_seed, help="the match seed (default: random)")
+    play.add_argument("--rounds", type=_positive, help="rounds in the match")
+    play.add_argument("--speed", default="club", help="the bots' speed: beginner, club, "
+                      "expert or flat-out (default club)")
+
+    join = sub.add_parser("join", help="sit at a table hosted elsewhere",
+                          description="Connect to an arbiter and open the table.")
+    join.add_argument("address", help="HOST:PORT or tcp://HOST:PORT")
+    join.add_argument("--name", default="you", help="your name at the table")
+    join.add_argument("--spectate", action="store_true", help="watch instead of playing")
+    join.add_argument("--tries", type=_positive, default=3, help="connection attempts before "
+                      "giving up (default 3)")
+
     host = sub.add_parser("host", help="run an arbiter: the table everyone connects to",
                           description="Run an arbiter. It binds to 127.0.0.1 only (LAN play "
                           "comes with --lan in a later release). With --players N the match "
@@ -93,8 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--countdown", type=float, default=3.0, help="seconds from start to Go")
     host.add_argument("--pause", type=float, default=10.0, help="longest pause between "
                       "rounds, in seconds")
-    host.add_argument("--turn-timeout", type=float, default=30.0, help="Rack-O: seconds "
-                      "before an absent player's turn is played for them")
+    host.add_argument("--turn-timeout", type=float, default=30.0, help="Rack-O and Gin "
+                      "Solitaire: seconds before an absent player's turn is played for them")
     host.add_argument("--json", action="store_true", help="print the result as the JSON "
                       "document of simulate --json")
 
@@ -194,6 +215,65 @@ def cmd_deadwood(args: argparse.Namespace) -> int:
     return 0
 
 
+def _need_terminal() -> None:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("the table needs a terminal (stdin and stdout must be a TTY); "
+                         "for a headless match use 'lan-demon simulate' or 'lan-demon bot'")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    import random as _random
+
+    from lan_demon.net.client import Client
+    from lan_demon.simulator import PROFILES
+    from lan_demon.tui.app import build_app, start_local_table, table_for
+    game = get_game(args.game)
+    bots = args.bots if args.bots is not None else (0 if game.id == "gin-solitaire" else 3)
+    if bots < 0:
+        raise UsageError(f"--bots must be 0 or more, not {bots}")
+    game.check_players(bots + 1)
+    if args.speed not in PROFILES:
+        raise UsageError(f"unknown speed profile {args.speed!r}; choose one of: "
+                         f"{', '.join(PROFILES)}")
+    if args.rounds is not None:
+        from lan_demon.games import Match
+        Match(game, ["a"] * (bots + 1), 0, rounds_wanted=args.rounds)
+    _need_terminal()
+    seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
+    table = start_local_table(game.id, seed, args.rounds, args.speed)
+    try:
+        client = Client(table.address, name=args.name).connect()
+        table.add_bots(bots)
+        build_app(table_for(client, host=True)).run()
+        client.leave()
+        client.close()
+    finally:
+        table.close()
+    return 0
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    from lan_demon.net.client import Client, ConnectError, normalize_address
+    from lan_demon.tui.app import build_app, table_for
+    address = normalize_address(args.address)
+    _need_terminal()
+    for attempt in range(1, args.tries + 1):
+        client = Client(address, name=args.name,
+                        role="spectator" if args.spectate else "player")
+        try:
+            client.connect(timeout=3.0)
+            break
+        except ConnectError as err:
+            if attempt == args.tries:
+                raise
+            print(f"lan-demon: {err} — trying again ({attempt + 1} of {args.tries})",
+                  file=sys.stderr)
+    build_app(table_for(client)).run()
+    client.leave()
+    client.close()
+    return 0
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     import random as _random
 
@@ -269,7 +349,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"simulate": cmd_simulate, "deal": cmd_deal, "deadwood": cmd_deadwood,
-            "host": cmd_host, "bot": cmd_bot, "replay": cmd_replay}
+            "host": cmd_host, "bot": cmd_bot, "replay": cmd_replay, "play": cmd_play,
+            "join": cmd_join}
 
 
 def main(argv: list[str] | None = None) -> int:

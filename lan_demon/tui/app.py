@@ -1,0 +1,146 @@
+"""The full-screen prompt_toolkit application, and the ``play`` and ``join`` sessions.
+
+The application is thin: one window whose text is :meth:`Controller.render`, every key handed
+to :meth:`Controller.key`, and a task that pumps the client a hundred times a second and
+redraws when something changed. ``play`` runs an arbiter and bots in this process, on
+loopback, so one command gives a whole table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import zmq
+from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+
+from lan_demon.net.client import Client
+from lan_demon.tui.style import STYLE
+from lan_demon.tui.table import Controller, GameScreen
+
+PUMP_EVERY = 0.01
+
+
+def screen_for(game_id: str) -> GameScreen:
+    if game_id.startswith("racing-demon"):
+        from lan_demon.tui.demon import DemonScreen
+        return DemonScreen()
+    if game_id == "racko":
+        from lan_demon.tui.racko import RackOScreen
+        return RackOScreen()
+    from lan_demon.tui.gin import GinScreen
+    return GinScreen()
+
+
+def key_name(data: str) -> str:
+    """The controller's name for a key press: the character, or enter / escape / space."""
+    return {"\r": "enter", "\n": "enter", "\x1b": "escape", " ": "space"}.get(data, data)
+
+
+def build_app(ctl: Controller) -> Application:
+    bindings = KeyBindings()
+
+    @bindings.add("c-c")
+    def _(event: Any) -> None:
+        ctl.quit = True
+        event.app.exit()
+
+    @bindings.add("<any>")
+    def _(event: Any) -> None:
+        ctl.key(key_name(event.data))
+        if ctl.quit:
+            event.app.exit()
+
+    def text() -> Any:
+        size = get_app().output.get_size()
+        return ctl.render(size.columns, size.rows)
+
+    app: Application = Application(
+        layout=Layout(Window(FormattedTextControl(text, focusable=True), wrap_lines=False)),
+        key_bindings=bindings, style=STYLE, full_screen=True, refresh_interval=0.25)
+
+    async def pump() -> None:
+        while not ctl.quit:
+            if ctl.pump():
+                app.invalidate()
+            await asyncio.sleep(PUMP_EVERY)
+        app.exit()
+
+    app.pre_run_callables.append(lambda: app.create_background_task(pump()))
+    return app
+
+
+def table_for(client: Client, host: bool = False) -> Controller:
+    return Controller(client, screen_for(client.game.id), host=host)
+
+
+@dataclass
+class LocalTable:
+    """An arbiter and bots in this process, on loopback: what ``lan-demon play`` sits at.
+
+    The person connects first (so they hold seat 0 and start the match), then the bots."""
+
+    server: Any
+    seed: Any
+    speed: str = "club"
+    context: zmq.Context | None = None
+    bots_thread: threading.Thread | None = None
+
+    def __post_init__(self) -> None:
+        self.stop = threading.Event()
+
+    @property
+    def address(self) -> str:
+        return self.server.address
+
+    def add_bots(self, count: int, timeout: float = 10.0) -> None:
+        """Seat ``count`` greedy bots and run them in a thread of their own."""
+        if not count:
+            return
+        seated = threading.Event()
+        self.bots_thread = threading.Thread(target=self._run_bots, args=(count, seated),
+                                            name="bots", daemon=True)
+        self.bots_thread.start()
+        seated.wait(timeout=timeout)
+
+    def _run_bots(self, count: int, seated: threading.Event) -> None:
+        from lan_demon.net.bots import make_bot, run_pool
+        bots = []
+        try:
+            for i in range(count):
+                bots.append(make_bot(self.address, "greedy", f"{BOT_NAMES[i % 20]} (bot)",
+                                     seed=f"{self.seed}:{i}", speed=self.speed,
+                                     context=self.context))
+            seated.set()
+            run_pool(bots, until=self.stop.is_set, timeout=24 * 3600)
+        finally:
+            seated.set()
+            for bot in bots:
+                bot.client.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.bots_thread is not None:
+            self.bots_thread.join(timeout=10)
+        self.server.stop()
+
+
+BOT_NAMES = ["Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu",
+             "Mo", "Ned", "Oz", "Pam", "Quin", "Rex", "Sal", "Tam"]
+
+
+def start_local_table(game: str, seed: int | str, rounds: int | None = None,
+                      speed: str = "club", countdown: float = 3.0, pause: float = 30.0,
+                      context: zmq.Context | None = None) -> LocalTable:
+    """Start an arbiter on 127.0.0.1 (any free port) in a thread of this process."""
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.server import ArbiterServer
+    config = Config(game, rounds=rounds, seed=seed, countdown=countdown, pause=pause,
+                    turn_timeout=120.0)
+    server = ArbiterServer(config, port=0, context=context).start()
+    return LocalTable(server, seed, speed, context)
