@@ -132,3 +132,21 @@ def test_rd3_twenty_players_fit_80_by_24():
         assert "Pile" in text and "Stacks" in text
 
     drive("racing-demon", 19, script, seed=3, rounds=1, speed="beginner")
+
+
+def test_a_lost_connection_shows_reconnecting_and_resumes_the_same_seat():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await keys.until(lambda: len(ctl.seats) == 2)
+        await keys.press("enter")
+        await keys.until(lambda: ctl.phase == "playing")
+        seat = ctl.client.seat
+        ctl.client.heard -= 60  # as if the arbiter had gone quiet
+        await keys.until(lambda: ctl.reconnecting, what="the reconnecting screen")
+        assert "reconnecting…" in text_of(ctl.render(80, 24))
+        await keys.until(lambda: not ctl.reconnecting and ctl.client.mirror is not None,
+                         what="the table back")
+        assert ctl.client.seat == seat and "reconnected" in ctl.flash_text
+        assert "Pile" in text_of(ctl.render(80, 24))
+
+    drive("racing-demon", 1, script, seed=6, rounds=1, speed="beginner")
