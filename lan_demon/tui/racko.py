@@ -1,0 +1,269 @@
+"""The Rack-O table (RK-1 … RK-9): your rack as ten slots, the piles, whose turn, the scores.
+
+The rack reads like the real one standing in front of you: slot 50 at the top, slot 5 at the
+bottom, nearest you. Each card sits along its slot at a place set by its number, so a rack in
+order climbs as a staircase from bottom left to top right; the cards already in order from
+slot 5 (what RK-6 scores) are in the "good" colour.
+
+One key picks the card, one key the slot: ``d`` takes the Discard top and waits for a slot key;
+``n`` draws from the Draw pile at once, and the drawn card then goes into a slot (slot key) or
+back on the Discard pile (``x``). Slot keys are ``1`` … ``9``, ``0`` for slots 5 … 50. What is
+possible comes from the client's legal moves; anything else is flashed with its reason and rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lan_demon.games import GameError
+from lan_demon.games.racko import (CARD_POINTS, HIDDEN_CARD, SLOTS, TARGET, DiscardHeld, Draw,
+                                   Move, Place, TakeDiscard, ascending_prefix)
+from lan_demon.tui.style import Fragments, line, text_of
+from lan_demon.tui.table import Controller, GameScreen
+
+#: Slot keys: ``1`` → slot 5 … ``9`` → slot 45, ``0`` → slot 50.
+SLOT_KEYS: dict[str, int] = {str((i + 1) % 10): slot for i, slot in enumerate(SLOTS)}
+KEY_OF_SLOT: dict[int, str] = {slot: key for key, slot in SLOT_KEYS.items()}
+RIGHT = 30  # the width of the panel beside the rack
+CARD = 4  # a card on the rack: " 17 "
+
+
+def width_of(frags: Fragments) -> int:
+    return len(text_of(frags))
+
+
+def held_text(card: int) -> str:
+    """The drawn card, or "…" while the arbiter has not told it yet (our draw in flight)."""
+    return "…" if card == HIDDEN_CARD else str(card)
+
+
+def clip(frags: Fragments, width: int) -> Fragments:
+    """Fragments cut to ``width`` characters."""
+    out: Fragments = []
+    for style, text in frags:
+        if width <= 0:
+            break
+        out.append((style, text[:width]))
+        width -= len(text)
+    return out
+
+
+def beside(left: list[Fragments], right: list[Fragments], left_width: int,
+           width: int) -> Fragments:
+    """Two columns of lines side by side, the left one padded to ``left_width``, every line
+    cut to ``width``."""
+    out: Fragments = []
+    for i in range(max(len(left), len(right))):
+        a = left[i] if i < len(left) else []
+        b = right[i] if i < len(right) else []
+        row = a + [("", " " * max(0, left_width - width_of(a)))] + b
+        out += clip(row, width) + [("", "\n")]
+    return out
+
+
+class RackOScreen(GameScreen):
+    keys = [("d", "take Discard"), ("n", "draw"), ("1-9,0", "slot 5…50"),
+            ("x", "discard drawn"), ("esc", "cancel")]
+    rules = """
+RK-1 2–4 players. Cards 1–40 for two players, 1–50 for three, 1–60 for four.
+RK-2 The highest cut deals ten cards each, into slots 50 down to 5. A rack is never
+     rearranged, and only its owner sees it.
+RK-3 The rest is the Draw pile, face down; its top card starts the Discard pile.
+RK-4 Turns go round from the dealer's left. On your turn either take the Discard top into
+     a slot (d, then a slot key), or draw (n) and put the card into a slot (a slot key) or
+     discard it (x). The card a new one replaces goes on the Discard pile.
+RK-5 Ten cards rising from slot 5 to slot 50: Rack-O! The round ends at once.
+RK-6 Rack-O scores 75; everyone else 5 for each card in order from slot 5 up to where the
+     order breaks (those cards are shown in green).
+RK-7 The first to 500 wins; if several pass 500 in a round the highest wins (ties share).
+RK-8 The Draw pile used up: the Discard pile is turned over to become the Draw pile.
+RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutive numbers
+     also scores — 3 → 50, 4 → 100, 5 → 200, 6 or more → 400."""
+
+    def __init__(self) -> None:
+        self.source: str | None = None  # "discard": `d` was pressed, a slot key is awaited
+
+    def reset(self) -> None:
+        self.source = None
+
+    # --- facts -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _mine(ctl: Controller, view: dict[str, Any] | None) -> bool:
+        """It is this seat's turn in a live round."""
+        seat = ctl.client.seat
+        return bool(view) and seat is not None and not view["over"] and view["turn"] == seat
+
+    @staticmethod
+    def _holding(ctl: Controller, view: dict[str, Any] | None) -> bool:
+        return view is not None and RackOScreen._mine(ctl, view) and "held" in view
+
+    def awaiting_slot(self, ctl: Controller, view: dict[str, Any] | None = None) -> bool:
+        """``d`` was pressed and the Discard top may still be taken: a slot key is awaited."""
+        view = view if view is not None else ctl.client.view()
+        return self.source == "discard" and self._mine(ctl, view) and \
+            not self._holding(ctl, view)
+
+    def why_not(self, ctl: Controller, move: Move) -> str:
+        """Why ``move`` is not possible now, with the rule id."""
+        client = ctl.client
+        view = client.view()
+        if client.seat is None:
+            return "spectators watch the table; they do not play"
+        if view is None or ctl.phase != "playing":
+            return "RK-4: no round is in progress"
+        if view["over"]:
+            return f"RK-5: the round is over — {ctl.name(view['racko'])} went Rack-O"
+        if view["turn"] != client.seat:
+            who = ctl.name(view["turn"])
+            drew = " (they have drawn a card)" if view["holding"] else ""
+            return f"RK-4: it is {who}'s turn{drew}"
+        game = client.game
+        try:
+            game.apply(game.copy_state(client.predicted), client.seat, move)
+        except GameError as err:
+            return str(err)
+        return f"RK-4: '{move}' is not possible now"
+
+    # --- keys ------------------------------------------------------------------------------
+
+    def _try(self, ctl: Controller, move: Move) -> None:
+        if move in ctl.client.legal_moves():
+            ctl.play(move)
+        else:
+            ctl.flash(self.why_not(ctl, move))
+
+    def key(self, ctl: Controller, key: str) -> bool:
+        view = ctl.client.view()
+        if key == "escape":
+            if self.source is not None:
+                self.source = None
+                ctl.flash("cancelled")
+            elif self._holding(ctl, view):
+                ctl.flash("RK-4: a drawn card must go into a slot (1-9, 0) or be discarded (x)")
+            return True
+        if key == "d":
+            self.source = None
+            if any(isinstance(m, TakeDiscard) for m in ctl.client.legal_moves()):
+                self.source = "discard"
+            else:
+                ctl.flash(self.why_not(ctl, TakeDiscard(SLOTS[0])))
+            return True
+        if key == "n":
+            self.source = None
+            self._try(ctl, Draw())
+            return True
+        if key == "x":
+            if self.source is not None:
+                ctl.flash("RK-4: x discards a drawn card; the Discard top goes into a slot "
+                          "(1-9, 0) — Esc cancels")
+                return True
+            self._try(ctl, DiscardHeld())
+            return True
+        if key in SLOT_KEYS:
+            slot = SLOT_KEYS[key]
+            if self.source == "discard":
+                self.source = None
+                self._try(ctl, TakeDiscard(slot))
+            elif self._holding(ctl, view) or not self._mine(ctl, view):
+                self._try(ctl, Place(slot))
+            else:
+                ctl.flash("RK-4: first pick a card — d takes the Discard top, n draws — "
+                          f"then {key} puts it into slot {slot}")
+            return True
+        return False
+
+    # --- drawing ---------------------------------------------------------------------------
+
+    def render(self, ctl: Controller, width: int, height: int) -> Fragments:
+        view = ctl.client.view()
+        if view is None:
+            return line("waiting for the deal…")
+        left_width = max(30, min(48, width - RIGHT - 1))
+        rack = view.get("rack")
+        left = self._rack(rack, view["deck_size"], left_width) if rack else \
+            [line(("class:dim", " (watching: racks are seen by their owners only)"))[:-1]]
+        right = self._panel(ctl, view, width - left_width)
+        out = beside(left, right, left_width, width)
+        out += line(*clip(self._prompt(ctl, view), width))
+        if ctl.client.pending:
+            out += line(("class:dim", f" ({len(ctl.client.pending)} on the way)"))
+        return out
+
+    def _rack(self, rack: list[int], deck: int, width: int) -> list[Fragments]:
+        """The rack, slot 50 at the top and slot 5 at the bottom, as lines."""
+        in_order = ascending_prefix(rack)
+        strip = width - 10  # " k ss ┃" (7) + strip + "┃ ✓" (3)
+        head: Fragments = [("class:me", " Your rack"),
+                           ("class:dim", "  in order from 5: "),
+                           ("class:good" if in_order else "", f"{in_order}"),
+                           ("class:dim", f" ({CARD_POINTS * in_order} pts, RK-6)")]
+        rows: list[Fragments] = [head]
+        for index in range(len(rack) - 1, -1, -1):
+            slot, card = SLOTS[index], rack[index]
+            good = index < in_order
+            offset = round((card - 1) * (strip - CARD) / max(1, deck - 1)) if card else 0
+            face = f"{card:>3} " if card else "  ? "
+            rows.append([("class:key", f" {KEY_OF_SLOT[slot]}"), ("", f" {slot:>2} "),
+                         ("class:dim", "┃"), ("class:dim", "·" * offset),
+                         ("class:good reverse" if good else "class:card", face),
+                         ("class:dim", "·" * (strip - CARD - offset) + "┃"),
+                         ("class:good", " ✓") if good else ("", "  ")])
+        return rows
+
+    def _panel(self, ctl: Controller, view: dict[str, Any], width: int) -> list[Fragments]:
+        """Whose turn, the piles, the drawn card, and everyone's totals toward 500."""
+        seat = ctl.client.seat
+        turn = view["turn"]
+        if view["over"]:
+            whose: Fragments = [("class:good", f" Rack-O! {ctl.name(view['racko'])}"[:width])]
+        elif turn == seat:
+            whose = [("class:good", " ▶ Your turn")]
+        else:
+            whose = [("", f" {ctl.name(turn)}'s turn"[:width])]
+        top = view["discard_top"]
+        rows: list[Fragments] = [
+            whose,
+            [("", " Discard "), ("class:card", f"{top:>3} " if top else "  — ")],
+            [("", f" Draw pile {view['draw_size']} cards")],
+        ]
+        if "held" in view:
+            rows.append([("", " You drew "), ("class:key", f"{held_text(view['held']):>3} ")])
+        elif view["holding"]:
+            rows.append([("class:dim", f" {ctl.name(turn)[:18]} drew a card")])
+        else:
+            rows.append([])
+        table = ctl.client.table
+        players = view["players"]
+        totals = list(table.get("totals") or []) + [0] * players
+        rounds = len(table.get("results", []))
+        rows.append([("class:me", f" Scores to {TARGET}"),
+                     ("class:dim", f" · round {table.get('round', rounds) + 1}")])
+        bar = max(0, width - 22)
+        for i in range(players):
+            mark = "▶" if i == turn and not view["over"] else " "
+            filled = min(bar, totals[i] * bar // TARGET)
+            style = "class:me" if i == seat else ""
+            rows.append([("", f" {mark} "), (style, f"{ctl.name(i)[:11]:<11}"),
+                         ("", f"{totals[i]:>5} "), ("class:chart", "█" * filled),
+                         ("class:dim", "·" * (bar - filled))])
+        return rows
+
+    def _prompt(self, ctl: Controller, view: dict[str, Any]) -> list[tuple[str, str]]:
+        """What the table waits for, as one line."""
+        if ctl.client.seat is None:
+            return [("class:dim", " watching")]
+        if view["over"]:
+            return [("class:good", f" Rack-O! {ctl.name(view['racko'])} — the round is over")]
+        if not self._mine(ctl, view):
+            return [("class:dim", f" waiting for {ctl.name(view['turn'])}…")]
+        if self._holding(ctl, view):
+            return [("class:key", f" You drew {held_text(view['held'])}:"),
+                    ("", " slot key 1-9,0 puts it in · x discards it")]
+        if self.awaiting_slot(ctl, view):
+            return [("class:key", f" Discard {view['discard_top']} → which slot?"),
+                    ("", " 1-9,0 = slot 5…50 · Esc cancels")]
+        top = view["discard_top"]
+        return [("class:key", " Your turn:"),
+                ("", f" d takes the Discard {top} (then a slot), n draws" if top else
+                 " n draws")]

@@ -1,0 +1,165 @@
+"""The Gin Solitaire table driven by key presses through the real application (GS-3 … GS-9)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lan_demon.bots.base import Turn
+from lan_demon.bots.gin import GreedyGin
+from lan_demon.games.cards import Card
+from lan_demon.games.gin_solitaire import (BigGin, Discard, Draw, Knock, best_arrangement,
+                                           deadwood_after_discard)
+from lan_demon.tui.gin import GinScreen
+from lan_demon.tui.style import text_of
+from tui_harness import Keys, drive
+
+pytestmark = pytest.mark.timeout(120)
+
+# Seed 2, played greedily (the bot's choice each time), knocks after three draws with deadwood
+# 5, before the Joker comes; its first draw leaves at least 23 deadwood. Found by playing seeds
+# 1, 2, … offline with the engine and lan_demon.bots.gin.GreedyGin.
+SEED = 2
+
+
+async def start(keys: Keys, players: int = 1) -> None:
+    ctl = keys.ctl
+    await keys.until(lambda: len(ctl.seats) == players)
+    await keys.press("enter")
+    await keys.until(lambda: ctl.phase == "playing", what="Go")
+
+
+def hand(keys: Keys) -> list[Card]:
+    return [Card.from_data(c) for c in keys.ctl.client.view()["hand"]]
+
+
+def keys_for(keys: Keys, move: object) -> list[str]:
+    """The key presses that play ``move`` on this screen."""
+    screen: GinScreen = keys.ctl.screen
+    layout = screen.layout(keys.ctl.client.view())
+    if isinstance(move, Draw):
+        return ["n"]
+    if isinstance(move, BigGin):
+        return ["B"]
+    if isinstance(move, Knock):
+        return ["K", layout.letter(move.card)]
+    assert isinstance(move, Discard)
+    return [layout.letter(move.card)]
+
+
+def test_gs6_a_knock_by_key_presses_ends_the_round_with_a_knock():
+    pressed: list[str] = []
+
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        bot, rng = GreedyGin(), random.Random(0)
+        while ctl.phase == "playing":
+            await keys.settled()
+            if ctl.phase != "playing":
+                break
+            move = bot.choose(Turn(ctl.client.game, ctl.client.predicted, ctl.client.seat, rng))
+            assert move is not None
+            if isinstance(move, Knock):
+                shown = text_of(ctl.render(80, 24))
+                assert "You can knock" in shown or "Gin!" in shown
+            presses = keys_for(keys, move)
+            pressed.extend(presses)
+            await keys.press(*presses)
+            await keys.until(lambda: not ctl.client.pending or ctl.phase != "playing")
+        await keys.until(lambda: ctl.phase in ("between", "over"), what="the round end")
+        board = text_of(ctl.render(100, 30))
+        assert "Tess" in board and "Joker" in board
+
+    ctl = drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
+    assert "K" in pressed and pressed.count("n") == 3
+    result = ctl.client.table["results"][-1]
+    assert result["detail"][0]["result"] in ("knock", "gin")
+    assert result["detail"][0]["deadwood"] <= 10
+
+
+def test_gs6_a_knock_with_more_than_10_deadwood_is_refused_locally_with_the_deadwood():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        screen: GinScreen = ctl.screen
+        arbiter = keys.table.server.arbiter
+        # GS-3: no knock before the first discard
+        await keys.press("K")
+        assert ctl.flash_text.startswith("GS-3") and not screen.knocking
+        best = best_arrangement(hand(keys)).discard
+        await keys.press(screen.layout(ctl.client.view()).letter(best))
+        await keys.settled()
+        # GS-6: no knock before the draw either
+        await keys.press("K")
+        assert ctl.flash_text.startswith("GS-6") and not screen.knocking
+        await keys.press("n")
+        await keys.until(lambda: ctl.client.view()["phase"] == "discard"
+                         and not ctl.client.pending)
+        after = deadwood_after_discard(hand(keys))
+        assert min(after.values()) > 10
+        card = max(after, key=lambda c: after[c])
+        seq = ctl.client.seq
+        await keys.press("K")
+        assert screen.knocking and "Knock" in text_of(ctl.render(80, 24))
+        await keys.press(screen.layout(ctl.client.view()).letter(card))
+        assert ctl.flash_text.startswith("GS-6")
+        assert f"without {card.symbol} your deadwood is {after[card]}" in ctl.flash_text
+        assert not ctl.client.pending and ctl.client.seq == seq  # nothing was sent
+        assert arbiter.state.seats[0].phase == "discard" and len(arbiter.state.seats[0].hand) == 11
+        # K then Escape cancels; B without all 11 melded is refused too (GS-6)
+        await keys.press("K", "escape")
+        assert not screen.knocking and ctl.flash_text == "cancelled"
+        await keys.press("B")
+        assert ctl.flash_text.startswith("GS-6") and "Big Gin" in ctl.flash_text
+        assert not ctl.client.pending
+
+    drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
+
+
+def test_gs5_the_hand_shows_its_melds_and_deadwood_with_letters_and_help_shows_gs1_to_gs9():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        cards = hand(keys)
+        arrangement = best_arrangement(cards)
+        text = text_of(ctl.render(80, 24))
+        lines = text.split("\n")
+        assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
+        meld_lines = [x for x in lines if x.strip().startswith("meld")]
+        assert len(meld_lines) == len(arrangement.melds) > 0
+        for meld in arrangement.melds:
+            assert any(all(c.symbol in x for c in meld) for x in meld_lines)
+        dead_line = next(x for x in lines if x.strip().startswith("deadwood"))
+        assert all(c.symbol in dead_line for c in arrangement.deadwood)
+        assert dead_line.rstrip().endswith(f"= {arrangement.points}")
+        assert f"deadwood {arrangement.points} after the best discard" in text
+        assert arrangement.discard is not None
+        assert f"best discard k {arrangement.discard.symbol}" in text
+        # the letters a … k label the cards in the displayed order
+        order = ctl.screen.layout(ctl.client.view()).order
+        assert sorted(order) == sorted(cards) and len(order) == 11
+        for letter, card in zip("abcdefghijk", order):
+            assert f"{letter} {card.symbol}" in text
+        assert "Draw pile 42" in text and "first discard" in text
+        assert "Score Tess 0 · Joker 0" in text
+        small = text_of(ctl.render(60, 20)).split("\n")
+        assert len(small) <= 20 and max(len(x) for x in small) <= 60
+        await keys.press("?")
+        await keys.until(lambda: ctl.help)
+        help_text = text_of(ctl.render(100, 40))
+        for n in range(1, 10):
+            assert f"GS-{n}" in help_text
+        await keys.press("escape")
+
+    drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
+
+
+def test_gs9_duplicate_play_shows_a_joker_of_your_own():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys, players=2)
+        assert "Joker (Tess)" in text_of(ctl.render(80, 24))
+
+    drive("gin-solitaire", 1, script, seed=SEED, rounds=1, speed="beginner")
