@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Screen captures of the real ``lan-demon play`` table, for ``docs/screenshots.md``.
+
+Each capture runs the command as a child process in a pseudo-terminal of 100×30 columns and rows
+(``TERM=xterm-256color``), feeds everything it writes to a ``pyte`` terminal emulator, presses
+keys by writing bytes, and saves what the emulated screen shows: ``NAME.txt`` (the screen's text,
+trailing spaces stripped) and, when Pillow is importable, ``NAME.png`` (the same screen drawn
+with its colours). Pillow is not a dependency of the project; without it only text is written.
+
+    python tools/screenshots.py                  # every capture into docs/screenshots/
+    python tools/screenshots.py lobby round-end  # just these
+    python tools/screenshots.py --list
+
+Needs ``pyte`` (in the ``test`` extra). The bots play in real time, so two runs never give
+quite the same picture; the seeds are fixed so the deals are the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+from typing import Callable
+
+import pyte
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "screenshots"
+COLS, ROWS = 100, 30
+#: keys that play in Racing Demon, pressed in turn while waiting for something to happen
+DEMON_KEYS = [b"p", b"1", b"2", b"3", b"4", b"w", b" "]
+
+
+class CaptureFailed(Exception):
+    """The program did not get to the screen a capture wanted."""
+
+
+class Session:
+    """``lan-demon ARGS`` on a pseudo-terminal, its screen emulated by pyte."""
+
+    def __init__(self, *args: str, cols: int = COLS, rows: int = ROWS):
+        self.argv = [sys.executable, "-m", "lan_demon", *args]
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.eof = False
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows))
+        env.pop("NO_COLOR", None)
+        try:
+            self.proc = subprocess.Popen(self.argv, stdin=slave, stdout=slave, stderr=slave,
+                                         env=env, cwd=ROOT, start_new_session=True)
+        finally:
+            os.close(slave)
+        self.master = master
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def read(self, timeout: float) -> bool:
+        """Feed what arrives within ``timeout`` to the screen; False once the program is gone."""
+        if self.eof:
+            return False
+        ready, _, _ = select.select([self.master], [], [], max(0.0, timeout))
+        if not ready:
+            return True
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            self.eof = True
+            return False
+        self.stream.feed(data)
+        return True
+
+    def text(self) -> str:
+        return "\n".join(row.rstrip() for row in self.screen.display)
+
+    def until(self, condition: Callable[[str], bool], what: str, timeout: float = 30.0,
+              keys: list[bytes] | None = None, every: float = 0.25) -> str:
+        """Read until ``condition(text)``; meanwhile press ``keys`` in turn, one per ``every``."""
+        deadline = time.monotonic() + timeout
+        next_key, k = time.monotonic() + every, 0
+        while not condition(self.text()):
+            now = time.monotonic()
+            if now > deadline:
+                raise CaptureFailed(f"no {what} within {timeout:.0f} s")
+            if keys and now >= next_key:
+                self.press(keys[k % len(keys)])
+                k, next_key = k + 1, now + every
+            if not self.read(min(0.05, deadline - now)):
+                last = [ln for ln in self.text().splitlines() if ln.strip()][-1:]
+                raise CaptureFailed(f"the program exited (status {self.proc.wait()}) before "
+                                    f"{what}: {last[0].strip() if last else 'no output'}")
+        return self.text()
+
+    def settle(self, quiet: float = 0.3, longest: float = 3.0) -> str:
+        """Read until nothing has arrived for ``quiet`` seconds (or ``longest`` passed)."""
+        end = time.monotonic() + longest
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], quiet)
+            if not ready or not self.read(0):
+                break
+        return self.text()
+
+    def press(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.press(b"q")
+                self.proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        os.close(self.master)
+
+
+# --- saving ---------------------------------------------------------------------------------
+
+def save(session: Session, name: str, out: Path, made: list[str]) -> None:
+    text = session.text()
+    (out / f"{name}.txt").write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+    made.append(f"{name}.txt")
+    if render_png(session.screen, out / f"{name}.png"):
+        made.append(f"{name}.png")
+
+
+PALETTE = {  # pyte's names for the 16 basic colours (xterm's defaults), and the defaults
+    "black": "000000", "red": "cd0000", "green": "00cd00", "brown": "cdcd00",
+    "blue": "0000ee", "magenta": "cd00cd", "cyan": "00cdcd", "white": "e5e5e5",
+    "brightblack": "7f7f7f", "brightred": "ff0000", "brightgreen": "00ff00",
+    "brightbrown": "ffff00", "brightblue": "5c5cff", "brightmagenta": "ff00ff",
+    "brightcyan": "00ffff", "brightwhite": "ffffff",
+}
+DEFAULT_FG, DEFAULT_BG = "d0d0d0", "1c1c1c"
+FONT_DIRS = ["/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu",
+             "/Library/Fonts", "/System/Library/Fonts"]
+
+
+def _rgb(colour: str, default: str) -> tuple[int, int, int]:
+    value = PALETTE.get(colour, colour) if colour != "default" else default
+    if not re.fullmatch(r"[0-9a-fA-F]{6}", value):
+        value = default
+    return (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16))
+
+
+def _fonts(size: int) -> tuple[object, object] | None:
+    from PIL import ImageFont
+    for folder in FONT_DIRS:
+        regular = Path(folder) / "DejaVuSansMono.ttf"
+        bold = Path(folder) / "DejaVuSansMono-Bold.ttf"
+        if regular.exists():
+            return (ImageFont.truetype(str(regular), size),
+                    ImageFont.truetype(str(bold if bold.exists() else regular), size))
+    return None
+
+
+def render_png(screen: pyte.Screen, path: Path, size: int = 15) -> bool:
+    """Draw the screen with its colours; False (nothing written) without Pillow or a font."""
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        return False
+    fonts = _fonts(size)
+    if fonts is None:
+        return False
+    regular, bold = fonts
+    left, top, right, bottom = regular.getbbox("M")
+    cell_w = round(regular.getlength("M"))
+    cell_h = round(size * 1.25)
+    image = Image.new("RGB", (cell_w * screen.columns + 16, cell_h * screen.lines + 16),
+                      _rgb("default", DEFAULT_BG))
+    draw = ImageDraw.Draw(image)
+    for y in range(screen.lines):
+        row = screen.buffer[y]
+        for x in range(screen.columns):
+            char = row[x]
+            fg = _rgb(char.fg, DEFAULT_FG)
+            bg = _rgb(char.bg, DEFAULT_BG)
+            if char.reverse:
+                fg, bg = bg, fg
+            px, py = 8 + x * cell_w, 8 + y * cell_h
+            draw.rectangle([px, py, px + cell_w - 1, py + cell_h - 1], fill=bg)
+            if char.data and char.data != " ":
+                draw.text((px, py + (cell_h - size) // 2), char.data, fill=fg,
+                          font=bold if char.bold else regular)
+    image.save(path)
+    return True
+
+
+# --- the captures ---------------------------------------------------------------------------
+
+def stacks_of(text: str) -> int:
+    found = re.search(r"Stacks (\d+)", text)
+    return int(found.group(1)) if found else 0
+
+
+def lobby(out: Path, made: list[str]) -> None:
+    with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4") as s:
+        s.until(lambda t: "Lobby" in t and t.count("(bot)") >= 7, "lobby with 7 bots")
+        s.settle()
+        save(s, "lobby", out, made)
+
+
+def racing_demon_8(out: Path, made: list[str]) -> None:
+    with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
+                 "--rounds", "1", "--speed", "club") as s:
+        s.until(lambda t: "Lobby" in t and t.count("(bot)") >= 7, "lobby with 7 bots")
+        s.press(b"\r")
+        s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
+        s.until(lambda t: stacks_of(t) >= 8 or "is over" in t, "8 stacks", timeout=60,
+                keys=DEMON_KEYS, every=0.4)
+        s.settle()
+        if "Stacks" not in s.text():
+            raise CaptureFailed("the round ended before the capture")
+        save(s, "racing-demon-8-players", out, made)
+        s.press(b"?")
+        s.until(lambda t: "The rules in short" in t, "help")
+        s.settle()
+        save(s, "help", out, made)
+
+
+def round_end(out: Path, made: list[str]) -> None:
+    with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
+                 "--rounds", "2", "--speed", "flat-out") as s:
+        s.until(lambda t: "Lobby" in t and t.count("(bot)") >= 7, "lobby with 7 bots")
+        s.press(b"\r")
+        s.until(lambda t: "Stacks" in t, "table after Go")
+        s.until(lambda t: "Round 1 is over" in t, "end of round 1", timeout=120,
+                keys=DEMON_KEYS, every=0.2)
+        s.settle()
+        save(s, "round-end", out, made)
+        s.press(b"\r")  # ready for round 2
+        s.until(lambda t: "Stacks" in t, "round 2", timeout=60)
+        s.until(lambda t: "Match over" in t, "end of the match", timeout=120,
+                keys=DEMON_KEYS, every=0.2)
+        s.settle()
+        save(s, "match-over", out, made)
+
+
+def german(out: Path, made: list[str]) -> None:
+    with Session("play", "--game", "racing-demon-german", "--bots", "3", "--seed", "4",
+                 "--rounds", "5", "--speed", "beginner") as s:
+        s.until(lambda t: "Lobby" in t and t.count("(bot)") >= 3, "lobby with 3 bots")
+        s.press(b"\r")
+        s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
+        s.until(lambda t: stacks_of(t) >= 4 or "is over" in t, "4 stacks", timeout=60,
+                keys=DEMON_KEYS, every=0.4)
+        s.settle()
+        save(s, "racing-demon-german", out, made)
+
+
+def other_game(game: str, bots: int, name: str) -> Callable[[Path, list[str]], None]:
+    def capture(out: Path, made: list[str]) -> None:
+        with Session("play", "--game", game, "--bots", str(bots), "--seed", "4") as s:
+            s.until(lambda t: "Lobby" in t and t.count("(bot)") >= bots, "lobby")
+            s.press(b"\r")
+            s.until(lambda t: "Lobby" not in t and "Starting in" not in t, "the table",
+                    timeout=30)
+            s.settle(quiet=0.5)
+            save(s, name, out, made)
+    return capture
+
+
+CAPTURES: dict[str, Callable[[Path, list[str]], None]] = {
+    "lobby": lobby,
+    "racing-demon-8-players": racing_demon_8,
+    "round-end": round_end,
+    "racing-demon-german": german,
+    "racko": other_game("racko", 3, "racko"),
+    "gin-solitaire": other_game("gin-solitaire", 0, "gin-solitaire"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help=f"captures to make (default all): "
+                        f"{', '.join(CAPTURES)}")
+    parser.add_argument("--out", type=Path, default=OUT, help="folder for the captures")
+    parser.add_argument("--list", action="store_true", help="list the captures and stop")
+    args = parser.parse_args(argv)
+    if args.list:
+        print("\n".join(CAPTURES))
+        return 0
+    unknown = [n for n in args.names if n not in CAPTURES]
+    if unknown:
+        parser.error(f"unknown capture(s): {', '.join(unknown)}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for name in args.names or CAPTURES:
+        made: list[str] = []
+        started = time.monotonic()
+        try:
+            CAPTURES[name](args.out, made)
+        except CaptureFailed as err:
+            failed += 1
+            print(f"{name}: FAILED — {err}", file=sys.stderr)
+        took = time.monotonic() - started
+        if made:
+            print(f"{name}: {', '.join(made)} ({took:.1f} s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
