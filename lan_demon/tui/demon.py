@@ -169,9 +169,10 @@ one at a time; score = cards left in your Pile, lowest total wins (RG-1…RG-7).
         for n, (i, p) in enumerate(entries):
             status = ctl.seats[i].get("status", "here") if i < len(ctl.seats) else "here"
             mark = "OUT" if p["out"] else ("·" if status == "here" else status[:4])
-            name = ctl.name(i)[:9]
+            is_bot = i < len(ctl.seats) and ctl.seats[i].get("bot")
+            name = ctl.name(i).removesuffix(" (bot)")[:8]
             score = score_so_far(p, german)
-            cell = f"{name[:8]:<8} p{p['pile']:>2} {score:+4d} {mark:<4}"
+            cell = f"{name:<8}{'*' if is_bot else ' '}p{p['pile']:>2} {score:+4d} {mark:<4}"
             out += [(f"class:back{i % 8}", " "), ("class:away" if status != "here" else "",
                                                    cell.ljust(STRIP - 1))]
             if (n + 1) % per_row == 0:

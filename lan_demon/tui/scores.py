@@ -32,8 +32,11 @@ def score_board(ctl: Controller, width: int) -> Fragments:
         out += _round_table(game, names, results[-1], table.get("totals", []), width)
     setup = table.get("setup") or {}
     if not over and setup.get("pile_sizes"):
-        sizes = "  ".join(f"{n} {s}" for n, s in zip(names, setup["pile_sizes"]))
-        out += line(("class:dim", " next Piles (RD-15): "), sizes[: width - 22])
+        out += line(("class:dim", " next Piles (RD-15):"))
+        cells = [f"{n.removesuffix(' (bot)')[:12]} {s}" for n, s in zip(names, setup["pile_sizes"])]
+        per_row = max(1, (width - 2) // 18)
+        for k in range(0, len(cells), per_row):
+            out += line("  " + "".join(f"{c:<18}" for c in cells[k:k + per_row]))
     out += line("") + _chart(names, results, width)
     if over:
         winners = (table.get("result") or {}).get("winner", [])
@@ -90,6 +93,7 @@ def _chart(names: list[str], results: list[dict[str, Any]], width: int) -> Fragm
     out = line(("class:dim", " running totals"))
     room = max(4, width - 26)
     for name, run in zip(names, runs):
-        bars = "".join(BARS[round((v - low) / span * (len(BARS) - 1))] for v in run[-room:])
+        bars = "".join(BARS[1 + round((v - low) / span * (len(BARS) - 2))]
+                       for v in run[-room:])
         out += line(f" {name[:14]:<14} ", ("class:chart", bars), f" {run[-1]:>5}")
     return out

@@ -29,7 +29,7 @@ STYLE = Style.from_dict({
     "card.red": "bg:#ffffff #d70000 bold",
     "card.black": "bg:#ffffff #000000 bold",
     "card.hidden": "bg:#444444 #bbbbbb",
-    "card.empty": "#666666",
+    "nocard": "#666666",
     "me": "bold",
     "away": "#ff5f5f",
     "chart": "#5fafff",
@@ -50,7 +50,7 @@ def face(card: Card | None, width: int = 3) -> str:
 def card_fragments(card: Card | None, owner_edge: bool = False, width: int = 3) -> Fragments:
     """A card as fragments: an owner-coloured edge (Racing Demon), then its face."""
     if card is None:
-        return [("class:card.empty", " " + face(None, width))]
+        return [("class:nocard", " " + face(None, width))]
     frags: Fragments = []
     if owner_edge and card.owner >= 0:
         frags.append((f"class:back{card.owner % len(BACKS)}", " "))

@@ -128,8 +128,8 @@ class Controller:
         if key == "?":
             self.help = not self.help
             return
-        if self.help:
-            self.help = key not in ("escape", "enter", " ")
+        if self.help:  # any key closes the help
+            self.help = False
             return
         if self.phase == "playing":
             if not self.screen.key(self, key):
@@ -152,7 +152,11 @@ class Controller:
             return [("class:warn", f"The terminal is {width}×{height}; lan_demon needs at "
                      f"least {MIN_WIDTH}×{MIN_HEIGHT}.\nMake the window bigger (q quits).")]
         body = self._body(width, height - 2)
-        return self._title(width) + body + self._status(width)
+        if body and not body[-1][1].endswith("\n"):
+            body = body + [("", "\n")]
+        used = sum(text.count("\n") for _, text in body)
+        pad = [("", "\n" * max(0, height - 2 - used))]  # the status line sits at the bottom
+        return self._title(width) + body + pad + self._status(width)
 
     def _body(self, width: int, height: int) -> Fragments:
         if self.help:
@@ -173,7 +177,10 @@ class Controller:
     def _title(self, width: int) -> Fragments:
         game = self.client.game.title if self.client.game else "lan_demon"
         me = self.name(self.client.seat) if self.client.seat is not None else "spectator"
-        rnd = self.client.table.get("round", 0) + 1
+        if self.phase in ("between", "over"):  # the round just played, not the next one
+            rnd = len(self.client.table.get("results", [])) or 1
+        else:
+            rnd = self.client.table.get("round", 0) + 1
         text = f" {game} · round {rnd} · {me} "
         right = f" {self.ping_text()} "
         return [("class:title", text + " " * max(0, width - len(text) - len(right)) + right),
@@ -182,15 +189,26 @@ class Controller:
     def _status(self, width: int) -> Fragments:
         now = self.clock()
         if self.flash_text and now < self.flash_until:
-            return [("", "\n"), ("class:flash", f" {self.flash_text} "[:width])]
-        hint = "  ".join(f"{k} {what}" for k, what in self.screen.keys[:6])
-        return [("", "\n"), ("class:dim", f" {hint}  ? help  q quit"[:width])]
+            return [("class:flash", f" {self.flash_text} "[:width])]
+        tail = "  ? help  q quit"
+        if self.phase == "playing":
+            hint = "  ".join(f"{k} {what}" for k, what in self.screen.keys)
+        elif self.phase in ("lobby", "between"):
+            hint = "Enter " + ("start" if self.phase == "lobby" and self.host else "ready")
+        else:
+            hint = ""
+        room = max(0, width - len(tail) - 1)
+        if len(hint) > room:
+            hint = hint[: max(0, room - 1)] + "…"
+        return [("class:dim", f" {hint}{tail}")]
 
     def _lobby(self) -> Fragments:
         cfg = self.client.config
+        options = ", ".join(f"{k}: {'on' if v is True else 'off' if v is False else v}"
+                            for k, v in cfg.get("options", {}).items()) or "none"
         out = line(("class:me", " Lobby"), ("class:dim", f"  {cfg.get('game', '')}  "
                                             f"rounds: {cfg.get('rounds') or 'default'}  "
-                                            f"options: {cfg.get('options', {})}"))
+                                            f"options: {options}"))
         for i, seat in enumerate(self.seats):
             tags = []
             if seat.get("bot"):
