@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from typing import Any
 
+import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -486,3 +487,81 @@ def _tamper(state: Any) -> None:
         state.claimed.clear()
     if hasattr(state, "options"):
         state.options.clear()
+
+
+def test_rd_a_turn_that_makes_the_table_stuck_is_followed_by_its_movers_mirror_rd13():
+    """The turn that completes RD-13's stuck rotation sends the mover's new waste straight back
+    under the Pack: its private waste top names a card no longer face up, and the mover's
+    mirror must follow the rotation rather than fail on the empty waste."""
+    state = RD.deal({"pile_sizes": [13], "handicap": True}, random.Random(0))
+    mirrors = {v: RD.redact(state, v) for v in (0, None)}
+    for _ in range(60):
+        events = RD.apply(state, 0, TurnPack())
+        for v, mirror in mirrors.items():
+            RD.replay(mirror, 0, TurnPack(), events if v == 0 else public_events(events))
+            assert RD.state_to_data(mirror) == RD.state_to_data(RD.redact(state, v))
+        if any(e["e"] == "rotate" for e in events):
+            assert events[0]["e"] == "turn" and events[0]["private"]["waste_top"]
+            assert state.seats[0].waste == []
+            return
+    raise AssertionError("no rotation in 60 turns")
+
+
+@pytest.mark.parametrize("game_id", ["racing-demon", "racing-demon-german", "racko",
+                                     "gin-solitaire"])
+def test_redacted_data_for_many_seats_is_each_seats_own_redaction(game_id):
+    """``Game.redacted_data`` (a deal sent to every seat at once) equals redacting the table
+    for each seat in turn, with the seats' waste tops, hands and racks in play."""
+    game = get_game(game_id)
+    seats = 1 if game_id == "gin-solitaire" else 3
+    from lan_demon.games import Match
+    state = Match(game, [str(i) for i in range(seats)], 5).deal()
+    rng = random.Random(5)
+    viewers = [*range(seats), None, 7]
+    for _ in range(40):
+        got = game.redacted_data(state, viewers)
+        want = [game.state_to_data(game.redact(state, v)) for v in viewers]
+        assert [msgpack.packb(d) for d in got] == [msgpack.packb(d) for d in want]
+        if game.round_over(state):
+            break
+        seat = rng.choice(game.to_move(state))
+        legal = game.legal_moves(state, seat)
+        if legal:
+            game.apply(state, seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("game", [RD, RG], ids=["racing-demon", "racing-demon-german"])
+def test_rd_check_refuses_what_apply_refuses_and_changes_nothing(game):
+    """``check`` (what a client runs before it sends a move) raises exactly what ``apply``
+    would — the same error and rule — for legal moves and for every kind of wrong one, on the
+    table and on a seat's redacted mirror, and leaves the state as it was."""
+    rng = random.Random(3)
+    places = ["pile", "waste", "c1", "c2", "c3", "c4", "middle", "s1", "s2", "s9"]
+    for seed in range(4):
+        state = game.deal({"pile_sizes": [5, 13, 13], "handicap": True}, random.Random(seed))
+        for _ in range(150):
+            if game.round_over(state):
+                break
+            for table in (state, game.redact(state, 0)):
+                before = game.state_to_data(table)
+                candidates = game.legal_moves(table, 0) + [
+                    Play(rng.choice(places), rng.choice(places), rng.choice([1, 1, 2, 3]))
+                    for _ in range(6)] + [TurnPack(), VoteStuck(), Timeout()]
+                for seat in (0, 1, 5, TABLE):
+                    for move in candidates:
+                        try:
+                            game.apply(game.copy_state(table), seat, move)
+                            want = None
+                        except Exception as err:  # noqa: BLE001 - compare whatever it is
+                            want = (type(err), str(err))
+                        try:
+                            game.check(table, seat, move)
+                            got = None
+                        except Exception as err:  # noqa: BLE001
+                            got = (type(err), str(err))
+                        assert got == want, (seat, str(move))
+                assert game.state_to_data(table) == before
+            seat = rng.choice(game.to_move(state))
+            legal = game.legal_moves(state, seat)
+            if legal:
+                game.apply(state, seat, rng.choice(legal))

@@ -171,6 +171,11 @@ class Game(ABC):
         Raises :class:`IllegalMove` naming the rule, with the state untouched.
         """
 
+    def check(self, state: Any, seat: int, move: Any) -> None:
+        """Raise what :meth:`apply` would raise for ``move`` now, and change nothing: a client
+        checks a move before it sends it. A game may answer without copying the state."""
+        self.apply(self.copy_state(state), seat, move)
+
     @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator). Hidden cards are absent."""
@@ -213,6 +218,12 @@ class Game(ABC):
         lies). A client's local engine runs on such a state: ``legal_moves`` and ``apply`` work
         on it for the seat's own moves, and :meth:`replay` keeps it in step with the table."""
         raise NotImplementedError
+
+    def redacted_data(self, state: Any, seats: list[int | None]) -> list[dict[str, Any]]:
+        """``state_to_data(redact(state, s))`` for each of ``seats``, as a deal is sent to every
+        seat at once; a game may share the work between seats whose copies are alike. The
+        same dict may come back for several seats: read it, do not change it."""
+        return [self.state_to_data(self.redact(state, s)) for s in seats]
 
     def replay(self, mirror: Any, seat: int, move: Any, events: list[dict[str, Any]]) -> None:
         """Apply a move the arbiter committed to a redacted state, filling in what the move

@@ -11,7 +11,7 @@ Text codes are short and typeable: rank ``A 2-9 T J Q K`` then suit ``S H D C`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lan_demon.games.base import GameError
 
@@ -35,6 +35,12 @@ class Card:
     rank: int
     suit: str
     owner: int = -1
+    # the wire form, worked out once: cards travel by the thousand in every redacted state
+    _data: str = field(init=False, repr=False, compare=False, default="")
+
+    def __post_init__(self) -> None:
+        code = self.code
+        object.__setattr__(self, "_data", code if self.owner < 0 else f"{code}@{self.owner}")
 
     @property
     def is_joker(self) -> bool:
@@ -66,16 +72,21 @@ class Card:
 
     def to_data(self) -> str:
         """The wire form: the code, then ``@owner`` when the card has one."""
-        return self.code if self.owner < 0 else f"{self.code}@{self.owner}"
+        return self._data
 
     @classmethod
     def from_data(cls, data: str) -> Card:
+        card = _FROM_DATA.get(data) if type(data) is str else None
+        if card is not None:
+            return card
         code, _, owner = data.partition("@")
         card = parse_card(code)
         if owner:
             if not owner.isdigit():
                 raise CardError(f"bad card owner in {data!r}")
-            return Card(card.rank, card.suit, int(owner))
+            card = Card(card.rank, card.suit, int(owner))
+        if type(data) is str and len(_FROM_DATA) < _FROM_DATA_LIMIT:
+            _FROM_DATA[data] = card  # cards are immutable, so one object serves every copy
         return card
 
     def __str__(self) -> str:
@@ -87,11 +98,19 @@ class Card:
 
 JOKER = Card(0, "*")
 HIDDEN = Card(0, "?")
+_FROM_DATA: dict[str, Card] = {}  # wire form -> card, for the codes seen so far
+_FROM_DATA_LIMIT = 20_000  # every card of 100 packs, twice over; beyond it codes are parsed
+_HIDDEN: dict[int, Card] = {}
 
 
 def hidden(owner: int = -1) -> Card:
     """A face-down card whose face this viewer may not know; only its owner (pack) is public."""
-    return Card(0, "?", owner)
+    card = _HIDDEN.get(owner)
+    if card is None:
+        card = Card(0, "?", owner)
+        if type(owner) is int and -1 <= owner < 1000:
+            _HIDDEN[owner] = card
+    return card
 
 
 def parse_card(text: str, owner: int = -1) -> Card:

@@ -109,6 +109,7 @@ class Timeout:
 Move = Play | TurnPack | VoteStuck | CallOut | Timeout
 _SIMPLE_MOVES = {"turn": TurnPack(), "stuck": VoteStuck(), "out": CallOut(), "timeout": Timeout()}
 _PLACE = re.compile(r"^(pile|waste|c[1-4]|middle|s\d+)$")
+_PLAYS: dict[tuple[str, str, int], Play] = {}  # wire form -> move, for the plays parsed so far
 
 
 # --------------------------------------------------------------------------------- state
@@ -346,6 +347,28 @@ class RacingDemon(Game):
             return self._vote(state, seat)
         raise BadMove(f"not a Racing Demon move: {move!r}")
 
+    def check(self, state: DemonState, seat: int, move: Move) -> None:
+        """What :meth:`apply` would refuse, found by the same checks without a copy (a client
+        checks every move it plays); anything but a play, a turn or a vote goes the long way."""
+        if not state.over and 0 <= seat < len(state.seats):
+            me = state.seats[seat]
+            if isinstance(move, Play):
+                cards = self._source_cards(me, move)
+                if move.target in COLUMN_NAMES:
+                    self._check_ladder(me, move, cards)
+                else:
+                    self._check_stack(state, move, cards)
+                return
+            if isinstance(move, TurnPack):
+                if not me.pack and not me.waste:
+                    raise _empty_pack()
+                return
+            if isinstance(move, VoteStuck):
+                if me.voted:
+                    raise _voted_already()
+                return
+        super().check(state, seat, move)
+
     def _over_refusal(self, state: DemonState, move: Move) -> IllegalMove:
         if state.ended == "stuck":
             return IllegalMove("RD-13", "the round is over: the table was stuck", move)
@@ -509,14 +532,15 @@ class RacingDemon(Game):
         state.plays += 1
         state.rotations = 0
         for s in state.seats:
-            s.voted = False
-            s.turned = 0
+            if s.voted or s.turned:  # (most seats have nothing to reset: skip the writes)
+                s.voted = False
+                s.turned = 0
 
     def _turn(self, state: DemonState, seat: int) -> list[dict[str, Any]]:
         """RD-9 / RG-5: turn three (or one); an empty Pack first takes the waste back, unshuffled."""
         me = state.seats[seat]
         if not me.pack and not me.waste:
-            raise IllegalMove("RD-9", "your Pack and waste are both empty", TurnPack())
+            raise _empty_pack()
         events: list[dict[str, Any]] = []
         if not me.pack:
             me.pack = me.waste[::-1]
@@ -534,7 +558,7 @@ class RacingDemon(Game):
     def _vote(self, state: DemonState, seat: int) -> list[dict[str, Any]]:
         me = state.seats[seat]
         if me.voted:
-            raise IllegalMove("RD-13", "you have already voted stuck", VoteStuck())
+            raise _voted_already()
         me.voted = True
         return [{"e": "stuck", "seat": seat}] + self._check_stuck(state)
 
@@ -582,25 +606,52 @@ class RacingDemon(Game):
         stacks, claimed Kings and every count stay as they are."""
         return self._copy(state, seat, redacted=True)
 
+    def redacted_data(self, state: DemonState, seats: list[int | None]) -> list[dict[str, Any]]:
+        """Every seat's copy is the spectator's but for that seat's own waste top, so the
+        table is redacted once (a deal goes to 50 seats at once; at Go every waste is empty,
+        so one copy serves them all)."""
+        public = self.state_to_data(self.redact(state, None))
+        found = []
+        for viewer in seats:
+            if viewer is None or not 0 <= viewer < len(state.seats) or \
+                    not state.seats[viewer].waste:
+                found.append(public)
+                continue
+            data = dict(public)
+            data["seats"] = list(public["seats"])
+            mine = data["seats"][viewer] = dict(public["seats"][viewer])
+            mine["waste"] = mine["waste"][:-1] + [state.seats[viewer].waste[-1].to_data()]
+            found.append(data)
+        return found
+
     @staticmethod
     def _copy(state: DemonState, viewer: int | None, redacted: bool) -> DemonState:
+        # Built without the dataclasses' __init__ (attribute dicts copied, then the lists
+        # replaced): a client copies the whole table on every move it plays.
+        new = object.__new__
         seats = []
         for i, s in enumerate(state.seats):
+            data = s.__dict__.copy()
             pile, pack, waste = s.pile, s.pack, s.waste
             if redacted:
                 blank = hidden(i)
-                pile = [blank] * (len(pile) - 1) + pile[-1:]
-                pack = [blank] * len(pack)
+                data["pile"] = [blank] * (len(pile) - 1) + pile[-1:]
+                data["pack"] = [blank] * len(pack)
                 top = waste[-1:] if i == viewer else [blank] * bool(waste)
-                waste = [blank] * (len(waste) - 1) + top
+                data["waste"] = [blank] * (len(waste) - 1) + top
             else:
-                pile, pack, waste = list(pile), list(pack), list(waste)
-            seats.append(DemonSeat(pile=pile, columns=[list(c) for c in s.columns], pack=pack,
-                                   waste=waste, pile_size=s.pile_size, stacked=s.stacked,
-                                   kings=s.kings, out=s.out, voted=s.voted, turned=s.turned))
+                data["pile"], data["pack"], data["waste"] = list(pile), list(pack), list(waste)
+            data["columns"] = [list(c) for c in s.columns]
+            seat = new(DemonSeat)
+            seat.__dict__ = data
+            seats.append(seat)
+        stacks = {}
+        for sid, st in state.stacks.items():
+            stack = new(Stack)
+            stack.__dict__ = {"id": st.id, "cards": list(st.cards)}
+            stacks[sid] = stack
         return DemonState(
-            german=state.german, seats=seats,
-            stacks={sid: Stack(st.id, list(st.cards)) for sid, st in state.stacks.items()},
+            german=state.german, seats=seats, stacks=stacks,
             next_stack=state.next_stack, claimed=dict(state.claimed),
             kings_cards=[list(k) for k in state.kings_cards], over=state.over,
             ended=state.ended, rotations=state.rotations, plays=state.plays,
@@ -613,8 +664,15 @@ class RacingDemon(Game):
         and, for the mover's own table, the new waste top from the event's ``private`` part.
         Cards that went face down (a waste turned back into the Pack, a waste card now under
         another) become placeholders again."""
-        play = next((e for e in events if e.get("e") == "play"), None)
-        if isinstance(move, Play) and play is not None:
+        play, rotated = None, False
+        for e in events:
+            kind = e.get("e")
+            if kind == "play" and play is None:
+                play = e
+            elif kind == "rotate":
+                rotated = True
+        is_play = isinstance(move, Play)
+        if is_play and play is not None:
             me = mirror.seats[seat]
             if move.source == "waste" and me.waste and me.waste[-1].hidden:
                 me.waste[-1] = Card.from_data(play["cards"][0])
@@ -622,8 +680,10 @@ class RacingDemon(Game):
             if move.target == "middle" and to.startswith("s") and int(to[1:]) in mirror.stacks:
                 move = Play(move.source, to, move.count)  # the stack the table chose
         self.apply(mirror, seat, move)
-        if any(e.get("e") == "rotate" for e in events):
-            touched = range(len(mirror.seats))
+        if rotated:
+            touched: Any = range(len(mirror.seats))
+        elif is_play:  # a play turns no card face down: the Pack is not touched, and the
+            touched = ()  # waste under its top was placeholders already
         else:
             touched = [seat] if 0 <= seat < len(mirror.seats) else []
         for i in touched:
@@ -631,12 +691,15 @@ class RacingDemon(Game):
             blank = hidden(i)
             s.pack = [blank] * len(s.pack)
             s.waste[:-1] = [blank] * (len(s.waste) - 1)
+        from_data = Card.from_data
         for e in events:
-            private = e.get("private") or {}
-            if "waste_top" in private and private["waste_top"] is not None:
-                mirror.seats[e["seat"]].waste[-1] = Card.from_data(private["waste_top"])
+            private = e.get("private")
+            if private and private.get("waste_top") is not None:
+                waste = mirror.seats[e["seat"]].waste
+                if waste:  # empty when the turn completed RD-13's rotation (waste to Pack)
+                    waste[-1] = from_data(private["waste_top"])
             if e.get("e") == "pile" and e.get("top") is not None:
-                mirror.seats[e["seat"]].pile[-1] = Card.from_data(e["top"])
+                mirror.seats[e["seat"]].pile[-1] = from_data(e["top"])
 
     def destination(self, state: DemonState, seat: int, move: Move) -> str | None:
         """The stack a play goes to now (``s7``), a "middle" play resolved as ``apply`` would;
@@ -713,13 +776,21 @@ class RacingDemon(Game):
         if kind != "play":
             raise BadMove(f"unknown move type {kind!r}")
         src, dst, n = data.get("from"), data.get("to"), data.get("n", 1)
+        plain = type(src) is str and type(dst) is str and type(n) is int
+        if plain:
+            known = _PLAYS.get((src, dst, n))
+            if known is not None:  # every client parses every move: the same few, over again
+                return known
         if not isinstance(src, str) or src not in ("pile", "waste", *COLUMN_NAMES):
             raise BadMove(f"unknown source {src!r}: use pile, waste or c1-c4")
         if not isinstance(dst, str) or not _PLACE.match(dst) or dst in ("pile", "waste"):
             raise BadMove(f"unknown target {dst!r}: use middle, s<stack> or c1-c4")
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 52:
             raise BadMove(f"a run has 1 to 52 cards, not {n!r}")
-        return Play(src, dst, n)
+        move = Play(src, dst, n)
+        if plain and len(_PLAYS) < 4096:
+            _PLAYS[(src, dst, n)] = move  # moves are immutable: one object serves every parse
+        return move
 
     def state_to_data(self, state: DemonState) -> dict[str, Any]:
         def cards(cs: list[Card]) -> list[str]:
@@ -742,8 +813,10 @@ class RacingDemon(Game):
         }
 
     def state_from_data(self, data: dict[str, Any]) -> DemonState:
+        from_data = Card.from_data
+
         def cards(cs: list[str]) -> list[Card]:
-            return [Card.from_data(c) for c in cs]
+            return [from_data(c) for c in cs]
 
         seats = [DemonSeat(pile=cards(s["pile"]), columns=[cards(c) for c in s["columns"]],
                            pack=cards(s["pack"]), waste=cards(s["waste"]),
@@ -772,6 +845,14 @@ class RacingDemon(Game):
         for k in state.kings_cards:
             every += k
         return every
+
+
+def _empty_pack() -> IllegalMove:
+    return IllegalMove("RD-9", "your Pack and waste are both empty", TurnPack())
+
+
+def _voted_already() -> IllegalMove:
+    return IllegalMove("RD-13", "you have already voted stuck", VoteStuck())
 
 
 def _adjust(steps: list[int], scores: list[int]) -> None:

@@ -346,12 +346,12 @@ class Arbiter:
         self.phase = "playing"
         self.last_play = self.turn_since = now
         self.seq += 1
-        for s in self.seats:
-            if s.peer is not None and s.status == "here":
-                out.private.append((s.peer, make("private", seq=self.seq, k="round",
-                                                 state=self._redacted(s.index))))
+        present = [s for s in self.seats if s.peer is not None and s.status == "here"]
+        *mine, public = self.game.redacted_data(self.state, [s.index for s in present] + [None])
+        for s, state in zip(present, mine):
+            out.private.append((s.peer, make("private", seq=self.seq, k="round", state=state)))
         out.public.append(make("update", seq=self.seq, k="round", round=self.match.round_no,
-                               setup=self.match.setup, state=self._redacted(None)))
+                               setup=self.match.setup, state=public))
         if self.journal:
             self.journal.write({"j": "round", "round": self.match.round_no,
                                 "setup": self.match.setup})

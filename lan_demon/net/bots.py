@@ -97,21 +97,31 @@ def make_bot(address: str, strategy: str, name: str, seed: int | str = 0,
 
 def run_pool(bots: list[NetBot], until: Callable[[], bool] | None = None,
              timeout: float = 3600.0, clock: Callable[[], float] = time.monotonic) -> None:
-    """Run bots in this process until every match they sit in is over (or ``until()``)."""
+    """Run bots in this process until every match they sit in is over (or ``until()``).
+
+    One poll covers every bot's sockets; a bot's client is pumped when one of its sockets is
+    readable or its own housekeeping is due (:meth:`Client.due`), and every bot may act."""
     deadline = clock() + timeout
+    poller, polled = zmq.Poller(), None
     while not all(b.done for b in bots) and not (until and until()):
         if clock() > deadline:
             raise GameError(f"the bots' match did not end within {timeout:g} s")
-        poller = zmq.Poller()  # made afresh: a reconnecting client has new sockets
-        for bot in bots:
-            for sock in bot.client.sockets():
-                poller.register(sock, zmq.POLLIN)
+        sockets = [(b.client.dealer, b.client.sub) for b in bots]
+        if sockets != polled:  # a reconnecting client has new sockets
+            poller, polled = zmq.Poller(), sockets
+            for bot in bots:
+                for sock in bot.client.sockets():
+                    poller.register(sock, zmq.POLLIN)
         now = clock()
         wait = min([b.wake_in(now) for b in bots if not b.done] + [0.05])
-        poller.poll(wait * 1000)
+        ready = dict(poller.poll(wait * 1000))
         now = clock()
         for bot in bots:
             if not bot.done:
-                bot.client.pump()
-                bot.handle(bot.client.take_notices())
+                client = bot.client
+                if client.dealer in ready or client.sub in ready or \
+                        client.clock() >= client.due():
+                    client.pump(ready)
+                if client.notices:
+                    bot.handle(client.take_notices())
                 bot.step(now)

@@ -20,7 +20,7 @@ import collections
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Container
 
 import zmq
 
@@ -82,7 +82,8 @@ class Client:
         self.seq = 0
         self.table: dict[str, Any] = {"phase": "lobby", "seats": []}
         self.mirror: Any = None
-        self.predicted: Any = None
+        self._predicted: Any = None
+        self._stale = False  # predicted must be worked out again before it is read
         self.pending: dict[int, Any] = {}  # in-flight moves by request id, oldest first
         self._updates: dict[int, dict[str, Any]] = {}
         self._privates: dict[int, dict[str, Any]] = {}
@@ -186,14 +187,26 @@ class Client:
         if self.table["phase"] != "playing" or self.predicted is None:
             raise IllegalMove("RD-4" if self.game and self.game.races else "RK-4",
                               "no round is in progress", move)
-        trial = self.game.copy_state(self.predicted)
-        self.game.apply(trial, self.seat, move)
-        self.predicted = trial
+        self.game.check(self.predicted, self.seat, move)  # illegal: raises, nothing is sent
         rid = next(self._ids)
         self.pending[rid] = move
         self._send(make("move", id=rid, round=self.table["round"], move=move.to_data(),
                         ts=self.arbiter_now()))
+        self._stale = True  # predicted now shows the move too, from the next time it is read
         return rid
+
+    @property
+    def predicted(self) -> Any:
+        """The mirror with our moves in flight applied, worked out when it is read (a bot
+        never reads it, and a person's screen reads it once per change)."""
+        if self._stale:
+            self._stale = False
+            self._predicted = self._prediction()
+        return self._predicted
+
+    @predicted.setter
+    def predicted(self, state: Any) -> None:
+        self._predicted, self._stale = state, False
 
     def leave(self) -> None:
         if self.dealer is not None:
@@ -227,10 +240,15 @@ class Client:
         self.pump()
         return self.take_notices()
 
-    def pump(self) -> None:
-        """Handle everything that has arrived, without waiting; send what is due."""
+    def pump(self, ready: Container[zmq.Socket] | None = None) -> None:
+        """Handle everything that has arrived, without waiting; send what is due.
+
+        ``ready``: the sockets a poll has just found readable (the others are not read), for a
+        loop that polls many clients at once."""
         self._flush()
         for sock, channel in ((self.dealer, "private"), (self.sub, "pub")):
+            if ready is not None and sock not in ready:
+                continue
             while sock is not None:
                 try:
                     frame = sock.recv(zmq.NOBLOCK)
@@ -240,6 +258,18 @@ class Client:
                 self._receive(frame, channel)
         self._housekeeping()
         self._flush()
+
+    def due(self) -> float:
+        """The earliest time :meth:`pump` has work even if nothing arrives: a heartbeat to
+        send, a silence to notice, a private half overdue, a delayed frame to send."""
+        due = float("inf")
+        if self.connected:
+            due = min(self.next_beat, self.heard + SILENCE)
+        if self._waiting_since is not None:
+            due = min(due, self._waiting_since + PRIVATE_WAIT)
+        if self._outgoing:
+            due = min(due, self._outgoing[0][0])
+        return due - 0.001  # early rather than late: pump itself decides to the microsecond
 
     def take_notices(self) -> list[Notice]:
         notices, self.notices = self.notices, []
@@ -417,15 +447,19 @@ class Client:
         self.notices.append(Notice("match_end", data=update))
 
     def _repredict(self) -> None:
-        """``predicted`` = the mirror plus our moves still in flight; a move that no longer
-        applies is dropped (the arbiter will refuse it too) and the player is told."""
+        """The mirror or the moves in flight changed: ``predicted`` is worked out again (when
+        it is next read)."""
+        self._stale = True
+
+    def _prediction(self) -> Any:
+        """The mirror plus our moves still in flight; a move that no longer applies is left
+        out (the arbiter will refuse it too, and the player is told then)."""
         if self.mirror is None or not self.pending:
-            self.predicted = self.mirror
-            return
+            return self.mirror
         state = self.game.copy_state(self.mirror)
         for rid, move in list(self.pending.items()):
             try:
                 self.game.apply(state, self.seat, move)
             except GameError:
                 continue  # its refusal (with the reason) is on its way from the arbiter
-        self.predicted = state
+        return state

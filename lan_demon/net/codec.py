@@ -93,7 +93,11 @@ def encode(msg: dict[str, Any]) -> bytes:
 
 def make(kind: str, **fields: Any) -> dict[str, Any]:
     """A message of type ``kind`` with ``v`` and ``t`` first; fields that are None are left out."""
-    return {"v": VERSION, "t": kind, **{k: v for k, v in fields.items() if v is not None}}
+    msg = {"v": VERSION, "t": kind}
+    for key, value in fields.items():
+        if value is not None:
+            msg[key] = value
+    return msg
 
 
 def request_id(frame: bytes) -> int | None:

@@ -1,0 +1,657 @@
+"""Networked play: move-to-update latency, throughput and bytes per update, on loopback.
+
+    python benchmarks/net_latency.py [--players 2,8,20,50] [--seconds 15] [--seed 1]
+                                     [--bot-procs 2] [--fairness-ms 0] [--profile DIR]
+
+Racing Demon (classic). For each table size the arbiter runs in a process of its own
+(``python -m lan_demon host --port 0 --players N --seed S --countdown 0 --pause 0
+--fairness-ms 0`` on 127.0.0.1; its address is read from its first line of output), so that
+its CPU time can be read from ``/proc/PID/stat``; bots share one or two more processes
+(``run_pool``). Per table size:
+
+1. latency: one seat is a probe client, the others are greedy bots at the ``club`` pace (a
+   person's). The probe plays only moves no other seat can contest — an ace to the middle
+   (it founds a new stack), a card or a whole column onto one of its own columns (a ladder),
+   a turn of its Pack — so the arbiter commits each at once, whatever the fairness window
+   (``Game.rivals`` is asserted empty for each). It times ``client.play(move)`` up to the
+   arrival of the PUB ``update`` carrying that move's request id (``rid``), one move about
+   every 100 ms;
+2. between those moves, at the same pace and under the same load, the probe process also
+   times raw round trips to the echo process (a machine that sleeps between actions answers
+   more slowly than one kept busy, so this is the fair yardstick next to the back-to-back
+   baseline);
+3. flat-out: every seat is a greedy bot at the ``flat-out`` pace, split over ``--bot-procs``
+   processes. Committed moves are counted from the PUB stream by a plain SUB socket; the
+   arbiter's CPU time (utime + stime, every thread of its process) per committed move gives
+   the moves per second one core of it could carry. The bots' CPU is shown too: on two cores
+   they, not the arbiter, are the bottleneck (every client replays every update);
+4. saturated: every seat is a bare DEALER keeping turns of its Pack in flight, with a SUB per
+   seat that drains every update, so the arbiter sets the pace — its own capacity (a lower
+   bound: the load generator shares the two cores);
+5. bytes: the average size of the PUB ``update`` frames (move updates, and all updates
+   including deals) and of the private frames the seats receive (``ok``, ``private``).
+
+Before all that, the baseline, measured in the same run: a raw pyzmq DEALER→ROUTER round trip
+of a small msgpack map to an echo process, back to back (p50/p99 over 5000).
+
+The machine is shared and noisy, so figures move from run to run: compare them with the
+baselines of the same run. Nothing here asserts a time; the figures go to docs/benchmarks.md.
+Every process and socket started here is stopped before it exits. ``--profile DIR`` runs the
+children under cProfile (one ``.prof`` file each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import select
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import msgpack
+import zmq
+
+HOST = "127.0.0.1"
+GAME = "racing-demon"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+HERE = os.path.abspath(__file__)
+WARMUP = 1.0  # seconds of play before a measuring window opens
+PROFILE: str | None = None  # --profile DIR: children run under cProfile, one file each
+
+
+def python(name: str) -> list[str]:
+    """The command line that starts a child Python (under cProfile with --profile)."""
+    if not PROFILE:
+        return [sys.executable]
+    return [sys.executable, "-m", "cProfile", "-o", os.path.join(PROFILE, f"{name}.prof")]
+
+
+# --------------------------------------------------------------------------------- helpers
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process (every thread of it), from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def quantiles(samples: list[float]) -> tuple[float, float]:
+    """p50 and p99 (in the units given)."""
+    if len(samples) < 2:
+        return (samples[0], samples[0]) if samples else (float("nan"), float("nan"))
+    q = statistics.quantiles(samples, n=100, method="inclusive")
+    return statistics.median(samples), q[98]
+
+
+def stop(proc: subprocess.Popen | None, sig: int = signal.SIGTERM, timeout: float = 10.0
+         ) -> str:
+    """Stop one process we started (by its own pid) and return what it printed."""
+    if proc is None:
+        return ""
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+    return out or ""
+
+
+def read_line(proc: subprocess.Popen, timeout: float = 15.0) -> str:
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    if not ready:
+        raise RuntimeError("a child process said nothing in time")
+    line = proc.stdout.readline()
+    if not line:
+        raise RuntimeError(f"a child process ended early (status {proc.wait()})")
+    return line.strip()
+
+
+class Host:
+    """``lan-demon host`` in a process of its own, on loopback, any free port."""
+
+    def __init__(self, players: int, seed: int, fairness_ms: float, log: Any, name: str):
+        # --rounds: a match that outlasts the run (turn-only rounds at 2 players are short)
+        self.proc = subprocess.Popen(
+            python(f"host-{name}") + [
+                "-m", "lan_demon", "host", "--port", "0", "--players", str(players),
+                "--seed", str(seed), "--countdown", "0", "--pause", "0",
+                "--fairness-ms", f"{fairness_ms:g}", "--rounds", "1000000"],
+            stdout=subprocess.PIPE, stderr=log, text=True)
+        # "lan-demon: hosting racing-demon at HOST:PORT (updates on port PUB), …"
+        first = read_line(self.proc)
+        self.address = "tcp://" + first.split(" at ", 1)[1].split()[0]
+        self.pub = f"tcp://{HOST}:{int(first.split('updates on port ', 1)[1].split(')')[0])}"
+        self.pid = self.proc.pid
+
+    def close(self) -> None:
+        stop(self.proc, signal.SIGINT)
+
+
+def start_bots(address: str, count: int, first: int, speed: str, seed: int, log: Any
+               ) -> subprocess.Popen:
+    return subprocess.Popen(
+        python(f"bots-{speed}-{count}-{first}") + [
+            HERE, "--bots-worker", address, "--count", str(count), "--first", str(first),
+            "--speed", speed, "--seed", str(seed)],
+        stdout=subprocess.PIPE, stderr=log, text=True)
+
+
+def worker_stats(out: str) -> dict[str, Any]:
+    for line in reversed(out.splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    return {}
+
+
+# ------------------------------------------------------------------ 1. the raw round trip
+
+
+def echo_server() -> None:
+    """Child: a ROUTER that answers every msgpack map with a small msgpack map."""
+    ctx = zmq.Context()
+    router = ctx.socket(zmq.ROUTER)
+    router.setsockopt(zmq.LINGER, 0)
+    port = router.bind_to_random_port(f"tcp://{HOST}")
+    print(port, flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        while True:
+            peer, frame = router.recv_multipart()
+            msg = msgpack.unpackb(frame, raw=False)
+            router.send_multipart([peer, msgpack.packb(
+                {"v": 1, "t": "ok", "re": msg["id"], "seq": msg["id"]}, use_bin_type=True)])
+    finally:
+        router.close(0)
+        ctx.term()
+
+
+class Echo:
+    """The echo process and a DEALER connected to it: one raw round trip per :meth:`rtt`."""
+
+    def __init__(self) -> None:
+        self.child = subprocess.Popen(python("echo") + [HERE, "--echo"],
+                                      stdout=subprocess.PIPE, text=True)
+        self.ctx = zmq.Context()
+        self.dealer = self.ctx.socket(zmq.DEALER)
+        self.dealer.setsockopt(zmq.LINGER, 0)
+        self.dealer.connect(f"tcp://{HOST}:{int(read_line(self.child))}")
+        self.ids = 0
+
+    def rtt(self) -> float:
+        """One DEALER→ROUTER→DEALER round trip of a small msgpack map, in µs."""
+        self.ids += 1
+        frame = msgpack.packb({"v": 1, "t": "move", "id": self.ids, "round": 0,
+                               "move": {"t": "play", "from": "pile", "to": "middle"},
+                               "ts": time.monotonic()}, use_bin_type=True)
+        start = time.perf_counter()
+        self.dealer.send(frame)
+        if not self.dealer.poll(5000):
+            raise RuntimeError("the echo process did not answer")
+        msgpack.unpackb(self.dealer.recv(), raw=False)
+        return (time.perf_counter() - start) * 1e6
+
+    def close(self) -> None:
+        self.dealer.close(0)
+        self.ctx.term()
+        stop(self.child)
+
+
+def baseline(echo: Echo, n: int = 5000) -> tuple[float, float]:
+    """p50, p99 of back-to-back raw round trips, after a few hundred to warm both ends up."""
+    for _ in range(500):
+        echo.rtt()
+    return quantiles([echo.rtt() for _ in range(n)])
+
+
+# ------------------------------------------------------------------------ 2. the probe
+
+
+def make_probe_class():
+    from lan_demon.net.client import Client
+
+    class Probe(Client):
+        """A client that notes when the update of each of its own moves arrives."""
+
+        def __init__(self, *args: Any, **kw: Any):
+            super().__init__(*args, **kw)
+            self.sent_at: dict[int, float] = {}
+            self.latencies: list[float] = []
+            self.measuring = False
+
+        def _on_update(self, msg: dict[str, Any]) -> None:
+            if msg.get("k") == "move" and msg.get("seat") == self.seat:
+                start = self.sent_at.pop(msg.get("rid"), None)
+                if start is not None and self.measuring:
+                    self.latencies.append((time.perf_counter() - start) * 1e6)
+            super()._on_update(msg)
+
+    return Probe
+
+
+def uncontested(client: Any) -> Any | None:
+    """The probe's next move: one that no other seat can contest, in the greedy order —
+    an ace to the middle, a pile or waste card onto a column, a whole column onto another,
+    else a turn of the Pack."""
+    from lan_demon.bots.racing_demon import rank_move
+    from lan_demon.games.racing_demon import COLUMN_NAMES, Play, TurnPack
+    state = client.mirror
+    me = state.seats[client.seat]
+    sizes = [len(c) for c in me.columns]
+    best, best_rank = None, 99
+    for move in client.legal_moves():
+        if isinstance(move, Play):
+            if move.target == "middle":
+                card = me.pile[-1] if move.source == "pile" else me.waste[-1] \
+                    if move.source == "waste" else me.columns[COLUMN_NAMES.index(move.source)][-1]
+                if card.rank != 1:
+                    continue  # onto a stack: another seat may race for it (RD-11)
+                rank = 0
+            elif move.target in COLUMN_NAMES:
+                rank = rank_move(move, sizes)
+            else:
+                continue
+        elif isinstance(move, TurnPack):
+            rank = 6
+        else:
+            continue
+        if rank < best_rank:
+            best, best_rank = move, rank
+    if best is not None:
+        assert client.game.rivals(state, client.seat, best) == []
+    return best
+
+
+def latency(players: int, seconds: float, seed: int, fairness_ms: float, echo: Echo,
+            log: Any) -> dict[str, Any]:
+    """Move-to-update latency of a probe seat among club-pace bots. Between its moves the
+    probe also times raw round trips to the echo process, at the same pace and under the same
+    load: a machine that idles between actions answers more slowly than one kept busy."""
+    host = bots = None
+    probe = None
+    ctx = zmq.Context()
+    try:
+        host = Host(players, seed, fairness_ms, log, f"club-{players}")
+        probe = make_probe_class()(host.address, name="probe", context=ctx).connect()
+        if players > 1:
+            bots = start_bots(host.address, players - 1, 1, "club", seed, log)
+        probe.ready()
+        rng = random.Random(seed)
+        poller = zmq.Poller()
+        for sock in probe.sockets():
+            poller.register(sock, zmq.POLLIN)
+        deadline = time.monotonic() + 60
+        while probe.table.get("phase") != "playing":
+            if time.monotonic() > deadline:
+                raise RuntimeError("the match did not start")
+            poller.poll(50)
+            probe.pump()
+        t_open = time.monotonic() + WARMUP
+        t_close = t_open + seconds
+        cpu0 = seq0 = None
+        refused = 0
+        next_act = time.monotonic()
+        echo_next, raw = True, []  # actions alternate: a raw round trip, then a move
+        while True:
+            now = time.monotonic()
+            if cpu0 is None and now >= t_open:
+                cpu0, seq0, wall0 = cpu_seconds(host.pid), probe.seq, now
+                probe.measuring = True
+            if now >= t_close:
+                break
+            wait = 0.05 if probe.pending else max(0.0, min(next_act - now, 0.05))
+            poller.poll(wait * 1000)
+            probe.pump()
+            for notice in probe.take_notices():
+                if notice.kind == "round_end":
+                    probe.ready()
+                elif notice.kind in ("beaten", "refused"):
+                    refused += 1
+            if probe.pending or probe.table.get("phase") != "playing" or probe.mirror is None:
+                continue
+            if time.monotonic() < next_act:
+                continue
+            if echo_next:
+                rtt = echo.rtt()
+                if probe.measuring:
+                    raw.append(rtt)
+                echo_next, next_act = False, time.monotonic() + rng.uniform(0.025, 0.075)
+                continue
+            move = uncontested(probe)
+            if move is None:
+                next_act = time.monotonic() + 0.1
+                continue
+            start = time.perf_counter()
+            rid = probe.play(move)
+            probe.sent_at[rid] = start
+            # a quick but human hand: a move about every 100 ms, a raw round trip between
+            echo_next, next_act = True, time.monotonic() + rng.uniform(0.025, 0.075)
+        wall = time.monotonic() - wall0
+        cpu = cpu_seconds(host.pid) - cpu0
+        updates = probe.seq - seq0
+        p50, p99 = quantiles(probe.latencies)
+        r50, r99 = quantiles(raw)
+        return {"p50": p50, "p99": p99, "samples": len(probe.latencies), "refused": refused,
+                "raw_p50": r50, "raw_p99": r99, "raw_samples": len(raw),
+                "updates_per_s": updates / wall, "arbiter_cpu": cpu / wall}
+    finally:
+        if probe is not None:
+            probe.close()
+        stop(bots)
+        if host is not None:
+            host.close()
+        ctx.term()
+
+
+# ------------------------------------------------------------------- 3. flat-out throughput
+
+
+def throughput(players: int, seconds: float, seed: int, fairness_ms: float, procs: int,
+               log: Any) -> dict[str, Any]:
+    """Every seat a flat-out bot; committed moves counted from the PUB stream."""
+    host = None
+    workers: list[subprocess.Popen] = []
+    ctx = zmq.Context()
+    sub = ctx.socket(zmq.SUB)
+    sub.setsockopt(zmq.LINGER, 0)
+    sub.setsockopt(zmq.SUBSCRIBE, b"")
+    try:
+        host = Host(players, seed, fairness_ms, log, f"flat-out-{players}")
+        sub.connect(host.pub)
+        procs = max(1, min(procs, players))
+        share = [players // procs + (i < players % procs) for i in range(procs)]
+        first = 0
+        for count in share:
+            workers.append(start_bots(host.address, count, first, "flat-out", seed, log))
+            first += count
+        moves = frames = move_bytes = all_bytes = 0
+        window: dict[str, float] = {}
+        deadline = time.monotonic() + 60
+        started = False
+        while True:
+            now = time.monotonic()
+            if not started and now > deadline:
+                raise RuntimeError("the match did not start")
+            if started and "t0" not in window and now >= t_open:
+                window = {"t0": now, "cpu": cpu_seconds(host.pid),
+                          "bots": sum(cpu_seconds(w.pid) for w in workers)}
+                moves = frames = move_bytes = all_bytes = 0
+            if "t0" in window and now >= t_open + seconds:
+                window.update(t1=now, cpu1=cpu_seconds(host.pid),
+                              bots1=sum(cpu_seconds(w.pid) for w in workers))
+                break
+            if not sub.poll(50):
+                continue
+            while True:
+                try:
+                    frame = sub.recv(zmq.NOBLOCK)
+                except zmq.Again:
+                    break
+                msg = msgpack.unpackb(frame, raw=False)
+                if msg.get("t") != "update":
+                    continue
+                frames += 1
+                all_bytes += len(frame)
+                if msg["k"] == "move":
+                    moves += 1
+                    move_bytes += len(frame)
+                elif msg["k"] == "round" and not started:
+                    started, t_open = True, time.monotonic() + WARMUP
+        wall = window["t1"] - window["t0"]
+        cpu = window["cpu1"] - window["cpu"]
+        bots_cpu = window["bots1"] - window["bots"]
+        result = {"moves": moves, "moves_per_s": moves / wall,
+                  "cpu_per_move_us": cpu / max(1, moves) * 1e6,
+                  "arbiter_cpu": cpu / wall, "bots_cpu": bots_cpu / wall, "procs": procs,
+                  "update_move_bytes": move_bytes / max(1, moves),
+                  "update_bytes": all_bytes / max(1, frames), "updates": frames}
+    finally:
+        outs = [stop(w) for w in workers]
+        sub.close(0)
+        if host is not None:
+            host.close()
+        ctx.term()
+    private: dict[str, list[int]] = {}
+    for out in outs:
+        for kind, (count, size) in worker_stats(out).get("private", {}).items():
+            c, s = private.get(kind, [0, 0])
+            private[kind] = [c + count, s + size]
+    result["private"] = {k: (c, s / c) for k, (c, s) in private.items() if c}
+    return result
+
+
+def bots_worker(args: argparse.Namespace) -> None:
+    """Child: ``count`` bots in one process (run_pool) until SIGTERM; then a JSON line."""
+    from lan_demon.net.bots import make_bot, run_pool
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    tally: dict[str, list[int]] = {}
+    bots = []
+    try:
+        for i in range(args.count):
+            if stopping:
+                return
+            bot = make_bot(args.bots_worker, "greedy", f"bot-{args.first + i}",
+                           seed=f"{args.seed}:{args.first + i}", speed=args.speed,
+                           connect_timeout=30)
+            bots.append(bot)
+            original = bot.client._receive
+
+            def receive(frame: bytes, channel: str, original=original) -> None:
+                if channel == "private":
+                    msg = msgpack.unpackb(frame, raw=False)
+                    kind = msg.get("t") + ("/" + msg["k"] if "k" in msg else "")
+                    entry = tally.setdefault(kind, [0, 0])
+                    entry[0] += 1
+                    entry[1] += len(frame)
+                original(frame, channel)
+
+            bot.client._receive = receive
+        run_pool(bots, until=lambda: bool(stopping), timeout=3600)
+    finally:
+        print(json.dumps({"bots": len(bots), "moves": sum(b.moves for b in bots),
+                          "private": tally}), flush=True)
+        for bot in bots:
+            bot.client.close()
+        zmq.Context.instance().term()
+
+
+# ------------------------------------------------------------ 4. the arbiter saturated
+
+
+def capacity(players: int, seconds: float, seed: int, fairness_ms: float, log: Any,
+             in_flight: int = 16) -> dict[str, Any]:
+    """The arbiter's own ceiling: every seat is a bare DEALER that keeps several turns of its
+    Pack in flight (a turn is always legal and never contested), with a SUB per seat that
+    reads every update, so the arbiter — not a bot's engine — sets the pace. A round ends
+    stuck after three rotations (RD-13) and the next is dealt at once, as in real play."""
+    from lan_demon.net.codec import encode, make
+    host = None
+    ctx = zmq.Context()
+    socks: list[zmq.Socket] = []
+    try:
+        host = Host(players, seed, fairness_ms, log, f"capacity-{players}")
+        dealers, subs = [], []
+        for i in range(players):
+            d, sub = ctx.socket(zmq.DEALER), ctx.socket(zmq.SUB)
+            socks += [d, sub]
+            for sock in (d, sub):
+                sock.setsockopt(zmq.LINGER, 0)
+            sub.setsockopt(zmq.SUBSCRIBE, b"")
+            sub.connect(host.pub)
+            d.connect(host.address)
+            d.send(encode(make("hello", id=1, name=f"load-{i}", role="player", bot=True)))
+            dealers.append(d)
+            subs.append(sub)
+        window = max(2, -(-in_flight // players))
+        turn = {"t": "turn"}
+        poller = zmq.Poller()
+        for sock in dealers + subs:
+            poller.register(sock, zmq.POLLIN)
+        flying = [0] * players
+        ids = [10] * players
+        round_no: int | None = None
+        moves = refused = 0
+        ready = set()
+        window_at: dict[str, float] = {}
+        t_open = t_close = None
+        deadline = time.monotonic() + 60
+        while True:
+            now = time.monotonic()
+            if t_open is None and now > deadline:
+                raise RuntimeError("the match did not start")
+            if t_open is not None and not window_at and now >= t_open:
+                window_at = {"t0": now, "cpu0": cpu_seconds(host.pid)}
+                moves = refused = 0
+            if window_at and now >= t_close:
+                window_at.update(t1=now, cpu1=cpu_seconds(host.pid))
+                break
+            if round_no is not None:
+                for i, d in enumerate(dealers):
+                    while flying[i] < window:
+                        ids[i] += 1
+                        flying[i] += 1
+                        d.send(encode(make("move", id=ids[i], round=round_no, move=turn,
+                                           ts=0.0)))
+            for sock, _ in poller.poll(50):
+                i = dealers.index(sock) if sock in dealers else -1
+                while True:
+                    try:
+                        frame = sock.recv(zmq.NOBLOCK)
+                    except zmq.Again:
+                        break
+                    if i >= 0:  # a private message to seat i
+                        msg = msgpack.unpackb(frame, raw=False)
+                        kind, re = msg["t"], msg.get("re", 0)
+                        if kind == "welcome" and i not in ready:
+                            ready.add(i)
+                            sock.send(encode(make("ready", id=2)))
+                        elif kind in ("ok", "error") and re > 10:
+                            flying[i] -= 1
+                            refused += kind == "error"
+                    elif sock is subs[0]:  # one SUB reads the stream; the others just drain
+                        msg = msgpack.unpackb(frame, raw=False)
+                        if msg["t"] != "update":
+                            continue
+                        if msg["k"] == "move":
+                            moves += 1
+                        elif msg["k"] == "round":
+                            round_no = msg["round"]
+                            if t_open is None:
+                                t_open = time.monotonic() + WARMUP
+                                t_close = t_open + seconds
+                        elif msg["k"] == "round_end":
+                            round_no = None
+        wall = window_at["t1"] - window_at["t0"]
+        cpu = window_at["cpu1"] - window_at["cpu0"]
+        return {"moves_per_s": moves / wall, "cpu_per_move_us": cpu / max(1, moves) * 1e6,
+                "arbiter_cpu": cpu / wall, "refused": refused, "window": window}
+    finally:
+        for sock in socks:
+            sock.close(0)
+        if host is not None:
+            host.close()
+        ctx.term()
+
+
+# ------------------------------------------------------------------------------- main
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", default="2,8,20,50",
+                        help="table sizes, comma-separated (default 2,8,20,50)")
+    parser.add_argument("--seconds", type=float, default=15.0,
+                        help="length of each measuring window (default 15)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot-procs", type=int, default=2,
+                        help="processes the flat-out bots are split across (default 2)")
+    parser.add_argument("--fairness-ms", type=float, default=0.0,
+                        help="the arbiter's RD-11 window (default 0; the probe's moves are "
+                        "uncontested, so they are committed at once either way)")
+    parser.add_argument("--profile", metavar="DIR", help="run the arbiter and bot processes "
+                        "under cProfile, writing one .prof file each into DIR")
+    parser.add_argument("--echo", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bots-worker", metavar="ADDRESS", help=argparse.SUPPRESS)
+    parser.add_argument("--count", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--speed", default="club", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.echo:
+        return echo_server()
+    if args.bots_worker:
+        return bots_worker(args)
+    global PROFILE
+    PROFILE = args.profile and os.path.abspath(args.profile)
+    sizes = [int(p) for p in args.players.split(",")]
+    command = (f"python benchmarks/net_latency.py --players {args.players} --seconds "
+               f"{args.seconds:g} --seed {args.seed} --bot-procs {args.bot_procs}"
+               + (f" --fairness-ms {args.fairness_ms:g}" if args.fairness_ms else ""))
+    print(f"command: {command}")
+    print(f"python {platform.python_version()}, pyzmq {zmq.__version__} (libzmq "
+          f"{zmq.zmq_version()}), msgpack {'.'.join(map(str, msgpack.version))}, "
+          f"{os.cpu_count()} cores, loopback {HOST}, {GAME}, fairness window "
+          f"{args.fairness_ms:g} ms")
+    began = time.monotonic()
+    echo = Echo()
+    try:
+        b50, b99 = baseline(echo)
+        print(f"baseline: raw DEALER/ROUTER round trip, back to back (msgpack, echo process): "
+              f"p50 {b50:.0f} µs, p99 {b99:.0f} µs over 5000")
+        sys.stdout.flush()
+        with tempfile.TemporaryFile("w+") as log:
+            for n in sizes:
+                report(n, args, echo, b50, log)
+            log.seek(0)
+            errors = "\n".join(line for line in log.read().splitlines()
+                               if "host stopped" not in line)
+            if errors.strip():
+                print("child processes' stderr:\n" + errors[-3000:], file=sys.stderr)
+    finally:
+        echo.close()
+    print(f"took {time.monotonic() - began:.0f} s")
+
+
+def report(n: int, args: argparse.Namespace, echo: Echo, b50: float, log: Any) -> None:
+    """Measure one table size and print its lines."""
+    lat = latency(n, args.seconds, args.seed, args.fairness_ms, echo, log)
+    print(f"{n:3d} players  latency, probe among {n - 1} club bots: p50 {lat['p50']:.0f} µs, "
+          f"p99 {lat['p99']:.0f} µs over {lat['samples']} moves "
+          f"({lat['updates_per_s']:.0f} updates/s, arbiter CPU {lat['arbiter_cpu']:.0%}"
+          + (f", {lat['refused']} refused" if lat["refused"] else "") + ")")
+    print(f"{n:3d} players    raw round trip at the probe's pace, same load: p50 "
+          f"{lat['raw_p50']:.0f} µs, p99 {lat['raw_p99']:.0f} µs over {lat['raw_samples']}; "
+          f"probe p50 = {lat['p50'] / lat['raw_p50']:.1f}× this, {lat['p50'] / b50:.1f}× "
+          f"back to back")
+    sys.stdout.flush()
+    fo = throughput(n, args.seconds, args.seed, args.fairness_ms, args.bot_procs, log)
+    print(f"{n:3d} players  flat-out bots ({fo['procs']} bot process"
+          f"{'es' * (fo['procs'] > 1)}): {fo['moves_per_s']:,.0f} moves/s; CPU: arbiter "
+          f"{fo['arbiter_cpu']:.0%}, bots {fo['bots_cpu']:.0%} (of 2 cores); arbiter "
+          f"{fo['cpu_per_move_us']:.0f} µs CPU/move ≈ {1e6 / fo['cpu_per_move_us']:,.0f} "
+          f"moves/s per core")
+    sys.stdout.flush()
+    cap = capacity(n, args.seconds, args.seed, args.fairness_ms, log)
+    print(f"{n:3d} players  arbiter saturated (bare seats, {cap['window']} turns in flight "
+          f"each): {cap['moves_per_s']:,.0f} moves/s at {cap['arbiter_cpu']:.0%} CPU, "
+          f"{cap['cpu_per_move_us']:.0f} µs CPU/move"
+          + (f", {cap['refused']} refused" if cap["refused"] else ""))
+    priv = ", ".join(f"{k} {size:.0f} B" for k, (count, size) in sorted(
+        fo["private"].items()) if k in ("ok", "private/move", "private/round"))
+    print(f"{n:3d} players  bytes (flat-out run): update/move {fo['update_move_bytes']:.0f} B, "
+          f"all updates {fo['update_bytes']:.0f} B (incl. deals); private: {priv}")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
