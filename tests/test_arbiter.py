@@ -300,3 +300,27 @@ def test_the_journal_holds_every_committed_move(tmp_path):
     rep = replay(path)
     assert rep.moves == [12] and rep.unfinished is not None
     assert rep.unfinished.discard == t.arbiter.state.discard
+
+
+def test_rk4_a_seat_that_leaves_mid_round_is_played_for_too():
+    t = Table("racko", players=2, turn_timeout=5)
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    mover = t.arbiter.state.turn
+    t.send((b"A", b"B")[mover], "leave", at=100.5)
+    t.send((b"A", b"B")[1 - mover], "hb", at=106.0)
+    t.tick(106.0)
+    assert [u["move"]["t"] for u in t.updates("move")] == ["draw", "discard"]
+    assert t.arbiter.state.turn == 1 - mover
+    assert not [m for m in t.inbox.get((b"A", b"B")[mover], []) if m["t"] == "ok"
+                and m.get("re") == -1]  # stand-in moves are answered to nobody
+
+
+def test_spectators_cannot_ready_or_start_either():
+    t = Table(players=2)
+    t.send(b"S", "hello", name="Sue", role="spectator")
+    for kind in ("ready", "start"):
+        (err,) = t.send(b"S", kind)
+        assert err["code"] == "spectator"

@@ -106,6 +106,8 @@ class Arbiter:
         self.game = get_game(config.game)
         if config.players is not None:
             self.game.check_players(config.players)
+        if config.rounds is not None:
+            self.game.check_rounds(config.rounds)
         if not 0 <= config.fairness_ms <= MAX_FAIRNESS_MS:
             raise GameError(f"the fairness window is 0 to {MAX_FAIRNESS_MS} ms, "
                             f"not {config.fairness_ms}")
@@ -241,11 +243,14 @@ class Arbiter:
             candidate, n = f"{name} ({n})", n + 1
         return candidate
 
-    def _welcome(self, rid: int, seat: int | None, token: str) -> dict[str, Any]:
+    def _public_config(self) -> dict[str, Any]:
         config = self.config.public()
         config["options"] = {**self.game.default_options(), **config["options"]}
+        return config
+
+    def _welcome(self, rid: int, seat: int | None, token: str) -> dict[str, Any]:
         return make("welcome", re=rid, seat=seat, token=token, pub=self.config.pub,
-                    game=self.game.id, config=config)
+                    game=self.game.id, config=self._public_config())
 
     def _on_ping(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                  out: Outbox) -> None:
@@ -263,7 +268,7 @@ class Arbiter:
 
     def _on_ready(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                   out: Outbox) -> None:
-        player = self._player(seat)
+        player = self._player(seat, peer)
         player.ready = True
         out.private.append((peer, make("ok", re=msg["id"])))
         if self.phase == "lobby":
@@ -276,7 +281,7 @@ class Arbiter:
 
     def _on_start(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                   out: Outbox) -> None:
-        player = self._player(seat)
+        player = self._player(seat, peer)
         if player.index != 0:
             raise ProtocolError("not_host", "only the first seat starts the match")
         if self.phase != "lobby":
@@ -293,6 +298,7 @@ class Arbiter:
         self.spectators.pop(peer, None)
         if seat is not None:
             seat.peer = None
+            seat.away_since = now  # its turns are played for it after the turn timeout
             self._presence(seat, "left", out)
             if self.phase == "lobby":  # the seat is freed; those after it move up one
                 self.seats.remove(seat)
@@ -463,7 +469,8 @@ class Arbiter:
 
     def _commit(self, held: Held, now: float, out: Outbox) -> None:
         seat, move = held.seat, held.move
-        peer = self.seats[seat].peer if seat >= 0 else None
+        # The table's own moves and stand-in turns (rid -1) are answered to nobody.
+        peer = self.seats[seat].peer if seat >= 0 and held.rid >= 0 else None
         try:
             events = self.game.apply(self.state, seat, move)
         except IllegalMove as err:
@@ -515,9 +522,10 @@ class Arbiter:
             held.place is not None and getattr(held.move, "target", "") == "middle")
         if not beaten:
             return make("error", re=held.rid, code="illegal", reason=err.reason, rule=err.rule)
-        by = self._winner(held.place or getattr(held.move, "target", ""))
+        place = held.place or getattr(held.move, "target", "")
+        by = self._winner(place)
         who = self.seats[by].name if by is not None and 0 <= by < len(self.seats) else "someone"
-        reason = err.reason if err.rule == "RD-11" else f"{who} got to {held.place} first"
+        reason = f"{who} got to {place} first"
         return make("error", re=held.rid, code="beaten", reason=reason, rule="RD-11", by=by)
 
     def _winner(self, target: str) -> int | None:
@@ -604,7 +612,7 @@ class Arbiter:
         return {
             "phase": self.phase,
             "game": self.game.id,
-            "config": self.config.public(),
+            "config": self._public_config(),
             "seats": [s.public() for s in self.seats],
             "round": match.round_no if match else 0,
             "totals": list(match.totals) if match else [],
