@@ -267,3 +267,29 @@ def test_a_client_that_hears_nothing_reconnects_by_itself_to_the_same_seat(host)
     assert ann.seat == seat and len(server.arbiter.seats) == 2  # the same seat, no new one
     assert server.arbiter.seats[seat].peer != old_peer  # now bound to the new connection
     assert server.arbiter.seats[seat].status == "here"
+
+
+def test_predicted_shows_the_moves_in_flight_until_their_updates_come(host):
+    """A key press shows at once: ``predicted`` is the mirror with the moves still in flight
+    applied on top (worked out when it is read); once their updates come the mirror has caught
+    up, and predicted is the mirror again."""
+    from lan_demon.games.racing_demon import TurnPack
+    server = host("racing-demon", players=2, seed=3)
+    ann, bob = join(host, server, "Ann"), join(host, server, "Bob")
+    for client in (ann, bob):
+        client.ready()
+    pump_until(lambda: all(c.mirror is not None and c.table["phase"] == "playing"
+                           for c in (ann, bob)), [ann, bob])
+    game = ann.game
+    before = game.state_to_data(ann.mirror)
+    ann.play(TurnPack())
+    ann.play(TurnPack())
+    assert len(ann.pending) == 2
+    assert game.state_to_data(ann.mirror) == before  # the mirror waits for the table
+    want = game.copy_state(ann.mirror)
+    for _ in range(2):
+        game.apply(want, ann.seat, TurnPack())
+    assert game.state_to_data(ann.predicted) == game.state_to_data(want) != before
+    assert ann.predicted is ann.predicted  # worked out once per change
+    pump_until(lambda: not ann.pending, [ann, bob])
+    assert ann.predicted is ann.mirror and mirror_is_canonical(server, ann)

@@ -100,7 +100,8 @@ def run_pool(bots: list[NetBot], until: Callable[[], bool] | None = None,
     """Run bots in this process until every match they sit in is over (or ``until()``).
 
     One poll covers every bot's sockets; a bot's client is pumped when one of its sockets is
-    readable or its own housekeeping is due (:meth:`Client.due`), and every bot may act."""
+    readable or its own housekeeping is due (:meth:`Client.due`) — not every client on every
+    wake-up — and every bot may act."""
     deadline = clock() + timeout
     poller, polled = zmq.Poller(), None
     while not all(b.done for b in bots) and not (until and until()):
@@ -121,7 +122,7 @@ def run_pool(bots: list[NetBot], until: Callable[[], bool] | None = None,
                 client = bot.client
                 if client.dealer in ready or client.sub in ready or \
                         client.clock() >= client.due():
-                    client.pump(ready)
+                    client.pump()
                 if client.notices:
                     bot.handle(client.take_notices())
                 bot.step(now)

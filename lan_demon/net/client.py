@@ -20,7 +20,7 @@ import collections
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Container
+from typing import Any, Callable
 
 import zmq
 
@@ -240,15 +240,10 @@ class Client:
         self.pump()
         return self.take_notices()
 
-    def pump(self, ready: Container[zmq.Socket] | None = None) -> None:
-        """Handle everything that has arrived, without waiting; send what is due.
-
-        ``ready``: the sockets a poll has just found readable (the others are not read), for a
-        loop that polls many clients at once."""
+    def pump(self) -> None:
+        """Handle everything that has arrived, without waiting; send what is due."""
         self._flush()
         for sock, channel in ((self.dealer, "private"), (self.sub, "pub")):
-            if ready is not None and sock not in ready:
-                continue
             while sock is not None:
                 try:
                     frame = sock.recv(zmq.NOBLOCK)
