@@ -339,6 +339,8 @@ def test_rd15_ties_share_and_piles_stay_between_0_and_48():
 
 
 def test_rd16_a_pile_of_zero_is_out_at_go():
+    """RD-16: a Pile of 0 says Go then Out — out at once with +10, everyone else loses their
+    whole Pile; several such players are all out."""
     state = deal(players=3, sizes=[0, 13, 0])
     assert state.over and state.seats[0].out and state.seats[2].out and not state.seats[1].out
     result = RD.round_result(state)
@@ -390,6 +392,7 @@ def test_rg4_no_laddering_line_cards_go_to_stacks_and_refill_from_the_pile():
 
 
 def test_rg5_the_pack_turns_one_card_at_a_time():
+    """RG-5: the German Pack turns one card at a time."""
     state = table(seat(pack="2D 3D 4D"), german=True)
     RG.apply(state, 0, TurnPack())
     assert state.seats[0].waste == cs("4D") and len(state.seats[0].pack) == 2
