@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.games import GameError
 from lan_demon.games.cards import SUITS, Card
 from lan_demon.games.gin_solitaire import (DISCARD, DRAW, FIRST_DISCARD, HAND_SIZE, KNOCK_LIMIT,
                                            OVER, TARGET, BigGin, Discard, Draw, Knock, Move,
@@ -130,20 +129,12 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             return "GS-4: no round is in progress"
         if self.layout(view).unknown:
             return "your drawn card is on its way — a moment"
-        game = client.game
-        try:
-            game.apply(game.copy_state(client.predicted), client.seat, move)
-        except GameError as err:
-            return str(err)
-        return f"'{move}' is not possible now"
+        return ctl.engine_verdict(move) or f"'{move}' is not possible now"
 
     # --- keys ------------------------------------------------------------------------------
 
     def _try(self, ctl: Controller, move: Move) -> None:
-        if move in ctl.client.legal_moves():
-            ctl.play(move)
-        else:
-            ctl.flash(self.why_not(ctl, move))
+        ctl.try_play(move, self.why_not)
 
     def key(self, ctl: Controller, key: str) -> bool:
         view = ctl.client.view()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.games import GameError
 from lan_demon.games.racko import (CARD_POINTS, HIDDEN_CARD, SLOTS, TARGET, DiscardHeld, Draw,
                                    Move, Place, TakeDiscard, ascending_prefix)
 from lan_demon.tui.style import Fragments, line, text_of
@@ -118,20 +117,12 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             who = ctl.name(view["turn"])
             drew = " (they have drawn a card)" if view["holding"] else ""
             return f"RK-4: it is {who}'s turn{drew}"
-        game = client.game
-        try:
-            game.apply(game.copy_state(client.predicted), client.seat, move)
-        except GameError as err:
-            return str(err)
-        return f"RK-4: '{move}' is not possible now"
+        return ctl.engine_verdict(move) or f"RK-4: '{move}' is not possible now"
 
     # --- keys ------------------------------------------------------------------------------
 
     def _try(self, ctl: Controller, move: Move) -> None:
-        if move in ctl.client.legal_moves():
-            ctl.play(move)
-        else:
-            ctl.flash(self.why_not(ctl, move))
+        ctl.try_play(move, self.why_not)
 
     def key(self, ctl: Controller, key: str) -> bool:
         view = ctl.client.view()

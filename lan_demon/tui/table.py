@@ -100,6 +100,22 @@ class Controller:
             return False
         return True
 
+    def engine_verdict(self, move: Any) -> str | None:
+        """The local engine's refusal of ``move`` now (rule id and reason), or None."""
+        game, client = self.client.game, self.client
+        try:
+            game.apply(game.copy_state(client.predicted), client.seat, move)
+        except GameError as err:
+            return str(err)
+        return None
+
+    def try_play(self, move: Any, why_not: Callable[[Controller, Any], str]) -> None:
+        """Play a legal move; flash why an illegal one is not possible (and send nothing)."""
+        if move in self.client.legal_moves():
+            self.play(move)
+        else:
+            self.flash(why_not(self, move))
+
     # --- facts the screens use -------------------------------------------------------------
 
     @property
