@@ -3,11 +3,14 @@
     python benchmarks/net_latency.py [--players 2,8,20,50] [--seconds 15] [--seed 1]
                                      [--bot-procs 2] [--fairness-ms 0] [--profile DIR]
 
-Racing Demon (classic). For each table size the arbiter runs in a process of its own
-(``python -m lan_demon host --port 0 --players N --seed S --countdown 0 --pause 0
---fairness-ms 0`` on 127.0.0.1; its address is read from its first line of output), so that
-its CPU time can be read from ``/proc/PID/stat``; bots share one or two more processes
-(``run_pool``). Per table size:
+Racing Demon (classic). For each table size the arbiter runs in a process of its own, so that
+its CPU time can be read from ``/proc/PID/stat``; its address is read from its first line of
+output. For the latency phase it is ``python -m lan_demon host --port 0 --players N --seed S
+--countdown 0 --pause 0 --fairness-ms 0`` on 127.0.0.1; for the flat-out and saturated phases
+it is the same server started by this script with RD-15 handicaps off (a flat-out table plays
+thousands of rounds, over which the handicaps walk the Piles down to 0; rounds that are over at
+Go, RD-16, then flood the table). Bots share one or two more processes (``run_pool``). Per
+table size:
 
 1. latency: one seat is a probe client, the others are greedy bots at the ``club`` pace (a
    person's). The probe plays only moves no other seat can contest — an ace to the middle
@@ -118,16 +121,20 @@ def read_line(proc: subprocess.Popen, timeout: float = 15.0) -> str:
 
 
 class Host:
-    """``lan-demon host`` in a process of its own, on loopback, any free port."""
+    """An arbiter in a process of its own, on loopback, any free port: ``lan-demon host``, or
+    with ``handicap=False`` the same server started by this script with RD-15 off."""
 
-    def __init__(self, players: int, seed: int, fairness_ms: float, log: Any, name: str):
-        # --rounds: a match that outlasts the run (turn-only rounds at 2 players are short)
-        self.proc = subprocess.Popen(
-            python(f"host-{name}") + [
-                "-m", "lan_demon", "host", "--port", "0", "--players", str(players),
-                "--seed", str(seed), "--countdown", "0", "--pause", "0",
-                "--fairness-ms", f"{fairness_ms:g}", "--rounds", "1000000"],
-            stdout=subprocess.PIPE, stderr=log, text=True)
+    def __init__(self, players: int, seed: int, fairness_ms: float, log: Any, name: str,
+                 handicap: bool = True):
+        if handicap:  # --rounds: a match that outlasts the run
+            command = ["-m", "lan_demon", "host", "--port", "0", "--players", str(players),
+                       "--seed", str(seed), "--countdown", "0", "--pause", "0",
+                       "--fairness-ms", f"{fairness_ms:g}", "--rounds", "1000000"]
+        else:
+            command = [HERE, "--host-worker", "--count", str(players), "--seed", str(seed),
+                       "--fairness-ms", f"{fairness_ms:g}"]
+        self.proc = subprocess.Popen(python(f"host-{name}") + command,
+                                     stdout=subprocess.PIPE, stderr=log, text=True)
         # "lan-demon: hosting racing-demon at HOST:PORT (updates on port PUB), …"
         first = read_line(self.proc)
         self.address = "tcp://" + first.split(" at ", 1)[1].split()[0]
@@ -136,6 +143,27 @@ class Host:
 
     def close(self) -> None:
         stop(self.proc, signal.SIGINT)
+
+
+def host_worker(args: argparse.Namespace) -> None:
+    """Child: what ``lan-demon host --port 0 --players N --seed S --countdown 0 --pause 0
+    --fairness-ms F`` runs, with RD-15 handicaps off (the command has no switch for it): over
+    the thousands of rounds a flat-out table plays, handicaps walk the Piles down to 0, and
+    then rounds that are over at Go (RD-16) flood the table with deals."""
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.server import ArbiterServer
+    config = Config(GAME, players=args.count, rounds=1_000_000, seed=args.seed,
+                    options={"handicap": False}, fairness_ms=args.fairness_ms, countdown=0,
+                    pause=0)
+    server = ArbiterServer(config, port=0)
+    print(f"lan-demon: hosting {GAME} at {server.address[len('tcp://'):]} "
+          f"(updates on port {server.pub_port})", flush=True)
+    try:
+        server.serve()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
 
 
 def start_bots(address: str, count: int, first: int, speed: str, seed: int, log: Any
@@ -366,7 +394,7 @@ def throughput(players: int, seconds: float, seed: int, fairness_ms: float, proc
     sub.setsockopt(zmq.LINGER, 0)
     sub.setsockopt(zmq.SUBSCRIBE, b"")
     try:
-        host = Host(players, seed, fairness_ms, log, f"flat-out-{players}")
+        host = Host(players, seed, fairness_ms, log, f"flat-out-{players}", handicap=False)
         sub.connect(host.pub)
         procs = max(1, min(procs, players))
         share = [players // procs + (i < players % procs) for i in range(procs)]
@@ -480,7 +508,7 @@ def capacity(players: int, seconds: float, seed: int, fairness_ms: float, log: A
     ctx = zmq.Context()
     socks: list[zmq.Socket] = []
     try:
-        host = Host(players, seed, fairness_ms, log, f"capacity-{players}")
+        host = Host(players, seed, fairness_ms, log, f"capacity-{players}", handicap=False)
         dealers, subs = [], []
         for i in range(players):
             d, sub = ctx.socket(zmq.DEALER), ctx.socket(zmq.SUB)
@@ -582,6 +610,7 @@ def main() -> None:
     parser.add_argument("--profile", metavar="DIR", help="run the arbiter and bot processes "
                         "under cProfile, writing one .prof file each into DIR")
     parser.add_argument("--echo", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--host-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bots-worker", metavar="ADDRESS", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
@@ -589,6 +618,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.echo:
         return echo_server()
+    if args.host_worker:
+        return host_worker(args)
     if args.bots_worker:
         return bots_worker(args)
     global PROFILE
@@ -648,8 +679,10 @@ def report(n: int, args: argparse.Namespace, echo: Echo, b50: float, log: Any) -
           + (f", {cap['refused']} refused" if cap["refused"] else ""))
     priv = ", ".join(f"{k} {size:.0f} B" for k, (count, size) in sorted(
         fo["private"].items()) if k in ("ok", "private/move", "private/round"))
+    snaps, snap_size = fo["private"].get("snap", (0, 0))
     print(f"{n:3d} players  bytes (flat-out run): update/move {fo['update_move_bytes']:.0f} B, "
-          f"all updates {fo['update_bytes']:.0f} B (incl. deals); private: {priv}")
+          f"all updates {fo['update_bytes']:.0f} B (incl. deals); private: {priv}; "
+          f"{snaps} resync snapshots of {snap_size / 1000:.0f} kB on average")
     sys.stdout.flush()
 
 
