@@ -379,6 +379,9 @@ class Client:
         if msg["seq"] <= self.seq:
             return
         self._updates[msg["seq"]] = msg
+        missing = msg["seq"] > self.seq + 1 and msg["seq"] - 1 not in self._updates
+        if missing and not self._snapshot_asked and self.connected:
+            self.resync()  # a gap (an update merely waiting for its private half is not one)
         self._advance()
 
     def _advance(self) -> None:
@@ -397,9 +400,6 @@ class Client:
             self._privates.pop(update["seq"], None)
             self.seq = update["seq"]
             getattr(self, "_k_" + update["k"])(update, private)
-        if self._updates and self.connected:
-            self.resync()  # a gap: later updates wait, the next one is missing (an update
-            # merely waiting for its private half returned above: that is no gap)
 
     def _needs_private(self, update: dict[str, Any]) -> bool:
         if self.seat is None:
