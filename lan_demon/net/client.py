@@ -308,23 +308,15 @@ class Client:
         if self.send_delay > 0:
             self._outgoing.append((self.clock() + self.send_delay, frame))
             self._flush()
-        else:
-            self._put(frame)
-
-    def _put(self, frame: bytes) -> None:
-        if self.dealer is None:
-            return
-        try:
+        elif self.dealer is not None:
             self.dealer.send(frame, zmq.NOBLOCK)
-        except zmq.Again:  # the queue to the arbiter is full: it is gone or flooded
-            self.notices.append(Notice("refused", "the arbiter is not taking messages; "
-                                       "a message was dropped"))
 
     def _flush(self, force: bool = False) -> None:
         now = self.clock()
         while self._outgoing and (force or self._outgoing[0][0] <= now):
             _, frame = self._outgoing.popleft()
-            self._put(frame)
+            if self.dealer is not None:
+                self.dealer.send(frame, zmq.NOBLOCK)
 
     # --- private messages ------------------------------------------------------------------
 
@@ -379,9 +371,8 @@ class Client:
         if msg["seq"] <= self.seq:
             return
         self._updates[msg["seq"]] = msg
-        missing = msg["seq"] > self.seq + 1 and msg["seq"] - 1 not in self._updates
-        if missing and not self._snapshot_asked and self.connected:
-            self.resync()  # a gap (an update merely waiting for its private half is not one)
+        if msg["seq"] > self.seq + 1 and not self._snapshot_asked and self.connected:
+            self.resync()  # a gap
         self._advance()
 
     def _advance(self) -> None:
