@@ -236,8 +236,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown speed profile {args.speed!r}; choose one of: "
                          f"{', '.join(PROFILES)}")
     if args.rounds is not None:
-        from lan_demon.games import Match
-        Match(game, ["a"] * (bots + 1), 0, rounds_wanted=args.rounds)
+        game.check_rounds(args.rounds)
     _need_terminal()
     seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
     table = start_local_table(game.id, seed, args.rounds, args.speed)
@@ -287,9 +286,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                     fairness_ms=args.fairness_ms, countdown=args.countdown, pause=args.pause,
                     turn_timeout=args.turn_timeout)
     if args.rounds is not None:
-        from lan_demon.games import Match
-        Match(get_game(args.game), ["a"] * (args.players or get_game(args.game).min_players),
-              0, rounds_wanted=args.rounds)  # refuse a round count the game does not allow
+        get_game(args.game).check_rounds(args.rounds)  # RG-7: refuse it before binding
     server = ArbiterServer(config, port=args.port, journal=args.journal)
     info = sys.stderr if args.json else sys.stdout
     print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
