@@ -12,6 +12,7 @@ from lan_demon.games import Match, get_game
 from lan_demon.net.arbiter import Config
 from lan_demon.net.bots import NetBot, make_bot, run_pool
 from lan_demon.net.client import Client, ConnectError
+from lan_demon.net.codec import make
 from lan_demon.net.server import ArbiterServer
 
 pytestmark = pytest.mark.timeout(60)
@@ -293,3 +294,25 @@ def test_predicted_shows_the_moves_in_flight_until_their_updates_come(host):
     assert ann.predicted is ann.predicted  # worked out once per change
     pump_until(lambda: not ann.pending, [ann, bob])
     assert ann.predicted is ann.mirror and mirror_is_canonical(server, ann)
+
+
+def test_a_client_whose_arbiter_is_gone_drops_frames_and_refuses_moves_without_raising(host):
+    """A killed host leaves the client's queue to it filling up; ZeroMQ then refuses more
+    (``Again``). Heartbeats are dropped quietly; a move says plainly it was not sent and is not
+    left pending — the snapshot after the reconnect heals the table."""
+    from lan_demon.games.racing_demon import TurnPack
+    server = host("racing-demon", players=2, seed=4)
+    ann, bob = join(host, server, "Ann"), join(host, server, "Bob")
+    for client in (ann, bob):
+        client.ready()
+    pump_until(lambda: all(c.table["phase"] == "playing" and c.mirror is not None
+                           for c in (ann, bob)), [ann, bob])
+    server.stop()
+    sent = 0
+    while ann._send(make("hb")) and sent < 1_000_000:
+        sent += 1
+    assert ann.dropped == 1 and sent < 1_000_000  # the queue filled, and nothing was raised
+    with pytest.raises(ConnectError, match="not sent"):
+        ann.play(TurnPack())
+    assert not ann.pending
+    ann.pump()  # still no exception from the housekeeping either

@@ -95,6 +95,7 @@ class Client:
         self.heard = self.next_beat = self.clock()
         self.connected = False
         self.bytes_in = 0
+        self.dropped = 0  # frames the arbiter's full queue would not take (see _put)
 
     # --- connecting ------------------------------------------------------------------------
 
@@ -190,8 +191,11 @@ class Client:
         self.game.check(self.predicted, self.seat, move)  # illegal: raises, nothing is sent
         rid = next(self._ids)
         self.pending[rid] = move
-        self._send(make("move", id=rid, round=self.table["round"], move=move.to_data(),
-                        ts=self.arbiter_now()))
+        if not self._send(make("move", id=rid, round=self.table["round"], move=move.to_data(),
+                               ts=self.arbiter_now())):
+            del self.pending[rid]
+            raise ConnectError("the move was not sent: the arbiter is not taking messages "
+                               "(it may be restarting)")
         self._stale = True  # predicted now shows the move too, from the next time it is read
         return rid
 
@@ -303,20 +307,34 @@ class Client:
 
     # --- sending ---------------------------------------------------------------------------
 
-    def _send(self, msg: dict[str, Any]) -> None:
+    def _send(self, msg: dict[str, Any]) -> bool:
+        """Queue a message for the arbiter; False when it could not be queued (see _put)."""
         frame = encode(msg)
         if self.send_delay > 0:
             self._outgoing.append((self.clock() + self.send_delay, frame))
             self._flush()
-        elif self.dealer is not None:
+            return True
+        return self._put(frame)
+
+    def _put(self, frame: bytes) -> bool:
+        """Hand a frame to ZeroMQ without ever blocking. When the arbiter is gone (killed,
+        restarting) the queue to it fills up and the frame is dropped: a heartbeat or ping
+        does not matter, a move is reported by :meth:`play`, and the snapshot that follows
+        the reconnect heals the rest."""
+        if self.dealer is None:
+            return False
+        try:
             self.dealer.send(frame, zmq.NOBLOCK)
+        except zmq.Again:
+            self.dropped += 1
+            return False
+        return True
 
     def _flush(self, force: bool = False) -> None:
         now = self.clock()
         while self._outgoing and (force or self._outgoing[0][0] <= now):
             _, frame = self._outgoing.popleft()
-            if self.dealer is not None:
-                self.dealer.send(frame, zmq.NOBLOCK)
+            self._put(frame)
 
     # --- private messages ------------------------------------------------------------------
 
@@ -359,8 +377,9 @@ class Client:
     # --- published updates ------------------------------------------------------------------
 
     def _on_beat(self, msg: dict[str, Any]) -> None:
-        if msg["seq"] > self.seq and not self._updates and not self._snapshot_asked:
-            self.resync()  # we missed the last update(s) and nothing else will tell us
+        if msg["seq"] > self.seq and self.seq + 1 not in self._updates \
+                and not self._snapshot_asked:
+            self.resync()  # we missed the next update and nothing else will tell us
         elif msg["seq"] == self.seq and msg.get("hash") and self.mirror is not None:
             public = self.game.state_to_data(self.game.redact(self.mirror, None))
             if state_hash(public) != msg["hash"]:  # our table drifted from the canonical one
@@ -371,12 +390,14 @@ class Client:
         if msg["seq"] <= self.seq:
             return
         self._updates[msg["seq"]] = msg
-        if msg["seq"] > self.seq + 1 and not self._snapshot_asked and self.connected:
-            self.resync()  # a gap
         self._advance()
 
     def _advance(self) -> None:
-        """Apply buffered updates in sequence order while the next one is complete."""
+        """Apply buffered updates in sequence order while the next one is complete.
+
+        Later updates waiting behind a missing one are a gap: ask for a snapshot (Clone). An
+        update merely waiting for its private half is no gap — that half comes over the other
+        socket, usually a moment later (PRIVATE_WAIT bounds the wait)."""
         if self._snapshot_asked:
             return
         while self.seq + 1 in self._updates:
@@ -391,6 +412,8 @@ class Client:
             self._privates.pop(update["seq"], None)
             self.seq = update["seq"]
             getattr(self, "_k_" + update["k"])(update, private)
+        if self._updates and self.connected:
+            self.resync()  # the next update is missing while later ones wait: a gap
 
     def _needs_private(self, update: dict[str, Any]) -> bool:
         if self.seat is None:
