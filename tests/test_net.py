@@ -324,3 +324,12 @@ def test_a_client_whose_arbiter_is_gone_drops_frames_and_refuses_moves_without_r
         ann.play(TurnPack())
     assert not ann.pending
     ann.pump()  # still no exception from the housekeeping either
+
+
+def test_the_sub_connects_to_the_host_it_reached_the_router_at():
+    """PROTOCOL.md §2: a LAN host binds 0.0.0.0, so the welcome's ``pub`` host is no address;
+    the client keeps the ROUTER's host and takes only the port."""
+    from lan_demon.net.client import pub_endpoint
+    assert pub_endpoint("tcp://0.0.0.0:7701", "tcp://192.0.2.7:7700") == "tcp://192.0.2.7:7701"
+    assert pub_endpoint("tcp://127.0.0.1:5001", "tcp://127.0.0.1:5000") == \
+        "tcp://127.0.0.1:5001"

@@ -58,6 +58,15 @@ def normalize_address(address: str) -> str:
     return f"tcp://{host}:{port}"
 
 
+def pub_endpoint(pub: str, router: str) -> str:
+    """Where to connect the SUB: the welcome's ``pub`` names the host the arbiter bound to,
+    which on a LAN host is a wildcard (``0.0.0.0``) — so take the host we reached the ROUTER
+    at, with the ``pub`` port (PROTOCOL.md §2)."""
+    port = pub.rpartition(":")[2]
+    host = router[len("tcp://"):].rpartition(":")[0]
+    return f"tcp://{host}:{port}"
+
+
 class Client:
     """One connection to an arbiter, as a player or a spectator."""
 
@@ -127,7 +136,7 @@ class Client:
             self.sub = self.context.socket(zmq.SUB)
             self.sub.setsockopt(zmq.LINGER, 0)
             self.sub.setsockopt(zmq.SUBSCRIBE, b"")
-            self.sub.connect(msg["pub"])
+            self.sub.connect(pub_endpoint(msg["pub"], self.address))
         self.connected = True
         self._samples.clear()
         self._ping()
