@@ -5,20 +5,29 @@ the simulator keeps a clock: every bot looks at the table, decides, and its move
 reaction time later, drawn from a seeded speed profile. Meanwhile other moves land, so a bot's
 card may arrive on a stack that someone has just taken — it is refused under RD-11 and goes back,
 exactly as the arbiter will do it on a real table. The clock is simulated: nothing sleeps.
+
+A bot plays like the person its speed profile describes (:mod:`lan_demon.bots.speed`): a card
+someone else puts on a stack reaches its eyes only a notice time later — until then it decides on
+the stacks as it last saw them, and a card aimed at a stack that has moved on meets RD-11 — and
+at each look it may overlook a playable card. Every draw is seeded per seat, so a run replays
+byte for byte from its seed. ``SpeedProfile`` and ``PROFILES`` live in ``bots.speed`` and are
+re-exported here for older callers.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
-import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from lan_demon.bots import make_strategy
 from lan_demon.bots.base import Strategy, Turn
+from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import TABLE, Game, GameError, IllegalMove, Match, get_game
-from lan_demon.games.racing_demon import Timeout
+from lan_demon.games.cards import Card
+from lan_demon.games.racing_demon import DemonState, Play, Stack, Timeout
 
 STUCK_TIMEOUT = 60.0  # RD-13: seconds with no play before the table is stuck
 MAX_MOVES = 200_000  # a round of any game by any bot in this project ends far sooner
@@ -26,28 +35,6 @@ MAX_MOVES = 200_000  # a round of any game by any bot in this project ends far s
 
 class SimulationError(GameError):
     """A match that cannot be played as asked (it explains why)."""
-
-
-@dataclass(frozen=True)
-class SpeedProfile:
-    """How fast a Racing Demon bot acts: a log-normal reaction time around ``median`` seconds."""
-
-    name: str
-    median: float
-    spread: float
-
-    def sample(self, rng: random.Random) -> float:
-        if self.spread == 0:
-            return self.median
-        return self.median * math.exp(rng.gauss(0.0, self.spread))
-
-
-PROFILES = {p.name: p for p in (
-    SpeedProfile("beginner", 1.6, 0.5),
-    SpeedProfile("club", 0.9, 0.4),
-    SpeedProfile("expert", 0.5, 0.3),
-    SpeedProfile("flat-out", 0.001, 0.0),
-)}
 
 
 @dataclass
@@ -66,6 +53,92 @@ class Simulation:
 
     match: Match
     stats: list[RoundStats] = field(default_factory=list)
+
+
+class _Sight:
+    """The stacks as each seat has noticed them (RD-5, RD-11).
+
+    Every card that lands on a stack is a new version of that stack. Its player knows it at once;
+    every other seat learns it a notice time later. A seat that has noticed everything sees the
+    real table; otherwise it gets a copy of the table whose stacks are the versions it has seen.
+    Only the stacks are delayed: they are where the others' moves meet one's own cards.
+    """
+
+    def __init__(self, speeds: list[SpeedProfile], rngs: list[random.Random],
+                 state: DemonState):
+        self.speeds = speeds
+        self.rngs = rngs
+        self.version = 0
+        # per seat: stack id -> (version, top card or None once its King was claimed, size);
+        # what is on the table when the round starts, everybody sees
+        start = {sid: (0, st.cards[-1], len(st.cards)) for sid, st in state.stacks.items()}
+        self.seen: list[dict[int, tuple[int, Card | None, int]]] = [dict(start) for _ in speeds]
+        self.pending: list[list[tuple[float, int, int, Card | None, int]]] = [[] for _ in speeds]
+
+    def landed(self, state: DemonState, seat: int, events: list[dict[str, Any]],
+               now: float) -> None:
+        """Record the stack a committed play went to, for every seat to notice in its time."""
+        for e in events:
+            if e["e"] != "play" or not e["to"].startswith("s"):
+                continue
+            sid = int(e["to"][1:])
+            stack = state.stacks.get(sid)
+            top, size = (stack.cards[-1], len(stack.cards)) if stack else (None, 0)
+            self.version += 1
+            for i, speed in enumerate(self.speeds):
+                delay = 0.0 if i == seat else speed.notice_delay(self.rngs[i])
+                if delay <= 0:
+                    self._see(i, sid, self.version, top, size)
+                else:
+                    self.pending[i].append((now + delay, self.version, sid, top, size))
+
+    def _see(self, seat: int, sid: int, version: int, top: Card | None, size: int) -> None:
+        known = self.seen[seat].get(sid)
+        if known is None or known[0] < version:  # a later version noticed first wins
+            self.seen[seat][sid] = (version, top, size)
+
+    def table(self, state: DemonState, seat: int, now: float) -> DemonState:
+        """The table as ``seat`` sees it at ``now``."""
+        pending = self.pending[seat]
+        if not pending:
+            return state
+        waiting = []
+        for item in pending:
+            if item[0] <= now:
+                self._see(seat, item[2], item[1], item[3], item[4])
+            else:
+                waiting.append(item)
+        self.pending[seat] = waiting
+        if not waiting:
+            return state
+        stacks: dict[int, Stack] = {}
+        wants: dict[Any, list[int]] = {}
+        for sid, (_, top, size) in self.seen[seat].items():
+            if top is None:
+                continue
+            stacks[sid] = Stack(sid, [top] * size)  # only the top and the size are ever read
+            key = top.rank + 1 if state.german else (top.rank + 1, top.suit)
+            wants.setdefault(key, []).append(sid)
+        return dataclasses.replace(state, stacks=stacks, wants=wants)
+
+
+class _GlancingTurn(Turn):
+    """A turn whose playable cards are each overlooked with the profile's miss probability."""
+
+    __slots__ = ("speed", "eye")
+
+    def __init__(self, game: Game, state: Any, seat: int, rng: random.Random,
+                 speed: SpeedProfile, eye: random.Random):
+        super().__init__(game, state, seat, rng)
+        self.speed = speed
+        self.eye = eye
+
+    @property
+    def legal(self) -> list[Any]:
+        if self._legal is None:
+            self._legal = [m for m in self.game.legal_moves(self._state, self.seat)
+                           if not (isinstance(m, Play) and self.speed.misses(self.eye))]
+        return self._legal
 
 
 def _seat_rng(seed: int | str, round_no: int, seat: int, what: str) -> random.Random:
@@ -104,11 +177,15 @@ def _race(game: Game, state: Any, bots: list[Strategy], rngs: list[random.Random
           speeds: list[SpeedProfile], seed: int | str, round_no: int) -> RoundStats:
     """Racing Demon in simulated time: decide now, land a reaction later (RD-4, RD-11, RD-13)."""
     stats = RoundStats()
-    clock = [_seat_rng(seed, round_no, s, "clock") for s in range(len(bots))]
+    seats = range(len(bots))
+    clock = [_seat_rng(seed, round_no, s, "clock") for s in seats]
+    eyes = [_seat_rng(seed, round_no, s, "miss") for s in seats]
+    sight = _Sight(speeds, [_seat_rng(seed, round_no, s, "notice") for s in seats], state) \
+        if any(p.notice > 0 for p in speeds) else None
     queue: list[tuple[float, int, int, Any]] = []
     seq = 0
     for seat in game.to_move(state):  # RD-4: everybody starts at Go, t = 0
-        queue.append((speeds[seat].sample(clock[seat]), seq := seq + 1, seat, None))
+        queue.append((speeds[seat].react(clock[seat]), seq := seq + 1, seat, None))
     heapq.heapify(queue)
     last_play = now = 0.0
     while queue and not game.round_over(state):
@@ -118,9 +195,13 @@ def _race(game: Game, state: Any, bots: list[Strategy], rngs: list[random.Random
             last_play = now
             if game.round_over(state):
                 break
-        if move is None:  # the bot looks at the table and decides
-            move = bots[seat].choose(Turn(game, state, seat, rngs[seat]))
-            delay = speeds[seat].sample(clock[seat])
+        if move is None:  # the bot looks at the table (as it has noticed it) and decides
+            speed = speeds[seat]
+            table = sight.table(state, seat, now) if sight else state
+            turn = _GlancingTurn(game, table, seat, rngs[seat], speed, eyes[seat]) \
+                if speed.miss > 0 else Turn(game, table, seat, rngs[seat])
+            move = bots[seat].choose(turn)
+            delay = speed.react(clock[seat])
             # the move lands after the delay; with nothing to do (None) the bot looks again then
             heapq.heappush(queue, (now + delay, seq := seq + 1, seat, move))
             continue
@@ -133,12 +214,18 @@ def _race(game: Game, state: Any, bots: list[Strategy], rngs: list[random.Random
             events = []
         if any(e["e"] in ("play", "rotate") for e in events):
             last_play = now
+            if sight:
+                sight.landed(state, seat, events, now)
         if stats.moves > MAX_MOVES:
             raise SimulationError(f"a round of {game.title} did not end in {MAX_MOVES} moves")
-        heapq.heappush(queue, (now + speeds[seat].sample(clock[seat]) * 0.25,
+        heapq.heappush(queue, (now + speeds[seat].react(clock[seat]) * 0.25,
                                seq := seq + 1, seat, None))
     stats.seconds = now
     return stats
+
+
+__all__ = ["PROFILES", "RoundStats", "Simulation", "SimulationError", "SpeedProfile",
+           "play_round", "simulate"]
 
 
 def simulate(game_id: str, players: int, seed: int | str, rounds: int | None = None,
