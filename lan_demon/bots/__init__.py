@@ -6,15 +6,18 @@
 from __future__ import annotations
 
 from lan_demon.bots.base import RandomStrategy, Strategy, Turn
+from lan_demon.bots.sdk import (Beaten, Bot, MatchEnd, Played, Refused, Result, RoundEnd,
+                                RoundStart, run, run_many)
 from lan_demon.games.base import BadConfig
 
 
 def _registry() -> dict[str, dict[str, type[Strategy]]]:
-    from lan_demon.bots.gin import GreedyGin
-    from lan_demon.bots.racing_demon import GreedyDemon, RandomDemon
-    from lan_demon.bots.racko import GreedyRackO
+    from lan_demon.bots.gin import GreedyGin, SolverGin
+    from lan_demon.bots.racing_demon import GreedyDemon, RandomDemon, StrongDemon
+    from lan_demon.bots.racko import GreedyRackO, PlannerRackO
     table: dict[str, dict[str, type[Strategy]]] = {}
-    for cls in (RandomStrategy, RandomDemon, GreedyDemon, GreedyRackO, GreedyGin):
+    for cls in (RandomStrategy, RandomDemon, GreedyDemon, StrongDemon, GreedyRackO,
+                PlannerRackO, GreedyGin, SolverGin):
         for game in cls.games:
             table.setdefault(game, {})[cls.name] = cls
     return table
@@ -33,4 +36,6 @@ def make_strategy(game_id: str, name: str) -> Strategy:
     return known[name]()
 
 
-__all__ = ["RandomStrategy", "Strategy", "Turn", "make_strategy", "strategy_names"]
+__all__ = ["Beaten", "Bot", "MatchEnd", "Played", "RandomStrategy", "Refused", "Result",
+           "RoundEnd", "RoundStart", "Strategy", "Turn", "make_strategy", "run", "run_many",
+           "strategy_names"]

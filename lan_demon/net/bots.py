@@ -4,11 +4,17 @@ A network bot sees exactly what a person at its seat sees — the client's redac
 decides only when none of its moves is in flight, so it never plays blind on a card it has not
 seen yet. A speed profile spaces its actions like a person's; ``flat-out`` acts at once. Many
 bots can share one process: :func:`run_pool` polls all their sockets together.
+
+A bot's own code is not trusted to be right: when it raises (choosing a move, or hearing an
+event), the bot leaves its seat, one line says which bot and what went wrong, and every other
+bot of the pool — and the table — goes on. A move it names that does not parse or is illegal
+is refused locally, like the arbiter would, and the bot is asked again a moment later.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -17,14 +23,37 @@ import zmq
 
 from lan_demon.bots import make_strategy
 from lan_demon.bots.base import Strategy, Turn
-from lan_demon.games import GameError
+from lan_demon.games import BadConfig, BadMove, GameError, IllegalMove
 from lan_demon.net.client import Client, Notice
 from lan_demon.simulator import PROFILES, SpeedProfile
+
+GOODBYE_LINGER_MS = 500  # a removed bot's `leave` gets this long to reach the arbiter
+LOOK_AGAIN = 0.05  # seconds before a bot whose move was refused locally is asked again
+
+
+class BotClient(Client):
+    """A client that also tells every committed move as a ``Notice("move")``, with the public
+    update as its data: what an SDK bot's ``on_event`` hears. (The plain client does not: a
+    person's screen redraws from the mirror instead.)"""
+
+    def _k_move(self, update: dict[str, Any], private: Any) -> None:
+        super()._k_move(update, private)
+        self.notices.append(Notice("move", data=update))
+
+
+def print_error(bot: NetBot, err: BaseException) -> None:
+    """The default report of a removed bot: one line on stderr."""
+    print(f"lan-demon: bot {bot.client.name!r} (seat {bot.client.seat}) removed from the "
+          f"table: {bot.error}", file=sys.stderr, flush=True)
 
 
 @dataclass
 class NetBot:
-    """One strategy in one seat."""
+    """One strategy in one seat.
+
+    ``on_notice`` hears every notice of the client (an SDK bot's events come from here);
+    ``on_error`` is told when the bot's code raised and it was removed (default: a line on
+    stderr)."""
 
     client: Client
     strategy: Strategy
@@ -35,9 +64,14 @@ class NetBot:
     moves: int = 0
     beaten: int = 0
     on_move: Callable[[NetBot, Any], None] | None = None
+    on_notice: Callable[[Notice], None] | None = None
+    on_error: Callable[[NetBot, BaseException], None] | None = print_error
+    error: str | None = None  # set when the bot was removed for raising
 
     def handle(self, notices: list[Notice]) -> None:
         for notice in notices:
+            if self.error is not None:
+                return  # removed: it hears nothing more
             if notice.kind == "round_end":
                 self.strategy.reset()
                 self.client.ready()
@@ -45,8 +79,21 @@ class NetBot:
                 self.done = True
             elif notice.kind == "beaten":
                 self.beaten += 1
+            elif notice.kind == "resync":  # a snapshot may have skipped a round end or the end
+                phase = self.client.table.get("phase")
+                self.done = self.done or phase == "over"
+                if phase == "between" and self.client.seat is not None:
+                    self.client.ready()
             if notice.kind in ("round", "round_end", "beaten", "refused", "resync"):
                 self.act_at = None
+            self._tell(notice)
+
+    def _tell(self, notice: Notice) -> None:
+        if self.on_notice is not None and self.error is None:
+            try:
+                self.on_notice(notice)
+            except Exception as err:  # the bot's own code: remove it, the table goes on
+                self.remove(err)
 
     def step(self, now: float) -> None:
         """Act if it is time: choose on the canonical mirror and play."""
@@ -63,17 +110,47 @@ class NetBot:
         turn = Turn(client.game, client.mirror, client.seat, self.rng)
         if not turn.legal:
             return
-        move = self.strategy.choose(turn)
+        try:
+            move = self.strategy.choose(turn)
+        except BadMove as err:  # a move written as text that does not parse
+            self._refused_here(None, "bad_move", "", str(err), now)
+            return
+        except Exception as err:  # the bot's own code: remove it, the table goes on
+            self.remove(err)
+            return
         if move is None:
-            self.act_at = now + max(0.05, self.speed.sample(self.rng))  # look again later
+            self.act_at = now + max(LOOK_AGAIN, self.speed.sample(self.rng))  # look again later
             return
         try:
+            if isinstance(move, str):
+                move = client.game.parse_move(move)
             client.play(move)
-        except GameError:
+        except IllegalMove as err:
+            self._refused_here(move, "illegal", err.rule, err.reason, now)
+            return
+        except GameError as err:
+            self._refused_here(move, "bad_move", "", str(err), now)
             return
         self.moves += 1
         if self.on_move is not None:
             self.on_move(self, move)
+
+    def _refused_here(self, move: Any, code: str, rule: str, reason: str, now: float) -> None:
+        """A move the local engine already refuses: nothing is sent; the bot hears it as the
+        arbiter would say it, and is asked again a moment later (not at once, for ever)."""
+        self.act_at = now + max(LOOK_AGAIN, self.speed.sample(self.rng))
+        data = {"code": code, "rule": rule, "reason": reason, "move": move}
+        self._tell(Notice("refused", f"{rule}: {reason}" if rule else reason, data))
+
+    def remove(self, err: BaseException) -> None:
+        """The bot's code raised: leave the seat, say so once, stop this bot only."""
+        if self.error is not None:
+            return
+        self.error = f"{type(err).__name__}: {err}"
+        self.done = True
+        leave_and_close(self.client)
+        if self.on_error is not None:
+            self.on_error(self, err)
 
     def wake_in(self, now: float) -> float:
         if self.act_at is None:
@@ -81,18 +158,51 @@ class NetBot:
         return max(0.0, self.act_at - now)
 
 
+def leave_and_close(client: Client) -> None:
+    """Say ``leave`` and close, giving the goodbye a moment to get out (a socket closed with
+    no linger drops what it has not sent yet)."""
+    try:
+        client.leave()
+        if client.dealer is not None:
+            client.dealer.close(linger=GOODBYE_LINGER_MS)
+    except zmq.ZMQError:
+        pass  # the arbiter is gone already: nothing to say goodbye to
+    client.close()
+
+
+def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
+             seed: int | str = 0, speed: str = "club", context: zmq.Context | None = None,
+             send_delay: float = 0.0, connect_timeout: float = 5.0,
+             listen: bool = False) -> NetBot:
+    """Connect, take a seat, build the strategy for the game found there, say ready.
+
+    ``brain(client)`` builds the strategy once the game is known (it may refuse the game with a
+    :class:`GameError`: the seat is given back). ``listen`` makes every committed move a notice
+    too (:class:`BotClient`)."""
+    if speed not in PROFILES:
+        raise BadConfig(f"unknown speed profile {speed!r}; choose one of: {', '.join(PROFILES)}")
+    client = (BotClient if listen else Client)(address, name=name, bot=True, context=context,
+                                               send_delay=send_delay)
+    client.connect(timeout=connect_timeout)
+    try:
+        if client.seat is None:
+            raise GameError("the arbiter gave the bot no seat")
+        strategy = brain(client)
+    except BaseException:
+        leave_and_close(client)
+        raise
+    bot = NetBot(client, strategy, random.Random(f"lan_demon-bot:{seed}:{client.seat}"),
+                 PROFILES[speed])
+    client.ready()
+    return bot
+
+
 def make_bot(address: str, strategy: str, name: str, seed: int | str = 0,
              speed: str = "club", context: zmq.Context | None = None,
              send_delay: float = 0.0, connect_timeout: float = 5.0) -> NetBot:
-    """Connect a bot to the arbiter at ``address`` and say it is ready."""
-    client = Client(address, name=name, bot=True, context=context, send_delay=send_delay)
-    client.connect(timeout=connect_timeout)
-    if client.seat is None:
-        raise GameError("the arbiter gave the bot no seat")
-    bot = NetBot(client, make_strategy(client.game.id, strategy),
-                 random.Random(f"lan_demon-bot:{seed}:{client.seat}"), PROFILES[speed])
-    client.ready()
-    return bot
+    """Connect a built-in strategy (by name) to the arbiter at ``address`` and say ready."""
+    return seat_bot(address, name, lambda client: make_strategy(client.game.id, strategy),
+                    seed, speed, context, send_delay, connect_timeout)
 
 
 def run_pool(bots: list[NetBot], until: Callable[[], bool] | None = None,
@@ -101,28 +211,28 @@ def run_pool(bots: list[NetBot], until: Callable[[], bool] | None = None,
 
     One poll covers every bot's sockets; a bot's client is pumped when one of its sockets is
     readable or its own housekeeping is due (:meth:`Client.due`) — not every client on every
-    wake-up — and every bot may act."""
+    wake-up — and every bot may act. A bot removed for raising is simply done."""
     deadline = clock() + timeout
     poller, polled = zmq.Poller(), None
     while not all(b.done for b in bots) and not (until and until()):
         if clock() > deadline:
             raise GameError(f"the bots' match did not end within {timeout:g} s")
-        sockets = [(b.client.dealer, b.client.sub) for b in bots]
-        if sockets != polled:  # a reconnecting client has new sockets
+        live = [b for b in bots if not b.done]
+        sockets = [(b.client.dealer, b.client.sub) for b in live]
+        if sockets != polled:  # a reconnecting client has new sockets, a removed one none
             poller, polled = zmq.Poller(), sockets
-            for bot in bots:
+            for bot in live:
                 for sock in bot.client.sockets():
                     poller.register(sock, zmq.POLLIN)
         now = clock()
-        wait = min([b.wake_in(now) for b in bots if not b.done] + [0.05])
+        wait = min([b.wake_in(now) for b in live] + [0.05])
         ready = dict(poller.poll(wait * 1000))
         now = clock()
-        for bot in bots:
-            if not bot.done:
-                client = bot.client
-                if client.dealer in ready or client.sub in ready or \
-                        client.clock() >= client.due():
-                    client.pump()
-                if client.notices:
-                    bot.handle(client.take_notices())
-                bot.step(now)
+        for bot in live:
+            client = bot.client
+            if client.dealer in ready or client.sub in ready or \
+                    client.clock() >= client.due():
+                client.pump()
+            if client.notices:
+                bot.handle(client.take_notices())
+            bot.step(now)
