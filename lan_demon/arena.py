@@ -1,0 +1,488 @@
+"""The arena: strategies against each other over many rounds, with honest error bars.
+
+``lan-demon arena`` asks "is this bot better than that one, and how sure are we?". It plays K
+rounds and reports, per strategy, how often it won with a Wilson 95 % interval, its mean round
+score and, for Racing Demon, its mean Pile left and cards stacked.
+
+Choices, and why:
+
+* **Independent deals.** Round ``i`` is a fresh first-round deal from ``round_rng(seed, i)`` —
+  the very generator round ``i`` of a match with that seed uses — with the game's first set-up
+  (every Pile the same size: a handicap, RD-15, would let one round's luck leak into the next).
+  The bots' own choices come from the simulator's per-round, per-seat generators. So round ``i``
+  depends only on ``(seed, i, seats)``: not on how many processes played it, nor in which order
+  they finished, and ``--jobs 1`` and ``--jobs 4`` print the same report.
+* **Rotation.** In round ``i`` seat ``s`` holds ``seats[(s + i) % n]``: the list turns one place
+  a round. Seat order matters — in Rack-O who sits after the dealer moves first (RK-4), in Racing
+  Demon the seat number breaks ties between moves landing at the same simulated instant — so over
+  every ``n`` rounds each entry of the list sits in every seat once, and no strategy owns a good
+  seat. (Gin Solitaire's seats play the same deal side by side, GS-9; rotation changes nothing
+  there but which seeded generator a bot gets.)
+* **Wins.** A round's winners are the game's own: :meth:`Game.winners` of a one-round match
+  (RD-17 highest, RG-7 lowest penalty, RK-7 highest). A shared win counts as a whole win for
+  each sharer (so win rates may add up to more than one); ``shared`` says how many were shared.
+  In Gin Solitaire each seat plays its own Joker (GS-1, GS-9): a seat *beats the Joker* in a
+  round when its points are more than its Joker's (GS-7: gin, big gin, or a knock with C above
+  the deadwood); a knock with C equal to the deadwood scores 0 to 0 and is no win.
+* **Rates** are per seat-round: a strategy named twice in the seat list plays two seat-rounds a
+  round. Seat-rounds of one round are not independent, so with duplicates the interval is a
+  little too narrow.
+* **Racing Demon speed.** Every seat uses the same speed profile (``club`` by default), so that
+  reaction times are drawn, not equal: with equal times the seat order would settle every race.
+
+``--network`` plays the same seat list through a real arbiter on 127.0.0.1 and bot clients (one
+process, :func:`lan_demon.net.bots.run_pool`), flat-out. There the rounds are those of real
+matches: seats stay put within a match and rotate from one match to the next; a match that ends
+by its own rule (RK-7 500, GS-8 100) before K rounds is followed by another. Handicaps are off.
+Timing decides races there, so it is not reproducible move for move.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, Callable, TextIO
+
+from lan_demon.bots import make_strategy
+from lan_demon.games import BadConfig, Game, GameError, Match, RoundResult, get_game, round_rng
+from lan_demon.simulator import PROFILES, play_round
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
+CHUNKS_PER_JOB = 4  # chunks per worker: enough to balance the load and move the progress bar
+MAX_CHUNK = 50  # rounds per chunk at most
+NETWORK_TIMEOUT = 3600.0  # seconds for a whole --network run
+
+
+class ArenaError(GameError):
+    """An arena that cannot be played as asked; its text is meant for people."""
+
+
+# --- the seat list -------------------------------------------------------------------------------
+
+
+def parse_seats(text: str) -> list[str]:
+    """``"demon, greedy,random"`` → ``["demon", "greedy", "random"]``; no empty names."""
+    names = [n.strip() for n in text.split(",")]
+    if not text.strip() or any(not n for n in names):
+        raise ArenaError(f"--seats needs strategy names separated by commas, not {text!r}")
+    return names
+
+
+def check_seats(game: Game, seats: list[str]) -> None:
+    """Refuse a seat list the game cannot play, naming the fix."""
+    game.check_players(len(seats))  # says the game's range and its rule id
+    for name in seats:
+        make_strategy(game.id, name)  # BadConfig listing the game's strategies
+    if game.id == "racko" and all(n == "random" for n in seats):
+        raise ArenaError("random Rack-O bots never order a rack among themselves (RK-5 would "
+                         "take millions of turns): seat at least one other strategy")
+
+
+def seating(seats: list[str], turn: int) -> list[str]:
+    """The strategy in each seat when the list has turned ``turn`` places (see the docstring)."""
+    n = len(seats)
+    return [seats[(s + turn) % n] for s in range(n)]
+
+
+# --- one round -----------------------------------------------------------------------------------
+
+
+@dataclass
+class RoundOutcome:
+    """One round seen from each seat: who sat there, what it scored, whether it won."""
+
+    round_no: int
+    strategies: list[str]
+    scores: list[int]
+    wins: list[bool]
+    shared: bool  # the round's win was shared by several seats
+    played: list[bool]  # False for a seat that sat the round out (GS-8/GS-9, network only)
+    pile_left: list[int | None]
+    stacked: list[int | None]
+
+
+def round_winners(game: Game, result: RoundResult, seats: int) -> list[bool]:
+    """For each seat, did it win the round (see the module docstring)?"""
+    if game.id == "gin-solitaire":  # GS-7: side s is seat s's player, side n + s its Joker
+        return [result.scores[s] > result.scores[seats + s] for s in range(seats)]
+    match = Match(game, [f"seat-{s}" for s in range(seats)], 0)
+    match.record(result)
+    won = set(game.winners(match))
+    return [s in won for s in range(seats)]
+
+
+def outcome(game: Game, round_no: int, strategies: list[str],
+            result: RoundResult) -> RoundOutcome:
+    n = len(strategies)
+    wins = round_winners(game, result, n)
+    detail = result.detail[:n]
+    return RoundOutcome(
+        round_no=round_no, strategies=list(strategies), scores=list(result.scores[:n]),
+        wins=wins, shared=sum(wins) > 1 and game.id != "gin-solitaire",
+        played=[d.get("result") != "sat-out" for d in detail],
+        pile_left=[d.get("pile_left") for d in detail],
+        stacked=[d.get("stacked") for d in detail])
+
+
+def play_one(game: Game, seats: list[str], seed: int | str, round_no: int,
+             speed: str = "club") -> RoundOutcome:
+    """Round ``round_no`` of an engine-only arena: a function of its arguments alone."""
+    strategies = seating(seats, round_no)
+    state = game.deal(game.first_setup(len(seats), game.default_options()),
+                      round_rng(seed, round_no))
+    bots = [make_strategy(game.id, name) for name in strategies]
+    play_round(game, state, bots, seed, round_no, [PROFILES[speed]] * len(seats))
+    return outcome(game, round_no, strategies, game.round_result(state))
+
+
+def play_chunk(game_id: str, seats: list[str], seed: int | str, start: int, stop: int,
+               speed: str = "club") -> list[RoundOutcome]:
+    """Rounds ``start`` to ``stop - 1``: the unit of work a worker process is given."""
+    game = get_game(game_id)
+    played = []
+    for round_no in range(start, stop):
+        try:
+            played.append(play_one(game, seats, seed, round_no, speed))
+        except GameError as err:  # re-raised as a plain ArenaError: it must cross processes
+            raise ArenaError(f"round {round_no + 1} of the arena: {err}") from None
+    return played
+
+
+# --- figures -------------------------------------------------------------------------------------
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / n`` (``(0, 1)`` when ``n`` is 0).
+
+    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)`` it stays inside [0, 1] and does not shrink to
+    nothing at 0 or n wins — which small arenas hit all the time.
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)  # exact ends, not 1e-17 off
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return low, high
+
+
+@dataclass
+class StrategyStats:
+    """What one strategy did over every seat-round it played."""
+
+    strategy: str
+    seat_rounds: int = 0
+    wins: int = 0
+    shared: int = 0
+    score_sum: int = 0
+    pile_left_sum: int = 0
+    pile_left_n: int = 0
+    stacked_sum: int = 0
+    stacked_n: int = 0
+
+    def add(self, score: int, won: bool, shared: bool, pile_left: int | None,
+            stacked: int | None) -> None:
+        self.seat_rounds += 1
+        self.wins += won
+        self.shared += won and shared
+        self.score_sum += score
+        if pile_left is not None:
+            self.pile_left_sum += pile_left
+            self.pile_left_n += 1
+        if stacked is not None:
+            self.stacked_sum += stacked
+            self.stacked_n += 1
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seat_rounds if self.seat_rounds else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.seat_rounds)
+
+    @staticmethod
+    def _mean(total: int, n: int) -> float | None:
+        return total / n if n else None
+
+    def to_data(self) -> dict[str, Any]:
+        low, high = self.interval
+        data: dict[str, Any] = {
+            "seat_rounds": self.seat_rounds, "wins": self.wins, "shared_wins": self.shared,
+            "win_rate": self.win_rate, "win_rate_95": [low, high],
+            "mean_score": self._mean(self.score_sum, self.seat_rounds)}
+        if self.pile_left_n:
+            data["mean_pile_left"] = self._mean(self.pile_left_sum, self.pile_left_n)
+        if self.stacked_n:
+            data["mean_stacked"] = self._mean(self.stacked_sum, self.stacked_n)
+        return data
+
+
+@dataclass
+class ArenaReport:
+    """The arena's answer: per strategy, in the order the seat list first names them."""
+
+    game: str
+    seed: int | str
+    rounds: int
+    seats: list[str]
+    mode: str  # "engine" or "network"
+    note: str
+    stats: dict[str, StrategyStats] = field(default_factory=dict)
+    matches: int | None = None  # network: how many matches the rounds came from
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": self.game, "mode": self.mode, "seed": self.seed, "rounds": self.rounds,
+            "seats": list(self.seats), "note": self.note,
+            "win": "beat the Joker" if self.game == "gin-solitaire" else "round winner",
+            "strategies": {name: s.to_data() for name, s in self.stats.items()}}
+        if self.matches is not None:
+            data["matches"] = self.matches
+        return data
+
+
+def tally(game: Game, seats: list[str], seed: int | str, outcomes: list[RoundOutcome],
+          mode: str, note: str) -> ArenaReport:
+    """Add up the rounds in round order (so the sums, floats included, never depend on J)."""
+    report = ArenaReport(game.id, seed, len(outcomes), list(seats), mode, note)
+    for name in seats:
+        report.stats.setdefault(name, StrategyStats(name))
+    for rnd in sorted(outcomes, key=lambda o: o.round_no):
+        for s, name in enumerate(rnd.strategies):
+            if rnd.played[s]:
+                report.stats[name].add(rnd.scores[s], rnd.wins[s], rnd.shared,
+                                       rnd.pile_left[s], rnd.stacked[s])
+    return report
+
+
+# --- progress ------------------------------------------------------------------------------------
+
+
+class Progress:
+    """A text bar on stderr, redrawn with ``\\r`` — only when stderr is a terminal.
+
+    Piped or captured, it writes nothing at all: a log or a test sees only the report.
+    """
+
+    WIDTH = 30
+
+    def __init__(self, total: int, label: str, stream: TextIO | None = None):
+        self.total = max(1, total)
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.done = -1
+
+    def update(self, done: int) -> None:
+        done = min(done, self.total)
+        if not self.enabled or done == self.done:
+            return
+        self.done = done
+        filled = self.WIDTH * done // self.total
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{self.total} rounds")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.done >= 0:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# --- engine only ---------------------------------------------------------------------------------
+
+
+def chunks(rounds: int, jobs: int) -> list[tuple[int, int]]:
+    """Round ranges ``[start, stop)``: a few per worker, none above MAX_CHUNK rounds."""
+    size = max(1, min(MAX_CHUNK, math.ceil(rounds / (jobs * CHUNKS_PER_JOB))))
+    return [(a, min(a + size, rounds)) for a in range(0, rounds, size)]
+
+
+def check_run(rounds: int, jobs: int | None) -> None:
+    if rounds < 1:
+        raise ArenaError(f"--rounds must be 1 or more, not {rounds}")
+    if jobs is not None and jobs < 1:
+        raise ArenaError(f"--jobs must be 1 or more, not {jobs}")
+
+
+def run_arena(game_id: str, seats: list[str], rounds: int, seed: int | str = 0,
+              jobs: int | None = None, speed: str = "club",
+              progress: Progress | None = None) -> ArenaReport:
+    """Play ``rounds`` independent seeded rounds headless over ``jobs`` processes (default: one
+    per CPU; 1: in this process) and add them up."""
+    game = get_game(game_id)
+    check_seats(game, seats)
+    check_run(rounds, jobs)
+    if speed not in PROFILES:
+        raise ArenaError(f"unknown speed profile {speed!r}; choose one of: {', '.join(PROFILES)}")
+    jobs = jobs or multiprocessing.cpu_count()
+    work = chunks(rounds, jobs)
+    tick = progress.update if progress else (lambda done: None)
+    tick(0)
+    if jobs == 1 or len(work) == 1:
+        outcomes: list[RoundOutcome] = []
+        for start, stop in work:
+            outcomes += play_chunk(game.id, seats, seed, start, stop, speed)
+            tick(len(outcomes))
+    else:
+        outcomes = _in_pool(game.id, seats, seed, speed, work, min(jobs, len(work)), tick)
+    note = "independent seeded deals; seats rotated one place a round"
+    return tally(game, seats, seed, outcomes, "engine", note)
+
+
+def _in_pool(game_id: str, seats: list[str], seed: int | str, speed: str,
+             work: list[tuple[int, int]], jobs: int,
+             tick: Callable[[int], None]) -> list[RoundOutcome]:
+    """The chunks over ``jobs`` spawned processes; on an error or Ctrl-C the rest is cancelled
+    and every worker is waited for, so nothing is left running."""
+    outcomes: list[RoundOutcome] = []
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        pending: set[Future[list[RoundOutcome]]] = {
+            pool.submit(play_chunk, game_id, seats, seed, start, stop, speed)
+            for start, stop in work}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                outcomes += future.result()
+            tick(len(outcomes))
+    except BrokenProcessPool:
+        raise ArenaError("a worker process of the arena died (out of memory, or killed); "
+                         "try fewer --jobs") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return outcomes
+
+
+# --- through a real arbiter ----------------------------------------------------------------------
+
+
+def _match_rounds(game: Game, wanted: int) -> int | None:
+    """Rounds to ask the arbiter for: ``wanted`` if the game allows it, else its default (RG-7
+    allows 5 to 10 deals; the arena then stops the match once it has enough)."""
+    try:
+        game.check_rounds(wanted)
+    except BadConfig:
+        return None
+    return wanted
+
+
+def run_network(game_id: str, seats: list[str], rounds: int, seed: int | str = 0,
+                progress: Progress | None = None,
+                timeout: float = NETWORK_TIMEOUT) -> ArenaReport:
+    """The same seat list through an arbiter on 127.0.0.1 and bot clients, flat-out."""
+    game = get_game(game_id)
+    check_seats(game, seats)
+    check_run(rounds, None)
+    options = {"handicap": False} if "handicap" in game.default_options() else {}
+    deadline = time.monotonic() + timeout
+    tick = progress.update if progress else (lambda done: None)
+    tick(0)
+    outcomes: list[RoundOutcome] = []
+    matches = 0
+    while len(outcomes) < rounds:
+        match_seed = seed if matches == 0 else f"{seed}:{matches}"
+        got = network_match(game, seating(seats, matches), match_seed, options,
+                            rounds - len(outcomes), len(outcomes), deadline, tick)
+        if not got:
+            raise ArenaError(f"a {game.title} match through the arbiter ended with no round")
+        outcomes += got
+        matches += 1
+    note = ("rounds of real matches through an arbiter on 127.0.0.1, flat-out; seats fixed "
+            "within a match, rotated between matches; not reproducible move for move")
+    report = tally(game, seats, seed, outcomes, "network", note)
+    report.matches = matches
+    return report
+
+
+def network_match(game: Game, strategies: list[str], seed: int | str, options: dict[str, Any],
+                  wanted: int, first_round: int, deadline: float,
+                  tick: Callable[[int], None]) -> list[RoundOutcome]:
+    """One match: an arbiter in a thread, one bot client per seat in this thread; stopped
+    once it has ``wanted`` rounds or ends by its own rule. Whatever happens — an error, a
+    timeout, Ctrl-C — every socket, the arbiter's thread and the ZeroMQ context are closed."""
+    import zmq
+
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.bots import NetBot, make_bot, run_pool
+    from lan_demon.net.server import ArbiterServer
+
+    context = zmq.Context()
+    server: ArbiterServer | None = None
+    bots: list[NetBot] = []
+    try:
+        config = Config(game.id, players=len(strategies), rounds=_match_rounds(game, wanted),
+                        seed=seed, options=options, countdown=0.0, pause=0.0)
+        server = ArbiterServer(config, port=0, context=context).start()
+        for k, name in enumerate(strategies):
+            bots.append(make_bot(server.address, name, f"{name}-{k + 1}", f"{seed}:{k}",
+                                 "flat-out", context=context))
+        arbiter = server.arbiter
+
+        def enough() -> bool:
+            done = len(arbiter.match.rounds) if arbiter.match is not None else 0
+            tick(first_round + min(done, wanted))
+            return done >= wanted
+
+        run_pool(bots, until=enough, timeout=max(1.0, deadline - time.monotonic()))
+        server.stop()  # joins the arbiter's thread: its match is ours to read now
+        seat_of = {bot.client.seat: name for bot, name in zip(bots, strategies)}
+        by_seat = [seat_of[s] for s in range(len(strategies))]
+        results = arbiter.match.rounds[:wanted] if arbiter.match is not None else []
+        return [outcome(game, first_round + k, by_seat, r) for k, r in enumerate(results)]
+    finally:
+        for bot in bots:
+            bot.client.close()
+        if server is not None:
+            server.stop()
+        context.destroy(linger=0)
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def format_report(report: ArenaReport) -> str:
+    """One row per strategy; Racing Demon adds the mean Pile left and cards stacked."""
+    data = report.to_data()
+    rows = data["strategies"]
+    gin = report.game == "gin-solitaire"
+    demon = report.game.startswith("racing-demon")
+    heads = ["strategy", "seat-rounds", "beat Joker" if gin else "wins", "win rate", "95% CI",
+             "mean penalty" if report.game == "racing-demon-german" else "mean score"]
+    if demon:
+        heads += ["pile left", "stacked"]
+    table = [heads]
+    for name, row in rows.items():
+        low, high = row["win_rate_95"]
+        line = [name, str(row["seat_rounds"]), str(row["wins"]), f"{row['win_rate']:.3f}",
+                f"{low:.3f}–{high:.3f}", _fmt(row["mean_score"])]
+        if demon:
+            line += [_fmt(row.get("mean_pile_left")), _fmt(row.get("mean_stacked"))]
+        table.append(line)
+    widths = [max(len(r[c]) for r in table) for c in range(len(heads))]
+    lines = [f"arena · {report.game} · seed {report.seed} · {report.rounds} rounds · "
+             f"seats {','.join(report.seats)}",
+             f"{report.mode}: {report.note}"
+             + (f" ({report.matches} match{'es' if report.matches > 1 else ''})"
+               if report.matches else "")]
+    for k, row in enumerate(table):
+        lines.append("  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
+                               for c, (cell, w) in enumerate(zip(row, widths))))
+        if k == 0:
+            lines.append("-" * len(lines[-1]))
+    shared = sum(r["shared_wins"] for r in rows.values())
+    if shared:
+        lines.append(f"{shared} of the wins were shared (a tie counts as a win for each)")
+    return "\n".join(lines)
