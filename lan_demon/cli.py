@@ -64,6 +64,21 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-handicap", action="store_true", help="Racing Demon: turn off RD-15")
     sim.add_argument("--json", action="store_true", help="print one JSON document instead")
 
+    arena = sub.add_parser("arena", help="strategies against each other over many rounds",
+                           description="Play K rounds headless with one strategy per seat "
+                           "(seats rotated each round) and report per strategy: win rate with "
+                           "a 95% interval, mean score, and for Racing Demon mean Pile left "
+                           "and cards stacked.")
+    arena.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_IDS)}")
+    arena.add_argument("--seats", required=True, help="one strategy per seat, comma-separated, "
+                       "e.g. greedy,greedy,random")
+    arena.add_argument("--rounds", type=_positive, required=True, help="rounds to play")
+    arena.add_argument("--seed", type=_seed, default=0, help="the arena seed (default 0)")
+    arena.add_argument("--jobs", type=_positive, help="worker processes (default: one per CPU)")
+    arena.add_argument("--network", action="store_true", help="play through a real arbiter "
+                       "on 127.0.0.1 and bot clients instead of the engine alone")
+    arena.add_argument("--json", action="store_true", help="print one JSON document instead")
+
     deal = sub.add_parser("deal", help="deal a round, apply moves, and show a seat's view",
                           description="Deal a seeded round, apply moves in order, then print "
                           "what one seat sees and its legal moves. Handy for bot authors.")
@@ -100,22 +115,28 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Run an arbiter. It binds to 127.0.0.1 only (LAN play "
                           "comes with --lan in a later release). With --players N the match "
                           "starts by itself when N seats are filled; at the match end it "
-                          "prints the result and exits 0.")
-    host.add_argument("--game", default="racing-demon", help=f"one of: {', '.join(GAME_IDS)}")
-    host.add_argument("--port", type=int, default=7700, help="ROUTER port (default 7700; the "
-                      "PUB port is chosen freely and told to clients; 0: any free port)")
+                          "prints the result and exits 0. With --resume JOURNAL it takes up "
+                          "the match of a crashed host again, on the same port.")
+    host.add_argument("--game", help=f"one of: {', '.join(GAME_IDS)} (default racing-demon)")
+    host.add_argument("--port", type=int, help="ROUTER port (default 7700, or the journal's "
+                      "with --resume; the PUB port is chosen freely and told to clients; 0: "
+                      "any free port)")
     host.add_argument("--players", type=_positive, help="start when this many seats are "
                       "filled and ready")
     host.add_argument("--rounds", type=_positive, help="rounds in the match")
     host.add_argument("--seed", type=_seed, help="the match seed (default: random)")
     host.add_argument("--journal", help="append every canonical event to this file")
-    host.add_argument("--fairness-ms", type=float, default=30.0, help="RD-11 fairness window "
+    host.add_argument("--fairness-ms", type=float, help="RD-11 fairness window "
                       "for contested plays, 0 to 250 (0: pure arrival order; default 30)")
-    host.add_argument("--countdown", type=float, default=3.0, help="seconds from start to Go")
-    host.add_argument("--pause", type=float, default=10.0, help="longest pause between "
-                      "rounds, in seconds")
-    host.add_argument("--turn-timeout", type=float, default=30.0, help="Rack-O and Gin "
-                      "Solitaire: seconds before an absent player's turn is played for them")
+    host.add_argument("--countdown", type=float, help="seconds from start to Go (default 3)")
+    host.add_argument("--pause", type=float, help="longest pause between "
+                      "rounds, in seconds (default 10)")
+    host.add_argument("--turn-timeout", type=float, help="Rack-O and Gin "
+                      "Solitaire: seconds before an absent player's turn is played for them "
+                      "(default 30)")
+    host.add_argument("--resume", metavar="JOURNAL", help="take up the match of a crashed "
+                      "host from its journal (game, seed, seats and settings come from it; "
+                      "it goes on appending to it)")
     host.add_argument("--json", action="store_true", help="print the result as the JSON "
                       "document of simulate --json")
 
@@ -140,6 +161,13 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Print the best melds and the least deadwood of 10 or 11 "
                         "cards (GS-5).")
     dw.add_argument("cards", nargs="+", help="card codes such as QS 10D 7♥")
+
+    hosts = sub.add_parser("hosts", help="list the tables announced on the LAN",
+                           description="Ask the LAN with mDNS (zeroconf, multicast) for "
+                           "tables started with 'host --lan', list them one a line, exit 0 — "
+                           "also when none answered.")
+    hosts.add_argument("--timeout", type=float, default=3.0, help="seconds to listen for "
+                       "answers, more than 0 and at most 60 (default 3)")
     return parser
 
 
@@ -176,6 +204,29 @@ def format_table(result: dict[str, Any]) -> str:
     lines.append("total  " + " ".join(str(result["totals"][n]).rjust(width) for n in names))
     lines.append(f"winner: {', '.join(result['winner'])}")
     return "\n".join(lines)
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from lan_demon.arena import Progress, format_report, parse_seats, run_arena, run_network
+    game = get_game(args.game)
+    seats = parse_seats(args.seats)
+    if args.network and args.jobs is not None:
+        raise UsageError("--jobs is for the engine-only arena; --network plays its matches "
+                         "one after another")
+    progress = Progress(args.rounds, f"arena {game.id}")
+    try:
+        if args.network:
+            report = run_network(game.id, seats, args.rounds, args.seed, progress)
+        else:
+            report = run_arena(game.id, seats, args.rounds, args.seed, args.jobs,
+                               progress=progress)
+    finally:
+        progress.close()
+    if args.json:
+        print(json.dumps(report.to_data(), ensure_ascii=False, indent=1))
+    else:
+        print(format_report(report))
+    return 0
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
@@ -273,14 +324,25 @@ def cmd_join(args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``host`` settings that a resumed match takes from its journal, with their usual defaults.
+HOST_SETTINGS = {"game": "racing-demon", "players": None, "rounds": None, "seed": None,
+                 "fairness_ms": 30.0, "countdown": 3.0, "pause": 10.0, "turn_timeout": 30.0}
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     import random as _random
 
     from lan_demon.net.arbiter import Config
     from lan_demon.net.server import ArbiterServer
-    get_game(args.game)
-    if not 0 <= args.port < 65536:
+    if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    if args.resume is not None:
+        return _resume_host(args)
+    for name, default in HOST_SETTINGS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    args.port = 7700 if args.port is None else args.port
+    get_game(args.game)
     seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
     config = Config(args.game, players=args.players, rounds=args.rounds, seed=seed,
                     fairness_ms=args.fairness_ms, countdown=args.countdown, pause=args.pause,
@@ -293,6 +355,10 @@ def cmd_host(args: argparse.Namespace) -> int:
           f"(updates on port {server.pub_port})"
           + (f", starting when {args.players} players are seated" if args.players else ""),
           file=info, flush=True)
+    return _serve_host(server, args.json)
+
+
+def _serve_host(server: Any, as_json: bool) -> int:
     try:
         result = server.serve()
     except KeyboardInterrupt:
@@ -300,11 +366,38 @@ def cmd_host(args: argparse.Namespace) -> int:
         server.close()
         return 130
     server.finish()
-    if args.json:
+    if as_json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
     else:
         print(format_table(result))
     return 0
+
+
+def _resume_host(args: argparse.Namespace) -> int:
+    """``host --resume JOURNAL``: settings come from the journal; a flag that says otherwise
+    is a mistake, not an override (the match would no longer replay)."""
+    from pathlib import Path
+
+    from lan_demon.net.journal import read_journal
+    from lan_demon.net.recovery import host_config, resume, summary
+    read = read_journal(args.resume)
+    config = host_config(read, args.resume)
+    for name in HOST_SETTINGS:
+        given, kept = getattr(args, name), getattr(config, name)
+        if given is not None and given != kept:
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"{flag} {given} conflicts with the journal's {kept!r}: a resumed "
+                             f"match keeps its settings; leave {flag} out")
+    if args.journal is not None and Path(args.journal).resolve() != \
+            Path(args.resume).resolve():
+        raise UsageError("--journal conflicts with --resume: a resumed host appends to the "
+                         "journal it resumes")
+    server, restored = resume(args.resume, port=args.port, read=read)
+    torn = "; the last record was cut off mid-write and was left out" if restored.torn else ""
+    print(f"lan-demon: resumed {config.game} at {server.address[len('tcp://'):]} "
+          f"(updates on port {server.pub_port}): {summary(restored)}{torn}",
+          file=sys.stderr if args.json else sys.stdout, flush=True)
+    return _serve_host(server, args.json)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -345,9 +438,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"simulate": cmd_simulate, "deal": cmd_deal, "deadwood": cmd_deadwood,
-            "host": cmd_host, "bot": cmd_bot, "replay": cmd_replay, "play": cmd_play,
-            "join": cmd_join}
+def cmd_hosts(args: argparse.Namespace) -> int:
+    from lan_demon.net import discovery
+    if not 0 < args.timeout <= 60:
+        raise UsageError(f"--timeout must be more than 0 and at most 60 seconds, "
+                         f"not {args.timeout:g}")
+    try:
+        tables = discovery.browse(args.timeout)
+    except OSError as err:  # no multicast-capable interface, port 5353 refused…
+        print(f"lan-demon: cannot ask the LAN for tables: {err}", file=sys.stderr)
+        return 1
+    for table in tables:
+        print(table.line())
+    if not tables:
+        print(f"lan-demon: no tables answered within {args.timeout:g} s "
+              f"(a host must run 'lan-demon host --lan')")
+    return 0
+
+
+COMMANDS = {"simulate": cmd_simulate, "arena": cmd_arena, "deal": cmd_deal,
+            "deadwood": cmd_deadwood, "host": cmd_host, "bot": cmd_bot, "replay": cmd_replay,
+            "play": cmd_play, "join": cmd_join, "hosts": cmd_hosts}
 
 
 def main(argv: list[str] | None = None) -> int:

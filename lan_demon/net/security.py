@@ -1,0 +1,226 @@
+"""What keeps a LAN table to the people in the room: a room code, a brake on guessing it, and
+ZeroMQ CURVE encryption with the connection key as the player's identity.
+
+* **Room code.** Four letters from an alphabet without look-alikes (no I, L or O, which read as
+  1 and 0), shown on the host's screen and said aloud. 23**4 = 279 841 codes: too many to guess
+  while :class:`CodeThrottle` makes every wrong try after the first few cost more waiting.
+* **CURVE.** The host has one key pair; its public key travels in the mDNS TXT record and its
+  :func:`fingerprint` is shown on the host's screen, so a joiner can check they found the real
+  table and not an impostor. The ROUTER and the PUB are CURVE servers; a client's DEALER and SUB
+  are CURVE clients with a key pair of their own.
+* **Identity.** With a ZAP handler running (:func:`start_authenticator`), every frame the ROUTER
+  receives carries the sender's public key as its ``User-Id`` (:func:`peer_key`), so the arbiter
+  can bind a seat to a key: a frame that claims a seat must come from the key that took it.
+
+No sockets are opened here: the helpers configure sockets the caller made, and everything else is
+pure (the throttle takes the time as an argument), so tests need neither a network nor a clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import zmq
+import zmq.auth
+from zmq.auth.thread import ThreadAuthenticator
+from zmq.utils import z85
+
+#: Letters that cannot be misread for one another or for digits (no I, L, O).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 4
+KEY_BYTES = 32  # a CURVE public key; its z85 text is 40 characters
+
+
+class Chooser(Protocol):
+    """Anything with ``choice``: :class:`random.Random` (seeded, in tests), the
+    :mod:`secrets` module or :class:`secrets.SystemRandom` (for real tables)."""
+
+    def choice(self, seq: str) -> str: ...
+
+
+# --- the room code ---------------------------------------------------------------------------
+
+def new_code(rng: Chooser | None = None, length: int = CODE_LENGTH) -> str:
+    """A fresh room code such as ``"KQZR"``; from ``secrets`` unless a chooser is passed."""
+    source = rng if rng is not None else secrets.SystemRandom()
+    return "".join(source.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def normalize_code(text: str) -> str:
+    """What the player typed, as the host shows it: no spaces, upper case."""
+    return "".join(text.split()).upper()
+
+
+def codes_match(given: str | None, expected: str) -> bool:
+    """True when ``given`` is the room code, compared in constant time (hmac) so the time an
+    answer takes says nothing about how many letters were right."""
+    if given is None:
+        return False
+    return hmac.compare_digest(normalize_code(given).encode("utf-8"),
+                               normalize_code(expected).encode("utf-8"))
+
+
+@dataclass
+class _Record:
+    fails: int = 0
+    last: float = 0.0
+    until: float = 0.0
+
+
+@dataclass
+class CodeThrottle:
+    """A per-peer brake on wrong room codes; pure, the caller passes the time.
+
+    The first ``free`` wrong codes cost nothing (a typo happens). After that, the k-th further
+    wrong code makes the peer wait ``base * 2**(k-1)`` seconds, at most ``cap``, before a new
+    try is even looked at. A right code forgets the peer; so does ``forget`` seconds of quiet.
+    The key is whatever names a peer best: its IP address (frame ``Peer-Address``) rather than
+    its routing id or CURVE key, which a guesser can change at will.
+    """
+
+    free: int = 3
+    base: float = 1.0
+    cap: float = 60.0
+    forget: float = 600.0
+    _peers: dict[str, _Record] = field(default_factory=dict, repr=False)
+
+    def wait(self, peer: str, now: float) -> float:
+        """Seconds ``peer`` must still wait before a try counts; 0.0 when it may try now."""
+        record = self._peers.get(peer)
+        if record is None:
+            return 0.0
+        if now - record.last >= self.forget:
+            del self._peers[peer]
+            return 0.0
+        return max(0.0, record.until - now)
+
+    def failed(self, peer: str, now: float) -> float:
+        """Record a wrong code from ``peer``; returns the wait it has earned (0.0 if none)."""
+        self.wait(peer, now)  # drops a record that has gone quiet for long enough
+        record = self._peers.setdefault(peer, _Record())
+        record.fails += 1
+        record.last = now
+        over = record.fails - self.free
+        delay = min(self.cap, self.base * 2 ** (over - 1)) if over > 0 else 0.0
+        record.until = now + delay
+        return delay
+
+    def succeeded(self, peer: str) -> None:
+        """The right code: the peer starts afresh."""
+        self._peers.pop(peer, None)
+
+    def prune(self, now: float) -> None:
+        """Drop peers quiet for ``forget`` seconds, so the table stays small."""
+        for peer in [p for p, r in self._peers.items() if now - r.last >= self.forget]:
+            del self._peers[peer]
+
+    def __len__(self) -> int:
+        return len(self._peers)
+
+
+# --- CURVE keys ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class KeyPair:
+    """A CURVE key pair as z85 text (40 ASCII characters each), the form ZeroMQ takes."""
+
+    public: bytes
+    secret: bytes = field(repr=False)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public)
+
+
+def new_keypair() -> KeyPair:
+    """A fresh CURVE key pair (``zmq.curve_keypair``); needs libzmq built with CURVE."""
+    if not zmq.has("curve"):
+        raise RuntimeError("this libzmq has no CURVE support; --secure is not available")
+    public, secret = zmq.curve_keypair()
+    return KeyPair(public, secret)
+
+
+def _key_bytes(public_key: bytes | str) -> bytes:
+    """The raw 32 bytes of a key given as z85 (text or bytes) or already raw (bytes)."""
+    if isinstance(public_key, bytes) and len(public_key) == KEY_BYTES:
+        return public_key
+    try:
+        text = public_key.encode("ascii") if isinstance(public_key, str) else public_key
+        raw = z85.decode(text)
+    except (ValueError, KeyError, TypeError, UnicodeEncodeError):
+        raise ValueError(f"not a CURVE public key: {public_key!r}") from None
+    if len(raw) != KEY_BYTES:
+        raise ValueError(f"not a CURVE public key: {public_key!r}")
+    return raw
+
+
+def is_public_key(text: str) -> bool:
+    """True when ``text`` is a z85 CURVE public key (40 characters decoding to 32 bytes)."""
+    try:
+        return isinstance(text, str) and len(text) == 40 and len(_key_bytes(text)) == KEY_BYTES
+    except ValueError:
+        return False
+
+
+def fingerprint(public_key: bytes | str) -> str:
+    """A short, speakable fingerprint of a CURVE public key: ``"3F2A-91BC-07DE-55A1"``.
+
+    It is the first 8 bytes of the SHA-256 of the raw 32-byte key (z85 text is decoded
+    first), as 16 upper-case hex digits in four groups of four. 64 bits: plenty for a person
+    comparing it with the host's screen, where an attacker has one try, not a search.
+    """
+    digest = hashlib.sha256(_key_bytes(public_key)).hexdigest()[:16].upper()
+    return "-".join(digest[i:i + 4] for i in range(0, 16, 4))
+
+
+# --- configuring sockets -------------------------------------------------------------------
+
+def make_curve_server(sock: zmq.Socket, keys: KeyPair) -> zmq.Socket:
+    """Make a ROUTER or PUB a CURVE server; call before bind. Returns the socket."""
+    sock.curve_secretkey = keys.secret
+    sock.curve_publickey = keys.public
+    sock.curve_server = True
+    return sock
+
+
+def make_curve_client(sock: zmq.Socket, server_key: bytes | str, keys: KeyPair) -> zmq.Socket:
+    """Make a DEALER or SUB a CURVE client of the server whose public key is ``server_key``
+    (z85); call before connect. A wrong server key means no handshake, so no messages."""
+    sock.curve_serverkey = server_key.encode("ascii") if isinstance(server_key, str) \
+        else server_key
+    sock.curve_publickey = keys.public
+    sock.curve_secretkey = keys.secret
+    return sock
+
+
+def start_authenticator(context: zmq.Context) -> ThreadAuthenticator:
+    """Install a ZAP handler on ``context`` that lets any CURVE client in (the room code is
+    the gate, not a key list) and stamps each received frame with its key as ``User-Id``.
+    Stop it with ``.stop()`` after the sockets are closed."""
+    auth = ThreadAuthenticator(context)
+    auth.start()
+    auth.configure_curve(domain="*", location=zmq.auth.CURVE_ALLOW_ANY)
+    return auth
+
+
+def peer_key(frame: zmq.Frame) -> str | None:
+    """The sender's CURVE public key (z85 text) of a frame received with ``copy=False`` on a
+    CURVE server socket with a ZAP handler; None without CURVE (plain loopback play)."""
+    return _frame_property(frame, "User-Id")
+
+
+def peer_address(frame: zmq.Frame) -> str | None:
+    """The sender's IP address of a frame received with ``copy=False`` (throttle key)."""
+    return _frame_property(frame, "Peer-Address")
+
+
+def _frame_property(frame: zmq.Frame, name: str) -> str | None:
+    try:
+        value = frame.get(name)
+    except (zmq.ZMQError, KeyError):
+        return None
+    return value or None
