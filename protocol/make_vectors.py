@@ -25,6 +25,8 @@ bytes.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 import sys
@@ -240,8 +242,10 @@ def _rotate_out(s: Session, both: list[tuple[str, bytes]], at: float, round_no: 
 
 def errors(rd: Session) -> tuple[Session, dict[str, dict[str, Any]]]:
     """One error of each code, each provoked from a real arbiter; on the way, a lobby leave
-    that moves a seat up (its new welcome), a spectator's move and a "to the middle" card that
-    loses its stack (RD-11)."""
+    that moves a seat up (its new welcome), a spectator's move, a "to the middle" card that
+    loses its stack (RD-11) and a move frame sent twice (refused, not applied again). Two codes
+    come from arbiters of their own, whose sessions are not kept: ``rate_limited`` (a table
+    with a tiny limit) and ``internal`` (an arbiter with a handler broken on purpose)."""
     s = Session("errors", Config("racing-demon", players=2, rounds=2, seed=55,
                                  countdown=0.0, pub=PUB_ENDPOINT))
     s.send("mal", b"\xc1")  # 0xc1 is never used in msgpack
@@ -269,17 +273,46 @@ def errors(rd: Session) -> tuple[Session, dict[str, dict[str, Any]]]:
     s.request("eve", "move", round=0, move={"t": "turn"}, ts=100.0)  # spectators cannot move
     # RD-11 "to the middle": Ann's ace founds stack 1; both seats then send their 2 of clubs to
     # the middle, Bob's played a little earlier. Bob's takes stack 1; Ann's is beaten, by Bob
-    s.request("ann", "move", 100.25, round=0, move={"t": "play", "from": "pile", "to": "middle"},
-              ts=100.25)
+    ace = make("move", id=s.next_id("ann"), round=0,
+               move={"t": "play", "from": "pile", "to": "middle"}, ts=100.25)
+    s.send("ann", ace, 100.25)
     s.request("ann", "move", 100.5, round=0, move={"t": "play", "from": "c3", "to": "middle"},
               ts=100.5)
     s.request("bob", "move", 100.5, round=0, move={"t": "play", "from": "c2", "to": "middle"},
               ts=100.49609375)
     s.tick(100.5625)  # the fairness window has closed
+    s.send("ann", ace, 100.625)  # the ace's frame again: a duplicate, not a second play
+    elsewhere = {"beaten": rd.find("a2c", kind("error", code="beaten")),
+                 "rate_limited": _flood(), "internal": _broken()}
     found = {code: s.find("a2c", kind("error", code=code)) for code in ERROR_CODES
-             if code != "beaten"}
-    found["beaten"] = rd.find("a2c", kind("error", code="beaten"))
-    return s, found
+             if code not in elsewhere}
+    return s, {**found, **elsewhere}
+
+
+def _flood() -> dict[str, Any]:
+    """A connection over a (tiny) rate limit: its 5th ping in the same instant is dropped, and
+    it is told so once; a 6th is dropped unanswered."""
+    s = Session("flood", Config("racing-demon", players=2, seed=55, pub=PUB_ENDPOINT,
+                                rate_limit=2.0, rate_burst=4.0))
+    for _ in range(6):
+        s.request("fast", "ping", 100.0, c=5.0)
+    return s.find("a2c", kind("error", code="rate_limited"))
+
+
+def _broken() -> dict[str, Any]:
+    """An arbiter whose snapshot handler fails, as a bug would: the request is answered
+    ``internal`` (and one line is logged, swallowed here) and the arbiter goes on serving."""
+    s = Session("broken", Config("racing-demon", players=2, seed=55, pub=PUB_ENDPOINT))
+
+    def fails(*args: Any) -> None:
+        raise RuntimeError("a bug, on purpose")
+
+    s.arbiter._on_snapshot = fails
+    with contextlib.redirect_stderr(io.StringIO()):
+        s.request("ann", "snapshot", 100.0)
+    s.request("ann", "ping", 100.0, c=5.0)
+    assert s.log[-1]["msg"]["t"] == "pong", "the arbiter stopped serving after a bug"
+    return s.find("a2c", kind("error", code="internal"))
 
 
 def round_end() -> Session:
@@ -509,11 +542,13 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         e["e"] == "rotate" for e in m["events"])), "Racing Demon: RD-13 rotation")
     add("pub_update_round_end", pub(kind("update", k="round_end")), "the round's result")
     add("pub_update_match_end", pub(kind("update", k="match_end")), "the match's result")
-    add("pub_update_move_stand_in", pub(lambda m: upd_move(m, t="draw") and m["rid"] == -1,
-                                        session=rk),
+    stand_in = pub(lambda m: upd_move(m, t="draw") and m["rid"] == -1, session=rk)
+    add("pub_update_move_stand_in", stand_in,
         "Rack-O: the arbiter plays an absent seat's turn (rid -1): first its draw")
-    add("a2c_ok_stand_in", a2c(kind("ok", re=-1), session=rk),
-        "Rack-O: the absent seat's connection is told of the move made for it (re -1)")
+    # Today's arbiter answers stand-in moves to nobody (PROTOCOL.md §12); older ones sent this.
+    add("a2c_ok_stand_in", make("ok", re=-1, seq=stand_in["seq"]),
+        "Rack-O: the absent seat's connection is told of the move made for it (re -1; "
+        "older arbiters only, §12)")
     add("pub_update_round_racko", pub(kind("update", k="round"), session=rk),
         "Rack-O: the public state of a round")
     add("pub_update_move_racko_place", pub(lambda m: upd_move(m, t="place"), session=rk),
@@ -578,6 +613,7 @@ def main() -> None:
     assert by_name["a2c_error_beaten_middle"]["rule"] == "RD-11"
     assert by_name["a2c_error_held_at_round_end"]["rule"] == "RD-13"
     assert by_name["a2c_error_malformed_re"]["re"] == 7
+    assert by_name["a2c_error_rate_limited"]["re"] == 5
     assert by_name["a2c_welcome_moved_up"]["seat"] == 0
     assert by_name["pub_update_move_stand_in"]["seq"] == by_name["a2c_ok_stand_in"]["seq"]
     (OUT / "index.json").write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n",

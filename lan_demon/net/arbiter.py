@@ -14,12 +14,16 @@ alone, as a redacted state (``Game.redact``) or a move's private events.
 from __future__ import annotations
 
 import secrets
+import sys
+import traceback
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from lan_demon.games import TABLE, BadMove, GameError, IllegalMove, Match, get_game
 from lan_demon.games.base import public_events
-from lan_demon.net.codec import ProtocolError, decode, make, request_id, state_hash
+from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, decode, make, request_id,
+                                 state_hash)
 
 BEAT_INTERVAL = 1.0  # seconds between heartbeats, both ways
 AWAY_AFTER = 3.0  # a seat silent this long (three beats) is marked away
@@ -28,6 +32,11 @@ STUCK_TIMEOUT = 60.0  # RD-13
 MAX_FAIRNESS_MS = 250  # the cap on the host's fairness window
 TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows (clock jitter)
 NAME_LIMIT = 24
+MAX_ONE_WAY = 0.1  # the most one-way delay a move's timestamp is allowed (a LAN's worst case)
+RECENT_MOVE_IDS = 1024  # move ids remembered per connection, so a replayed move is refused
+PROBES_KEPT = 8  # probes per connection whose echo is still awaited
+RATE_WARN_EVERY = 1.0  # seconds between rate_limited errors to a flooding connection
+SEQ_BLOCK = 1000  # update numbers reserved per journal "seq" mark (crash recovery)
 
 
 class Journal(Protocol):
@@ -80,6 +89,86 @@ class Held:
 
 
 @dataclass
+class Bucket:
+    """One connection's token bucket (:class:`RateLimiter`)."""
+
+    tokens: float
+    at: float
+    warned: float = float("-inf")
+    dropped: int = 0
+
+
+class RateLimiter:
+    """A token bucket per connection: ``burst`` messages at once, then ``rate`` a second.
+
+    A message over the limit is dropped unread; the connection is told so at most once a
+    second, so a flood costs the arbiter a dictionary lookup per frame and the rest of the
+    table nothing. ``rate`` 0 turns the limit off."""
+
+    ADMIT, WARN, DROP = "admit", "warn", "drop"
+    PRUNE_AT = 4096  # buckets kept before the idle (full) ones are forgotten
+
+    def __init__(self, rate: float, burst: float):
+        self.rate, self.burst = rate, max(1.0, burst)
+        self.buckets: dict[bytes, Bucket] = {}
+        self.dropped = 0
+        self.warned = 0
+
+    def admit(self, peer: bytes, now: float) -> str:
+        if self.rate <= 0:
+            return self.ADMIT
+        bucket = self.buckets.get(peer)
+        if bucket is None:
+            if len(self.buckets) >= self.PRUNE_AT:
+                self._prune(now)
+            bucket = self.buckets[peer] = Bucket(self.burst, now)
+        bucket.tokens = min(self.burst, bucket.tokens + max(0.0, now - bucket.at) * self.rate)
+        bucket.at = now
+        if bucket.tokens >= 1:
+            bucket.tokens -= 1
+            return self.ADMIT
+        bucket.dropped += 1
+        self.dropped += 1
+        if now - bucket.warned < RATE_WARN_EVERY:
+            return self.DROP
+        bucket.warned = now
+        self.warned += 1
+        return self.WARN
+
+    def _prune(self, now: float) -> None:
+        self.buckets = {peer: b for peer, b in self.buckets.items()
+                        if b.tokens + (now - b.at) * self.rate < self.burst}
+
+
+class RecentIds:
+    """The last ``RECENT_MOVE_IDS`` move ids one connection used: a move frame sent twice is
+    refused the second time, never applied again."""
+
+    def __init__(self) -> None:
+        self.order: deque[int] = deque()
+        self.seen: set[int] = set()
+
+    def add(self, rid: int) -> bool:
+        """Remember ``rid``; False if it was already there."""
+        if rid in self.seen:
+            return False
+        self.order.append(rid)
+        self.seen.add(rid)
+        if len(self.order) > RECENT_MOVE_IDS:
+            self.seen.discard(self.order.popleft())
+        return True
+
+
+def log_internal(what: str, err: BaseException) -> None:
+    """One line on stderr for a failure the arbiter survives: a bug to fix, not to hide."""
+    frames = traceback.extract_tb(err.__traceback__)
+    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    text = " ".join(str(err).split())[:300]
+    print(f"lan_demon arbiter: internal error on {what}: {type(err).__name__}: {text}{where}",
+          file=sys.stderr, flush=True)
+
+
+@dataclass
 class Config:
     game: str
     players: int | None = None  # start by itself when this many seats are filled
@@ -91,6 +180,10 @@ class Config:
     pause: float = 10.0  # longest wait between rounds for players to say ready
     turn_timeout: float = 30.0  # an absent player's Rack-O turn is played after this
     pub: str = ""  # the PUB endpoint, told to clients in the welcome
+    # Messages per second one connection may send, and how many at once (PROTOCOL.md §10). A
+    # flat-out bot sends ~1,000-2,000 a second (docs/benchmarks.md); 0 turns the limit off.
+    rate_limit: float = 5000.0
+    rate_burst: float = 10000.0
 
     def public(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "rounds": self.rounds,
@@ -127,19 +220,67 @@ class Arbiter:
         self.held_until: float | None = None
         self.queued: dict[int, list[Held]] = {}  # moves behind a seat's held move, in order
         self.result: dict[str, Any] | None = None
+        # Crash recovery (lan_demon.net.recovery): the journal's header, the update numbers the
+        # journal has reserved, and a resumed arbiter's quiet time towards strangers.
+        self.ports: dict[str, int] = {}
+        self.headed = False
+        self.seq_mark = 0
+        self.quiet_until: float | None = None
+        self.encore_until: float | None = None  # resumed when already over: see finished()
+        self.encore_back: dict[int, float] = {}  # seats back since, by index
+        # Hostile input (PROTOCOL.md §10): a token bucket per connection, the move ids each
+        # seated connection has used, and the probes whose echo each is awaited.
+        self.limiter = RateLimiter(config.rate_limit, config.rate_burst)
+        self.move_ids: dict[bytes, RecentIds] = {}
+        self.probes: dict[bytes, deque[float]] = {}
 
     # --- entry points ----------------------------------------------------------------------
 
     def handle(self, peer: bytes, frame: bytes, now: float) -> Outbox:
-        """One frame from one peer. Every request is answered, bad ones with an error."""
+        """One frame from one peer. Every request is answered, bad ones with an error. Over
+        the connection's rate limit the frame is dropped (one ``rate_limited`` error a second);
+        a failure inside is logged and answered ``internal``, never raised: the table goes on."""
         out = Outbox()
+        if not self._admit(peer, frame, now, out):
+            return out
+        try:
+            self._handle(peer, frame, now, out)
+        except Exception as err:  # a bug; the table must outlive it
+            log_internal(f"a frame from peer {peer.hex()}", err)
+            out.private.append((peer, make("error", re=request_id(frame), code="internal",
+                                           reason=f"the arbiter failed on this message "
+                                           f"({type(err).__name__}); the table goes on")))
+        return out
+
+    def handle_multipart(self, peer: bytes, parts: list[bytes], now: float) -> Outbox:
+        """What the ROUTER received from ``peer``: a message is exactly one frame."""
+        if len(parts) == 1:
+            return self.handle(peer, parts[0], now)
+        out = Outbox()
+        if self._admit(peer, b"", now, out):
+            out.private.append((peer, make("error", code="malformed",
+                                           reason="a message is exactly one frame")))
+        return out
+
+    def _admit(self, peer: bytes, frame: bytes, now: float, out: Outbox) -> bool:
+        verdict = self.limiter.admit(peer, now)
+        if verdict == RateLimiter.WARN:
+            out.private.append((peer, make(
+                "error", re=request_id(frame), code="rate_limited",
+                reason=f"more than {self.config.rate_limit:g} messages a second (bursts of "
+                       f"{self.config.rate_burst:g}); the rest are dropped unanswered")))
+        return verdict == RateLimiter.ADMIT
+
+    def _handle(self, peer: bytes, frame: bytes, now: float, out: Outbox) -> None:
         try:
             msg = decode(frame, "client")
         except ProtocolError as err:
             out.private.append((peer, make("error", re=request_id(frame), code=err.code,
                                            reason=err.reason)))
-            return out
+            return
         seat = self._seat_of(peer)
+        if seat is None and self._quiet(peer, msg, now):
+            return
         if seat is not None:
             seat.heard = now
             if seat.status == "away":
@@ -148,9 +289,8 @@ class Arbiter:
         try:
             handler(peer, seat, msg, now, out)
         except ProtocolError as err:
-            out.private.append((peer, make("error", re=msg.get("id"), code=err.code,
-                                           reason=err.reason)))
-        return out
+            rid = msg.get("id") if "id" in FROM_CLIENT[msg["t"]] else None  # hb may carry junk
+            out.private.append((peer, make("error", re=rid, code=err.code, reason=err.reason)))
 
     def tick(self, now: float) -> Outbox:
         """Time passing: heartbeats, absences, Go, the fairness window, RD-13, stand-in turns."""
@@ -219,13 +359,14 @@ class Arbiter:
         seat = Seat(len(self.seats), name, secrets.token_hex(8), bool(msg.get("bot")), peer,
                     heard=now)
         self.seats.append(seat)
+        self.record("seat", seat=seat.index, name=seat.name, token=seat.token, bot=seat.bot)
         out.private.append((peer, self._welcome(msg["id"], seat.index, seat.token)))
         self._probe(seat, now, out)
         self._publish_lobby(out)
 
     def _rejoin(self, peer: bytes, msg: dict, now: float, out: Outbox) -> None:
         for seat in self.seats:
-            if secrets.compare_digest(seat.token, msg["token"]):
+            if secrets.compare_digest(seat.token.encode(), msg["token"].encode()):
                 gone = seat.away_since is not None and now - seat.away_since > TOKEN_LIFE
                 if gone or seat.status == "left":
                     break
@@ -233,6 +374,8 @@ class Arbiter:
                 out.private.append((peer, self._welcome(msg["id"], seat.index, seat.token)))
                 self._presence(seat, "here", out)
                 self._probe(seat, now, out)
+                if self.phase == "lobby":  # a resumed lobby may be full and ready again
+                    self._start_when_ready(now, out)
                 return
         raise ProtocolError("bad_token", "that session token is unknown or has expired")
 
@@ -258,7 +401,13 @@ class Arbiter:
 
     def _on_echo(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                  out: Outbox) -> None:
-        if seat is not None and 0 <= now - msg["a"] < 10:
+        # Only the echo of a probe this connection was sent counts, once: a made-up ``a``
+        # would make up a delay, and with it an earlier timestamp allowed (§8).
+        sent = self.probes.get(peer)
+        if seat is None or not sent or msg["a"] not in sent:
+            return
+        sent.remove(msg["a"])
+        if 0 <= now - msg["a"] < 10:
             seat.rtts = (seat.rtts + [now - msg["a"]])[-8:]
 
     def _on_hb(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
@@ -270,12 +419,11 @@ class Arbiter:
                   out: Outbox) -> None:
         player = self._player(seat, peer)
         player.ready = True
+        self.record("ready", seat=player.index)
         out.private.append((peer, make("ok", re=msg["id"])))
         if self.phase == "lobby":
             self._publish_lobby(out)
-            if self.config.players and len(self.seats) == self.config.players and \
-                    self._all_ready():
-                self._start(now, out)
+            self._start_when_ready(now, out)
         elif self.phase == "between" and self._all_ready():
             self._countdown(now, out)
 
@@ -299,6 +447,7 @@ class Arbiter:
         if seat is not None:
             seat.peer = None
             seat.away_since = now  # its turns are played for it after the turn timeout
+            self.record("leave", seat=seat.index)
             self._presence(seat, "left", out)
             if self.phase == "lobby":  # the seat is freed; those after it move up one
                 self.seats.remove(seat)
@@ -331,17 +480,22 @@ class Arbiter:
         cfg = self.config
         self.match = Match(self.game, [s.name for s in self.seats], cfg.seed, dict(cfg.options),
                            rounds_wanted=cfg.rounds)
-        if self.journal:
-            self.journal.write({"j": "match", "game": self.game.id, "seed": cfg.seed,
-                                "players": self.match.players, "options": cfg.options,
-                                "rounds": self.match.rounds_wanted})
+        self.record("match", game=self.game.id, seed=cfg.seed, players=self.match.players,
+                    options=cfg.options, rounds=self.match.rounds_wanted)
         self._countdown(now, out)
+
+    def _start_when_ready(self, now: float, out: Outbox) -> None:
+        """``--players N``: the match starts by itself once N seats are filled and ready."""
+        if self.config.players and len(self.seats) == self.config.players and \
+                self._all_ready():
+            self._start(now, out)
 
     def _countdown(self, now: float, out: Outbox) -> None:
         self.phase = "countdown"
         self.go_at = now + self.config.countdown
         for s in self.seats:
             s.ready = False
+        self.record("countdown", round=self.match.round_no)
         self._publish(out, "countdown", round=self.match.round_no, go=self.go_at)
         if self.config.countdown <= 0:
             self._deal(now, out)
@@ -351,16 +505,14 @@ class Arbiter:
         self.state = self.match.deal()
         self.phase = "playing"
         self.last_play = self.turn_since = now
-        self.seq += 1
+        self._next_seq()
         present = [s for s in self.seats if s.peer is not None and s.status == "here"]
         *mine, public = self.game.redacted_data(self.state, [s.index for s in present] + [None])
         for s, state in zip(present, mine):
             out.private.append((s.peer, make("private", seq=self.seq, k="round", state=state)))
         out.public.append(make("update", seq=self.seq, k="round", round=self.match.round_no,
                                setup=self.match.setup, state=public))
-        if self.journal:
-            self.journal.write({"j": "round", "round": self.match.round_no,
-                                "setup": self.match.setup})
+        self.record("round", round=self.match.round_no, setup=self.match.setup)
         if self.game.round_over(self.state):  # RD-16: a Pile of 0 is out at Go
             self._end_round(now, out)
 
@@ -373,15 +525,13 @@ class Arbiter:
         self.match.record(result)
         self._publish(out, "round_end", round=number, result=result.to_data(),
                       totals=self.match.totals, next=self.match.setup)
-        if self.journal:
-            self.journal.write({"j": "round_end", "round": number, "result": result.to_data()})
+        self.record("round_end", round=number, result=result.to_data())
         self._drop_in_flight(out)
         if self.match.over:
             self.phase = "over"
             self.result = self.match.result_data()
             self._publish(out, "match_end", result=self.result)
-            if self.journal:
-                self.journal.write({"j": "match_end", "result": self.result})
+            self.record("match_end", result=self.result)
         else:
             self.phase = "between"
             self.between_since = now
@@ -393,6 +543,9 @@ class Arbiter:
     def _on_move(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                  out: Outbox) -> None:
         player = self._player(seat, peer)
+        if not self._first_use(peer, msg["id"]):
+            raise ProtocolError("duplicate", f"move {msg['id']} was already sent on this "
+                                "connection; a move is never applied twice")
         try:
             move = self.game.move_from_data(msg["move"])
         except GameError as err:
@@ -403,7 +556,9 @@ class Arbiter:
         if msg["round"] != self.match.round_no:
             raise ProtocolError("wrong_round", f"the round in progress is {self.match.round_no}, "
                                 f"not {msg['round']}")
-        ts = min(max(msg["ts"], now - player.one_way() - TOLERANCE), now)
+        # The claimed time is believed only between the earliest the network allows (the
+        # measured delay, capped) and the arrival: never a way to jump the queue (§8).
+        ts = min(max(msg["ts"], now - min(player.one_way(), MAX_ONE_WAY) - TOLERANCE), now)
         held = Held(ts, now, player.index, msg["id"], move,
                     self.game.destination(self.state, player.index, move))
         if player.index in self.queued:  # keep a seat's moves in the order it sent them
@@ -483,7 +638,7 @@ class Arbiter:
                                                reason=str(err))))
             return
         move = self._concrete(move, events)
-        self.seq += 1
+        self._next_seq()
         shown = self.game.public_move(move)
         hidden_move = shown != move.to_data()
         secret = hidden_move or any("private" in e for e in events)
@@ -495,9 +650,8 @@ class Arbiter:
                                events=public_events(events), p=secret))
         if peer is not None:
             out.private.append((peer, make("ok", re=held.rid, seq=self.seq)))
-        if self.journal:
-            self.journal.write({"j": "move", "seq": self.seq, "round": self.match.round_no,
-                                "seat": seat, "move": move.to_data()})
+        self.record("move", seq=self.seq, round=self.match.round_no, seat=seat,
+                    move=move.to_data())
         if any(e.get("e") in ("play", "rotate") for e in events):
             self.last_play = now
         self.turn_since = now
@@ -582,16 +736,36 @@ class Arbiter:
         seat.status = status
         if status == "here":
             seat.away_since = None
+            if self.encore_until is not None:
+                self.encore_back[seat.index] = seat.heard
         self._publish(out, "presence", seat=seat.index, status=status)
 
     def _beat(self, now: float, out: Outbox) -> None:
+        if self.phase == "over" and self.encore_until is not None:
+            self._publish(out, "match_end", result=self.result)  # for those coming back
         out.public.append(make("beat", seq=self.seq, a=now, hash=self.public_hash()))
         for seat in self.seats:
             if seat.status == "here" and seat.peer is not None:
                 self._probe(seat, now, out)
 
     def _probe(self, seat: Seat, now: float, out: Outbox) -> None:
+        if seat.peer not in self.probes:
+            self._forget_strangers(self.probes)
+        self.probes.setdefault(seat.peer, deque(maxlen=PROBES_KEPT)).append(now)
         out.private.append((seat.peer, make("probe", a=now)))
+
+    def _first_use(self, peer: bytes, rid: int) -> bool:
+        """Whether this connection has not sent a move with this id before."""
+        if peer not in self.move_ids:
+            self._forget_strangers(self.move_ids)
+        return self.move_ids.setdefault(peer, RecentIds()).add(rid)
+
+    def _forget_strangers(self, per_peer: dict[bytes, Any]) -> None:
+        """Keep per-connection memory only for connections that hold a seat."""
+        if len(per_peer) > 2 * len(self.seats) + 8:
+            seated = {s.peer for s in self.seats}
+            for peer in [p for p in per_peer if p not in seated]:
+                del per_peer[peer]
 
     def public_hash(self) -> str:
         """A short hash of what everyone may see, so a client notices divergence at once."""
@@ -600,7 +774,7 @@ class Arbiter:
         return state_hash(self._redacted(None))
 
     def _publish(self, out: Outbox, kind: str, **fields: Any) -> None:
-        self.seq += 1
+        self._next_seq()
         out.public.append(make("update", seq=self.seq, k=kind, **fields))
 
     def _publish_lobby(self, out: Outbox) -> None:
@@ -626,3 +800,55 @@ class Arbiter:
         state = self._redacted(seat) if self.state is not None else None
         return make("snap", re=rid, seq=self.seq, table=self.table(), state=state)
 
+    # --- the journal (crash recovery: lan_demon.net.recovery) ------------------------------
+
+    def attach_journal(self, journal: Journal, ports: dict[str, int]) -> None:
+        """Write to ``journal`` from now on; a new journal starts with the ``host`` record."""
+        self.journal, self.ports = journal, dict(ports)
+        self._header()
+
+    def record(self, kind: str, **fields: Any) -> None:
+        """Append one record. Called before the step's outbox is sent, so the journal always
+        holds what a client may have seen."""
+        if self.journal:
+            self._header()
+            self.journal.write({"j": kind, **fields})
+
+    def _header(self) -> None:
+        if self.journal and not self.headed:
+            self.headed = True
+            cfg = self.config
+            config = {"game": cfg.game, "players": cfg.players, "rounds": cfg.rounds,
+                      "seed": cfg.seed, "options": cfg.options, "fairness_ms": cfg.fairness_ms,
+                      "countdown": cfg.countdown, "pause": cfg.pause,
+                      "turn_timeout": cfg.turn_timeout}
+            self.journal.write({"j": "host", "v": 1, "config": config,
+                                "port": self.ports.get("port", 0),
+                                "pub_port": self.ports.get("pub_port", 0)})
+
+    def _next_seq(self) -> int:
+        """The next update number. The journal keeps a mark above every number handed out, so
+        an arbiter resumed from it numbers on above anything a client has seen (Clone: the
+        sequence never goes back)."""
+        self.seq += 1
+        if self.journal and self.seq > self.seq_mark:
+            self.seq_mark = self.seq + SEQ_BLOCK
+            self.record("seq", upto=self.seq_mark)
+        return self.seq
+
+    def finished(self, now: float) -> bool:
+        """Over, with nobody left to tell. A match resumed after its end was journaled may
+        not have reached its clients: until every seat has come back (and heard a few beats'
+        ``match_end`` since), or ``encore_until``, the arbiter stays to tell them."""
+        if self.phase != "over" or self.encore_until is None or now >= self.encore_until:
+            return self.phase == "over"
+        waiting = [s for s in self.seats if s.status != "left"]
+        back = [self.encore_back.get(s.index) for s in waiting]
+        return all(t is not None and now - t >= 3 * BEAT_INTERVAL for t in back)
+
+    def _quiet(self, peer: bytes, msg: dict[str, Any], now: float) -> bool:
+        """Just after a resume, a connection the arbiter does not know is answered only when it
+        says hello: the crashed arbiter's clients must hear silence on their old connections,
+        so that they come back with their tokens (a pong would keep them waiting there)."""
+        return (self.quiet_until is not None and now < self.quiet_until
+                and peer not in self.spectators and msg["t"] != "hello")

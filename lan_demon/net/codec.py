@@ -17,6 +17,7 @@ import msgpack
 
 VERSION = 1
 MAX_MESSAGE = 64 * 1024  # bytes a client may send; larger frames are refused
+MAX_DEPTH = 16  # how deep a client's maps and lists may nest (a move is 2 deep)
 
 # Field kinds, as msgpack sees them.
 INT, FLOAT, STR, BOOL, MAP, LIST, ANY = "int", "float", "str", "bool", "map", "list", "any"
@@ -71,7 +72,11 @@ ERROR_CODES = {
     "illegal": "the rules forbid the move now (see rule)",
     "beaten": "another player's card reached the place first (RD-11)",
     "not_host": "only the first seat may start the match",
+    "duplicate": "this connection already sent a move with that id; it is never applied twice",
+    "rate_limited": "too many messages from this connection; the rest were dropped unanswered",
+    "internal": "the arbiter failed on this message (a bug, logged); the table goes on",
 }
+REASON_LIMIT = 200  # characters of a refusal's reason: what a sender wrote is quoted, clipped
 
 
 class ProtocolError(Exception):
@@ -80,8 +85,9 @@ class ProtocolError(Exception):
     def __init__(self, code: str, reason: str):
         assert code in ERROR_CODES, code
         self.code = code
-        self.reason = reason
-        super().__init__(f"{code}: {reason}")
+        # A reason may quote what was sent; clipped, so a refusal is never a large frame.
+        self.reason = reason if len(reason) <= REASON_LIMIT else reason[:REASON_LIMIT - 1] + "…"
+        super().__init__(f"{code}: {self.reason}")
 
 
 def encode(msg: dict[str, Any]) -> bytes:
@@ -100,15 +106,39 @@ def make(kind: str, **fields: Any) -> dict[str, Any]:
     return msg
 
 
+def quote(value: Any, limit: int = 40) -> str:
+    """``repr(value)``, clipped: a refusal names what it refuses without echoing it whole. A
+    list or map is only described (its repr could be deep enough to exhaust the stack)."""
+    if isinstance(value, (list, dict)):
+        return f"<a {type(value).__name__} of {len(value)}>"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and maps nest more than ``limit`` deep (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
+
+
 def request_id(frame: bytes) -> int | None:
     """The ``id`` of a frame that failed to decode, when it can still be read, so even the
-    error about a bad request is matched to it."""
+    error about a bad request is matched to it. Only a positive id is echoed: ``re`` 0 and -1
+    mean something else (PROTOCOL.md §3)."""
+    if len(frame) > MAX_MESSAGE:
+        return None
     try:
-        msg = msgpack.unpackb(frame[:MAX_MESSAGE], raw=False)
+        msg = msgpack.unpackb(frame, raw=False)
     except Exception:
         return None
     rid = msg.get("id") if isinstance(msg, dict) else None
-    return rid if type(rid) is int else None
+    return rid if type(rid) is int and rid > 0 else None
 
 
 def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
@@ -122,17 +152,22 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
         raise ProtocolError("malformed", f"not msgpack ({type(err).__name__})") from None
     if not isinstance(msg, dict):
         raise ProtocolError("malformed", f"a message is a map, not a {type(msg).__name__}")
+    if channel == "client" and _deeper_than(msg, MAX_DEPTH):
+        raise ProtocolError("malformed", f"maps and lists nest at most {MAX_DEPTH} deep")
     version = msg.get("v")
     if type(version) is not int or version != VERSION:
-        raise ProtocolError("version", f"protocol version {version!r} is not spoken here; "
+        raise ProtocolError("version", f"protocol version {quote(version)} is not spoken here; "
                             f"this side speaks version {VERSION}")
     kind = msg.get("t")
     if not isinstance(kind, str):
         raise ProtocolError("malformed", "the message has no type 't'")
     schema = SCHEMAS[channel].get(kind)
     if schema is None:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+        raise ProtocolError("unknown_type", f"unknown message type {quote(kind)}")
     _check_fields(msg, schema, kind)
+    if channel == "client" and "id" in schema and msg.get("id") is not None and msg["id"] < 1:
+        raise ProtocolError("malformed", f"{kind!r} field 'id' must be a positive int, "
+                            f"not {msg['id']}")
     return msg
 
 

@@ -13,8 +13,8 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import Arbiter, Config, Outbox
-from lan_demon.net.codec import MAX_MESSAGE, encode, make
+from lan_demon.net.arbiter import Arbiter, Config, Outbox, log_internal
+from lan_demon.net.codec import MAX_MESSAGE, encode
 from lan_demon.net.journal import JournalWriter
 
 LOOPBACK = "127.0.0.1"
@@ -30,7 +30,12 @@ class ArbiterServer:
 
     def __init__(self, config: Config, host: str = LOOPBACK, port: int = 0,
                  journal: str | None = None, clock: Callable[[], float] = time.monotonic,
-                 context: zmq.Context | None = None):
+                 context: zmq.Context | None = None, arbiter: Arbiter | None = None,
+                 journal_keep: int | None = None, avoid_pub: int | None = None):
+        """``arbiter``: one restored from a journal (:mod:`lan_demon.net.recovery`) instead of a
+        new one; ``journal_keep`` cuts the journal to that many bytes before appending (a torn
+        last record); ``avoid_pub``: a PUB port not to take (the crashed arbiter's, see
+        :func:`lan_demon.net.recovery.resume`)."""
         self.context = context or zmq.Context.instance()
         self.clock = clock
         self._stop = threading.Event()
@@ -40,17 +45,22 @@ class ArbiterServer:
         self.pub = self.context.socket(zmq.PUB)
         for sock in (self.router, self.pub):
             sock.setsockopt(zmq.LINGER, 0)
+        # A frame over this is never read: ZeroMQ drops that connection (PROTOCOL.md §2); the
+        # sender's DEALER reconnects as a new peer, and the table goes on.
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE + 1024)
         self.router.setsockopt(zmq.SNDHWM, 0)
         self.pub.setsockopt(zmq.SNDHWM, 0)
         try:
             self.port = self._bind(self.router, host, port)
-            self.pub_port = self._bind(self.pub, host, 0)
+            self.pub_port = self._bind_pub(host, avoid_pub)
             self.host = host
             config.pub = f"tcp://{host}:{self.pub_port}"
-            self.arbiter = Arbiter(config, None, now=clock())
-            self.journal = JournalWriter(journal) if journal else None
-            self.arbiter.journal = self.journal
+            self.arbiter = arbiter or Arbiter(config, None, now=clock())
+            self.arbiter.config.pub = config.pub
+            if journal:
+                self.journal = JournalWriter(journal, keep=journal_keep)
+                self.arbiter.attach_journal(self.journal, {"port": self.port,
+                                                           "pub_port": self.pub_port})
         except GameError:
             self._close_sockets()
             raise
@@ -67,6 +77,15 @@ class ArbiterServer:
         except zmq.ZMQError as err:
             raise ServerError(f"cannot listen on {host}:{port}: {err.strerror}") from None
 
+    def _bind_pub(self, host: str, avoid: int | None) -> int:
+        port = self._bind(self.pub, host, 0)
+        for _ in range(8):
+            if port != avoid:
+                break
+            self.pub.unbind(f"tcp://{host}:{port}")
+            port = self._bind(self.pub, host, 0)
+        return port
+
     @property
     def address(self) -> str:
         return f"tcp://{self.host}:{self.port}"
@@ -81,8 +100,8 @@ class ArbiterServer:
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
             if poller.poll(wait * 1000):
                 self._drain()
-            self._send(arbiter.tick(self.clock()))
-            if exit_when_over and arbiter.phase == "over":
+            self._guarded("a tick", lambda: arbiter.tick(self.clock()))
+            if exit_when_over and arbiter.finished(self.clock()):
                 break
         return arbiter.result
 
@@ -93,11 +112,18 @@ class ArbiterServer:
             except zmq.Again:
                 return
             peer, payload = frames[0], frames[1:]
-            if len(payload) != 1:
-                self._send(Outbox(private=[(peer, make(
-                    "error", code="malformed", reason="a message is exactly one frame"))]))
-                continue
-            self._send(self.arbiter.handle(peer, payload[0], self.clock()))
+            self._guarded("a message", lambda: self.arbiter.handle_multipart(
+                peer, payload, self.clock()))
+
+    def _guarded(self, what: str, step: Callable[[], Outbox]) -> None:
+        """Run one step of the arbiter and send what it says. A bug in it is logged and the
+        loop goes on serving; a socket error (the context ending) still ends the loop."""
+        try:
+            self._send(step())
+        except zmq.ZMQError:
+            raise
+        except Exception as err:
+            log_internal(what, err)
 
     def _send(self, out: Outbox) -> None:
         for peer, msg in out.private:

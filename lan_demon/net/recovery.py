@@ -1,0 +1,260 @@
+"""Crash recovery: an arbiter taken up again from its journal (``lan-demon host --resume``).
+
+The journal (:mod:`lan_demon.net.journal`) holds everything a restarted arbiter cannot work out
+for itself — the host's configuration and ports, the seats with their session tokens, who said
+ready, the update numbers handed out — next to the match: its seed, every committed move and
+every round's result. :func:`restore` reads it back into an :class:`Arbiter`: finished rounds,
+totals and RD-15 handicaps come from :class:`~lan_demon.games.Match` recording each result again;
+the round in progress is dealt again from the seed and every committed move re-applied with the
+engine. Seats come back *away*, each waiting for its client to say hello with its token.
+
+What the crashed arbiter had not journaled it had not sent either (a step's outbox goes out
+after the step's records are written), so a client never saw anything that is lost: a move still
+in the fairness window, or a ``ready`` not yet written, was never answered — its client's
+snapshot after reconnecting clears it.
+
+Clients notice a dead arbiter by silence (about 3.5 s with nothing heard) and reconnect with
+their tokens. :func:`resume` therefore binds a *new* PUB port and keeps quiet, for a while, towards
+connections it does not know: the old connections of those clients reconnect to the same ROUTER
+port on their own, and an answer there (a pong) would keep them from ever noticing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import zmq
+
+from lan_demon.games import GameError
+from lan_demon.net.arbiter import Arbiter, Config, Outbox, Seat
+from lan_demon.net.client import SILENCE
+from lan_demon.net.journal import JournalError, JournalRead, MatchFold, read_journal
+
+#: How long a resumed arbiter answers only ``hello`` from connections it does not know: a
+#: client's silence limit and a margin, so every client of the crashed arbiter has given up its
+#: old connection before anything could answer on it.
+RESUME_QUIET = SILENCE + 1.5
+
+#: How long at most a host resumed after the match's end stays to tell returning clients
+#: the result (it goes sooner once every seat has been back a few seconds).
+ENCORE = 30.0
+
+_CONFIG_KEYS = ("game", "players", "rounds", "seed", "options", "fairness_ms", "countdown",
+                "pause", "turn_timeout")
+
+
+@dataclass
+class Restored:
+    """An arbiter rebuilt from a journal, and what the journal said about where it listened."""
+
+    arbiter: Arbiter
+    port: int
+    pub_port: int
+    torn: bool = False  # the journal's last record was cut off mid-write and was left out
+    size: int = 0  # bytes of whole records: a resumed journal is cut here before appending
+    moves: int = 0  # committed moves of the round in progress
+    match_ended: bool = False  # the journal holds the match_end record
+
+
+def config_of(head: dict[str, Any], path: Any) -> Config:
+    """The host's configuration from a ``host`` record."""
+    data = head["config"]
+    unknown = sorted(set(data) - set(_CONFIG_KEYS))
+    if unknown or "game" not in data:
+        raise JournalError(f"{path}: the host record's configuration is not one this version "
+                           "of lan-demon knows")
+    values = {k: data[k] for k in _CONFIG_KEYS if data.get(k) is not None}
+    values["options"] = dict(values.get("options") or {})
+    try:
+        return Config(**values)
+    except TypeError as err:
+        raise JournalError(f"{path}: a bad host configuration ({err})") from None
+
+
+class _Restorer:
+    """Folds the records into a new arbiter, the way the crashed one moved through them."""
+
+    def __init__(self, head: dict[str, Any], now: float, path: Any):
+        self.path, self.now = path, now
+        self.arbiter = Arbiter(config_of(head, path), now=now)
+        self.fold = MatchFold(path)
+        self.port, self.pub_port = head["port"], head["pub_port"]
+        self.seq = self.mark = 0
+        self.match_ended = False
+
+    def feed(self, record: dict[str, Any]) -> None:
+        self.fold.feed(record)
+        handler = getattr(self, "_" + record["j"], None)
+        if handler is not None:
+            handler(record)
+
+    def _seat(self, record: dict[str, Any]) -> None:
+        seats = self.arbiter.seats
+        if record["seat"] != len(seats) or self.arbiter.phase != "lobby":
+            raise JournalError(f"{self.path}: seat {record['seat']} taken out of turn")
+        seats.append(Seat(record["seat"], record["name"], record["token"], record["bot"], None,
+                          status="away", heard=self.now, away_since=self.now))
+
+    def _seat_at(self, record: dict[str, Any]) -> Seat:
+        seats = self.arbiter.seats
+        if not 0 <= record["seat"] < len(seats):
+            raise JournalError(f"{self.path}: a {record['j']} record for seat {record['seat']}, "
+                               f"which nobody took")
+        return seats[record["seat"]]
+
+    def _leave(self, record: dict[str, Any]) -> None:
+        seat = self._seat_at(record)
+        seat.status = "left"
+        if self.arbiter.phase == "lobby":  # as Arbiter._on_leave: the others move up one
+            self.arbiter.seats.remove(seat)
+            for i, s in enumerate(self.arbiter.seats):
+                s.index = i
+
+    def _ready(self, record: dict[str, Any]) -> None:
+        self._seat_at(record).ready = True
+
+    def _seq(self, record: dict[str, Any]) -> None:
+        self.mark = max(self.mark, record["upto"])
+
+    def _match(self, record: dict[str, Any]) -> None:
+        names = [s.name for s in self.arbiter.seats]
+        if record["players"] != names:
+            raise JournalError(f"{self.path}: the match's players are not the seats taken")
+        self.arbiter.match = self.fold.match
+        self._phase("countdown")
+
+    def _countdown(self, record: dict[str, Any]) -> None:
+        self._phase("countdown")
+
+    def _round(self, record: dict[str, Any]) -> None:
+        self.arbiter.phase = "playing"
+
+    def _move(self, record: dict[str, Any]) -> None:
+        self.seq = max(self.seq, record.get("seq") or 0)
+
+    def _round_end(self, record: dict[str, Any]) -> None:
+        self._phase("over" if self.arbiter.match.over else "between")
+
+    def _match_end(self, record: dict[str, Any]) -> None:
+        self.arbiter.phase = "over"
+        self.match_ended = True
+
+    def _resumed(self, record: dict[str, Any]) -> None:
+        self.port, self.pub_port = record["port"], record["pub_port"]
+
+    def _phase(self, phase: str) -> None:
+        self.arbiter.phase = phase
+        for seat in self.arbiter.seats:
+            seat.ready = False
+
+    def finish(self) -> Arbiter:
+        """The arbiter as it stood at the last record, its clocks started again at ``now``."""
+        a, now = self.arbiter, self.now
+        a.seq = a.seq_mark = max(self.seq, self.mark)
+        a.headed = True
+        if a.match is not None:
+            a.state = self.fold.state if a.phase == "playing" else self.fold.replay.last
+            if a.phase == "over":
+                a.result = a.match.result_data()
+        a.go_at = now + a.config.countdown
+        a.between_since = a.last_play = a.turn_since = a.next_beat = now
+        return a
+
+
+def host_config(read: JournalRead, path: Any = "journal") -> Config:
+    """The settings of the host that wrote a journal (its ``host`` record)."""
+    head = read.records[0]
+    if head["j"] != "host":
+        raise JournalError(f"{path}: this journal was written by an older lan-demon; it "
+                           "replays, but it holds no seats, so it cannot be resumed")
+    return config_of(head, path)
+
+
+def restore(read: JournalRead, now: float, path: Any = "journal") -> Restored:
+    """Rebuild the arbiter of a journal as it stood at its last whole record."""
+    host_config(read, path)
+    try:
+        restorer = _Restorer(read.records[0], now, path)
+        for record in read.records[1:]:
+            if record["j"] == "host":
+                raise JournalError(f"{path}: a second host record")
+            restorer.feed(record)
+        arbiter = restorer.finish()
+    except (KeyError, TypeError, ValueError) as err:
+        if isinstance(err, GameError):
+            raise
+        raise JournalError(f"{path}: the journal cannot be resumed ({type(err).__name__}: "
+                           f"{err})") from None
+    moves = restorer.fold.replay.moves[-1] if arbiter.phase == "playing" else 0
+    return Restored(arbiter, restorer.port, restorer.pub_port, read.torn, read.size, moves,
+                    restorer.match_ended)
+
+
+def complete(restored: Restored, now: float) -> None:
+    """Finish the step the crash cut in two: a round whose last move is journaled but not its
+    end, a match whose last round ended but whose end was not written. What this publishes
+    reaches nobody (no client is back yet); clients learn it from their snapshots."""
+    a = restored.arbiter
+    if a.phase == "playing" and a.game.round_over(a.state):
+        a._end_round(now, Outbox())
+    elif a.phase == "over" and not restored.match_ended:
+        a.record("match_end", result=a.result)
+    restored.match_ended = restored.match_ended or a.phase == "over"
+
+
+def take_up(restored: Restored, now: float) -> None:
+    """Start a restored arbiter whose journal is attached again: note the resume in the
+    journal, finish the step the crash cut in two, and keep quiet towards strangers for
+    :data:`RESUME_QUIET` seconds (see the module's notes)."""
+    arbiter = restored.arbiter
+    arbiter.record("resumed", port=arbiter.ports.get("port", 0),
+                   pub_port=arbiter.ports.get("pub_port", 0), torn=restored.torn)
+    complete(restored, now)
+    arbiter.quiet_until = now + RESUME_QUIET
+    if arbiter.phase == "over":  # its end may not have gone out before the crash
+        arbiter.encore_until = now + RESUME_QUIET + ENCORE
+
+
+def resume(path: str | Path, port: int | None = None,
+           clock: Callable[[], float] = time.monotonic,
+           context: zmq.Context | None = None,
+           read: JournalRead | None = None) -> tuple[Any, Restored]:
+    """An :class:`~lan_demon.net.server.ArbiterServer` serving the match of a journal again,
+    on the journal's ROUTER port unless ``port`` is given, appending to the same journal
+    (``read``: the journal already read)."""
+    from lan_demon.net.server import ArbiterServer  # the socket shell, only when serving
+    read = read or read_journal(path)
+    restored = restore(read, clock(), path)
+    arbiter = restored.arbiter
+    server = ArbiterServer(arbiter.config, port=restored.port if port is None else port,
+                           journal=str(path), clock=clock, context=context, arbiter=arbiter,
+                           journal_keep=read.size, avoid_pub=restored.pub_port)
+    take_up(restored, clock())
+    return server, restored
+
+
+def summary(restored: Restored) -> str:
+    """What was resumed, in words: the phase, the round, its moves, the totals."""
+    a = restored.arbiter
+    if a.match is None:
+        taken = ", ".join(s.name for s in a.seats) or "none"
+        return f"in the lobby (seats taken: {taken})"
+    match = a.match
+    totals = ", ".join(f"{n} {t}" for n, t in zip(match.sides, match.totals))
+    number = match.round_no + 1
+    of = f" of {match.rounds_wanted}" if match.rounds_wanted else ""
+    where = {
+        "playing": f"round {number}{of} in progress, {restored.moves} "
+                   f"move{'' if restored.moves == 1 else 's'}",
+        "countdown": f"counting down to round {number}{of}",
+        "between": f"between rounds, {match.round_no} played{of}",
+        "over": f"the match is over after {match.round_no} rounds",
+    }[a.phase]
+    return f"{where}; totals: {totals}"
+
+
+__all__ = ["RESUME_QUIET", "Restored", "complete", "config_of", "host_config", "restore",
+           "resume", "summary", "take_up"]
