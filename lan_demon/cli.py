@@ -21,6 +21,11 @@ class UsageError(Exception):
     """A mistake on the command line; its text is the one line the user sees."""
 
 
+class LanError(Exception):
+    """The LAN could not do what was asked (no table answered, multicast refused): one line,
+    exit 1 — not the user's mistake, so not exit 2."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line naming the fix, not a usage block."""
 
@@ -104,16 +109,22 @@ def build_parser() -> argparse.ArgumentParser:
                       "expert or flat-out (default club)")
 
     join = sub.add_parser("join", help="sit at a table hosted elsewhere",
-                          description="Connect to an arbiter and open the table.")
-    join.add_argument("address", help="HOST:PORT or tcp://HOST:PORT")
+                          description="Connect to an arbiter and open the table. Without an "
+                          "address, ask the LAN (mDNS, multicast) for tables started with "
+                          "'host --lan', list them and join the one you choose.")
+    join.add_argument("address", nargs="?", help="HOST:PORT or tcp://HOST:PORT (default: "
+                      "find the tables on the LAN and choose)")
     join.add_argument("--name", default="you", help="your name at the table")
     join.add_argument("--spectate", action="store_true", help="watch instead of playing")
     join.add_argument("--tries", type=_positive, default=3, help="connection attempts before "
                       "giving up (default 3)")
+    _lan_join_flags(join)
 
     host = sub.add_parser("host", help="run an arbiter: the table everyone connects to",
-                          description="Run an arbiter. It binds to 127.0.0.1 only (LAN play "
-                          "comes with --lan in a later release). With --players N the match "
+                          description="Run an arbiter. It binds to 127.0.0.1 only and "
+                          "announces nothing, unless --lan: then it binds every interface, "
+                          "announces the table on the LAN (mDNS), asks a room code and "
+                          "encrypts (CURVE) — see docs/hosting.md. With --players N the match "
                           "starts by itself when N seats are filled; at the match end it "
                           "prints the result and exits 0. With --resume JOURNAL it takes up "
                           "the match of a crashed host again, on the same port.")
@@ -139,17 +150,28 @@ def build_parser() -> argparse.ArgumentParser:
                       "it goes on appending to it)")
     host.add_argument("--json", action="store_true", help="print the result as the JSON "
                       "document of simulate --json")
+    host.add_argument("--lan", action="store_true", help="play over the home LAN: bind every "
+                      "interface, announce the table with mDNS, need a room code, encrypt")
+    host.add_argument("--secure", action=argparse.BooleanOptionalAction, default=None,
+                      help="encrypt with ZeroMQ CURVE and bind seats to connection keys "
+                      "(default: on with --lan, off on loopback)")
+    host.add_argument("--code", help="the room code a seat needs (default: a fresh 4-letter "
+                      "code with --lan, none on loopback)")
+    host.add_argument("--name", dest="table_name", help="the table's name on the LAN "
+                      "(default: GAME on HOSTNAME)")
 
     bot = sub.add_parser("bot", help="run one bot client against an arbiter",
                          description="Connect one bot to an arbiter and play until the match "
                          "ends.")
-    bot.add_argument("address", help="HOST:PORT or tcp://HOST:PORT")
+    bot.add_argument("address", nargs="?", help="HOST:PORT or tcp://HOST:PORT (default: "
+                     "find the one table on the LAN)")
     bot.add_argument("--strategy", default="greedy", help="greedy or random (default greedy)")
     bot.add_argument("--name", help="the bot's name at the table (default: the strategy)")
     bot.add_argument("--speed", default="club", help="beginner, club, expert or flat-out")
     bot.add_argument("--seed", type=_seed, default=0, help="the bot's own seed")
     bot.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the "
                      "arbiter to answer")
+    _lan_join_flags(bot)
 
     rep = sub.add_parser("replay", help="replay a match journal round by round",
                          description="Deal every round again from the journal's seed, apply "
@@ -169,6 +191,15 @@ def build_parser() -> argparse.ArgumentParser:
     hosts.add_argument("--timeout", type=float, default=3.0, help="seconds to listen for "
                        "answers, more than 0 and at most 60 (default 3)")
     return parser
+
+
+def _lan_join_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--code", help="the room code shown on the host's screen")
+    parser.add_argument("--key", help="the host's public key (z85, 40 characters, printed by "
+                        "'host --secure'); found on the LAN by itself without an address")
+    parser.add_argument("--browse", type=float, default=3.0, metavar="SECONDS",
+                        help="without an address: seconds to listen for tables, more than 0 "
+                        "and at most 60 (default 3)")
 
 
 def _default_players(game_id: str) -> int:
@@ -305,17 +336,28 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     from lan_demon.net.client import Client, ConnectError, normalize_address
     from lan_demon.tui.app import build_app, table_for
-    address = normalize_address(args.address)
+    address = normalize_address(args.address) if args.address else None
+    key, code = _check_key(args.key), _check_code(args.code, "--code")
+    _check_browse(args)
     _need_terminal()
+    if address is None:
+        table = _choose_table(args.browse)
+        address, key = f"tcp://{table.endpoint}", _table_key(table, key)
+        if table.code_needed and code is None:
+            code = _ask_code()
     for attempt in range(1, args.tries + 1):
-        client = Client(address, name=args.name,
-                        role="spectator" if args.spectate else "player")
+        client = Client(address, name=args.name, role="spectator" if args.spectate
+                        else "player", server_key=key, code=code)
         try:
             client.connect(timeout=3.0)
             break
         except ConnectError as err:
-            if attempt == args.tries:
+            if attempt == args.tries or err.code in ("slow_down", "wrong_key"):
                 raise
+            if err.code == "bad_code":
+                print(f"lan-demon: {err}", file=sys.stderr)
+                code = _ask_code()
+                continue
             print(f"lan-demon: {err} — trying again ({attempt + 1} of {args.tries})",
                   file=sys.stderr)
     build_app(table_for(client)).run()
@@ -333,29 +375,95 @@ def cmd_host(args: argparse.Namespace) -> int:
     import random as _random
 
     from lan_demon.net.arbiter import Config
-    from lan_demon.net.server import ArbiterServer
+    from lan_demon.net.server import LOOPBACK, ArbiterServer
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
     if args.resume is not None:
+        given = [f for f, on in (("--lan", args.lan), ("--secure", args.secure),
+                                 ("--code", args.code), ("--name", args.table_name)) if on]
+        if given:
+            raise UsageError(f"{given[0]} does not go with --resume: a resumed host serves "
+                             f"on loopback as before")
         return _resume_host(args)
+    secure = args.lan if args.secure is None else args.secure
+    code = _check_code(args.code, "--code")
+    if args.table_name is not None and not args.lan:
+        raise UsageError("--name names the table on the LAN; it goes with --lan")
     for name, default in HOST_SETTINGS.items():
         if getattr(args, name) is None:
             setattr(args, name, default)
     args.port = 7700 if args.port is None else args.port
     get_game(args.game)
     seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
+    if args.lan and code is None:
+        from lan_demon.net.security import new_code
+        code = new_code()
     config = Config(args.game, players=args.players, rounds=args.rounds, seed=seed,
                     fairness_ms=args.fairness_ms, countdown=args.countdown, pause=args.pause,
-                    turn_timeout=args.turn_timeout)
+                    turn_timeout=args.turn_timeout, code=code)
     if args.rounds is not None:
         get_game(args.game).check_rounds(args.rounds)  # RG-7: refuse it before binding
-    server = ArbiterServer(config, port=args.port, journal=args.journal)
+    keys = _host_keys() if secure else None
+    announcers: list[Any] = []  # the LAN announcement, once made (after binding)
+
+    def tell_lan(taken: int, free: int) -> None:
+        """From the serve loop: publish the seat counts without waiting for it."""
+        for announcer in announcers:
+            announcer.update_later(taken, free)
+
+    server = ArbiterServer(config, host="0.0.0.0" if args.lan else LOOPBACK, port=args.port,
+                           journal=args.journal, keys=keys, on_seats=tell_lan)
     info = sys.stderr if args.json else sys.stdout
     print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
           f"(updates on port {server.pub_port})"
           + (f", starting when {args.players} players are seated" if args.players else ""),
           file=info, flush=True)
-    return _serve_host(server, args.json)
+    if code is not None:
+        print(f"lan-demon: room code {code} — tell it to the players", file=info, flush=True)
+    if keys is not None:
+        print(f"lan-demon: encrypted; key fingerprint {keys.fingerprint} (public key "
+              f"{keys.public.decode()})", file=info, flush=True)
+    try:
+        if args.lan:
+            announcers.append(_announce(args, server, keys, code is not None, info))
+        return _serve_host(server, args.json)
+    finally:
+        for announcer in announcers:
+            announcer.close()
+        server.close()
+
+
+def _host_keys() -> Any:
+    from lan_demon.net.security import new_keypair
+    try:
+        return new_keypair()
+    except RuntimeError as err:  # a libzmq without CURVE
+        raise UsageError(f"{err} (use --no-secure)") from None
+
+
+def _announce(args: argparse.Namespace, server: Any, keys: Any, code_needed: bool,
+              info: Any) -> Any:
+    """``host --lan``: register the table with mDNS and say where it is on the host's screen.
+    Only here does a host multicast."""
+    import socket
+
+    from lan_demon.net import discovery
+    addresses = discovery.lan_addresses()
+    if not addresses:
+        raise LanError("--lan: this machine has no LAN address (is it on a network?)")
+    taken, free = server.arbiter.seat_counts()
+    name = args.table_name or f"{args.game} on {socket.gethostname()}"
+    try:
+        announcer = discovery.announce(name, server.port, args.game, taken, free, code_needed,
+                                       addresses, keys.public if keys else None,
+                                       server.pub_port)
+    except OSError as err:
+        raise LanError(f"cannot announce the table on the LAN: {err}") from None
+    where = ", ".join(f"{a}:{server.port}" for a in addresses)
+    print(f"lan-demon: on the LAN as {announcer.name!r} at {where} (updates on port "
+          f"{server.pub_port}; open both ports and UDP 5353 in the firewall)",
+          file=info, flush=True)
+    return announcer
 
 
 def _serve_host(server: Any, as_json: bool) -> int:
@@ -404,12 +512,22 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from lan_demon.net.bots import make_bot, run_pool
     from lan_demon.net.client import normalize_address
     from lan_demon.simulator import PROFILES
-    normalize_address(args.address)
+    address = normalize_address(args.address) if args.address else None
     if args.speed not in PROFILES:
         raise UsageError(f"unknown speed profile {args.speed!r}; choose one of: "
                          f"{', '.join(PROFILES)}")
-    bot = make_bot(args.address, args.strategy, args.name or args.strategy, args.seed,
-                   args.speed, connect_timeout=args.timeout)
+    key, code = _check_key(args.key), _check_code(args.code, "--code")
+    _check_browse(args)
+    if address is None:
+        table = _only_table(args.browse)
+        address, key = f"tcp://{table.endpoint}", _table_key(table, key)
+        if table.code_needed and code is None:
+            raise UsageError(f"the table {table.name!r} needs its room code: add --code CODE")
+    if key is None and code is None:
+        bot = make_bot(address, args.strategy, args.name or args.strategy, args.seed,
+                       args.speed, connect_timeout=args.timeout)
+    else:
+        bot = _secure_bot(address, args, key, code)
     try:
         run_pool([bot])
     except KeyboardInterrupt:
@@ -420,6 +538,124 @@ def cmd_bot(args: argparse.Namespace) -> int:
     result = bot.client.table.get("result") or {}
     print(f"{bot.client.name}: match over, winner: {', '.join(result.get('winner', []))}")
     return 0
+
+
+def _secure_bot(address: str, args: argparse.Namespace, key: str | None,
+                code: str | None) -> Any:
+    """A built-in bot at a table with a key or a code: what ``make_bot`` does, with a client
+    that carries them (``make_bot`` takes neither)."""
+    import random as _random
+
+    from lan_demon.bots import make_strategy
+    from lan_demon.net.bots import NetBot, leave_and_close
+    from lan_demon.net.client import Client
+    from lan_demon.simulator import PROFILES
+    client = Client(address, name=args.name or args.strategy, bot=True, server_key=key,
+                    code=code).connect(timeout=args.timeout)
+    try:
+        if client.seat is None:
+            raise GameError("the arbiter gave the bot no seat")
+        strategy = make_strategy(client.game.id, args.strategy)
+    except BaseException:
+        leave_and_close(client)
+        raise
+    bot = NetBot(client, strategy, _random.Random(f"lan_demon-bot:{args.seed}:{client.seat}"),
+                 PROFILES[args.speed])
+    client.ready()
+    return bot
+
+
+# --- joining over the LAN ------------------------------------------------------------------
+
+def _check_key(key: str | None) -> str | None:
+    from lan_demon.net.security import is_public_key
+    if key is None:
+        return None
+    if not is_public_key(key.strip()):
+        raise UsageError(f"--key is not a CURVE public key: {key!r} (40 characters of z85, "
+                         f"as 'host --secure' prints it)")
+    return key.strip()
+
+
+def _check_code(code: str | None, flag: str) -> str | None:
+    from lan_demon.net.security import normalize_code
+    if code is None:
+        return None
+    clean = normalize_code(code)
+    if not clean or not clean.isalnum() or not clean.isascii() or len(clean) > 16:
+        raise UsageError(f"{flag} must be 1 to 16 letters or digits, not {code!r}")
+    return clean
+
+
+def _check_browse(args: argparse.Namespace) -> None:
+    if args.address is None and not 0 < args.browse <= 60:
+        raise UsageError(f"--browse must be more than 0 and at most 60 seconds, "
+                         f"not {args.browse:g}")
+
+
+def _browse(seconds: float) -> list[Any]:
+    """The compatible tables on the LAN (multicast: only when no address was given)."""
+    from lan_demon.net import discovery
+    try:
+        tables = discovery.browse(seconds)
+    except OSError as err:
+        raise LanError(f"cannot ask the LAN for tables: {err}") from None
+    found = [t for t in tables if t.compatible]
+    if not found:
+        other = f" ({len(tables)} of another protocol version)" if tables else ""
+        raise LanError(f"no table answered within {seconds:g} s{other}; a host must run "
+                       f"'lan-demon host --lan' — or join by address (HOST:PORT)")
+    return found
+
+
+def _only_table(seconds: float) -> Any:
+    """For a bot: the one table on the LAN; more than one must be named by address."""
+    tables = _browse(seconds)
+    if len(tables) > 1:
+        names = "; ".join(f"{t.name} at {t.endpoint}" for t in tables)
+        raise UsageError(f"{len(tables)} tables answered ({names}): name one by its address")
+    return tables[0]
+
+
+def _choose_table(seconds: float) -> Any:
+    """For a person: list the tables, numbered, and ask which."""
+    print(f"lan-demon: looking for tables on the LAN ({seconds:g} s)…", flush=True)
+    tables = _browse(seconds)
+    for number, table in enumerate(tables, 1):
+        print(f"{number:>3}. {table.line()}")
+    answer = _ask(f"table (1-{len(tables)}): ") if len(tables) > 1 else "1"
+    if not answer.isdigit() or not 1 <= int(answer) <= len(tables):
+        raise UsageError(f"not a table number: {answer!r}")
+    table = tables[int(answer) - 1]
+    if table.server_key:
+        print(f"lan-demon: joining {table.name!r} at {table.endpoint}; its key fingerprint is "
+              f"{table.fingerprint} — check it matches the host's screen", flush=True)
+    else:
+        print(f"lan-demon: joining {table.name!r} at {table.endpoint} (not encrypted)",
+              flush=True)
+    return table
+
+
+def _table_key(table: Any, given: str | None) -> str | None:
+    """The key to join ``table`` with: the announced one, unless --key says otherwise — then
+    the announcement is not the table the user meant (an impostor, or another table)."""
+    if given is not None and given != table.server_key:
+        raise UsageError(f"the table {table.name!r} announces another key than --key "
+                         f"(fingerprint {table.fingerprint or 'none'}): not joining it")
+    return table.server_key
+
+
+def _ask_code() -> str:
+    code = _check_code(_ask("room code (shown on the host's screen): "), "the room code")
+    assert code is not None
+    return code
+
+
+def _ask(prompt: str) -> str:
+    try:
+        return input(prompt).strip()
+    except EOFError:
+        raise UsageError("no answer given (end of input)") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -472,6 +708,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, GameError) as err:
         print(f"lan-demon: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except LanError as err:
+        print(f"lan-demon: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("lan-demon: interrupted", file=sys.stderr)
         return 130

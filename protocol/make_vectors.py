@@ -41,7 +41,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from lan_demon.bots import Turn, make_strategy  # noqa: E402
 from lan_demon.net import arbiter as arbiter_module  # noqa: E402
-from lan_demon.net.arbiter import Arbiter, Config  # noqa: E402
+from lan_demon.net.arbiter import Arbiter, Config, Sender  # noqa: E402
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED,  # noqa: E402
                                  TO_CLIENT, decode, encode, make)
 
@@ -89,8 +89,9 @@ class Session:
         return self.ids[who]
 
     def send(self, who: str, msg: dict[str, Any] | bytes, at: float | None = None,
-             peer: bytes | None = None) -> None:
-        """Client ``who`` sends ``msg`` (a message, or raw bytes) arriving at time ``at``."""
+             peer: bytes | None = None, sender: Sender = Sender()) -> None:
+        """Client ``who`` sends ``msg`` (a message, or raw bytes) arriving at time ``at``;
+        ``sender``: its CURVE key and address, as a secure arbiter's socket loop sees them."""
         if at is not None:
             self.now = at
         peer = peer or who.encode()
@@ -102,12 +103,12 @@ class Session:
         else:
             entry["msg"] = msg
         self.log.append(entry)
-        self._record(self.arbiter.handle(peer, frame, self.now))
+        self._record(self.arbiter.handle(peer, frame, self.now, sender))
 
     def request(self, who: str, kind: str, at: float | None = None, peer: bytes | None = None,
-                **fields: Any) -> int:
+                sender: Sender = Sender(), **fields: Any) -> int:
         rid = self.next_id(who)
-        self.send(who, make(kind, id=rid, **fields), at, peer)
+        self.send(who, make(kind, id=rid, **fields), at, peer, sender)
         return rid
 
     def tick(self, at: float) -> None:
@@ -240,12 +241,13 @@ def _rotate_out(s: Session, both: list[tuple[str, bytes]], at: float, round_no: 
             at += step
 
 
-def errors(rd: Session) -> tuple[Session, dict[str, dict[str, Any]]]:
+def errors(rd: Session, lan: Session) -> tuple[Session, dict[str, dict[str, Any]]]:
     """One error of each code, each provoked from a real arbiter; on the way, a lobby leave
     that moves a seat up (its new welcome), a spectator's move, a "to the middle" card that
     loses its stack (RD-11) and a move frame sent twice (refused, not applied again). Two codes
     come from arbiters of their own, whose sessions are not kept: ``rate_limited`` (a table
-    with a tiny limit) and ``internal`` (an arbiter with a handler broken on purpose)."""
+    with a tiny limit) and ``internal`` (an arbiter with a handler broken on purpose); the room
+    code's and the CURVE key's come from the LAN table's session (:func:`lan_table`)."""
     s = Session("errors", Config("racing-demon", players=2, rounds=2, seed=55,
                                  countdown=0.0, pub=PUB_ENDPOINT))
     s.send("mal", b"\xc1")  # 0xc1 is never used in msgpack
@@ -283,10 +285,37 @@ def errors(rd: Session) -> tuple[Session, dict[str, dict[str, Any]]]:
     s.tick(100.5625)  # the fairness window has closed
     s.send("ann", ace, 100.625)  # the ace's frame again: a duplicate, not a second play
     elsewhere = {"beaten": rd.find("a2c", kind("error", code="beaten")),
-                 "rate_limited": _flood(), "internal": _broken()}
+                 "rate_limited": _flood(), "internal": _broken(),
+                 **{code: lan.find("a2c", kind("error", code=code))
+                    for code in ("bad_code", "slow_down", "wrong_key")}}
     found = {code: s.find("a2c", kind("error", code=code)) for code in ERROR_CODES
              if code not in elsewhere}
     return s, {**found, **elsewhere}
+
+
+# Two CURVE public keys (z85) as a secure socket loop reports them; they never go on the wire.
+ANN_KEY = "b(867Ga{TJxU{%xY3%lZ>Y{LNtBM)?HfeoEdLnOC"
+MAL_KEY = "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"
+
+
+def lan_table() -> Session:
+    """A LAN table (PROTOCOL.md §20): room code KQZR, seats bound to CURVE keys. Ann sits with
+    the code; Tom tries without one (refused, no guess), then three wrong codes (free), a
+    fourth (now he must wait a second) and a fifth at once (slow_down, with the wait); Mallory,
+    who has Ann's token but not her key, is refused the seat."""
+    s = Session("lan", Config("racing-demon", players=2, seed=55, countdown=0.0,
+                              pub=PUB_ENDPOINT, code="KQZR"))
+    ann = Sender(ANN_KEY, "192.168.1.21")
+    tom = Sender("Q" * 40, "192.168.1.66")
+    s.request("ann", "hello", 100.0, sender=ann, name="Ann", role="player", code="kqzr")
+    s.request("tom", "hello", 100.25, sender=tom, name="Tom", role="player")
+    for guess, t in (("AAAA", 100.5), ("BBBB", 100.75), ("CCCC", 101.0), ("DDDD", 101.25),
+                     ("EEEE", 101.5)):
+        s.request("tom", "hello", t, sender=tom, name="Tom", role="player", code=guess)
+    token = s.find("a2c", kind("welcome"), peer="ann")["token"]
+    s.request("mal", "hello", 101.75, sender=Sender(MAL_KEY, "192.168.1.66"), name="Mal",
+              role="player", token=token)
+    return s
 
 
 def _flood() -> dict[str, Any]:
@@ -420,9 +449,10 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     rd = racing_demon()
     rk = racko()
     gs = gin_solitaire()
-    es, errs = errors(rd)
+    lan = lan_table()
+    es, errs = errors(rd, lan)
     re_ = round_end()
-    for session in (rd, rk, gs, es, re_):
+    for session in (rd, rk, gs, es, re_, lan):
         session.write_log()
 
     def c2a(pred, who=None, session=rd, nth=0):
@@ -448,6 +478,8 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("c2a_hello_spectator", c2a(kind("hello", role="spectator")), "a spectator joins")
     add("c2a_hello_reconnect", c2a(lambda m: m["t"] == "hello" and "token" in m),
         "a player comes back to its seat with its session token")
+    add("c2a_hello_code", c2a(kind("hello"), "ann", session=lan),
+        "a player asks for a seat at a table with a room code (§20)")
     add("c2a_ping", c2a(kind("ping")), "clock sync: the client's clock c at sending")
     add("c2a_echo", c2a(kind("echo")), "the answer to a probe: its a, unchanged")
     add("c2a_ready", c2a(kind("ready")), "ready for the (next) round")
@@ -615,6 +647,7 @@ def main() -> None:
     assert by_name["a2c_error_malformed_re"]["re"] == 7
     assert by_name["a2c_error_rate_limited"]["re"] == 5
     assert by_name["a2c_welcome_moved_up"]["seat"] == 0
+    assert by_name["a2c_error_slow_down"]["wait"] == 0.75  # 1 s earned at 101.25, asked at 101.5
     assert by_name["pub_update_move_stand_in"]["seq"] == by_name["a2c_ok_stand_in"]["seq"]
     (OUT / "index.json").write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n",
                                     encoding="utf-8")

@@ -2,8 +2,9 @@
 127.0.0.1, and zeroconf for real between two network namespaces this test makes itself.
 
 mDNS is multicast. No zeroconf ever starts in this process (a fixture makes it fail loudly if
-one tried); the namespace test runs tests/netns_helper.py and ``lan-demon hosts`` under
-``ip netns exec`` in namespaces joined only by their own veth pair, and removes them after.
+one tried); the namespace tests run tests/netns_helper.py, ``lan-demon hosts``, and a whole
+``host --lan`` match joined by browsing bots under ``ip netns exec`` in namespaces joined only by
+their own veth pair, and remove them after.
 """
 
 from __future__ import annotations
@@ -556,6 +557,85 @@ def test_a_table_announced_in_one_namespace_is_found_from_the_other(netns_pair):
                                                      "--lan')\n")
     finally:
         announcer.stop()
+
+
+class Lines:
+    """A command running in a namespace, its stdout read line by line; stopped by the test."""
+
+    def __init__(self, argv: list[str]):
+        self.proc = subprocess.Popen(argv, cwd=ROOT, env=_env(), stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put("")  # end of output
+
+    def expect(self, words: str, timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"never said {words!r}; said {self.seen}") from None
+            self.seen.append(line)
+            if words in line:
+                return line
+            if line == "" and self.proc.poll() is not None:
+                raise AssertionError(f"ended ({self.proc.returncode}) without saying "
+                                     f"{words!r}: {self.seen} {self.proc.stderr.read()}")
+
+    def finish(self, timeout: float) -> tuple[int, str, str]:
+        """Wait for the end; the exit status, the rest of stdout, and stderr."""
+        code = self.proc.wait(timeout=timeout)
+        rest = []
+        while True:
+            line = self.lines.get(timeout=10)
+            if line == "":
+                break
+            rest.append(line)
+        self.seen += rest
+        return code, "\n".join(rest), self.proc.stderr.read()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+@pytest.mark.timeout(120)
+def test_bots_find_a_lan_host_by_browsing_and_play_its_match(netns_pair):
+    """The whole path between two namespaces: `host --lan` announces a coded, encrypted Rack-O
+    table (RK-1…RK-7 played by the engine) on its veth address; two `bot --code` with no
+    address browse, find it, take its key from the TXT record, sit and play the match out;
+    the host prints the result and exits 0."""
+    pair = netns_pair
+    host = Lines(_in_ns(pair.host_ns, "-m", "lan_demon", "host", "--lan", "--players", "2",
+                        "--rounds", "1", "--game", "racko", "--code", "ABCD", "--seed", "11",
+                        "--countdown", "0", "--name", "Ann's table"))
+    bots: list[Lines] = []
+    try:
+        host.expect("room code ABCD")
+        fingerprint_line = host.expect("key fingerprint")
+        assert host.expect("on the LAN as").startswith(
+            f"lan-demon: on the LAN as \"Ann's table\" at {pair.host_ip}:7700 (updates on ")
+        for name in ("ann", "bob"):
+            bots.append(Lines(_in_ns(pair.join_ns, "-m", "lan_demon", "bot", "--code", "abcd",
+                                     "--name", name, "--speed", "flat-out", "--browse", "4")))
+        for bot in bots:
+            code, out, err = bot.finish(timeout=60)
+            assert code == 0, err
+            assert "match over, winner:" in out
+        code, out, err = host.finish(timeout=30)
+        assert code == 0, err
+        assert "winner:" in out and "ann" in out and "bob" in out
+        assert "fingerprint" in fingerprint_line
+    finally:
+        for proc in bots + [host]:
+            proc.stop()
 
 
 def test_the_helper_refuses_to_run_outside_a_test_namespace(monkeypatch, capsys):

@@ -169,7 +169,8 @@ def test_wrong_and_missing_versions_and_unknown_types() -> None:
 # --- wrong types in every field of every client message -----------------------------------------
 
 VALID = {
-    "hello": {"id": 1, "name": "Zed", "role": "spectator", "token": "abc", "bot": True},
+    "hello": {"id": 1, "name": "Zed", "role": "spectator", "token": "abc", "bot": True,
+              "code": "ABCD"},
     "ping": {"id": 1, "c": 1.5},
     "echo": {"a": 1.5},
     "ready": {"id": 1},

@@ -24,6 +24,7 @@ from lan_demon.games import TABLE, BadMove, GameError, IllegalMove, Match, get_g
 from lan_demon.games.base import public_events
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, decode, make, request_id,
                                  state_hash)
+from lan_demon.net.security import CodeThrottle, codes_match
 
 BEAT_INTERVAL = 1.0  # seconds between heartbeats, both ways
 AWAY_AFTER = 3.0  # a seat silent this long (three beats) is marked away
@@ -55,6 +56,18 @@ class Outbox:
         self.public += other.public
 
 
+@dataclass(frozen=True)
+class Sender:
+    """What the socket layer knows of a frame's sender beyond its routing id: its CURVE public
+    key (z85; None on a plain table) and its IP address (the room-code brake's key)."""
+
+    key: str | None = None
+    address: str | None = None
+
+
+NOBODY = Sender()
+
+
 @dataclass
 class Seat:
     index: int
@@ -62,6 +75,7 @@ class Seat:
     token: str
     bot: bool
     peer: bytes | None
+    key: str | None = None  # the CURVE key that took the seat: only it may speak for the seat
     status: str = "here"  # here | away | left
     ready: bool = False
     heard: float = 0.0
@@ -184,6 +198,9 @@ class Config:
     # flat-out bot sends ~1,000-2,000 a second (docs/benchmarks.md); 0 turns the limit off.
     rate_limit: float = 5000.0
     rate_burst: float = 10000.0
+    # The room code a seat or a spectator's place needs (``host --lan``); None: none needed.
+    # Not in ``public()`` nor in the journal: it is said aloud in the room, never sent.
+    code: str | None = None
 
     def public(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "rounds": self.rounds,
@@ -231,20 +248,23 @@ class Arbiter:
         # Hostile input (PROTOCOL.md §10): a token bucket per connection, the move ids each
         # seated connection has used, and the probes whose echo each is awaited.
         self.limiter = RateLimiter(config.rate_limit, config.rate_burst)
+        self.throttle = CodeThrottle()  # wrong room codes, by the sender's IP address
         self.move_ids: dict[bytes, RecentIds] = {}
         self.probes: dict[bytes, deque[float]] = {}
 
     # --- entry points ----------------------------------------------------------------------
 
-    def handle(self, peer: bytes, frame: bytes, now: float) -> Outbox:
+    def handle(self, peer: bytes, frame: bytes, now: float,
+               sender: Sender = NOBODY) -> Outbox:
         """One frame from one peer. Every request is answered, bad ones with an error. Over
         the connection's rate limit the frame is dropped (one ``rate_limited`` error a second);
-        a failure inside is logged and answered ``internal``, never raised: the table goes on."""
+        a failure inside is logged and answered ``internal``, never raised: the table goes on.
+        ``sender``: the peer's CURVE key and address, when the socket layer reads them."""
         out = Outbox()
         if not self._admit(peer, frame, now, out):
             return out
         try:
-            self._handle(peer, frame, now, out)
+            self._handle(peer, frame, now, out, sender)
         except Exception as err:  # a bug; the table must outlive it
             log_internal(f"a frame from peer {peer.hex()}", err)
             out.private.append((peer, make("error", re=request_id(frame), code="internal",
@@ -252,10 +272,11 @@ class Arbiter:
                                            f"({type(err).__name__}); the table goes on")))
         return out
 
-    def handle_multipart(self, peer: bytes, parts: list[bytes], now: float) -> Outbox:
+    def handle_multipart(self, peer: bytes, parts: list[bytes], now: float,
+                         sender: Sender = NOBODY) -> Outbox:
         """What the ROUTER received from ``peer``: a message is exactly one frame."""
         if len(parts) == 1:
-            return self.handle(peer, parts[0], now)
+            return self.handle(peer, parts[0], now, sender)
         out = Outbox()
         if self._admit(peer, b"", now, out):
             out.private.append((peer, make("error", code="malformed",
@@ -271,7 +292,8 @@ class Arbiter:
                        f"{self.config.rate_burst:g}); the rest are dropped unanswered")))
         return verdict == RateLimiter.ADMIT
 
-    def _handle(self, peer: bytes, frame: bytes, now: float, out: Outbox) -> None:
+    def _handle(self, peer: bytes, frame: bytes, now: float, out: Outbox,
+                sender: Sender = NOBODY) -> None:
         try:
             msg = decode(frame, "client")
         except ProtocolError as err:
@@ -281,16 +303,32 @@ class Arbiter:
         seat = self._seat_of(peer)
         if seat is None and self._quiet(peer, msg, now):
             return
+        rid = msg.get("id") if "id" in FROM_CLIENT[msg["t"]] else None  # hb may carry junk
+        if seat is not None and not self._same_key(seat, sender):
+            out.private.append((peer, self._wrong_key(rid)))
+            return
         if seat is not None:
             seat.heard = now
             if seat.status == "away":
                 self._presence(seat, "here", out)
-        handler = getattr(self, "_on_" + msg["t"])
         try:
-            handler(peer, seat, msg, now, out)
+            if msg["t"] == "hello":
+                self._on_hello(peer, seat, msg, now, out, sender)
+            else:
+                getattr(self, "_on_" + msg["t"])(peer, seat, msg, now, out)
         except ProtocolError as err:
-            rid = msg.get("id") if "id" in FROM_CLIENT[msg["t"]] else None  # hb may carry junk
             out.private.append((peer, make("error", re=rid, code=err.code, reason=err.reason)))
+
+    @staticmethod
+    def _same_key(seat: Seat, sender: Sender) -> bool:
+        """A seat taken with a CURVE key speaks only with that key (a routing id can be
+        chosen by a client; a key cannot be used without its secret half)."""
+        return seat.key is None or sender.key == seat.key
+
+    @staticmethod
+    def _wrong_key(rid: int | None) -> dict[str, Any]:
+        return make("error", re=rid, code="wrong_key", reason="this seat was taken with "
+                    "another connection key; a session token alone does not give it")
 
     def tick(self, now: float) -> Outbox:
         """Time passing: heartbeats, absences, Go, the fairness window, RD-13, stand-in turns."""
@@ -332,23 +370,62 @@ class Arbiter:
         return None
 
     def _on_hello(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
-                  out: Outbox) -> None:
+                  out: Outbox, sender: Sender = NOBODY) -> None:
         role = msg["role"]
         if role not in ("player", "spectator"):
             raise ProtocolError("malformed", f"role is 'player' or 'spectator', not {role!r}")
         if role == "spectator":
+            if peer not in self.spectators and not self._code_passes(peer, msg, now, out,
+                                                                     sender):
+                return
             self.spectators[peer] = now
             out.private.append((peer, self._welcome(msg["id"], None, "")))
             return
         if msg.get("token"):
-            self._rejoin(peer, msg, now, out)
+            self._rejoin(peer, msg, now, out, sender)
             return
         if seat is not None:  # the same connection saying hello again: same seat
             out.private.append((peer, self._welcome(msg["id"], seat.index, seat.token)))
             return
-        self._take_seat(peer, msg, now, out)
+        if self._code_passes(peer, msg, now, out, sender):
+            self._take_seat(peer, msg, now, out, sender)
 
-    def _take_seat(self, peer: bytes, msg: dict, now: float, out: Outbox) -> None:
+    def _code_passes(self, peer: bytes, msg: dict, now: float, out: Outbox,
+                     sender: Sender) -> bool:
+        """The room code gate (PROTOCOL.md §20): True to let the hello in; otherwise the
+        refusal is in ``out``. Wrong codes from one address cost it waiting
+        (:class:`~lan_demon.net.security.CodeThrottle`); a hello with no code is no guess."""
+        expected = self.config.code
+        if expected is None:
+            return True
+        where = sender.address or peer.hex()
+        wait = self.throttle.wait(where, now)
+        if wait > 0:
+            out.private.append((peer, make("error", re=msg["id"], code="slow_down", wait=wait,
+                                           reason=f"too many wrong room codes; try again in "
+                                                  f"{wait:.0f} s")))
+            return False
+        given = msg.get("code")
+        if codes_match(given, expected):
+            self.throttle.succeeded(where)
+            return True
+        if given is None:
+            reason = "this table needs the room code shown on the host's screen"
+        else:
+            self.throttle.failed(where, now)
+            reason = "wrong room code; it is shown on the host's screen"
+        out.private.append((peer, make("error", re=msg["id"], code="bad_code", reason=reason)))
+        return False
+
+    def seat_counts(self) -> tuple[int, int]:
+        """(taken, free) seats, as the LAN announcement says them: no seat is free once the
+        match has started."""
+        taken = len(self.seats)
+        limit = self.config.players or self.game.max_players
+        return taken, (max(0, limit - taken) if self.phase == "lobby" else 0)
+
+    def _take_seat(self, peer: bytes, msg: dict, now: float, out: Outbox,
+                   sender: Sender = NOBODY) -> None:
         limit = self.config.players or self.game.max_players
         if self.phase != "lobby":
             raise ProtocolError("full", "the match has started; join as a spectator, or "
@@ -357,19 +434,27 @@ class Arbiter:
             raise ProtocolError("full", f"all {limit} seats are taken")
         name = self._unique_name(msg["name"].strip()[:NAME_LIMIT] or "player")
         seat = Seat(len(self.seats), name, secrets.token_hex(8), bool(msg.get("bot")), peer,
-                    heard=now)
+                    key=sender.key, heard=now)
         self.seats.append(seat)
         self.record("seat", seat=seat.index, name=seat.name, token=seat.token, bot=seat.bot)
         out.private.append((peer, self._welcome(msg["id"], seat.index, seat.token)))
         self._probe(seat, now, out)
         self._publish_lobby(out)
 
-    def _rejoin(self, peer: bytes, msg: dict, now: float, out: Outbox) -> None:
+    def _rejoin(self, peer: bytes, msg: dict, now: float, out: Outbox,
+                sender: Sender = NOBODY) -> None:
+        """Back to a seat by its token — from the key that took it. No room code is asked:
+        the token was only ever given to someone who had it. A seat restored from a journal
+        has no key yet and takes the first one that comes back with its token."""
         for seat in self.seats:
             if secrets.compare_digest(seat.token.encode(), msg["token"].encode()):
                 gone = seat.away_since is not None and now - seat.away_since > TOKEN_LIFE
                 if gone or seat.status == "left":
                     break
+                if not self._same_key(seat, sender):
+                    out.private.append((peer, self._wrong_key(msg["id"])))
+                    return
+                seat.key = seat.key or sender.key
                 seat.peer, seat.heard = peer, now
                 out.private.append((peer, self._welcome(msg["id"], seat.index, seat.token)))
                 self._presence(seat, "here", out)
@@ -741,6 +826,7 @@ class Arbiter:
         self._publish(out, "presence", seat=seat.index, status=status)
 
     def _beat(self, now: float, out: Outbox) -> None:
+        self.throttle.prune(now)
         if self.phase == "over" and self.encore_until is not None:
             self._publish(out, "match_end", result=self.result)  # for those coming back
         out.public.append(make("beat", seq=self.seq, a=now, hash=self.public_hash()))

@@ -12,6 +12,10 @@ the in-flight list, ``predicted`` is rebuilt from the mirror, and a :class:`Noti
 A gap in the sequence (or a late join) is healed with a snapshot, after the Clone pattern.
 
 Nothing here blocks for long: :meth:`Client.poll` handles whatever arrived and returns.
+
+At a LAN table started with ``--secure`` the client is a CURVE client of the host's public key
+(``server_key``), with one key pair of its own for its whole life: the arbiter binds the seat to
+that key, so the same client can come back to its seat and nobody else can, token or not.
 """
 
 from __future__ import annotations
@@ -23,18 +27,32 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import zmq
+from zmq.utils.monitor import recv_monitor_message
 
 from lan_demon.games import GameError, IllegalMove, get_game
 from lan_demon.net.codec import ProtocolError, decode, encode, make, state_hash
+from lan_demon.net.security import (KeyPair, is_public_key, make_curve_client, new_keypair,
+                                    normalize_code)
 
 BEAT = 1.0
 SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
 SYNC_PINGS = 5
 PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
+RATE_BACKOFF = 1.0  # told rate_limited: hold everything we send this long (the arbiter's warning
+#                     interval), rather than keep a flood going
+REFUSALS = ("bad_token", "full", "version", "not_joined", "bad_code", "slow_down", "wrong_key")
+HANDSHAKE_FAILED = (zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL | zmq.EVENT_HANDSHAKE_FAILED_AUTH
+                    | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL)
 
 
 class ConnectError(GameError):
-    """The arbiter could not be reached or refused us; the text says which and why."""
+    """The arbiter could not be reached or refused us; the text says which and why, ``code``
+    the arbiter's error code when it refused (e.g. ``bad_code``), else None."""
+
+    def __init__(self, text: str, code: str | None = None, wait: float | None = None):
+        super().__init__(text)
+        self.code = code
+        self.wait = wait
 
 
 @dataclass
@@ -73,9 +91,20 @@ class Client:
     def __init__(self, address: str, name: str = "player", role: str = "player",
                  token: str | None = None, bot: bool = False,
                  context: zmq.Context | None = None, send_delay: float = 0.0,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 server_key: str | bytes | None = None, code: str | None = None,
+                 keys: KeyPair | None = None):
+        """``server_key``: the host's CURVE public key (z85), to join a ``--secure`` table;
+        ``keys``: our own pair (default: a fresh one, kept across reconnects); ``code``: the
+        room code, sent in every hello."""
         self.address = normalize_address(address)
         self.name, self.role, self.token, self.bot = name, role, token, bot
+        self.server_key = _server_key(server_key)
+        self.keys = keys or (new_keypair() if self.server_key is not None else None)
+        self.code = normalize_code(code) if code else None
+        self._said_ready = False  # we said ready and no countdown has used it up yet
+        self._hold_until = float("-inf")  # told rate_limited: nothing is sent before this
+        self._reconnect_soon = False
         self.context = context or zmq.Context.instance()
         self.clock = clock
         self.send_delay = send_delay  # injected latency on everything we send (tests)
@@ -109,24 +138,67 @@ class Client:
     # --- connecting ------------------------------------------------------------------------
 
     def connect(self, timeout: float = 5.0) -> Client:
-        """Say hello, take the seat, sync the clock, fetch a snapshot. Raises ConnectError."""
-        self._open()
+        """Say hello, take the seat, sync the clock, fetch a snapshot. Raises ConnectError.
+
+        A failed CURVE handshake (one side encrypted and the other not, or a wrong server
+        key) is seen on the connection and said at once rather than waited out."""
+        monitor = self._open(watch=True)
         deadline = self.clock() + timeout
-        while not self.connected or self._snapshot_asked or len(self._samples) < SYNC_PINGS:
-            if self.clock() > deadline:
-                self.close()
-                raise ConnectError(f"no answer from an arbiter at {self.address} within "
-                                   f"{timeout:g} s — is the host running?")
-            self.poll(0.05)
+        try:
+            while not self.connected or self._snapshot_asked or \
+                    len(self._samples) < SYNC_PINGS:
+                failure = _handshake_failure(monitor, self.server_key is not None)
+                if failure is not None:
+                    raise ConnectError(f"cannot talk to the arbiter at {self.address}: "
+                                       f"{failure}")
+                if self.clock() > deadline:
+                    raise ConnectError(self._silence(timeout))
+                self.poll(0.05)
+        except BaseException:
+            self._unwatch(monitor)
+            self.close()
+            raise
+        self._unwatch(monitor)
         return self
 
-    def _open(self) -> None:
+    def _silence(self, timeout: float) -> str:
+        text = f"no answer from an arbiter at {self.address} within {timeout:g} s"
+        if self.server_key is not None:
+            return f"{text} — wrong key? (check the host's fingerprint), or is it not running?"
+        return f"{text} — is the host running?"
+
+    def _watch_handshake(self) -> zmq.Socket | None:
+        try:
+            return self.dealer.get_monitor_socket(HANDSHAKE_FAILED)
+        except (zmq.ZMQError, NotImplementedError):
+            return None  # no monitor: a failed handshake shows as silence instead
+
+    def _unwatch(self, monitor: zmq.Socket | None) -> None:
+        if monitor is None:
+            return
+        try:
+            if self.dealer is not None and not self.dealer.closed:
+                self.dealer.disable_monitor()
+        except zmq.ZMQError:
+            pass
+        monitor.close(linger=0)
+
+    def _open(self, watch: bool = False) -> zmq.Socket | None:
+        """A new DEALER to the arbiter, saying hello. ``watch``: return a monitor of its
+        handshake, attached before connecting (a refused one is not tried again)."""
         self.dealer = self.context.socket(zmq.DEALER)
         self.dealer.setsockopt(zmq.LINGER, 0)
+        self._secure(self.dealer)
+        monitor = self._watch_handshake() if watch else None
         self.dealer.connect(self.address)
         self.connected = False
         self._send(make("hello", id=next(self._ids), name=self.name, role=self.role,
-                        token=self.token, bot=self.bot or None))
+                        token=self.token, bot=self.bot or None, code=self.code))
+        return monitor
+
+    def _secure(self, sock: zmq.Socket) -> None:
+        if self.server_key is not None:
+            make_curve_client(sock, self.server_key, self.keys)
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.seat, self.token = msg.get("seat"), msg["token"] or self.token
@@ -136,6 +208,7 @@ class Client:
             self.sub = self.context.socket(zmq.SUB)
             self.sub.setsockopt(zmq.LINGER, 0)
             self.sub.setsockopt(zmq.SUBSCRIBE, b"")
+            self._secure(self.sub)
             self.sub.connect(pub_endpoint(msg["pub"], self.address))
         self.connected = True
         self._samples.clear()
@@ -171,6 +244,7 @@ class Client:
     # --- playing ---------------------------------------------------------------------------
 
     def ready(self) -> None:
+        self._said_ready = True
         self._send(make("ready", id=next(self._ids)))
 
     def start(self) -> None:
@@ -300,7 +374,7 @@ class Client:
             self._send(make("hb"))
             if len(self._samples) >= SYNC_PINGS and not self._pings:
                 self._ping()  # keep the clock estimate fresh
-        if self.connected and now - self.heard > SILENCE:
+        if self.connected and (now - self.heard > SILENCE or self._reconnect_soon):
             self._reconnect()
         if self._waiting_since is not None and now - self._waiting_since > PRIVATE_WAIT:
             self._waiting_since = None
@@ -309,6 +383,7 @@ class Client:
     def _reconnect(self) -> None:
         """The arbiter went quiet: a new connection, the same seat by its token."""
         self.notices.append(Notice("reconnecting", "reconnecting…"))
+        self._reconnect_soon = False
         self.close()
         self._snapshot_asked = False
         self.heard = self.clock()
@@ -319,8 +394,12 @@ class Client:
     def _send(self, msg: dict[str, Any]) -> bool:
         """Queue a message for the arbiter; False when it could not be queued (see _put)."""
         frame = encode(msg)
-        if self.send_delay > 0:
-            self._outgoing.append((self.clock() + self.send_delay, frame))
+        now = self.clock()
+        if self.send_delay > 0 or now < self._hold_until:
+            at = max(now + self.send_delay, self._hold_until)
+            if self._outgoing:
+                at = max(at, self._outgoing[-1][0])  # in the order they were sent
+            self._outgoing.append((at, frame))
             self._flush()
             return True
         return self._put(frame)
@@ -354,10 +433,17 @@ class Client:
         pass  # a committed move shows up in its update, which carries our request id
 
     def _on_error(self, msg: dict[str, Any]) -> None:
-        rid = msg.get("re")
-        if msg["code"] in ("bad_token", "full", "version", "not_joined") and not self.connected:
+        rid, code = msg.get("re"), msg["code"]
+        if code in REFUSALS and not self.connected:
             self.close()
-            raise ConnectError(f"the arbiter refused us: {msg['reason']}")
+            raise ConnectError(f"the arbiter refused us: {msg['reason']}", code,
+                               msg.get("wait"))
+        if code == "not_joined" and self.token and self.seat is not None:
+            self._reconnect_soon = True  # it has forgotten this connection: back by token
+        elif code == "rate_limited":
+            self._hold_until = self.clock() + RATE_BACKOFF
+        elif code == "internal":
+            self.resync()  # whatever failed there, our copy may be behind
         move = self.pending.pop(rid, None) if rid is not None else None
         if move is not None:
             self._repredict()
@@ -376,7 +462,20 @@ class Client:
         self._updates = {s: u for s, u in self._updates.items() if s > self.seq}
         self._privates = {s: p for s, p in self._privates.items() if s > self.seq}
         self.notices.append(Notice("resync", f"synchronised at update {self.seq}"))
+        self._ready_again()
         self._advance()
+
+    def _ready_again(self) -> None:
+        """After a reconnect (or a resumed arbiter) the table may not know we said ready: if
+        the snapshot shows the lobby or a pause between rounds with our seat not ready, say it
+        again — only when we had said it, never for a player who had not."""
+        if not self._said_ready or self.seat is None:
+            return
+        phase, seats = self.table.get("phase"), self.table.get("seats") or []
+        if phase in ("countdown", "playing", "over"):
+            self._said_ready = False  # used up: the arbiter clears it at each countdown
+        elif self.seat < len(seats) and not seats[self.seat].get("ready"):
+            self.ready()
 
     def _on_private(self, msg: dict[str, Any]) -> None:
         if msg["seq"] > self.seq:
@@ -442,6 +541,7 @@ class Client:
         self.notices.append(Notice("presence", data=update))
 
     def _k_countdown(self, update: dict[str, Any], private: Any) -> None:
+        self._said_ready = False  # the arbiter clears every seat's ready at a countdown
         self.table.update(phase="countdown", go=update["go"], round=update["round"])
         self.notices.append(Notice("countdown", data=update))
 
@@ -490,3 +590,29 @@ class Client:
             except GameError:
                 continue  # its refusal (with the reason) is on its way from the arbiter
         return state
+
+
+def _server_key(key: str | bytes | None) -> bytes | None:
+    """The host's public key as z85 bytes, checked; a clear error for anything else."""
+    if key is None:
+        return None
+    text = key.decode("ascii", errors="replace") if isinstance(key, bytes) else key
+    if not is_public_key(text.strip()):
+        raise ConnectError(f"not a CURVE public key: {text!r} (40 characters of z85, as the "
+                           f"host prints it)")
+    return text.strip().encode("ascii")
+
+
+def _handshake_failure(monitor: zmq.Socket | None, secure: bool) -> str | None:
+    """What a failed CURVE handshake seen on ``monitor`` means, in words; None if none."""
+    while monitor is not None and monitor.poll(0):
+        event = recv_monitor_message(monitor)
+        if event["event"] == zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL:
+            if secure:
+                return "it is not encrypted (leave out --key), or not a lan-demon arbiter"
+            return ("it is encrypted (CURVE): join with its public key (--key), or without "
+                    "an address to find it on the LAN")
+        if event["event"] & HANDSHAKE_FAILED:
+            return ("the encrypted handshake failed — wrong key? check the fingerprint on "
+                    "the host's screen")
+    return None

@@ -28,7 +28,7 @@ _PYTHON = {INT: (int,), FLOAT: (int, float), STR: (str,), BOOL: (bool,), MAP: (d
 #: ``t`` are on every message and not listed.
 FROM_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the DEALER, to the ROUTER
     "hello": {"id": (INT, True), "name": (STR, True), "role": (STR, True),
-              "token": (STR, False), "bot": (BOOL, False)},
+              "token": (STR, False), "bot": (BOOL, False), "code": (STR, False)},
     "ping": {"id": (INT, True), "c": (FLOAT, True)},
     "echo": {"a": (FLOAT, True)},
     "ready": {"id": (INT, True)},
@@ -45,7 +45,7 @@ TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one
     "probe": {"a": (FLOAT, True)},
     "ok": {"re": (INT, True), "seq": (INT, False)},
     "error": {"re": (INT, False), "code": (STR, True), "reason": (STR, True),
-              "rule": (STR, False), "by": (INT, False)},
+              "rule": (STR, False), "by": (INT, False), "wait": (FLOAT, False)},
     "snap": {"re": (INT, True), "seq": (INT, True), "table": (MAP, True),
              "state": (MAP, False)},
     "private": {"seq": (INT, True), "k": (STR, True), "state": (MAP, False),
@@ -75,6 +75,9 @@ ERROR_CODES = {
     "duplicate": "this connection already sent a move with that id; it is never applied twice",
     "rate_limited": "too many messages from this connection; the rest were dropped unanswered",
     "internal": "the arbiter failed on this message (a bug, logged); the table goes on",
+    "bad_code": "the room code is missing or wrong (a table started with a code)",
+    "slow_down": "too many wrong room codes from this address: wait the error's 'wait' seconds",
+    "wrong_key": "the seat belongs to another connection key (CURVE): a token is not enough",
 }
 REASON_LIMIT = 200  # characters of a refusal's reason: what a sender wrote is quoted, clipped
 

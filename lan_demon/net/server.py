@@ -1,7 +1,9 @@
 """The arbiter's socket loop: a ROUTER for requests and private messages, a PUB for updates.
 
 All decisions are :class:`~lan_demon.net.arbiter.Arbiter`'s; this module only moves frames
-between it and ZeroMQ, and wakes it when its next deadline comes.
+between it and ZeroMQ, and wakes it when its next deadline comes. With a key pair the two sockets
+are CURVE servers (:mod:`lan_demon.net.security`), and each frame's sender key and address go to
+the arbiter with it, which binds seats to keys and brakes wrong room codes by address.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import Arbiter, Config, Outbox, log_internal
+from lan_demon.net.arbiter import Arbiter, Config, Outbox, Sender, log_internal
 from lan_demon.net.codec import MAX_MESSAGE, encode
 from lan_demon.net.journal import JournalWriter
+from lan_demon.net.security import (KeyPair, make_curve_server, peer_address, peer_key,
+                                    start_authenticator)
 
 LOOPBACK = "127.0.0.1"
 DRAIN = 256  # frames handled per wake-up before time is looked at again
@@ -25,26 +29,63 @@ class ServerError(GameError):
     """The arbiter cannot serve as asked (e.g. the port is taken)."""
 
 
+class _Zap:
+    """The ZAP handlers in use, one per context (a second would find the ZAP endpoint taken),
+    shared by the secure servers of that context and stopped when the last one closes."""
+
+    _lock = threading.Lock()
+    _handlers: dict[int, tuple[Any, int]] = {}
+
+    @classmethod
+    def take(cls, context: zmq.Context) -> Any:
+        with cls._lock:
+            auth, users = cls._handlers.get(id(context), (None, 0))
+            if auth is None:
+                auth = start_authenticator(context)
+            cls._handlers[id(context)] = (auth, users + 1)
+            return auth
+
+    @classmethod
+    def give_back(cls, context: zmq.Context) -> None:
+        with cls._lock:
+            auth, users = cls._handlers.pop(id(context), (None, 0))
+            if users > 1:
+                cls._handlers[id(context)] = (auth, users - 1)
+            elif auth is not None:
+                auth.stop()
+
+
 class ArbiterServer:
     """Binds the two sockets and runs the arbiter until the match ends or it is stopped."""
 
     def __init__(self, config: Config, host: str = LOOPBACK, port: int = 0,
                  journal: str | None = None, clock: Callable[[], float] = time.monotonic,
                  context: zmq.Context | None = None, arbiter: Arbiter | None = None,
-                 journal_keep: int | None = None, avoid_pub: int | None = None):
+                 journal_keep: int | None = None, avoid_pub: int | None = None,
+                 keys: KeyPair | None = None,
+                 on_seats: Callable[[int, int], None] | None = None):
         """``arbiter``: one restored from a journal (:mod:`lan_demon.net.recovery`) instead of a
         new one; ``journal_keep`` cuts the journal to that many bytes before appending (a torn
         last record); ``avoid_pub``: a PUB port not to take (the crashed arbiter's, see
-        :func:`lan_demon.net.recovery.resume`)."""
+        :func:`lan_demon.net.recovery.resume`). ``keys``: serve CURVE only (``--secure``).
+        ``on_seats(taken, free)`` is called from the loop when the seat counts change (the LAN
+        announcement's ``update_later``: it must return at once)."""
         self.context = context or zmq.Context.instance()
         self.clock = clock
+        self.keys = keys
+        self.on_seats = on_seats
+        self._seats: tuple[int, int] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.journal: JournalWriter | None = None
+        # One ZAP handler per context; it must run before a CURVE socket binds.
+        self.auth = _Zap.take(self.context) if keys is not None else None
         self.router = self.context.socket(zmq.ROUTER)
         self.pub = self.context.socket(zmq.PUB)
         for sock in (self.router, self.pub):
             sock.setsockopt(zmq.LINGER, 0)
+            if keys is not None:
+                make_curve_server(sock, keys)
         # A frame over this is never read: ZeroMQ drops that connection (PROTOCOL.md §2); the
         # sender's DEALER reconnects as a new peer, and the table goes on.
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE + 1024)
@@ -57,6 +98,9 @@ class ArbiterServer:
             config.pub = f"tcp://{host}:{self.pub_port}"
             self.arbiter = arbiter or Arbiter(config, None, now=clock())
             self.arbiter.config.pub = config.pub
+            # Read each frame's key and address only when the arbiter uses them: a plain table
+            # keeps the cheaper copying receive.
+            self.identify = keys is not None or self.arbiter.config.code is not None
             if journal:
                 self.journal = JournalWriter(journal, keep=journal_keep)
                 self.arbiter.attach_journal(self.journal, {"port": self.port,
@@ -101,6 +145,7 @@ class ArbiterServer:
             if poller.poll(wait * 1000):
                 self._drain()
             self._guarded("a tick", lambda: arbiter.tick(self.clock()))
+            self._tell_seats()
             if exit_when_over and arbiter.finished(self.clock()):
                 break
         return arbiter.result
@@ -108,12 +153,40 @@ class ArbiterServer:
     def _drain(self) -> None:
         for _ in range(DRAIN):
             try:
-                frames = self.router.recv_multipart(zmq.NOBLOCK, copy=True)
+                if self.identify:
+                    peer, payload, sender = self._receive_identified()
+                else:
+                    frames = self.router.recv_multipart(zmq.NOBLOCK, copy=True)
+                    peer, payload, sender = frames[0], frames[1:], None
             except zmq.Again:
-                return
-            peer, payload = frames[0], frames[1:]
-            self._guarded("a message", lambda: self.arbiter.handle_multipart(
-                peer, payload, self.clock()))
+                break
+            if sender is None:
+                self._guarded("a message", lambda: self.arbiter.handle_multipart(
+                    peer, payload, self.clock()))
+            else:
+                self._guarded("a message", lambda: self.arbiter.handle_multipart(
+                    peer, payload, self.clock(), sender))
+        self._tell_seats()
+
+    def _receive_identified(self) -> tuple[bytes, list[bytes], Sender]:
+        """One message with its sender's CURVE key (the ZAP ``User-Id``) and IP address,
+        which only a frame received without copying carries."""
+        frames = self.router.recv_multipart(zmq.NOBLOCK, copy=False)
+        last = frames[-1]
+        sender = Sender(peer_key(last) if self.keys is not None else None, peer_address(last))
+        return frames[0].bytes, [f.bytes for f in frames[1:]], sender
+
+    def _tell_seats(self) -> None:
+        """Seat counts changed (someone sat down or left, the match started): say so."""
+        if self.on_seats is None:
+            return
+        counts = self.arbiter.seat_counts()
+        if counts != self._seats:
+            self._seats = counts
+            try:
+                self.on_seats(*counts)
+            except Exception as err:  # the announcement must never take the table down
+                log_internal("telling the seat counts", err)
 
     def _guarded(self, what: str, step: Callable[[], Outbox]) -> None:
         """Run one step of the arbiter and send what it says. A bug in it is logged and the
@@ -126,6 +199,13 @@ class ArbiterServer:
             log_internal(what, err)
 
     def _send(self, out: Outbox) -> None:
+        """Publish first, then answer privately: the canonical update is what every screen
+        waits for, and the PUB's fan-out to every subscriber is the longest path."""
+        for msg in out.public:
+            frame = encode(msg)
+            self.sent_bytes += len(frame)
+            self.published += 1
+            self.pub.send(frame)
         for peer, msg in out.private:
             if peer is None:
                 continue
@@ -135,11 +215,6 @@ class ArbiterServer:
                 self.router.send_multipart([peer, frame], zmq.NOBLOCK)
             except zmq.ZMQError:
                 pass  # the peer is gone; its seat is kept and it will resync on return
-        for msg in out.public:
-            frame = encode(msg)
-            self.sent_bytes += len(frame)
-            self.published += 1
-            self.pub.send(frame)
 
     # --- running in a thread (tests, `lan-demon play`) -------------------------------------
 
@@ -169,6 +244,9 @@ class ArbiterServer:
         for sock in (getattr(self, "router", None), getattr(self, "pub", None)):
             if sock is not None and not sock.closed:
                 sock.close(linger=linger)
+        if getattr(self, "auth", None) is not None:  # after the sockets, as ZAP wants
+            _Zap.give_back(self.context)
+            self.auth = None
         if getattr(self, "journal", None):
             self.journal.close()
             self.journal = None
