@@ -324,3 +324,30 @@ def test_spectators_cannot_ready_or_start_either():
     for kind in ("ready", "start"):
         (err,) = t.send(b"S", kind)
         assert err["code"] == "spectator"
+
+
+def test_rd13_a_player_who_left_says_stuck_through_the_arbiter_so_the_others_need_not_wait():
+    """RD-13 counts "every player still in the round": Ann has gone, so when Bob votes stuck
+    the table rotates at once instead of after the 60-second timeout."""
+    t = race_table(fairness_ms=0)
+    t.send(b"A", "leave", at=101.0)
+    t.send(b"B", "hb", at=101.5)
+    t.tick(101.5)
+    votes = [u for u in t.updates("move") if u["move"] == {"t": "stuck"}]
+    assert [(u["seat"], u["rid"]) for u in votes] == [(0, -1)]  # said for Ann, answered to none
+    assert t.arbiter.state.rotations == 0
+    t.send(b"B", "move", at=102.0, round=0, move={"t": "stuck"}, ts=102.0)
+    assert t.arbiter.state.rotations == 1  # no 60-second wait
+    t.tick(102.5)  # the rotation cleared the votes: Ann's is said again
+    assert [u["seat"] for u in t.updates("move") if u["move"] == {"t": "stuck"}] == [0, 1, 0]
+
+
+def test_rd13_an_away_player_is_voted_for_only_after_the_turn_timeout():
+    t = race_table(fairness_ms=0, turn_timeout=20)
+    t.send(b"B", "hb", at=100.0 + AWAY_AFTER)
+    t.tick(100.0 + AWAY_AFTER + 0.5)
+    assert t.arbiter.seats[0].status == "away"
+    assert not [u for u in t.updates("move") if u["move"] == {"t": "stuck"}]
+    t.send(b"B", "hb", at=100.0 + AWAY_AFTER + 21)
+    t.tick(100.0 + AWAY_AFTER + 21)
+    assert [u["seat"] for u in t.updates("move") if u["move"] == {"t": "stuck"}] == [0]

@@ -786,12 +786,32 @@ class Arbiter:
                          now, out)
             return
         if self.game.simultaneous and self.game.races:
+            self._absent_votes(now, out)
             return
         for index in self.game.to_move(self.state):
             seat = self.seats[index]
             absent_for = now - max(self.turn_since, seat.away_since or now)
             if seat.status != "here" and absent_for >= self.config.turn_timeout:
                 self._stand_in(seat, now, out)
+
+    def _absent_votes(self, now: float, out: Outbox) -> None:
+        """RD-13 waits for "every player still in the round". A player who has left, or been
+        away past the turn timeout, is not playing: the arbiter says "stuck" for them, so the
+        others are not held to the 60-second timeout by an empty chair. Their cards stay in the
+        round and still score (RD-14); any play clears every vote, and this one is said again."""
+        for seat in self.seats:
+            if seat.status == "here" or seat.away_since is None:
+                continue
+            if seat.status == "away" and now - seat.away_since < self.config.turn_timeout:
+                continue
+            vote = self.game.move_from_data({"t": "stuck"})
+            try:
+                self.game.check(self.state, seat.index, vote)
+            except GameError:
+                continue  # voted already, out, or the round is over
+            self._commit(Held(now, now, seat.index, -1, vote), now, out)
+            if self.phase != "playing":
+                return
 
     def _stand_in(self, seat: Seat, now: float, out: Outbox) -> None:
         """Play an absent seat's turn the plainest way — draw, then discard (RK-4, GS-4) — so
