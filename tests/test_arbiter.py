@@ -244,6 +244,12 @@ def test_rk4_an_absent_player_s_rack_o_turn_is_played_for_them():
     kinds = [u["move"]["t"] for u in t.updates("move")]
     assert kinds == ["draw", "discard"] and t.arbiter.state.turn == 1 - mover
     assert t.arbiter.seats[mover].peer == peer  # the seat is kept for its return
+    # its connection is still open: it gets the private half of each hidden move (the drawn
+    # card), so its mirror stays whole — but no ok, since it asked nothing (PROTOCOL.md §9)
+    hidden = [u["seq"] for u in t.updates("move") if u["p"]]
+    assert hidden and [m["seq"] for m in t.inbox[peer] if m["t"] == "private"
+                       and m["k"] == "move"] == hidden
+    assert not [m for m in t.inbox[peer] if m["t"] == "ok" and m.get("re") == -1]
 
 
 def test_rd11_a_card_to_the_middle_that_loses_its_stack_is_told_it_was_beaten():

@@ -709,8 +709,10 @@ class Arbiter:
 
     def _commit(self, held: Held, now: float, out: Outbox) -> None:
         seat, move = held.seat, held.move
-        # The table's own moves and stand-in turns (rid -1) are answered to nobody.
-        peer = self.seats[seat].peer if seat >= 0 and held.rid >= 0 else None
+        # The table's own moves and stand-in turns (rid -1) are answered to nobody; a stand-in
+        # seat whose connection is still open gets its private half all the same (§9)
+        owner = self.seats[seat].peer if seat >= 0 else None
+        peer = owner if held.rid >= 0 else None
         try:
             events = self.game.apply(self.state, seat, move)
         except IllegalMove as err:
@@ -727,8 +729,8 @@ class Arbiter:
         shown = self.game.public_move(move)
         hidden_move = shown != move.to_data()
         secret = hidden_move or any("private" in e for e in events)
-        if secret and peer is not None:
-            out.private.append((peer, make("private", seq=self.seq, k="move", events=events,
+        if secret and owner is not None:
+            out.private.append((owner, make("private", seq=self.seq, k="move", events=events,
                                            move=move.to_data() if hidden_move else None)))
         out.public.append(make("update", seq=self.seq, k="move", round=self.match.round_no,
                                seat=seat, move=shown, rid=held.rid,
