@@ -105,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default="you", help="your name at the table")
     play.add_argument("--seed", type=_seed, help="the match seed (default: random)")
     play.add_argument("--rounds", type=_positive, help="rounds in the match")
+    play.add_argument("--strategy", help="the bots' strategy (default: the strongest for the "
+                      "game: demon, planner, solver)")
     play.add_argument("--speed", default="club", help="the bots' speed: beginner, club, "
                       "expert or flat-out (default club)")
 
@@ -306,6 +308,7 @@ def _need_terminal() -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     import random as _random
 
+    from lan_demon.bots import make_strategy, strongest
     from lan_demon.net.client import Client
     from lan_demon.simulator import PROFILES
     from lan_demon.tui.app import build_app, start_local_table, table_for
@@ -319,9 +322,11 @@ def cmd_play(args: argparse.Namespace) -> int:
                          f"{', '.join(PROFILES)}")
     if args.rounds is not None:
         game.check_rounds(args.rounds)
+    strategy = args.strategy or strongest(game.id)
+    make_strategy(game.id, strategy)  # an unknown name: one line naming the choices
     _need_terminal()
     seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
-    table = start_local_table(game.id, seed, args.rounds, args.speed)
+    table = start_local_table(game.id, seed, args.rounds, args.speed, strategy=strategy)
     try:
         client = Client(table.address, name=args.name).connect()
         table.add_bots(bots)

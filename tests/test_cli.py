@@ -180,3 +180,17 @@ def test_version_help_and_module_entry_point():
     bad = subprocess.run([sys.executable, "-m", "lan_demon", "simulate", "--game", "snap"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_play_names_the_strategies_when_asked_for_an_unknown_one(capsys):
+    """Checked before anything starts (no terminal needed to be told)."""
+    assert main(["play", "--game", "racko", "--strategy", "demon"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["lan-demon: unknown strategy 'demon' for racko; choose one of: greedy, "
+                   "planner, random"]
+
+
+def test_play_seats_the_strongest_bots_by_default():
+    from lan_demon.bots import make_strategy, strongest
+    for game in ("racing-demon", "racing-demon-german", "racko", "gin-solitaire"):
+        assert make_strategy(game, strongest(game)).name != "greedy"

@@ -23,6 +23,15 @@ def _registry() -> dict[str, dict[str, type[Strategy]]]:
     return table
 
 
+#: The strongest strategy of each game: what `lan-demon play` seats unless told otherwise.
+STRONGEST = {"racing-demon": "demon", "racing-demon-german": "demon", "racko": "planner",
+             "gin-solitaire": "solver"}
+
+
+def strongest(game_id: str) -> str:
+    return STRONGEST.get(game_id, "greedy")
+
+
 def strategy_names(game_id: str) -> list[str]:
     return sorted(_registry().get(game_id, {}))
 
@@ -37,5 +46,5 @@ def make_strategy(game_id: str, name: str) -> Strategy:
 
 
 __all__ = ["Beaten", "Bot", "MatchEnd", "Played", "RandomStrategy", "Refused", "Result",
-           "RoundEnd", "RoundStart", "Strategy", "Turn", "make_strategy", "run", "run_many",
-           "strategy_names"]
+           "RoundEnd", "RoundStart", "STRONGEST", "Strategy", "Turn", "make_strategy", "run",
+           "run_many", "strategy_names", "strongest"]

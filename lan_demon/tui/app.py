@@ -90,6 +90,7 @@ class LocalTable:
     speed: str = "club"
     context: zmq.Context | None = None
     bots_thread: threading.Thread | None = None
+    strategy: str = "greedy"
 
     def __post_init__(self) -> None:
         self.stop = threading.Event()
@@ -99,7 +100,8 @@ class LocalTable:
         return self.server.address
 
     def add_bots(self, count: int, timeout: float = 10.0) -> None:
-        """Seat ``count`` greedy bots and run them in a thread of their own."""
+        """Seat ``count`` bots playing ``self.strategy`` and run them in a thread of their
+        own."""
         if not count:
             return
         seated = threading.Event()
@@ -113,7 +115,7 @@ class LocalTable:
         bots = []
         try:
             for i in range(count):
-                bots.append(make_bot(self.address, "greedy", f"{BOT_NAMES[i % 20]} (bot)",
+                bots.append(make_bot(self.address, self.strategy, f"{BOT_NAMES[i % 20]} (bot)",
                                      seed=f"{self.seed}:{i}", speed=self.speed,
                                      context=self.context))
             seated.set()
@@ -136,11 +138,12 @@ BOT_NAMES = ["Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo",
 
 def start_local_table(game: str, seed: int | str, rounds: int | None = None,
                       speed: str = "club", countdown: float = 3.0, pause: float = 30.0,
-                      context: zmq.Context | None = None) -> LocalTable:
+                      context: zmq.Context | None = None,
+                      strategy: str = "greedy") -> LocalTable:
     """Start an arbiter on 127.0.0.1 (any free port) in a thread of this process."""
     from lan_demon.net.arbiter import Config
     from lan_demon.net.server import ArbiterServer
     config = Config(game, rounds=rounds, seed=seed, countdown=countdown, pause=pause,
                     turn_timeout=120.0)
     server = ArbiterServer(config, port=0, context=context).start()
-    return LocalTable(server, seed, speed, context)
+    return LocalTable(server, seed, speed, context, strategy=strategy)
