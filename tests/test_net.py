@@ -333,3 +333,39 @@ def test_the_sub_connects_to_the_host_it_reached_the_router_at():
     assert pub_endpoint("tcp://0.0.0.0:7701", "tcp://192.0.2.7:7700") == "tcp://192.0.2.7:7701"
     assert pub_endpoint("tcp://127.0.0.1:5001", "tcp://127.0.0.1:5000") == \
         "tcp://127.0.0.1:5001"
+
+
+def test_after_the_match_the_host_still_answers_for_a_grace_then_closes(context):
+    """A client that missed the final update asks a snapshot and learns the match is over:
+    ``finish`` keeps answering while a seated player is still here, for at most its grace."""
+    import threading
+    server = ArbiterServer(Config("racko", players=2, rounds=1, seed=8, countdown=0, pause=0),
+                           port=0, context=context)
+    ended = threading.Event()
+
+    def host() -> None:
+        server.serve()
+        ended.set()
+        server.finish(grace=30.0)
+
+    thread = threading.Thread(target=host, daemon=True)
+    thread.start()
+    bots = [make_bot(server.address, "greedy", f"b{i}", seed=i, speed="flat-out",
+                     context=context) for i in range(2)]
+    late = None
+    try:
+        run_pool(bots, timeout=30)
+        assert ended.wait(10)
+        late = Client(server.address, name="late", role="spectator", context=context).connect()
+        pump_until(lambda: late.table.get("phase") == "over", [late])
+        assert late.table["result"] == server.arbiter.result
+        assert thread.is_alive()  # both bots are still seated and here: it waits
+        for bot in bots:
+            bot.client.leave()
+        thread.join(timeout=10)
+        assert not thread.is_alive()  # nobody here any more: closed well before its grace
+    finally:
+        for client in [b.client for b in bots] + ([late] if late else []):
+            client.close()
+        if thread.is_alive():
+            server.stop()

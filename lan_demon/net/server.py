@@ -98,6 +98,8 @@ class ArbiterServer:
             config.pub = f"tcp://{host}:{self.pub_port}"
             self.arbiter = arbiter or Arbiter(config, None, now=clock())
             self.arbiter.config.pub = config.pub
+            # Journaled in the host record: a resume checks its secrets file against it.
+            self.arbiter.config.server_key = keys.public.decode() if keys is not None else None
             # Read each frame's key and address only when the arbiter uses them: a plain table
             # keeps the cheaper copying receive.
             self.identify = keys is not None or self.arbiter.config.code is not None
@@ -251,6 +253,15 @@ class ArbiterServer:
             self.journal.close()
             self.journal = None
 
-    def finish(self, linger_ms: int = 2000) -> None:
-        """Close after a normal end, giving the last updates time to reach everyone."""
+    def finish(self, grace: float = 2.0, linger_ms: int = 2000) -> None:
+        """Close after a normal end. For up to ``grace`` seconds the table still answers — a
+        client that missed the final update asks a snapshot and learns the match is over —
+        closing sooner once no seated player is still here (bots say ``leave`` at the end)."""
+        poller = zmq.Poller()
+        poller.register(self.router, zmq.POLLIN)
+        deadline = self.clock() + grace
+        while self.clock() < deadline and any(s.status == "here" for s in self.arbiter.seats):
+            if poller.poll(50):
+                self._drain()
+            self._guarded("a tick", lambda: self.arbiter.tick(self.clock()))
         self._close_sockets(linger=linger_ms)
