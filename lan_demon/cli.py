@@ -148,8 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "Solitaire: seconds before an absent player's turn is played for them "
                       "(default 30)")
     host.add_argument("--resume", metavar="JOURNAL", help="take up the match of a crashed "
-                      "host from its journal (game, seed, seats and settings come from it; "
-                      "it goes on appending to it)")
+                      "host from its journal (game, seed, seats and settings come from it, "
+                      "the room code, keys and LAN name from JOURNAL.secret beside it; it "
+                      "goes on appending to it)")
     host.add_argument("--json", action="store_true", help="print the result as the JSON "
                       "document of simulate --json")
     host.add_argument("--lan", action="store_true", help="play over the home LAN: bind every "
@@ -384,11 +385,6 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
     if args.resume is not None:
-        given = [f for f, on in (("--lan", args.lan), ("--secure", args.secure),
-                                 ("--code", args.code), ("--name", args.table_name)) if on]
-        if given:
-            raise UsageError(f"{given[0]} does not go with --resume: a resumed host serves "
-                             f"on loopback as before")
         return _resume_host(args)
     secure = args.lan if args.secure is None else args.secure
     code = _check_code(args.code, "--code")
@@ -409,32 +405,74 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.rounds is not None:
         get_game(args.game).check_rounds(args.rounds)  # RG-7: refuse it before binding
     keys = _host_keys() if secure else None
-    announcers: list[Any] = []  # the LAN announcement, once made (after binding)
-
-    def tell_lan(taken: int, free: int) -> None:
-        """From the serve loop: publish the seat counts without waiting for it."""
-        for announcer in announcers:
-            announcer.update_later(taken, free)
-
-    server = ArbiterServer(config, host="0.0.0.0" if args.lan else LOOPBACK, port=args.port,
-                           journal=args.journal, keys=keys, on_seats=tell_lan)
+    name = _table_name(args.table_name, args.game) if args.lan else None
+    kept = _keep_secrets(args.journal, code, keys, name, args.lan)
+    lan = _Announcement()
+    try:
+        server = ArbiterServer(config, host="0.0.0.0" if args.lan else LOOPBACK,
+                               port=args.port, journal=args.journal, keys=keys,
+                               on_seats=lan.seats)
+    except BaseException:
+        if kept is not None:  # no table, no journal record: its secrets go too
+            kept.unlink(missing_ok=True)
+        raise
     info = sys.stderr if args.json else sys.stdout
     print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
           f"(updates on port {server.pub_port})"
           + (f", starting when {args.players} players are seated" if args.players else ""),
           file=info, flush=True)
+    return _serve_table(server, lan, name, args.game, keys, code, info, args.json)
+
+
+def _table_name(given: str | None, game: str) -> str:
+    import socket
+    return given or f"{game} on {socket.gethostname()}"
+
+
+def _keep_secrets(journal: str | None, code: str | None, keys: Any, name: str | None,
+                  lan: bool) -> Any:
+    """A journaled table with a code or keys: write them beside the journal (0600) before the
+    journal's first record, so a crash at any moment can be resumed as the same table. Returns
+    the secrets file's path, or None when there is nothing to keep."""
+    from lan_demon.net.recovery import HostSecrets, write_secrets
+    if journal is None or (code is None and keys is None):
+        return None
+    return write_secrets(journal, HostSecrets(code, keys, name, lan))
+
+
+class _Announcement:
+    """The table's mDNS announcement once made (``--lan``), told the seat counts by the serve
+    loop; nothing at all on a loopback table."""
+
+    def __init__(self) -> None:
+        self.announcer: Any = None
+
+    def seats(self, taken: int, free: int) -> None:
+        """From the serve loop: publish the seat counts without waiting for it."""
+        if self.announcer is not None:
+            self.announcer.update_later(taken, free)
+
+    def close(self) -> None:
+        if self.announcer is not None:
+            self.announcer.close()
+            self.announcer = None
+
+
+def _serve_table(server: Any, lan: _Announcement, name: str | None, game: str, keys: Any,
+                 code: str | None, info: Any, as_json: bool) -> int:
+    """What a fresh host and a resumed one do alike once bound: show the room code and the key's
+    fingerprint, announce the table on the LAN when it has a LAN name, and serve."""
     if code is not None:
         print(f"lan-demon: room code {code} — tell it to the players", file=info, flush=True)
     if keys is not None:
         print(f"lan-demon: encrypted; key fingerprint {keys.fingerprint} (public key "
               f"{keys.public.decode()})", file=info, flush=True)
     try:
-        if args.lan:
-            announcers.append(_announce(args, server, keys, code is not None, info))
-        return _serve_host(server, args.json)
+        if name is not None:
+            lan.announcer = _announce(name, game, server, keys, code is not None, info)
+        return _serve_host(server, as_json)
     finally:
-        for announcer in announcers:
-            announcer.close()
+        lan.close()
         server.close()
 
 
@@ -446,20 +484,17 @@ def _host_keys() -> Any:
         raise UsageError(f"{err} (use --no-secure)") from None
 
 
-def _announce(args: argparse.Namespace, server: Any, keys: Any, code_needed: bool,
+def _announce(name: str, game: str, server: Any, keys: Any, code_needed: bool,
               info: Any) -> Any:
     """``host --lan``: register the table with mDNS and say where it is on the host's screen.
     Only here does a host multicast."""
-    import socket
-
     from lan_demon.net import discovery
     addresses = discovery.lan_addresses()
     if not addresses:
         raise LanError("--lan: this machine has no LAN address (is it on a network?)")
     taken, free = server.arbiter.seat_counts()
-    name = args.table_name or f"{args.game} on {socket.gethostname()}"
     try:
-        announcer = discovery.announce(name, server.port, args.game, taken, free, code_needed,
+        announcer = discovery.announce(name, server.port, game, taken, free, code_needed,
                                        addresses, keys.public if keys else None,
                                        server.pub_port)
     except OSError as err:
@@ -487,12 +522,13 @@ def _serve_host(server: Any, as_json: bool) -> int:
 
 
 def _resume_host(args: argparse.Namespace) -> int:
-    """``host --resume JOURNAL``: settings come from the journal; a flag that says otherwise
-    is a mistake, not an override (the match would no longer replay)."""
+    """``host --resume JOURNAL``: settings come from the journal, the room code, keys and LAN
+    name from the secrets file beside it; a flag that says otherwise is a mistake, not an
+    override (the match would no longer replay, the clients would not know the table)."""
     from pathlib import Path
 
     from lan_demon.net.journal import read_journal
-    from lan_demon.net.recovery import host_config, resume, summary
+    from lan_demon.net.recovery import check_secrets, host_config, read_secrets, resume, summary
     read = read_journal(args.resume)
     config = host_config(read, args.resume)
     for name in HOST_SETTINGS:
@@ -505,12 +541,46 @@ def _resume_host(args: argparse.Namespace) -> int:
             Path(args.resume).resolve():
         raise UsageError("--journal conflicts with --resume: a resumed host appends to the "
                          "journal it resumes")
-    server, restored = resume(args.resume, port=args.port, read=read)
+    secrets = read_secrets(args.resume)
+    check_secrets(read, secrets, args.resume)
+    _agree_with_secrets(args, secrets)
+    lan = _Announcement()
+    server, restored = resume(args.resume, port=args.port, read=read, secrets=secrets,
+                              on_seats=lan.seats)
     torn = "; the last record was cut off mid-write and was left out" if restored.torn else ""
+    info = sys.stderr if args.json else sys.stdout
     print(f"lan-demon: resumed {config.game} at {server.address[len('tcp://'):]} "
           f"(updates on port {server.pub_port}): {summary(restored)}{torn}",
-          file=sys.stderr if args.json else sys.stdout, flush=True)
-    return _serve_host(server, args.json)
+          file=info, flush=True)
+    code, keys = (secrets.code, secrets.keys) if secrets else (None, None)
+    name = secrets.name if secrets and secrets.lan else None
+    return _serve_table(server, lan, name, config.game, keys, code, info, args.json)
+
+
+def _agree_with_secrets(args: argparse.Namespace, secrets: Any) -> None:
+    """``--lan``, ``--secure``, ``--code`` and ``--name`` on a resume may only repeat what the
+    table was (its secrets file says; none: a plain loopback table)."""
+    from lan_demon.net.recovery import secret_path
+    lan, code, name = (secrets.lan, secrets.code, secrets.name) if secrets else \
+        (False, None, None)
+    secure = secrets is not None and secrets.keys is not None
+    kept = f"(kept in {secret_path(args.resume)})" if secrets else "(it has no secrets file)"
+    if args.lan and not lan:
+        raise UsageError(f"--lan conflicts with the resumed table, which served on loopback "
+                         f"only {kept}: a resumed table serves where it served; leave --lan out")
+    if args.secure is not None and args.secure != secure:
+        flag = "--secure" if args.secure else "--no-secure"
+        raise UsageError(f"{flag} conflicts with the resumed table, which was "
+                         f"{'' if secure else 'not '}encrypted {kept}: leave {flag} out")
+    given = _check_code(args.code, "--code")
+    if given is not None and given != code:
+        was = "had another room code" if code else "needed no room code"
+        raise UsageError(f"--code conflicts with the resumed table, which {was} {kept}: a "
+                         f"resumed table keeps its code; leave --code out")
+    if args.table_name is not None and args.table_name != name:
+        was = f"was called {name!r}" if name else "was not on the LAN"
+        raise UsageError(f"--name conflicts with the resumed table, which {was} {kept}: "
+                         f"leave --name out")
 
 
 def cmd_bot(args: argparse.Namespace) -> int:

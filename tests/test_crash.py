@@ -380,16 +380,19 @@ class Host:
                                           stdin=subprocess.DEVNULL, stdout=out, stderr=err)
 
     def first_line(self) -> str:
+        return self.first_lines(1)[0]
+
+    def first_lines(self, count: int) -> list[str]:
         deadline = time.monotonic() + LINE_DEADLINE
         while time.monotonic() < deadline:
             text = self.err.read_text(encoding="utf-8")
-            if "\n" in text:
-                return text.split("\n", 1)[0]
+            if text.count("\n") >= count:
+                return text.split("\n")[:count]
             if self.popen.poll() is not None:
                 break
             time.sleep(0.01)  # polling the file, with a deadline
         self.kill()
-        pytest.fail(f"the host wrote no first line:\n{self.err.read_text(encoding='utf-8')}")
+        pytest.fail(f"the host wrote no {count} lines:\n{self.err.read_text(encoding='utf-8')}")
 
     def kill(self) -> None:
         if self.popen.poll() is None:
@@ -502,5 +505,354 @@ def test_a_host_killed_at_seeded_moments_resumes_and_loses_no_committed_move(tmp
     assert len(committed) == sum(replayed.moves)  # every move number is used once
     for seq, round_no, seat, move in seen:
         assert committed.get(seq) == (round_no, seat, move), f"move {seq} was lost"
+    for bot in bots:
+        assert bot.client.table.get("result") == result
+
+
+# --- (c) a coded, encrypted table: its secrets file, and seats bound to their keys again --------
+
+from lan_demon.cli import main  # noqa: E402 - the command line, for this part only
+from lan_demon.net.arbiter import Sender  # noqa: E402
+from lan_demon.net.recovery import (HostSecrets, read_secrets, secret_path,  # noqa: E402
+                                    write_secrets)
+from lan_demon.net.security import KeyPair, new_keypair  # noqa: E402
+
+CODE = "ZEBRAFISH7"  # long enough never to turn up in a journal's bytes by chance
+
+
+@pytest.fixture
+def no_lan(monkeypatch):
+    """Nothing here may announce or multicast: any try fails the test."""
+    import zeroconf
+
+    from lan_demon.net import discovery
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a loopback test reached for the LAN")
+    monkeypatch.setattr(discovery, "announce", refuse)
+    monkeypatch.setattr(discovery, "lan_addresses", refuse)
+    monkeypatch.setattr(zeroconf.Zeroconf, "__init__", refuse)
+
+
+def secure_journal(path: Path, keys: KeyPair,
+                   code: str | None = CODE) -> dict[str, tuple[Sender, str]]:
+    """The journal of a coded, encrypted Rack-O table (the pure arbiter, as the server would
+    drive it): ann and bob sit down from keys of their own and the round is dealt. Returns
+    each one's sender (key) and session token."""
+    writer = JournalWriter(path)
+    arbiter = Arbiter(Config("racko", players=2, seed=5, countdown=0, code=code,
+                             server_key=keys.public.decode()), now=100.0)
+    arbiter.attach_journal(writer, PORTS)
+    taken = {}
+    for name in ("ann", "bob"):
+        sender = Sender(new_keypair().public.decode(), "127.0.0.1")
+        out = arbiter.handle(name.encode(), encode(make("hello", id=1, name=name,
+                                                        role="player", code=code)),
+                             100.0, sender)
+        taken[name] = (sender, out.private[0][1]["token"])
+        arbiter.handle(name.encode(), encode(make("ready", id=2)), 100.0, sender)
+    writer.close()
+    assert arbiter.phase == "playing"
+    return taken
+
+
+def test_a_resumed_seat_speaks_only_with_the_key_that_took_it(tmp_path):
+    """The seat record names the key that took the seat: restored, each seat is bound to it
+    again at once — its token from another key is refused wrong_key even before its owner is
+    back, and the owner's key takes it. The journal says there was a code and which public
+    key, never the code or the secret key."""
+    path = tmp_path / "j"
+    keys = new_keypair()
+    taken = secure_journal(path, keys)
+    data = path.read_bytes()
+    assert CODE.encode() not in data and keys.secret not in data
+    read = read_journal(path)
+    assert (read.records[0]["coded"], read.records[0]["key"]) == (True, keys.public.decode())
+    assert [r["key"] for r in read.records if r["j"] == "seat"] == \
+        [taken[n][0].key for n in ("ann", "bob")]
+    a = restore(read, 50.0, path).arbiter
+    assert [s.key for s in a.seats] == [taken[n][0].key for n in ("ann", "bob")]
+
+    def hello(peer: bytes, token: str, sender: Sender) -> dict[str, Any]:
+        out = a.handle(peer, encode(make("hello", id=3, name="x", role="player", token=token)),
+                       50.0, sender)
+        return decode(encode(out.private[0][1]), "private")
+
+    thief = Sender(new_keypair().public.decode(), "127.0.0.1")
+    refusal = hello(b"mal", taken["ann"][1], thief)
+    assert refusal["t"] == "error" and refusal["code"] == "wrong_key"
+    assert a.seats[0].status == "away" and a.seats[0].peer is None
+    assert hello(b"ann2", taken["ann"][1], taken["ann"][0])["t"] == "welcome"
+    assert a.seats[0].status == "here" and a.seats[0].peer == b"ann2"
+
+
+def test_the_secrets_file_is_the_owners_only_and_reads_back(tmp_path):
+    keys = new_keypair()
+    kept = HostSecrets("KQZR", keys, "Kitchen table", True)
+    old = os.umask(0)  # even with nothing masked, the file is 0600
+    try:
+        path = write_secrets(tmp_path / "j", kept)
+    finally:
+        os.umask(old)
+    assert path == secret_path(tmp_path / "j") == tmp_path / "j.secret"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert read_secrets(tmp_path / "j") == kept
+    assert read_secrets(tmp_path / "other") is None
+    assert not list(tmp_path.glob("*.new"))
+
+
+def test_host_keeps_the_code_and_keys_beside_the_journal_not_in_it(tmp_path, no_lan,
+                                                                  monkeypatch, capsys):
+    """`host --secure --code C --journal J` (loopback): J.secret (mode 0600) holds the code and
+    the key pair the host serves with; J names the public key and that a code is needed."""
+    from lan_demon.net import server as server_module
+    seen = {}
+
+    def serve(self, exit_when_over=True):
+        seen.update(keys=self.keys, code=self.arbiter.config.code, host=self.host)
+        return {"game": "racko"}
+
+    monkeypatch.setattr(server_module.ArbiterServer, "serve", serve)
+    journal = tmp_path / "t.journal"
+    assert main(["host", "--game", "racko", "--port", "0", "--secure", "--code", "ab cd",
+                 "--journal", str(journal), "--json"]) == 0
+    assert seen["host"] == "127.0.0.1" and seen["code"] == "ABCD"
+    sidecar = secret_path(journal)
+    assert sidecar.stat().st_mode & 0o777 == 0o600
+    assert read_secrets(journal) == HostSecrets("ABCD", seen["keys"], None, False)
+    head = read_journal(journal).records[0]
+    assert head["coded"] is True and head["key"] == seen["keys"].public.decode()
+    assert seen["keys"].secret not in journal.read_bytes()
+    assert f"key fingerprint {seen['keys'].fingerprint}" in capsys.readouterr().err
+
+
+def test_a_plain_journaled_host_keeps_no_secrets_file(tmp_path, no_lan, monkeypatch):
+    from lan_demon.net import server as server_module
+    monkeypatch.setattr(server_module.ArbiterServer, "serve",
+                        lambda self, exit_when_over=True: {"game": "racko"})
+    journal = tmp_path / "t.journal"
+    assert main(["host", "--game", "racko", "--port", "0", "--journal", str(journal),
+                 "--json"]) == 0
+    assert not secret_path(journal).exists()
+    head = read_journal(journal).records[0]
+    assert head["coded"] is False and "key" not in head
+
+
+def test_resume_takes_the_code_and_keys_back_and_shows_them_again(tmp_path, no_lan,
+                                                                 monkeypatch, capsys):
+    """Flags that repeat the table's own settings are welcome; the host shows the same room
+    code and fingerprint lines as when it started, and serves with the same key pair."""
+    from lan_demon.net import server as server_module
+    seen = {}
+
+    def serve(self, exit_when_over=True):
+        seen.update(keys=self.keys, code=self.arbiter.config.code, host=self.host,
+                    seat_keys=[s.key for s in self.arbiter.seats])
+        return {"game": "racko"}
+
+    monkeypatch.setattr(server_module.ArbiterServer, "serve", serve)
+    journal = tmp_path / "t.journal"
+    keys = new_keypair()
+    taken = secure_journal(journal, keys)
+    write_secrets(journal, HostSecrets(CODE, keys))
+    assert main(["host", "--resume", str(journal), "--port", "0", "--secure", "--code",
+                 CODE.lower(), "--json"]) == 0
+    assert seen == {"keys": keys, "code": CODE, "host": "127.0.0.1",
+                    "seat_keys": [taken[n][0].key for n in ("ann", "bob")]}
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("lan-demon: resumed racko at 127.0.0.1:") and \
+        "round 1 in progress" in lines[0]
+    assert lines[1:3] == [f"lan-demon: room code {CODE} — tell it to the players",
+                          f"lan-demon: encrypted; key fingerprint {keys.fingerprint} (public "
+                          f"key {keys.public.decode()})"]
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--lan"], "--lan conflicts with the resumed table, which served on loopback only"),
+    (["--no-secure"], "--no-secure conflicts with the resumed table, which was encrypted"),
+    (["--code", "ABCD"], "--code conflicts with the resumed table, which had another room "
+                         "code"),
+    (["--name", "Kitchen"], "--name conflicts with the resumed table, which was not on the "
+                            "LAN"),
+    (["--game", "racing-demon"], "--game racing-demon conflicts with the journal's 'racko'"),
+])
+def test_resume_flags_that_disagree_with_the_table_get_one_line(tmp_path, no_lan, capsys,
+                                                               flags, words):
+    journal = tmp_path / "t.journal"
+    keys = new_keypair()
+    secure_journal(journal, keys)
+    write_secrets(journal, HostSecrets(CODE, keys))
+    before = journal.read_bytes()
+    assert main(["host", "--resume", str(journal), "--port", "0", *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lan-demon: ") and err.count("\n") == 1 and words in err, err
+    assert CODE not in err  # the code is not told in a refusal
+    assert journal.read_bytes() == before  # nothing appended: the table never started
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--secure"], "--secure conflicts with the resumed table, which was not encrypted (it "
+                   "has no secrets file)"),
+    (["--code", "ABCD"], "--code conflicts with the resumed table, which needed no room "
+                         "code"),
+])
+def test_resume_of_a_plain_table_refuses_secure_flags(tmp_path, no_lan, capsys, flags, words):
+    journal = tmp_path / "t.journal"
+    play_uncrashed(journal, "racko", 2, 3)
+    assert main(["host", "--resume", str(journal), "--port", "0", *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err
+
+
+@pytest.mark.parametrize("damage, words", [
+    pytest.param("missing", "the table had a room code and was encrypted, but its secrets "
+                            "file", id="missing"),
+    pytest.param("other table", "is not the secrets file of", id="other-table"),
+    pytest.param("no code", "is not the secrets file of", id="no-code"),
+    pytest.param("garbled", "not a lan-demon secrets file", id="garbled"),
+    pytest.param("bad pair", "key pair is not a CURVE key pair", id="bad-pair"),
+])
+def test_a_secure_journal_without_its_own_secrets_file_is_not_resumed(tmp_path, no_lan,
+                                                                      capsys, damage, words):
+    """The host cannot prove it is the same table: its clients hold a key and a code it no
+    longer has. One line, exit 2, the journal untouched."""
+    journal = tmp_path / "t.journal"
+    keys = new_keypair()
+    secure_journal(journal, keys)
+    if damage == "other table":
+        write_secrets(journal, HostSecrets(CODE, new_keypair()))
+    elif damage == "no code":
+        write_secrets(journal, HostSecrets(None, keys))
+    elif damage == "garbled":
+        secret_path(journal).write_text("{not json")
+    elif damage == "bad pair":
+        write_secrets(journal, HostSecrets(CODE, KeyPair(keys.public,
+                                                         new_keypair().secret)))
+    before = journal.read_bytes()
+    assert main(["host", "--resume", str(journal), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lan-demon: ") and err.count("\n") == 1 and words in err, err
+    assert journal.read_bytes() == before
+
+
+def test_a_lan_tables_flags_must_repeat_its_name(tmp_path):
+    """The check alone (a LAN table's resume binds every interface, which no test here may
+    do): --lan and its own --name agree; another name does not."""
+    from lan_demon.cli import UsageError, _agree_with_secrets, build_parser
+    kept = HostSecrets("KQZR", new_keypair(), "Kitchen table", True)
+    agree = build_parser().parse_args(["host", "--resume", "j", "--lan", "--secure",
+                                       "--name", "Kitchen table", "--code", "kqzr"])
+    _agree_with_secrets(agree, kept)
+    other = build_parser().parse_args(["host", "--resume", "j", "--name", "Attic"])
+    with pytest.raises(UsageError, match="which was called 'Kitchen table'"):
+        _agree_with_secrets(other, kept)
+
+
+def secure_bot(address: str, name: str, server_key: str, code: str, seed: int) -> Any:
+    """A greedy flat-out bot at a coded, encrypted table, with a key pair of its own for its
+    whole life (make_bot takes neither key nor code)."""
+    from lan_demon.net.bots import NetBot
+    from lan_demon.net.client import Client
+    from lan_demon.simulator import PROFILES
+    client = Client(address, name=name, bot=True, server_key=server_key,
+                    code=code).connect(timeout=10.0)
+    bot = NetBot(client, make_strategy(client.game.id, "greedy"),
+                 random.Random(f"secure-bot:{seed}"), PROFILES["flat-out"])
+    client.ready()
+    return bot
+
+
+def wait_mid_round(path: Path, moves: int, host: Host) -> None:
+    """Poll the journal until the round in progress has ``moves`` committed moves."""
+    deadline = time.monotonic() + PROGRESS_DEADLINE
+    while time.monotonic() < deadline:
+        try:
+            records = read_journal(path).records
+        except JournalError:
+            records = []
+        played = None
+        for record in records:
+            if record["j"] == "round":
+                played = 0
+            elif record["j"] == "move" and played is not None:
+                played += 1
+            elif record["j"] == "round_end":
+                played = None
+        if played is not None and played >= moves:
+            return
+        assert host.popen.poll() is None, host.err.read_text()
+        time.sleep(0.005)  # polling the journal, with a deadline
+    pytest.fail(f"no round reached {moves} moves within {PROGRESS_DEADLINE:g} s")
+
+
+@pytest.mark.timeout(150)
+def test_a_secure_coded_host_killed_mid_round_resumes_as_the_same_table(tmp_path):
+    """RK-4..RK-7 over a crashing encrypted table with a room code (loopback, no --lan):
+    `host --secure --code` is SIGKILLed mid-round; `host --resume J` alone serves again with
+    the same code and key (same fingerprint, from J.secret, mode 0600); the bots come back with
+    their tokens and their own keys by themselves; a seat's token from another key is refused
+    wrong_key; the match ends, and its result is the journal's replay."""
+    from lan_demon.net.bots import run_pool
+    from lan_demon.net.client import Client, ConnectError
+    journal = tmp_path / "secure.journal"
+    argv = ["host", "--port", "0", "--game", "racko", "--players", "2", "--seed", "8",
+            "--secure", "--code", CODE, "--journal", str(journal), "--countdown", "0",
+            "--pause", "0", "--json"]
+    hosts = [Host(tmp_path, argv, 0)]
+    stop = threading.Event()
+    bots: list[Any] = []
+    failure: list[BaseException] = []
+    pool = None
+    try:
+        first = hosts[0].first_lines(3)
+        found = re.match(r"lan-demon: hosting racko at 127\.0\.0\.1:(\d+) ", first[0])
+        assert found, first
+        address = f"127.0.0.1:{found.group(1)}"
+        assert first[1] == f"lan-demon: room code {CODE} — tell it to the players"
+        public = re.search(r"\(public key (\S{40})\)$", first[2]).group(1)
+        assert secret_path(journal).stat().st_mode & 0o777 == 0o600
+        for k in range(2):
+            bots.append(secure_bot(address, f"bot{k}", public, CODE.lower(), k))
+
+        def run() -> None:
+            try:
+                run_pool(bots, until=stop.is_set, timeout=120)
+            except BaseException as err:  # noqa: BLE001 - handed to the test thread
+                failure.append(err)
+        pool = threading.Thread(target=run, name="bots", daemon=True)
+        pool.start()
+        wait_mid_round(journal, 4, hosts[0])
+        hosts[0].kill()
+        hosts.append(Host(tmp_path, ["host", "--resume", str(journal), "--json"], 1))
+        again = hosts[1].first_lines(3)
+        assert again[0].startswith(f"lan-demon: resumed racko at {address} "), again
+        assert "in progress" in again[0], again  # killed mid-round
+        assert again[1:] == first[1:]  # the same code, the same key and fingerprint
+        thief = Client(address, name="mal", token=bots[0].client.token, server_key=public)
+        with pytest.raises(ConnectError) as refused:
+            thief.connect(timeout=10.0)
+        assert refused.value.code == "wrong_key", refused.value
+        pool.join(timeout=120)
+        assert not pool.is_alive(), "the bots' match did not end"
+        assert not failure, failure
+        assert hosts[1].popen.wait(timeout=30) == 0, hosts[1].err.read_text()
+        result = json.loads(hosts[1].out.read_text(encoding="utf-8"))
+    finally:
+        stop.set()
+        if pool is not None:
+            pool.join(timeout=10)
+        for host in hosts:
+            host.kill()
+        for bot in bots:
+            bot.client.close()
+    replayed = replay(journal)
+    assert not replayed.torn and replayed.result == result
+    assert replayed.match.result_data() == result
+    records = read_journal(journal).records
+    assert [r["key"] for r in records if r["j"] == "seat"] == \
+        [bot.client.keys.public.decode() for bot in bots]
+    assert [r["j"] for r in records].count("resumed") == 1
+    data = journal.read_bytes()
+    assert CODE.encode() not in data and read_secrets(journal).keys.secret not in data
     for bot in bots:
         assert bot.client.table.get("result") == result

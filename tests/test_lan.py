@@ -334,7 +334,8 @@ def _tables(*names: str) -> list[TableInfo]:
     (["bot", "127.0.0.1:7700", "--code", "AB CD!"], 1, "--code must be", 2),
     (["bot", "--browse", "0"], 1, "--browse must be", 2),
     (["host", "--name", "Ann's"], 1, "--name names the table on the LAN", 2),
-    (["host", "--resume", "x.journal", "--lan"], 1, "--lan does not go with --resume", 2),
+    (["host", "--resume", "no-such.journal", "--lan"], 1,
+     "cannot read the journal 'no-such.journal'", 2),
     (["bot", "--code", "KQZR"], 2, "2 tables answered (Ann at 127.0.0.1:7700; Bob at "
                                    "127.0.0.2:7700): name one by its address", 2),
     (["bot"], 1, "needs its room code: add --code CODE", 2),
@@ -373,3 +374,44 @@ def test_join_without_a_terminal_says_so_before_browsing(monkeypatch, capsys):
     monkeypatch.setattr(discovery, "browse", lambda timeout: pytest.fail("browsed"))
     assert main(["join", "--code", "KQZR"]) == 2
     assert "needs a terminal" in capsys.readouterr().err
+
+
+# --- a LAN table resumed from its journal: only between the namespaces a test makes --------
+
+from test_discovery import Lines, _env, _hosts, _in_ns, netns_pair  # noqa: E402,F401
+
+
+@pytest.mark.timeout(120)
+def test_a_lan_host_resumed_from_its_journal_is_announced_as_the_same_table(netns_pair,
+                                                                            tmp_path):
+    """In the test's own namespaces only: `host --lan --journal J` is SIGKILLed; `host --resume
+    J`, with no flag, binds every interface of its namespace again, shows the same room code
+    and fingerprint (from J.secret), announces the same name — and `hosts` in the other
+    namespace lists it with the same key."""
+    pair = netns_pair
+    journal = tmp_path / "lan.journal"
+    first = Lines(_in_ns(pair.host_ns, "-m", "lan_demon", "host", "--lan", "--players", "2",
+                         "--game", "racko", "--code", "abcd", "--name", "Ann's table",
+                         "--journal", str(journal)))
+    hosts = [first]
+    try:
+        code = first.expect("room code ABCD")
+        key = first.expect("key fingerprint")
+        first.expect("on the LAN as")
+        first.stop()  # SIGKILL
+        again = Lines(_in_ns(pair.host_ns, "-m", "lan_demon", "host", "--resume",
+                             str(journal)))
+        hosts.append(again)
+        assert "in the lobby" in again.expect("lan-demon: resumed racko at 0.0.0.0:7700 ")
+        assert again.expect("room code") == code
+        assert again.expect("key fingerprint") == key
+        assert again.expect("on the LAN as").startswith(
+            f"lan-demon: on the LAN as \"Ann's table\" at {pair.host_ip}:7700 (updates on ")
+        listed = _hosts(pair, 3.0)
+        assert listed.returncode == 0, listed.stderr
+        fingerprint = key.split("fingerprint ")[1].split(" ")[0]
+        assert listed.stdout == (f"Ann's table  {pair.host_ip}:7700  racko  seats 0/2  "
+                                 f"code needed  key {fingerprint}\n")
+    finally:
+        for host in hosts:
+            host.stop()

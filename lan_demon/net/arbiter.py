@@ -201,6 +201,9 @@ class Config:
     # The room code a seat or a spectator's place needs (``host --lan``); None: none needed.
     # Not in ``public()`` nor in the journal: it is said aloud in the room, never sent.
     code: str | None = None
+    # The table's CURVE public key (z85) when it is encrypted (set by the server). Journaled:
+    # a resumed host proves with it that its secrets file (<journal>.secret) is this table's.
+    server_key: str | None = None
 
     def public(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "rounds": self.rounds,
@@ -436,7 +439,8 @@ class Arbiter:
         seat = Seat(len(self.seats), name, secrets.token_hex(8), bool(msg.get("bot")), peer,
                     key=sender.key, heard=now)
         self.seats.append(seat)
-        self.record("seat", seat=seat.index, name=seat.name, token=seat.token, bot=seat.bot)
+        self.record("seat", seat=seat.index, name=seat.name, token=seat.token, bot=seat.bot,
+                    **({"key": seat.key} if seat.key else {}))  # a resume binds it again
         out.private.append((peer, self._welcome(msg["id"], seat.index, seat.token)))
         self._probe(seat, now, out)
         self._publish_lobby(out)
@@ -445,7 +449,8 @@ class Arbiter:
                 sender: Sender = NOBODY) -> None:
         """Back to a seat by its token — from the key that took it. No room code is asked:
         the token was only ever given to someone who had it. A seat restored from a journal
-        has no key yet and takes the first one that comes back with its token."""
+        has the key its ``seat`` record names; one from a journal without it (a plain table, an
+        older journal) takes the first key that comes back with its token."""
         for seat in self.seats:
             if secrets.compare_digest(seat.token.encode(), msg["token"].encode()):
                 gone = seat.away_since is not None and now - seat.away_since > TOKEN_LIFE
@@ -930,9 +935,13 @@ class Arbiter:
                       "seed": cfg.seed, "options": cfg.options, "fairness_ms": cfg.fairness_ms,
                       "countdown": cfg.countdown, "pause": cfg.pause,
                       "turn_timeout": cfg.turn_timeout}
+            # Whether the table had a code and its public key — never the code or the secret
+            # key, which stay in the secrets file beside the journal (recovery.HostSecrets).
+            guard = {"coded": cfg.code is not None,
+                     **({"key": cfg.server_key} if cfg.server_key else {})}
             self.journal.write({"j": "host", "v": 1, "config": config,
                                 "port": self.ports.get("port", 0),
-                                "pub_port": self.ports.get("pub_port", 0)})
+                                "pub_port": self.ports.get("pub_port", 0), **guard})
 
     def _next_seq(self) -> int:
         """The next update number. The journal keeps a mark above every number handed out, so

@@ -11,9 +11,14 @@ trip per move).
 Records, by ``j``:
 
 * ``host`` — first: ``config`` (game, players, rounds, seed, options, fairness_ms, countdown,
-  pause, turn_timeout), ``port`` and ``pub_port`` bound, ``v`` the journal version (1);
-* ``seat`` ``{seat, name, token, bot}`` — a seat taken in the lobby; ``leave`` ``{seat}`` — a
-  seat said leave (in the lobby the seats after it move up one); ``ready`` ``{seat}``;
+  pause, turn_timeout), ``port`` and ``pub_port`` bound, ``v`` the journal version (1),
+  ``coded`` whether a room code was needed and, on an encrypted table, ``key`` its CURVE public
+  key — never the code or the secret key: a journal may be shared to replay a match, so those
+  stay in the secrets file beside it (:class:`lan_demon.net.recovery.HostSecrets`);
+* ``seat`` ``{seat, name, token, bot, key?}`` — a seat taken in the lobby, ``key`` the CURVE
+  public key that took it (encrypted tables only), which a resumed arbiter binds the seat to
+  again; ``leave`` ``{seat}`` — a seat said leave (in the lobby the seats after it move up one);
+  ``ready`` ``{seat}``;
 * ``seq`` ``{upto}`` — every update number handed out so far is at most ``upto`` (written
   before the first number above the last mark is used), so a resumed arbiter numbers on above
   anything a client has seen;
@@ -41,6 +46,7 @@ from typing import Any, BinaryIO
 import msgpack
 
 from lan_demon.games import GameError, Match, RoundResult, get_game
+from lan_demon.net.security import is_public_key
 
 VERSION = 1
 
@@ -143,6 +149,13 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "resumed": {"port": _INT, "pub_port": _INT},
 }
 
+#: Fields a record may leave out (journals of plain tables, older journals), with their types
+#: when present. A ``key`` must be a z85 CURVE public key.
+_OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
+    "host": {"coded": (bool,), "key": (str,)},
+    "seat": {"key": (str,)},
+}
+
 
 def check(record: dict[str, Any], number: int, path: Any) -> None:
     """Refuse a record of an unknown kind or with a field missing or of the wrong type."""
@@ -154,6 +167,14 @@ def check(record: dict[str, Any], number: int, path: Any) -> None:
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             raise JournalError(f"{path}: record {number} ({record['j']}) has a bad or missing "
                                f"field {name!r}")
+    for name, types in _OPTIONAL.get(record["j"], {}).items():
+        value = record.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types) \
+                or (name == "key" and not is_public_key(value)):
+            raise JournalError(f"{path}: record {number} ({record['j']}) has a bad field "
+                               f"{name!r}")
     if record["j"] == "match" and not all(isinstance(p, str) for p in record["players"]):
         raise JournalError(f"{path}: the match record's players are not names")
 

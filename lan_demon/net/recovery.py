@@ -13,6 +13,14 @@ after the step's records are written), so a client never saw anything that is lo
 in the fairness window, or a ``ready`` not yet written, was never answered — its client's
 snapshot after reconnecting clears it.
 
+A table with a room code or CURVE keys keeps them in a *secrets file* beside the journal,
+``<journal>.secret`` (:class:`HostSecrets`, mode 0600), never in the journal itself, which may be
+shared to replay a match. The journal says only whether there was a code and which public key
+the table had, so a resumed host can tell that the secrets file is the table's, and refuses to
+resume a coded or encrypted table without it (it could not be the same table: its clients hold
+its key and code). Each ``seat`` record names the key that took the seat, so a resumed seat
+speaks only with that key again — a token alone does not win it back after a crash either.
+
 Clients notice a dead arbiter by silence (about 3.5 s with nothing heard) and reconnect with
 their tokens. :func:`resume` therefore binds a *new* PUB port and keeps quiet, for a while, towards
 connections it does not know: the old connections of those clients reconnect to the same ROUTER
@@ -21,6 +29,8 @@ port on their own, and an answer there (a pong) would keep them from ever notici
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +42,7 @@ from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter, Config, Outbox, Seat
 from lan_demon.net.client import SILENCE
 from lan_demon.net.journal import JournalError, JournalRead, MatchFold, read_journal
+from lan_demon.net.security import KeyPair, fingerprint, is_public_key
 
 #: How long a resumed arbiter answers only ``hello`` from connections it does not know: a
 #: client's silence limit and a margin, so every client of the crashed arbiter has given up its
@@ -96,7 +107,8 @@ class _Restorer:
         if record["seat"] != len(seats) or self.arbiter.phase != "lobby":
             raise JournalError(f"{self.path}: seat {record['seat']} taken out of turn")
         seats.append(Seat(record["seat"], record["name"], record["token"], record["bot"], None,
-                          status="away", heard=self.now, away_since=self.now))
+                          key=record.get("key"), status="away", heard=self.now,
+                          away_since=self.now))
 
     def _seat_at(self, record: dict[str, Any]) -> Seat:
         seats = self.arbiter.seats
@@ -218,20 +230,150 @@ def take_up(restored: Restored, now: float) -> None:
         arbiter.encore_until = now + RESUME_QUIET + ENCORE
 
 
+# --- the secrets file beside the journal ------------------------------------------------------
+
+SECRET_SUFFIX = ".secret"
+_SECRET_FIELDS = ("v", "code", "public", "secret", "name", "lan")
+
+
+@dataclass(frozen=True)
+class HostSecrets:
+    """What makes a resumed host the *same* table and must not be in a journal that may be
+    shared: the room code, the CURVE key pair (the clients hold its public half and would not
+    talk to another), and, on the LAN, the table's announced name."""
+
+    code: str | None = None
+    keys: KeyPair | None = None
+    name: str | None = None  # the table's name on the LAN (None: not announced)
+    lan: bool = False  # bound every interface and announced with mDNS
+
+    def to_data(self) -> dict[str, Any]:
+        keys = self.keys
+        return {"v": 1, "code": self.code, "public": keys.public.decode() if keys else None,
+                "secret": keys.secret.decode() if keys else None, "name": self.name,
+                "lan": self.lan}
+
+    @classmethod
+    def from_data(cls, data: Any, where: Any) -> HostSecrets:
+        """Read back :meth:`to_data`, refusing anything else with a :class:`JournalError`."""
+        if not isinstance(data, dict) or data.get("v") != 1 or set(data) - set(_SECRET_FIELDS):
+            raise JournalError(f"{where}: not a lan-demon secrets file")
+        code, public, secret, name = (data.get(k) for k in ("code", "public", "secret", "name"))
+        if not (code is None or (isinstance(code, str) and code.isalnum())) \
+                or not (name is None or isinstance(name, str)) \
+                or not isinstance(data.get("lan", False), bool) \
+                or (public is None) != (secret is None):
+            raise JournalError(f"{where}: a secrets file with a bad field")
+        keys = None
+        if public is not None:
+            keys = KeyPair(public.encode(), secret.encode()) \
+                if isinstance(public, str) and isinstance(secret, str) else None
+            if keys is None or not _pair(keys):
+                raise JournalError(f"{where}: the secrets file's key pair is not a CURVE key "
+                                   "pair")
+        return cls(code, keys, name, bool(data.get("lan", False)))
+
+
+def _pair(keys: KeyPair) -> bool:
+    """True when the secret key is the public key's other half."""
+    if not is_public_key(keys.public.decode()) or len(keys.secret) != 40:
+        return False
+    try:
+        return zmq.curve_public(keys.secret) == keys.public
+    except (zmq.ZMQError, ValueError):
+        return False
+
+
+def secret_path(journal: str | Path) -> Path:
+    """Where a journal's secrets are kept: beside it, ``<journal>.secret``."""
+    return Path(str(journal) + SECRET_SUFFIX)
+
+
+def write_secrets(journal: str | Path, secrets: HostSecrets) -> Path:
+    """Write the secrets file of ``journal``, readable by its owner only (0600) from its first
+    byte on: written to a new file made with that mode, flushed to disk (it is written once and
+    a resume depends on it), then renamed over any older one."""
+    path = secret_path(journal)
+    temporary = path.with_name(path.name + ".new")
+    data = json.dumps(secrets.to_data(), indent=1).encode("utf-8")
+    try:
+        if temporary.exists():
+            temporary.unlink()
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.fchmod(fd, 0o600)  # whatever the umask
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except OSError as err:
+        raise JournalError(f"cannot write the secrets file {str(path)!r}: {err.strerror}") \
+            from None
+    return path
+
+
+def read_secrets(journal: str | Path) -> HostSecrets | None:
+    """The secrets kept beside ``journal``; None when there is no secrets file."""
+    path = secret_path(journal)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as err:
+        raise JournalError(f"cannot read the secrets file {str(path)!r}: "
+                           f"{getattr(err, 'strerror', None) or err}") from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise JournalError(f"{path}: not a lan-demon secrets file") from None
+    return HostSecrets.from_data(data, path)
+
+
+def check_secrets(read: JournalRead, secrets: HostSecrets | None, path: Any) -> None:
+    """Refuse to resume a table that cannot be the same one: a journal of a coded or encrypted
+    table with no secrets file (its clients hold a code and a key nobody has any more), or a
+    secrets file that is not this table's (another key, a code where none was, or none where
+    one was)."""
+    head = read.records[0]
+    coded, key = bool(head.get("coded")), head.get("key")
+    where = secret_path(path)
+    if secrets is None:
+        if coded or key:
+            what = " and ".join(w for w, on in (("had a room code", coded),
+                                                ("was encrypted", key)) if on)
+            raise JournalError(f"{path}: the table {what}, but its secrets file {where} is "
+                               "missing: a resumed host could not prove it is the same table")
+        return
+    public = secrets.keys.public.decode() if secrets.keys else None
+    if public != key or coded != (secrets.code is not None):
+        raise JournalError(f"{where} is not the secrets file of {path} (the journal's table "
+                           f"{'had a' if coded else 'had no'} room code and "
+                           f"{'key ' + fingerprint(key) if key else 'no key'}): remove it, or "
+                           "resume the journal it belongs to")
+
+
 def resume(path: str | Path, port: int | None = None,
            clock: Callable[[], float] = time.monotonic,
            context: zmq.Context | None = None,
-           read: JournalRead | None = None) -> tuple[Any, Restored]:
+           read: JournalRead | None = None, secrets: HostSecrets | None = None,
+           on_seats: Callable[[int, int], None] | None = None) -> tuple[Any, Restored]:
     """An :class:`~lan_demon.net.server.ArbiterServer` serving the match of a journal again,
     on the journal's ROUTER port unless ``port`` is given, appending to the same journal
-    (``read``: the journal already read)."""
-    from lan_demon.net.server import ArbiterServer  # the socket shell, only when serving
+    (``read``: the journal already read). ``secrets``: the table's code, keys and LAN binding
+    (:func:`read_secrets`; checked against the journal here); ``on_seats`` as for the server
+    (the LAN announcement)."""
+    from lan_demon.net.server import LOOPBACK, ArbiterServer  # the socket shell, only here
     read = read or read_journal(path)
+    check_secrets(read, secrets, path)
     restored = restore(read, clock(), path)
     arbiter = restored.arbiter
-    server = ArbiterServer(arbiter.config, port=restored.port if port is None else port,
+    arbiter.config.code = secrets.code if secrets else None
+    server = ArbiterServer(arbiter.config, host="0.0.0.0" if secrets and secrets.lan else
+                           LOOPBACK, port=restored.port if port is None else port,
                            journal=str(path), clock=clock, context=context, arbiter=arbiter,
-                           journal_keep=read.size, avoid_pub=restored.pub_port)
+                           journal_keep=read.size, avoid_pub=restored.pub_port,
+                           keys=secrets.keys if secrets else None, on_seats=on_seats)
     take_up(restored, clock())
     return server, restored
 
@@ -256,5 +398,6 @@ def summary(restored: Restored) -> str:
     return f"{where}; totals: {totals}"
 
 
-__all__ = ["RESUME_QUIET", "Restored", "complete", "config_of", "host_config", "restore",
-           "resume", "summary", "take_up"]
+__all__ = ["RESUME_QUIET", "HostSecrets", "Restored", "check_secrets", "complete", "config_of",
+           "host_config", "read_secrets", "restore", "resume", "secret_path",
+           "summary", "take_up", "write_secrets"]
