@@ -18,34 +18,6 @@ from lan_demon.net.server import ArbiterServer
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture
-def context():
-    ctx = zmq.Context()
-    yield ctx
-    ctx.term()
-
-
-@pytest.fixture
-def host(context):
-    """Start arbiters on 127.0.0.1 (any free port); every one is stopped after the test."""
-    servers: list[ArbiterServer] = []
-    clients: list[Client] = []
-
-    def start(game: str, **config) -> ArbiterServer:
-        config.setdefault("countdown", 0)
-        config.setdefault("pause", 0)
-        server = ArbiterServer(Config(game, **config), port=0, context=context).start()
-        servers.append(server)
-        return server
-
-    start.clients = clients
-    yield start
-    for client in clients:
-        client.close()
-    for server in servers:
-        server.stop()
-
-
 def join(host, server, name, **kw) -> Client:
     client = Client(server.address, name=name, context=server.context, **kw).connect()
     host.clients.append(client)

@@ -9,20 +9,18 @@ mismatch may occur, so the document's recipe is exact, not just good enough.
 from __future__ import annotations
 
 import ast
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-import zmq
 
 from lan_demon.games import get_game
 from lan_demon.net.arbiter import Config
-from lan_demon.net.bots import leave_and_close, make_bot, run_pool
 from lan_demon.net.codec import state_hash
 from lan_demon.net.server import ArbiterServer
+from net_harness import play_beside_bots
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -48,38 +46,18 @@ def test_the_raw_client_imports_only_pyzmq_msgpack_and_the_standard_library():
     assert modules - ALLOWED <= set(sys.stdlib_module_names), modules - ALLOWED
 
 
-@pytest.fixture
-def context():
-    ctx = zmq.Context()
-    yield ctx
-    ctx.term()
-
-
 def test_rd14_the_raw_client_plays_racing_demon_to_the_end_with_lan_demon_bots(context):
     """Two rounds for three seats; the raw client's printed totals are the arbiter's (RD-14);
     its mirror, kept by §18.4's events alone, ends equal to the table (same state hash, §9),
     and no beat's hash it checked on the way differed."""
     server = ArbiterServer(Config("racing-demon", players=3, rounds=2, seed=21, countdown=0,
                                   pause=0), port=0, context=context).start()
-    proc = subprocess.Popen([sys.executable, str(RAW_CLIENT), f"127.0.0.1:{server.port}",
-                             "--name", "Raw", "--pace", "0.01"],
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, text=True,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    bots = []
     try:
-        bots = [make_bot(server.address, "greedy", f"bot{i}", seed=i, speed="flat-out",
-                         context=context) for i in range(2)]
-        run_pool(bots, timeout=60)
-        out, err = proc.communicate(timeout=30)
+        code, out, err = play_beside_bots([str(RAW_CLIENT), f"127.0.0.1:{server.port}",
+                                           "--name", "Raw", "--pace", "0.01"], server, context)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-        for bot in bots:
-            leave_and_close(bot.client)
         server.stop()
-    assert proc.returncode == 0, f"stdout:\n{out}\nstderr:\n{err}"
+    assert code == 0, f"stdout:\n{out}\nstderr:\n{err}"
     totals = server.arbiter.result["totals"]
     assert set(totals) == {"Raw", "bot0", "bot1"}
     assert f"final scores: {', '.join(f'{n} {p}' for n, p in totals.items())}" in out

@@ -5,24 +5,21 @@ the other bots, and the table, go on."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-import zmq
 
 from lan_demon.bots import (Beaten, Bot, MatchEnd, Played, Refused, RoundEnd, RoundStart,
                             run_many)
 from lan_demon.bots.racko import GreedyRackO
 from lan_demon.bots.sdk import BotStrategy, result_of, seat
 from lan_demon.games import get_game
-from lan_demon.net.client import Notice
-from lan_demon.net.arbiter import Config
 from lan_demon.net.bots import leave_and_close, make_bot, run_pool
-from lan_demon.net.server import ArbiterServer
+from lan_demon.net.client import Notice
+from net_harness import play_beside_bots
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -36,53 +33,15 @@ def load_example():
     return module
 
 
-@pytest.fixture
-def context():
-    ctx = zmq.Context()
-    yield ctx
-    ctx.term()
-
-
-@pytest.fixture
-def host(context):
-    """Arbiters on 127.0.0.1 (any free port), each stopped after the test."""
-    servers: list[ArbiterServer] = []
-
-    def start(game: str, **config) -> ArbiterServer:
-        config.update(countdown=0, pause=0)
-        server = ArbiterServer(Config(game, **config), port=0, context=context).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
-
-
 def test_the_example_is_under_40_lines():
     assert len(EXAMPLE.read_text(encoding="utf-8").splitlines()) < 40
 
 
 def test_rd14_the_example_bot_plays_a_match_as_a_command(host, context):
     server = host("racing-demon", players=3, rounds=2, seed=5)
-    proc = subprocess.Popen([sys.executable, str(EXAMPLE), f"127.0.0.1:{server.port}",
-                             "Example", "flat-out"],
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, text=True,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    bots = []
-    try:
-        bots = [make_bot(server.address, "greedy", f"bot{i}", seed=i, speed="flat-out",
-                         context=context) for i in range(2)]
-        run_pool(bots, timeout=60)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-        for bot in bots:
-            leave_and_close(bot.client)
-    assert proc.returncode == 0, f"stdout:\n{out}\nstderr:\n{err}"
+    code, out, err = play_beside_bots([str(EXAMPLE), f"127.0.0.1:{server.port}", "Example",
+                                       "flat-out"], server, context)
+    assert code == 0, f"stdout:\n{out}\nstderr:\n{err}"
     result = server.arbiter.result
     seat_no = result["players"].index("Example")
     assert f"Example (seat {seat_no}): totals {result['totals']}, won by {result['winner']}" \

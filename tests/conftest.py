@@ -1,0 +1,40 @@
+"""Fixtures shared by the tests that run real sockets on 127.0.0.1."""
+
+from __future__ import annotations
+
+import pytest
+import zmq
+
+from lan_demon.net.arbiter import Config
+from lan_demon.net.client import Client
+from lan_demon.net.server import ArbiterServer
+
+
+@pytest.fixture
+def context():
+    """A ZeroMQ context of the test's own, ended with it."""
+    ctx = zmq.Context()
+    yield ctx
+    ctx.term()
+
+
+@pytest.fixture
+def host(context):
+    """Start arbiters on 127.0.0.1 (any free port; no countdown or pause unless asked); every
+    one, and every client put in ``host.clients``, is stopped after the test."""
+    servers: list[ArbiterServer] = []
+    clients: list[Client] = []
+
+    def start(game: str, **config) -> ArbiterServer:
+        config.setdefault("countdown", 0)
+        config.setdefault("pause", 0)
+        server = ArbiterServer(Config(game, **config), port=0, context=context).start()
+        servers.append(server)
+        return server
+
+    start.clients = clients
+    yield start
+    for client in clients:
+        client.close()
+    for server in servers:
+        server.stop()
