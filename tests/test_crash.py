@@ -668,7 +668,6 @@ def test_resume_takes_the_code_and_keys_back_and_shows_them_again(tmp_path, no_l
 
 
 @pytest.mark.parametrize("flags, words", [
-    (["--lan"], "--lan conflicts with the resumed table, which served on loopback only"),
     (["--no-secure"], "--no-secure conflicts with the resumed table, which was encrypted"),
     (["--code", "ABCD"], "--code conflicts with the resumed table, which had another room "
                          "code"),
@@ -735,17 +734,26 @@ def test_a_secure_journal_without_its_own_secrets_file_is_not_resumed(tmp_path, 
     assert journal.read_bytes() == before
 
 
-def test_a_lan_tables_flags_must_repeat_its_name(tmp_path):
-    """The check alone (a LAN table's resume binds every interface, which no test here may
-    do): --lan and its own --name agree; another name does not."""
-    from lan_demon.cli import UsageError, _agree_with_secrets, build_parser
+def resume_args(**given) -> Any:
+    """What the parser makes of ``host --resume j`` plus the given options (the LAN options are
+    checked here as values: no test outside a network namespace runs a LAN host)."""
+    import argparse
+    fields = dict(resume="j", lan=False, secure=None, code=None, table_name=None)
+    return argparse.Namespace(**{**fields, **given})
+
+
+def test_a_resumed_table_serves_where_it_served():
+    """A LAN table's resume repeats its own options or leaves them out; a loopback table's
+    resume cannot be moved to the LAN, and a LAN table keeps its name."""
+    from lan_demon.cli import UsageError, _agree_with_secrets
     kept = HostSecrets("KQZR", new_keypair(), "Kitchen table", True)
-    agree = build_parser().parse_args(["host", "--resume", "j", "--lan", "--secure",
-                                       "--name", "Kitchen table", "--code", "kqzr"])
-    _agree_with_secrets(agree, kept)
-    other = build_parser().parse_args(["host", "--resume", "j", "--name", "Attic"])
+    _agree_with_secrets(resume_args(lan=True, secure=True, table_name="Kitchen table",
+                                    code="kqzr"), kept)
+    _agree_with_secrets(resume_args(), kept)
     with pytest.raises(UsageError, match="which was called 'Kitchen table'"):
-        _agree_with_secrets(other, kept)
+        _agree_with_secrets(resume_args(table_name="Attic"), kept)
+    with pytest.raises(UsageError, match="served on loopback only"):
+        _agree_with_secrets(resume_args(lan=True), None)
 
 
 def secure_bot(address: str, name: str, server_key: str, code: str, seed: int) -> Any:

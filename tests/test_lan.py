@@ -334,8 +334,8 @@ def _tables(*names: str) -> list[TableInfo]:
     (["bot", "127.0.0.1:7700", "--code", "AB CD!"], 1, "--code must be", 2),
     (["bot", "--browse", "0"], 1, "--browse must be", 2),
     (["host", "--name", "Ann's"], 1, "--name names the table on the LAN", 2),
-    (["host", "--resume", "no-such.journal", "--lan"], 1,
-     "cannot read the journal 'no-such.journal'", 2),
+    (["host", "--resume", "no-such.journal"], 1, "cannot read the journal 'no-such.journal'",
+     2),
     (["bot", "--code", "KQZR"], 2, "2 tables answered (Ann at 127.0.0.1:7700; Bob at "
                                    "127.0.0.2:7700): name one by its address", 2),
     (["bot"], 1, "needs its room code: add --code CODE", 2),
