@@ -341,3 +341,19 @@ def test_after_the_match_the_host_still_answers_for_a_grace_then_closes(context)
             client.close()
         if thread.is_alive():
             server.stop()
+
+
+def test_a_client_with_a_history_keeps_only_the_last_results():
+    """On an endless table a bot's client would otherwise hold every round's result for ever
+    (the soak benchmark's growth); a person's client keeps them all for the score sheet."""
+    bot, person = Client("127.0.0.1:1", history=2), Client("127.0.0.1:1")
+    for client in (bot, person):
+        for k in range(5):
+            client._k_round_end({"result": {"scores": [k]}, "totals": [k], "next": None,
+                                 "round": k}, None)
+    assert [r["scores"] for r in bot.table["results"]] == [[3], [4]]
+    assert bot.table["results_from"] == 3
+    assert len(person.table["results"]) == 5 and person.table.get("results_from", 0) == 0
+    bot._on_snap({"table": {"results": [{"scores": [k]} for k in range(7)]}, "seq": 1})
+    assert [r["scores"] for r in bot.table["results"]] == [[5], [6]]
+    assert bot.table["results_from"] == 5

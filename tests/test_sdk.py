@@ -125,14 +125,25 @@ def test_a_bot_whose_client_healed_by_snapshot_still_hears_each_round_start_and_
     strategy = BotStrategy(bot, get_game("racing-demon"), client)
     strategy.observe(Notice("resync"))
     strategy.observe(Notice("round", data={"round": 0}))  # e.g. it came after all: not twice
-    table.update(phase="between", round=1, results=[{"scores": [3, -2]}])
+    table.update(phase="between", round=1, results=[{"scores": [3, -2]}], totals=[3, -2])
     strategy.observe(Notice("resync"))
     strategy.observe(Notice("round", data={"round": 1}))
     table["results"].append({"scores": [1, 4]})
-    table.update(phase="over", result={"totals": {"A": 4, "B": 2}, "winner": ["A"]})
+    table.update(totals=[4, 2], phase="over", result={"totals": {"A": 4, "B": 2}, "winner": ["A"]})
     strategy.observe(Notice("resync"))
     assert bot.heard == [RoundStart(0), RoundEnd(0, [3, -2], [3, -2]), RoundStart(1),
                          RoundEnd(1, [1, 4], [4, 2]), MatchEnd({"A": 4, "B": 2}, ["A"])]
+
+
+def test_a_bot_with_a_short_history_is_told_only_the_rounds_its_client_kept():
+    """A bot's client keeps the last few results (``Client(history=…)``): a catch-up names
+    rounds by their real numbers, with the running totals after each."""
+    table = {"phase": "between", "round": 12, "results": [{"scores": [2, 5]}, {"scores": [1, 1]}],
+             "results_from": 10, "totals": [30, 40], "seats": []}
+    bot = Listener()
+    strategy = BotStrategy(bot, get_game("racing-demon"), SimpleNamespace(seat=0, table=table))
+    strategy.observe(Notice("resync"))
+    assert bot.heard == [RoundEnd(10, [2, 5], [29, 39]), RoundEnd(11, [1, 1], [30, 40])]
 
 
 class GreedyRackOBot(Bot):

@@ -187,11 +187,13 @@ class BotStrategy(Strategy):
         if self.client is None:
             return
         table = self.client.table
-        results = table.get("results", [])
-        for k in range(self.told_ends, len(results)):
-            totals = [sum(r["scores"][i] for r in results[:k + 1])
-                      for i in range(len(results[k]["scores"]))]
-            self._tell(RoundEnd(k, list(results[k]["scores"]), totals))
+        results, first = table.get("results", []), table.get("results_from", 0)
+        for k in range(max(self.told_ends, first), first + len(results)):
+            # the running totals after round k: today's totals less the rounds after it
+            later = results[k - first + 1:]
+            totals = [t - sum(r["scores"][i] for r in later)
+                      for i, t in enumerate(table.get("totals") or [])]
+            self._tell(RoundEnd(k, list(results[k - first]["scores"]), totals))
         if table.get("phase") == "playing" and table.get("round", -1) > self.told_round:
             self._tell(RoundStart(table["round"]))
         if table.get("phase") == "over" and not self.told_over and table.get("result"):

@@ -93,10 +93,14 @@ class Client:
                  context: zmq.Context | None = None, send_delay: float = 0.0,
                  clock: Callable[[], float] = time.monotonic,
                  server_key: str | bytes | None = None, code: str | None = None,
-                 keys: KeyPair | None = None):
+                 keys: KeyPair | None = None, history: int | None = None):
         """``server_key``: the host's CURVE public key (z85), to join a ``--secure`` table;
         ``keys``: our own pair (default: a fresh one, kept across reconnects); ``code``: the
-        room code, sent in every hello."""
+        room code, sent in every hello; ``history``: how many finished rounds' results to keep
+        in ``table["results"]`` (None: all — a person's score sheet; a bot needs few, and on an
+        endless table all of them would grow without end). ``table["results_from"]`` is the
+        number of the first round kept."""
+        self.history = history
         self.address = normalize_address(address)
         self.name, self.role, self.token, self.bot = name, role, token, bot
         self.server_key = _server_key(server_key)
@@ -454,6 +458,8 @@ class Client:
     def _on_snap(self, msg: dict[str, Any]) -> None:
         self._snapshot_asked = False
         self.table = msg["table"]
+        self.table["results_from"] = 0
+        self._trim_history()
         self.seq = msg["seq"]
         state = msg.get("state")
         self.mirror = self.game.state_from_data(state) if state is not None else None
@@ -563,11 +569,19 @@ class Client:
 
     def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.setdefault("results", []).append(update["result"])
+        self._trim_history()
         self.table.update(phase="between", totals=update["totals"], setup=update["next"],
                           round=update["round"] + 1)
         self.pending.clear()
         self._repredict()
         self.notices.append(Notice("round_end", data=update))
+
+    def _trim_history(self) -> None:
+        results = self.table.setdefault("results", [])
+        if self.history is not None and len(results) > self.history:
+            dropped = len(results) - self.history
+            del results[:dropped]
+            self.table["results_from"] = self.table.get("results_from", 0) + dropped
 
     def _k_match_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.update(phase="over", result=update["result"])
