@@ -12,13 +12,14 @@ import random
 import pytest
 
 from lan_demon.bots import make_strategy, strategy_names
-from lan_demon.bots.base import Turn
+from lan_demon.bots.base import Strategy, Turn
 from lan_demon.bots.racing_demon import StrongDemon
 from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import TABLE, IllegalMove, get_game
 from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.racing_demon import (COLUMN_NAMES, DemonSeat, DemonState, Play,
                                           RacingDemon, Timeout, TurnPack, VoteStuck)
+from lan_demon.net.bots import NetBot
 from lan_demon.simulator import _GlancingTurn, _Sight, play_round, simulate
 
 pytestmark = pytest.mark.timeout(60)
@@ -146,6 +147,13 @@ def test_rd7_never_a_pointless_partial_run_between_columns():
     assert choose(state) == TurnPack()
 
 
+def test_rd7_rd5_a_partial_run_moves_to_dig_out_a_card_a_stack_takes():
+    """RD-7: moving 8♠ alone onto 9♥ uncovers 9♦, which the ♦ stack wants now (RD-5)."""
+    state = table(seat(pile="9C JH", columns=("9H", "TC 9D 8S", "KH", "KC"), pack="5C"),
+                  seat(owner=1), stacks=(cs("AD 2D 3D 4D 5D 6D 7D 8D", 1),))
+    assert choose(state) == Play("c2", "c1")
+
+
 def test_rd7_the_waste_is_laddered_onto_a_column_where_the_pile_top_can_follow():
     state = table(seat(pile="9C 8D", columns=("TH", "KS", "KH", "KC"), pack="5C", waste="9S"),
                   seat(owner=1))
@@ -218,7 +226,7 @@ def test_a_seeded_run_replays_byte_for_byte(game_id):
 
 
 def test_over_40_seeded_rounds_the_strong_bot_outscores_the_greedy_ones():
-    """A small fixed-seed sample (the full 2,000-round measure is in the report): one strong bot
+    """A small fixed-seed sample (the 2,000-round arena is in docs/bots.md): one strong bot
     and three greedy ones, fresh equal deals, club speed; RD-14 scores."""
     game = get_game("racing-demon")
     bots = [make_strategy(game.id, n) for n in ("demon", "greedy", "greedy", "greedy")]
@@ -294,3 +302,75 @@ def test_a_glancing_turn_overlooks_plays_but_not_the_pack():
     assert turn.legal == [TurnPack(), VoteStuck()]
     sharp = _GlancingTurn(RD, state, 0, random.Random(0), PROFILES["flat-out"], random.Random(0))
     assert sharp.legal == RD.legal_moves(state, 0)
+
+
+# --- network bots use the same profile ----------------------------------------------------------
+
+
+class StubClient:
+    """Stands for a connected client: a mirror of the table, nothing in flight, plays recorded."""
+
+    def __init__(self, state: DemonState, seat_no: int = 0):
+        self.game, self.mirror, self.seat = RD, state, seat_no
+        self.table = {"phase": "playing"}
+        self.pending: dict[int, object] = {}
+        self.seq = 1
+        self.played: list[object] = []
+
+    def play(self, move) -> int:
+        self.played.append(move)
+        return len(self.played)
+
+
+class Recorder(Strategy):
+    """Plays the first stack play it is offered, and remembers what it was offered."""
+
+    name = "recorder"
+    games = ("racing-demon",)
+
+    def __init__(self) -> None:
+        self.offered: list[list[object]] = []
+
+    def choose(self, turn: Turn):
+        self.offered.append(list(turn.legal))
+        return next((m for m in turn.legal if isinstance(m, Play)), None)
+
+
+def net_bot(state: DemonState, speed: SpeedProfile) -> NetBot:
+    return NetBot(StubClient(state), Recorder(), random.Random(0), speed)
+
+
+def test_a_flat_out_network_bot_plays_at_once_and_draws_no_eye():
+    bot = net_bot(table(seat(pile="9C 2H"), seat(owner=1), stacks=(cs("AH", 1),)),
+                  PROFILES["flat-out"])
+    assert bot.eye is None
+    bot.step(0.0)
+    assert bot.client.played == [Play("pile", "s1")]
+
+
+def test_rd11_a_network_bot_sees_someone_elses_stack_change_only_after_the_notice_time():
+    """Seat 1's A♥ is new to seat 0 (notice 1 s): no play onto it is offered before t = 1."""
+    slow = SpeedProfile("slow", 0.0, 0.0, notice=1.0)
+    bot = net_bot(table(seat(pile="9C 2H"), seat(owner=1), stacks=(cs("AH", 1),)), slow)
+    for now in (0.0, 0.5, 0.9):
+        bot.step(now)
+        bot.act_at = None  # look again at once (the test's clock, not the reaction time)
+    assert bot.client.played == [] and len(bot.strategy.offered) == 3
+    bot.step(1.0)
+    assert bot.client.played == [Play("pile", "s1")]
+
+
+def test_rd2_a_network_bot_knows_its_own_card_on_a_stack_at_once():
+    """RD-2: its own A♥ (its back says whose) is no news to seat 0."""
+    slow = SpeedProfile("slow", 0.0, 0.0, notice=1.0)
+    bot = net_bot(table(seat(pile="9C 2H"), seat(owner=1), stacks=(cs("AH", 0),)), slow)
+    bot.step(0.0)
+    assert bot.client.played == [Play("pile", "s1")]
+
+
+def test_a_network_bot_overlooks_plays_but_not_the_pack():
+    blind = SpeedProfile("blind", 0.0, 0.0, miss=0.999)
+    bot = net_bot(table(seat(pile="9C 2H", pack="5C"), seat(owner=1), stacks=(cs("AH", 1),)),
+                  blind)
+    bot.step(0.0)
+    assert bot.strategy.offered == [[TurnPack(), VoteStuck()]] and bot.client.played == []

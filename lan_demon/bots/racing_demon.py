@@ -3,8 +3,8 @@
 The greedy order is the one a beginner is taught: a card to a stack first (the Pile top before
 a column top, a column top before the waste), then whatever empties the Pile, then laddering
 from the waste, and only then turn the Pack. Moving part of a column onto another column
-changes nothing that matters, so neither bot does it: it would only let two bots shuffle a
-card back and forth for ever, each shuffle counting as a play under RD-13.
+changes nothing that matters, so neither baseline bot does it: it would only let two bots
+shuffle a card back and forth for ever, each shuffle counting as a play under RD-13.
 """
 
 from __future__ import annotations
@@ -131,6 +131,13 @@ class Sight:
         col = self.columns[COLUMN_NAMES.index(source)]
         return col[-1] if col else None
 
+    def takes(self, card: Card) -> bool:
+        """Whether a stack would take ``card`` now (RD-5; an ace founds its own)."""
+        if card.rank == 1:
+            return True
+        key = _key(card, self.german)
+        return any(_next_key(top, self.german) == key for top in self.stacks.values())
+
     def own_keys(self) -> set[Any]:
         """Stack keys of my playable cards: column tops, Pile top, waste top."""
         tops = [col[-1] for col in self.columns if col] + [self.pile_top, self.waste_top]
@@ -145,18 +152,19 @@ class StrongDemon(Strategy):
     Pile, RD-14); a column card that empties its column nearly as much, since RD-8 refills it
     from the Pile. A card another player could put on the same stack goes first (RD-11: only the
     first counts), and so does one my own next card can follow at once — the others have not
-    noticed the new top yet. Column to column it moves only whole columns, freeing a place for
-    the Pile (a partial run frees nothing, see :func:`pointless`). The waste is laddered where
-    the Pile top can follow it, or onto columns that will not clear soon anyway: a lone low base
-    is left bare, as a stack will take it and RD-8 refill it. In the German variant a waste card
+    noticed the new top yet. Column to column it moves a whole column, freeing a place for the
+    Pile, or digs: a partial run goes over only when the card it uncovers can go to a stack now
+    (else it frees nothing, see :func:`pointless`). The waste is laddered where the Pile top can
+    follow it, or onto columns that will not clear soon anyway: a lone base below a 9 is left
+    bare, as a stack will take it and RD-8 refill it. In the German variant a waste card
     lowers no Pile (RG-6) and helps three rivals for one, so it goes up only when one of the
     bot's own cards follows it. After its card was beaten to a stack it does not send it there
     again until it sees that stack change; among equal stacks it takes the one that changed
     last, which the others are least likely to be aiming at. The Pack is turned when nothing
     else is worth a move; it never votes stuck, as turning through says the same (RD-13).
 
-    The weights were measured against three greedy bots in the simulator (see the report of
-    issue 5); each rule of thumb above was kept only if it won more rounds.
+    The weights were measured against three greedy bots in the simulator (``lan-demon arena``,
+    see docs/bots.md); each rule of thumb above was kept only if it won more rounds.
     """
 
     name = "demon"
@@ -165,10 +173,10 @@ class StrongDemon(Strategy):
     W: dict[str, float] = {
         "pile_stack": 100, "col_clear_stack": 96, "col_stack": 95, "waste_stack": 90,
         "pile_col": 80, "waste_col_for_pile": 75, "col_move": 70, "waste_col": 60,
-        "turn": 10, "waste_col_bury": 5, "german_waste_idle": 5, "beaten": 1,
+        "dig": 50, "turn": 10, "waste_col_bury": 5, "german_waste_idle": 5, "beaten": 1,
         "race": 12, "chain": 3, "fresh": 0.5,
     }
-    BURY_BELOW = 11  # a lone column base under a Jack is "low": a stack will take it soon
+    BURY_BELOW = 9  # a lone column base under a 9 is "low": a stack will take it soon
 
     def __init__(self) -> None:
         self._tried: tuple[str, str, Card | None, Card | None] | None = None
@@ -243,9 +251,11 @@ class StrongDemon(Strategy):
         src = move.source
         if src == "pile":
             return w["pile_col"]
-        if src in COLUMN_NAMES:  # only a whole column, which RD-8 refills from the Pile
-            whole = move.count == len(sight.columns[COLUMN_NAMES.index(src)])
-            return w["col_move"] if whole and sight.pile else 0.0
+        if src in COLUMN_NAMES:  # a whole column, which RD-8 refills from the Pile, or a dig
+            column = sight.columns[COLUMN_NAMES.index(src)]
+            if move.count == len(column):
+                return w["col_move"] if sight.pile else 0.0
+            return w["dig"] if sight.takes(column[-move.count - 1]) else 0.0
         if sight.pile_top is not None and _fits_column(sight.pile_top, card):
             return w["waste_col_for_pile"]
         col = sight.columns[COLUMN_NAMES.index(move.target)]

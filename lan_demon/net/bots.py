@@ -2,8 +2,12 @@
 
 A network bot sees exactly what a person at its seat sees — the client's redacted mirror — and
 decides only when none of its moves is in flight, so it never plays blind on a card it has not
-seen yet. A speed profile spaces its actions like a person's; ``flat-out`` acts at once. Many
-bots can share one process: :func:`run_pool` polls all their sockets together.
+seen yet. A speed profile spaces its actions like a person's; ``flat-out`` acts at once. In
+Racing Demon the whole profile applies, as in the simulator: a reaction time before each action;
+a card someone else puts on a stack is seen only a notice time after it reached the bot (until
+then no play onto that stack is offered to the strategy); and at each look a playable card may
+be overlooked. Many bots can share one process: :func:`run_pool` polls all their sockets
+together.
 
 A bot's own code is not trusted to be right: when it raises (choosing a move, or hearing an
 event), the bot leaves its seat, one line says which bot and what went wrong, and every other
@@ -16,7 +20,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import zmq
@@ -24,6 +28,8 @@ import zmq
 from lan_demon.bots import make_strategy
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.games import BadConfig, BadMove, GameError, IllegalMove
+from lan_demon.games.cards import Card
+from lan_demon.games.racing_demon import Play
 from lan_demon.net.client import Client, Notice
 from lan_demon.simulator import PROFILES, SpeedProfile
 
@@ -41,6 +47,25 @@ class BotClient(Client):
         self.notices.append(Notice("move", data=update))
 
 
+class _GlanceTurn(Turn):
+    """A turn offering only the moves the person at the seat would see now: ``keep`` drops a
+    play onto a stack change not yet noticed, and a card overlooked at this look."""
+
+    __slots__ = ("keep",)
+
+    def __init__(self, game: Any, state: Any, seat: int, rng: random.Random,
+                 keep: Callable[[Any], bool]):
+        super().__init__(game, state, seat, rng)
+        self.keep = keep
+
+    @property
+    def legal(self) -> list[Any]:
+        if self._legal is None:
+            self._legal = [m for m in self.game.legal_moves(self._state, self.seat)
+                           if self.keep(m)]
+        return self._legal
+
+
 def print_error(bot: NetBot, err: BaseException) -> None:
     """The default report of a removed bot: one line on stderr."""
     print(f"lan-demon: bot {bot.client.name!r} (seat {bot.client.seat}) removed from the "
@@ -53,7 +78,8 @@ class NetBot:
 
     ``on_notice`` hears every notice of the client (an SDK bot's events come from here);
     ``on_error`` is told when the bot's code raised and it was removed (default: a line on
-    stderr)."""
+    stderr). ``eye`` draws the notice times and misses (Racing Demon), apart from ``rng``, so
+    a profile without them (``flat-out``) draws exactly what it always did."""
 
     client: Client
     strategy: Strategy
@@ -67,6 +93,14 @@ class NetBot:
     on_notice: Callable[[Notice], None] | None = None
     on_error: Callable[[NetBot, BaseException], None] | None = print_error
     error: str | None = None  # set when the bot was removed for raising
+    eye: random.Random | None = None
+    # stack id -> (its top card as last seen, when the bot notices it); read at mirror `seen_seq`
+    seen: dict[int, tuple[Card, float]] = field(default_factory=dict)
+    seen_seq: int = -1
+
+    def __post_init__(self) -> None:
+        if self.eye is None and (self.speed.notice > 0 or self.speed.miss > 0):
+            self.eye = random.Random(self.rng.random())
 
     def handle(self, notices: list[Notice]) -> None:
         for notice in notices:
@@ -86,6 +120,8 @@ class NetBot:
                     self.client.ready()
             if notice.kind in ("round", "round_end", "beaten", "refused", "resync"):
                 self.act_at = None
+            if notice.kind in ("round", "resync"):  # a new table: stack ids start again
+                self.seen, self.seen_seq = {}, -1
             self._tell(notice)
 
     def _tell(self, notice: Notice) -> None:
@@ -98,16 +134,24 @@ class NetBot:
     def step(self, now: float) -> None:
         """Act if it is time: choose on the canonical mirror and play."""
         client = self.client
-        if self.done or client.pending or client.table.get("phase") != "playing" \
+        if self.done or client.table.get("phase") != "playing" \
                 or client.mirror is None or client.seat is None:
+            return
+        speed = self.speed  # flat-out notices at once and misses nothing: no glance at all
+        glancing = client.game.races and (speed.notice > 0 or speed.miss > 0)
+        if glancing and speed.notice > 0 and client.seq != self.seen_seq:
+            self._watch_stacks(now)
+        if client.pending:
             return
         if self.act_at is None:
             self.act_at = now + (0.0 if self.speed.median < 0.002 else
-                                 self.speed.sample(self.rng))
+                                 self.speed.react(self.rng))
         if now < self.act_at:
             return
         self.act_at = None
-        turn = Turn(client.game, client.mirror, client.seat, self.rng)
+        turn = _GlanceTurn(client.game, client.mirror, client.seat, self.rng,
+                           lambda m: self._sees(m, now)) if glancing \
+            else Turn(client.game, client.mirror, client.seat, self.rng)
         if not turn.legal:
             return
         try:
@@ -119,7 +163,7 @@ class NetBot:
             self.remove(err)
             return
         if move is None:
-            self.act_at = now + max(LOOK_AGAIN, self.speed.sample(self.rng))  # look again later
+            self.act_at = now + max(LOOK_AGAIN, self.speed.react(self.rng))  # look again later
             return
         try:
             if isinstance(move, str):
@@ -135,10 +179,38 @@ class NetBot:
         if self.on_move is not None:
             self.on_move(self, move)
 
+    def _watch_stacks(self, now: float) -> None:
+        """The mirror moved on: a stack whose top changed is noticed a notice time from now,
+        unless the card on it is the bot's own (RD-2: its back says so), which it knows at once."""
+        seat, eye, old = self.client.seat, self.eye, self.seen
+        assert eye is not None
+        seen = {}
+        for sid, stack in self.client.mirror.stacks.items():
+            top = stack.cards[-1]
+            known = old.get(sid)
+            if known is not None and known[0] == top:
+                seen[sid] = known
+            else:
+                seen[sid] = (top, now if top.owner == seat else
+                             now + self.speed.notice_delay(eye))
+        self.seen, self.seen_seq = seen, self.client.seq
+
+    def _sees(self, move: Any, now: float) -> bool:
+        """Whether the person at the seat would see ``move`` at this look (RD-11: a stack
+        change not yet noticed offers nothing; any play may be overlooked)."""
+        if not isinstance(move, Play):
+            return True
+        if move.target.startswith("s"):
+            known = self.seen.get(int(move.target[1:]))
+            if known is not None and known[1] > now:
+                return False
+        assert self.eye is not None
+        return not self.speed.misses(self.eye)
+
     def _refused_here(self, move: Any, code: str, rule: str, reason: str, now: float) -> None:
         """A move the local engine already refuses: nothing is sent; the bot hears it as the
         arbiter would say it, and is asked again a moment later (not at once, for ever)."""
-        self.act_at = now + max(LOOK_AGAIN, self.speed.sample(self.rng))
+        self.act_at = now + max(LOOK_AGAIN, self.speed.react(self.rng))
         data = {"code": code, "rule": rule, "reason": reason, "move": move}
         self._tell(Notice("refused", f"{rule}: {reason}" if rule else reason, data))
 
@@ -192,7 +264,7 @@ def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
         leave_and_close(client)
         raise
     bot = NetBot(client, strategy, random.Random(f"lan_demon-bot:{seed}:{client.seat}"),
-                 PROFILES[speed])
+                 PROFILES[speed], eye=random.Random(f"lan_demon-bot-eye:{seed}:{client.seat}"))
     client.ready()
     return bot
 
