@@ -598,11 +598,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
         address, key = f"tcp://{table.endpoint}", _table_key(table, key)
         if table.code_needed and code is None:
             raise UsageError(f"the table {table.name!r} needs its room code: add --code CODE")
-    if key is None and code is None:
-        bot = make_bot(address, args.strategy, args.name or args.strategy, args.seed,
-                       args.speed, connect_timeout=args.timeout)
-    else:
-        bot = _secure_bot(address, args, key, code)
+    bot = make_bot(address, args.strategy, args.name or args.strategy, args.seed, args.speed,
+                   connect_timeout=args.timeout, server_key=key, code=code)
     try:
         run_pool([bot])
     except KeyboardInterrupt:
@@ -613,31 +610,6 @@ def cmd_bot(args: argparse.Namespace) -> int:
     result = bot.client.table.get("result") or {}
     print(f"{bot.client.name}: match over, winner: {', '.join(result.get('winner', []))}")
     return 0
-
-
-def _secure_bot(address: str, args: argparse.Namespace, key: str | None,
-                code: str | None) -> Any:
-    """A built-in bot at a table with a key or a code: what ``make_bot`` does, with a client
-    that carries them (``make_bot`` takes neither)."""
-    import random as _random
-
-    from lan_demon.bots import make_strategy
-    from lan_demon.net.bots import NetBot, leave_and_close
-    from lan_demon.net.client import Client
-    from lan_demon.simulator import PROFILES
-    client = Client(address, name=args.name or args.strategy, bot=True, server_key=key,
-                    code=code).connect(timeout=args.timeout)
-    try:
-        if client.seat is None:
-            raise GameError("the arbiter gave the bot no seat")
-        strategy = make_strategy(client.game.id, args.strategy)
-    except BaseException:
-        leave_and_close(client)
-        raise
-    bot = NetBot(client, strategy, _random.Random(f"lan_demon-bot:{args.seed}:{client.seat}"),
-                 PROFILES[args.speed])
-    client.ready()
-    return bot
 
 
 # --- joining over the LAN ------------------------------------------------------------------

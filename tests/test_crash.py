@@ -757,17 +757,10 @@ def test_a_resumed_table_serves_where_it_served():
 
 
 def secure_bot(address: str, name: str, server_key: str, code: str, seed: int) -> Any:
-    """A greedy flat-out bot at a coded, encrypted table, with a key pair of its own for its
-    whole life (make_bot takes neither key nor code)."""
-    from lan_demon.net.bots import NetBot
-    from lan_demon.net.client import Client
-    from lan_demon.simulator import PROFILES
-    client = Client(address, name=name, bot=True, server_key=server_key,
-                    code=code).connect(timeout=10.0)
-    bot = NetBot(client, make_strategy(client.game.id, "greedy"),
-                 random.Random(f"secure-bot:{seed}"), PROFILES["flat-out"])
-    client.ready()
-    return bot
+    """A greedy flat-out bot at a coded, encrypted table (its key pair lasts its whole life)."""
+    from lan_demon.net.bots import make_bot
+    return make_bot(address, "greedy", name, seed=f"secure-bot:{seed}", speed="flat-out",
+                    connect_timeout=10.0, server_key=server_key, code=code)
 
 
 def wait_mid_round(path: Path, moves: int, host: Host) -> None:
