@@ -543,7 +543,7 @@ def test_a_table_announced_in_one_namespace_is_found_from_the_other(netns_pair):
         announcer.expect("updated")
         assert [(t["taken"], t["free"]) for t in _browse(pair)] == [(2, 2)]
 
-        listed = _hosts(pair, 3.0)
+        listed = _hosts(pair, 5.0)
         assert listed.returncode == 0, listed.stderr
         assert listed.stdout == (f"Ann's table  {pair.host_ip}:7700  racing-demon  seats 2/4  "
                                  f"code needed  key {fingerprint(keys.public)}\n")
