@@ -1,13 +1,31 @@
-"""Running a program of ours as a process at a live table, beside lan_demon bots."""
+"""Helpers for tests at a live table: pumping clients until something holds, and running a
+program of ours as a process beside lan_demon bots."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import time
 from typing import Any
 
+import zmq
+
 from lan_demon.net.bots import leave_and_close, make_bot, run_pool
+
+
+def pump_until(condition, clients, timeout: float = 10.0) -> None:
+    """Poll every client until ``condition()`` holds (no sleeps: the sockets wake us)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        poller = zmq.Poller()
+        for client in clients:
+            for sock in client.sockets():
+                poller.register(sock, zmq.POLLIN)
+        poller.poll(20)
+        for client in clients:
+            client.pump()
 
 
 def play_beside_bots(argv: list[str], server: Any, context: Any, bots: int = 2,

@@ -24,6 +24,7 @@ from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.discovery import TableInfo
 from lan_demon.net.security import KeyPair, new_keypair
 from lan_demon.net.server import ArbiterServer
+from net_harness import pump_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -84,20 +85,6 @@ def table(context):
         client.close()
     for server in made:
         server.stop()
-
-
-def pump_until(condition, clients, timeout=10.0):
-    """Poll the clients until ``condition()`` holds (the sockets wake us, no sleeps)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        poller = zmq.Poller()
-        for client in clients:
-            for sock in client.sockets():
-                poller.register(sock, zmq.POLLIN)
-        poller.poll(20)
-        for client in clients:
-            client.pump()
 
 
 def refused(join, server, **kw) -> ConnectError:

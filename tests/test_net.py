@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 
 import pytest
-import zmq
 
 from lan_demon.games import Match, get_game
 from lan_demon.net.arbiter import Config
@@ -14,6 +13,7 @@ from lan_demon.net.bots import NetBot, make_bot, run_pool
 from lan_demon.net.client import Client, ConnectError
 from lan_demon.net.codec import make
 from lan_demon.net.server import ArbiterServer
+from net_harness import pump_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -22,20 +22,6 @@ def join(host, server, name, **kw) -> Client:
     client = Client(server.address, name=name, context=server.context, **kw).connect()
     host.clients.append(client)
     return client
-
-
-def pump_until(condition, clients, timeout=10.0):
-    """Poll every client until ``condition()`` holds (no sleeps: the sockets wake us)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        poller = zmq.Poller()
-        for client in clients:
-            for sock in client.sockets():
-                poller.register(sock, zmq.POLLIN)
-        poller.poll(20)
-        for client in clients:
-            client.pump()
 
 
 def mirror_is_canonical(server, client) -> bool:
