@@ -373,7 +373,7 @@ def test_rate_limited_multipart_messages_count_too() -> None:
 
 
 def test_idle_buckets_are_forgotten_when_many_connections_come_and_go() -> None:
-    from lan_demon.net.arbiter import RateLimiter
+    from lan_demon.net.guard import RateLimiter
     t = race_table()
     for i in range(RateLimiter.PRUNE_AT + 10):
         t.deliver(b"p%d" % i, encode(make("hb")), at=100.0 + i / 1000)

@@ -14,8 +14,6 @@ alone, as a redacted state (``Game.redact``) or a move's private events.
 from __future__ import annotations
 
 import secrets
-import sys
-import traceback
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -24,6 +22,7 @@ from lan_demon.games import TABLE, BadMove, GameError, IllegalMove, Match, get_g
 from lan_demon.games.base import public_events
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, decode, make, request_id,
                                  state_hash)
+from lan_demon.net.guard import RateLimiter, RecentIds, log_internal
 from lan_demon.net.security import CodeThrottle, codes_match
 
 BEAT_INTERVAL = 1.0  # seconds between heartbeats, both ways
@@ -34,9 +33,7 @@ MAX_FAIRNESS_MS = 250  # the cap on the host's fairness window
 TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows (clock jitter)
 NAME_LIMIT = 24
 MAX_ONE_WAY = 0.1  # the most one-way delay a move's timestamp is allowed (a LAN's worst case)
-RECENT_MOVE_IDS = 1024  # move ids remembered per connection, so a replayed move is refused
 PROBES_KEPT = 8  # probes per connection whose echo is still awaited
-RATE_WARN_EVERY = 1.0  # seconds between rate_limited errors to a flooding connection
 SEQ_BLOCK = 1000  # update numbers reserved per journal "seq" mark (crash recovery)
 
 
@@ -100,86 +97,6 @@ class Held:
     rid: int = field(compare=False)
     move: Any = field(compare=False)
     place: str | None = field(default=None, compare=False)  # where it was going on arrival
-
-
-@dataclass
-class Bucket:
-    """One connection's token bucket (:class:`RateLimiter`)."""
-
-    tokens: float
-    at: float
-    warned: float = float("-inf")
-    dropped: int = 0
-
-
-class RateLimiter:
-    """A token bucket per connection: ``burst`` messages at once, then ``rate`` a second.
-
-    A message over the limit is dropped unread; the connection is told so at most once a
-    second, so a flood costs the arbiter a dictionary lookup per frame and the rest of the
-    table nothing. ``rate`` 0 turns the limit off."""
-
-    ADMIT, WARN, DROP = "admit", "warn", "drop"
-    PRUNE_AT = 4096  # buckets kept before the idle (full) ones are forgotten
-
-    def __init__(self, rate: float, burst: float):
-        self.rate, self.burst = rate, max(1.0, burst)
-        self.buckets: dict[bytes, Bucket] = {}
-        self.dropped = 0
-        self.warned = 0
-
-    def admit(self, peer: bytes, now: float) -> str:
-        if self.rate <= 0:
-            return self.ADMIT
-        bucket = self.buckets.get(peer)
-        if bucket is None:
-            if len(self.buckets) >= self.PRUNE_AT:
-                self._prune(now)
-            bucket = self.buckets[peer] = Bucket(self.burst, now)
-        bucket.tokens = min(self.burst, bucket.tokens + max(0.0, now - bucket.at) * self.rate)
-        bucket.at = now
-        if bucket.tokens >= 1:
-            bucket.tokens -= 1
-            return self.ADMIT
-        bucket.dropped += 1
-        self.dropped += 1
-        if now - bucket.warned < RATE_WARN_EVERY:
-            return self.DROP
-        bucket.warned = now
-        self.warned += 1
-        return self.WARN
-
-    def _prune(self, now: float) -> None:
-        self.buckets = {peer: b for peer, b in self.buckets.items()
-                        if b.tokens + (now - b.at) * self.rate < self.burst}
-
-
-class RecentIds:
-    """The last ``RECENT_MOVE_IDS`` move ids one connection used: a move frame sent twice is
-    refused the second time, never applied again."""
-
-    def __init__(self) -> None:
-        self.order: deque[int] = deque()
-        self.seen: set[int] = set()
-
-    def add(self, rid: int) -> bool:
-        """Remember ``rid``; False if it was already there."""
-        if rid in self.seen:
-            return False
-        self.order.append(rid)
-        self.seen.add(rid)
-        if len(self.order) > RECENT_MOVE_IDS:
-            self.seen.discard(self.order.popleft())
-        return True
-
-
-def log_internal(what: str, err: BaseException) -> None:
-    """One line on stderr for a failure the arbiter survives: a bug to fix, not to hide."""
-    frames = traceback.extract_tb(err.__traceback__)
-    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-    text = " ".join(str(err).split())[:300]
-    print(f"lan_demon arbiter: internal error on {what}: {type(err).__name__}: {text}{where}",
-          file=sys.stderr, flush=True)
 
 
 @dataclass

@@ -15,7 +15,8 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import Arbiter, Config, Outbox, Sender, log_internal
+from lan_demon.net.arbiter import Arbiter, Config, Outbox, Sender
+from lan_demon.net.guard import log_internal
 from lan_demon.net.codec import MAX_MESSAGE, encode
 from lan_demon.net.journal import JournalWriter
 from lan_demon.net.security import (KeyPair, make_curve_server, peer_address, peer_key,
