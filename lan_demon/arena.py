@@ -30,8 +30,8 @@ Choices, and why:
 * **Racing Demon speed.** Every seat uses the same speed profile (``club`` by default), so that
   reaction times are drawn, not equal: with equal times the seat order would settle every race.
 
-``--network`` plays the same seat list through a real arbiter on 127.0.0.1 and bot clients (one
-process, :func:`lan_demon.net.bots.run_pool`), flat-out. There the rounds are those of real
+``--network`` plays the same seat list through a real arbiter on 127.0.0.1 (in a thread of this
+process) and one ``lan-demon bot`` process per seat, flat-out. There the rounds are those of real
 matches: seats stay put within a match and rotate from one match to the next; a match that ends
 by its own rule (RK-7 500, GS-8 100) before K rounds is followed by another. Handicaps are off.
 Timing decides races there, so it is not reproducible move for move.
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import subprocess
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -403,47 +404,80 @@ def run_network(game_id: str, seats: list[str], rounds: int, seed: int | str = 0
     return report
 
 
+def spawn_bot(port: int, strategy: str, name: str, seed: str) -> subprocess.Popen:
+    """One ``lan-demon bot`` process at the table on 127.0.0.1:``port``, flat-out."""
+    return subprocess.Popen([sys.executable, "-m", "lan_demon", "bot", f"127.0.0.1:{port}",
+                             "--strategy", strategy, "--name", name, "--seed", seed,
+                             "--speed", "flat-out", "--timeout", "20"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def stop_bots(procs: list[subprocess.Popen]) -> None:
+    """End every bot process still running (a match cut at K rounds goes on without them)."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        if proc.stderr is None or proc.stderr.closed:
+            continue  # already read to the end (_check_bots)
+        try:
+            proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+
+
 def network_match(game: Game, strategies: list[str], seed: int | str, options: dict[str, Any],
                   wanted: int, first_round: int, deadline: float,
                   tick: Callable[[int], None]) -> list[RoundOutcome]:
-    """One match: an arbiter in a thread, one bot client per seat in this thread; stopped
-    once it has ``wanted`` rounds or ends by its own rule. Whatever happens — an error, a
-    timeout, Ctrl-C — every socket, the arbiter's thread and the ZeroMQ context are closed."""
+    """One match: an arbiter in a thread, one bot process per seat; stopped once it has
+    ``wanted`` rounds or ends by its own rule. Whatever happens — an error, a timeout, Ctrl-C —
+    every bot process is ended and the arbiter's sockets, thread and context are closed."""
     import zmq
 
     from lan_demon.net.arbiter import Config
-    from lan_demon.net.bots import NetBot, make_bot, run_pool
     from lan_demon.net.server import ArbiterServer
 
     context = zmq.Context()
     server: ArbiterServer | None = None
-    bots: list[NetBot] = []
+    procs: list[subprocess.Popen] = []
     try:
         config = Config(game.id, players=len(strategies), rounds=_match_rounds(game, wanted),
                         seed=seed, options=options, countdown=0.0, pause=0.0)
         server = ArbiterServer(config, port=0, context=context).start()
-        for k, name in enumerate(strategies):
-            bots.append(make_bot(server.address, name, f"{name}-{k + 1}", f"{seed}:{k}",
-                                 "flat-out", context=context))
+        labels = {f"{name}-{k + 1}": name for k, name in enumerate(strategies)}
+        for k, label in enumerate(labels):
+            procs.append(spawn_bot(server.port, labels[label], label, f"{seed}:{k}"))
         arbiter = server.arbiter
-
-        def enough() -> bool:
+        while True:
             done = len(arbiter.match.rounds) if arbiter.match is not None else 0
             tick(first_round + min(done, wanted))
-            return done >= wanted
-
-        run_pool(bots, until=enough, timeout=max(1.0, deadline - time.monotonic()))
+            if done >= wanted or arbiter.phase == "over":
+                break
+            _check_bots(procs, deadline, game)
+            time.sleep(0.05)  # the match runs in the arbiter's thread and the bot processes
         server.stop()  # joins the arbiter's thread: its match is ours to read now
-        seat_of = {bot.client.seat: name for bot, name in zip(bots, strategies)}
-        by_seat = [seat_of[s] for s in range(len(strategies))]
+        by_seat = [labels[seat.name] for seat in arbiter.seats]
         results = arbiter.match.rounds[:wanted] if arbiter.match is not None else []
         return [outcome(game, first_round + k, by_seat, r) for k, r in enumerate(results)]
     finally:
-        for bot in bots:
-            bot.client.close()
+        stop_bots(procs)
         if server is not None:
             server.stop()
         context.destroy(linger=0)
+
+
+def _check_bots(procs: list[subprocess.Popen], deadline: float, game: Game) -> None:
+    """A bot process that ended before its match did, or a match past the deadline, is an
+    error with one clear line (the bot's own last line, when it said one)."""
+    for proc in procs:
+        if proc.poll() is not None:
+            said = (proc.communicate()[1] or "").strip().splitlines()
+            raise ArenaError(f"a bot process ended before its {game.title} match did"
+                             + (f": {said[-1]}" if said else f" (exit {proc.returncode})"))
+    if time.monotonic() > deadline:
+        raise ArenaError(f"the {game.title} match through the arbiter did not end in time")
 
 
 # --- the table -----------------------------------------------------------------------------------

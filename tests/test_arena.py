@@ -270,23 +270,24 @@ def test_library_refuses_jobs_0_and_rounds_0():
 
 @pytest.fixture
 def started(monkeypatch):
-    """Every arbiter and bot the network arena starts, to check afterwards they are stopped."""
-    from lan_demon.net import bots as net_bots
+    """Every arbiter and bot process the network arena starts, to check afterwards that they
+    are stopped."""
+    from lan_demon import arena
     from lan_demon.net import server as net_server
     seen: dict[str, list] = {"servers": [], "bots": []}
-    real_start, real_make_bot = net_server.ArbiterServer.start, net_bots.make_bot
+    real_start, real_spawn = net_server.ArbiterServer.start, arena.spawn_bot
 
     def start(self):
         seen["servers"].append(self)
         return real_start(self)
 
-    def make_bot(*args, **kwargs):
-        bot = real_make_bot(*args, **kwargs)
-        seen["bots"].append(bot)
-        return bot
+    def spawn_bot(*args, **kwargs):
+        proc = real_spawn(*args, **kwargs)
+        seen["bots"].append(proc)
+        return proc
 
     monkeypatch.setattr(net_server.ArbiterServer, "start", start)
-    monkeypatch.setattr(net_bots, "make_bot", make_bot)
+    monkeypatch.setattr(arena, "spawn_bot", spawn_bot)
     return seen
 
 
@@ -295,8 +296,8 @@ def assert_all_stopped(seen: dict[str, list], threads_before: set[threading.Thre
     for server in seen["servers"]:
         assert server._thread is None and server.router.closed and server.pub.closed
         assert server.context.closed
-    for bot in seen["bots"]:
-        assert bot.client.dealer is None and bot.client.sub is None
+    for proc in seen["bots"]:
+        assert proc.returncode is not None  # ended and reaped
     assert {t for t in threading.enumerate() if t.is_alive()} <= threads_before
 
 
@@ -317,22 +318,36 @@ def test_rk6_network_arena_plays_racko_through_an_arbiter_and_stops_it(capsys, s
 
 @pytest.mark.timeout(90)
 def test_network_arena_stops_everything_on_an_error(started, monkeypatch):
-    """The second bot fails to connect: the arbiter and the first bot are stopped all the
+    """The second bot process cannot start: the arbiter and the first bot are stopped all the
     same, and the error is one clear GameError."""
-    from lan_demon.net import bots as net_bots
-    from lan_demon.net.client import ConnectError
+    from lan_demon import arena
     before = set(threading.enumerate())
-    recording = net_bots.make_bot
+    recording = arena.spawn_bot
 
     def second_fails(*args, **kwargs):
         if started["bots"]:
-            raise ConnectError("no answer (made up by the test)")
+            raise ArenaError("no bot process (made up by the test)")
         return recording(*args, **kwargs)
 
-    monkeypatch.setattr(net_bots, "make_bot", second_fails)
-    with pytest.raises(ConnectError):
+    monkeypatch.setattr(arena, "spawn_bot", second_fails)
+    with pytest.raises(ArenaError):
         run_network("racko", ["greedy", "random"], 2, seed=1)
     assert len(started["bots"]) == 1
+    assert_all_stopped(started, before)
+
+
+@pytest.mark.timeout(90)
+def test_network_arena_says_so_when_a_bot_process_dies(started, monkeypatch):
+    """A bot process that ends before its match (here: it is given a strategy it does not
+    know) is one line naming what it said, and the rest is stopped."""
+    from lan_demon import arena
+    before = set(threading.enumerate())
+    recording = arena.spawn_bot
+    monkeypatch.setattr(arena, "spawn_bot",
+                        lambda port, strategy, name, seed: recording(port, "nope", name, seed))
+    with pytest.raises(ArenaError, match="a bot process ended before its Rack-O match did: "
+                                         "lan-demon: unknown strategy 'nope'"):
+        run_network("racko", ["greedy", "random"], 2, seed=1)
     assert_all_stopped(started, before)
 
 
