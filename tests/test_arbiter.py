@@ -5,86 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from lan_demon.games.cards import parse_card
-from lan_demon.games.racing_demon import DemonSeat, DemonState, RacingDemon
-from lan_demon.net.arbiter import AWAY_AFTER, Arbiter, Config
-from lan_demon.net.codec import decode, encode, make
+from arbiter_harness import PLAY, RD, Table, c, race_table
+from lan_demon.net.arbiter import AWAY_AFTER
+from lan_demon.net.codec import encode, make
 
 pytestmark = pytest.mark.timeout(30)
-
-RD = RacingDemon()
-
-
-class Table:
-    """An arbiter with named peers and a clock the test moves."""
-
-    def __init__(self, game="racing-demon", players=2, **config):
-        self.now = 100.0
-        self.arbiter = Arbiter(Config(game, players=players, countdown=0, pause=0, seed=3,
-                                      **config), now=self.now)
-        self.inbox: dict[bytes, list[dict]] = {}
-        self.published: list[dict] = []
-        self.ids = iter(range(1, 10_000))
-
-    def send(self, peer: bytes, kind: str, at: float | None = None, **fields) -> list[dict]:
-        if at is not None:
-            self.now = at
-        msg = make(kind, **fields)
-        if kind in ("hello", "ready", "move", "snapshot", "leave", "start", "ping") \
-                and "id" not in fields:
-            msg["id"] = next(self.ids)
-        return self.deliver(peer, encode(msg))
-
-    def deliver(self, peer: bytes, frame: bytes) -> list[dict]:
-        out = self.arbiter.handle(peer, frame, self.now)
-        return self._collect(out, peer)
-
-    def tick(self, at: float) -> None:
-        self.now = at
-        self._collect(self.arbiter.tick(at), None)
-
-    def _collect(self, out, peer) -> list[dict]:
-        mine = []
-        for to, msg in out.private:
-            decoded = decode(encode(msg), "private")
-            self.inbox.setdefault(to, []).append(decoded)
-            if to == peer:
-                mine.append(decoded)
-        self.published += [decode(encode(m), "pub") for m in out.public]
-        return mine
-
-    def seat(self, peer: bytes, name: str, rtt: float = 0.0) -> dict:
-        (welcome, *_) = self.send(peer, "hello", name=name, role="player")
-        seat = self.arbiter.seats[welcome["seat"]]
-        seat.rtts = [rtt]
-        return welcome
-
-    def updates(self, kind: str) -> list[dict]:
-        return [m for m in self.published if m["t"] == "update" and m["k"] == kind]
-
-
-def c(code: str, owner: int) -> object:
-    return parse_card(code, owner)
-
-
-def race_table(**config) -> Table:
-    """Two seats, both with 2♥ on a column, A♥ founded as stack 1 (RD-11 is about to happen)."""
-    t = Table(**config)
-    t.seat(b"A", "Ann", rtt=0.200)  # Ann's messages take long to arrive
-    t.seat(b"B", "Bob", rtt=0.002)
-    t.send(b"A", "ready")
-    t.send(b"B", "ready")
-    assert t.arbiter.phase == "playing"
-    seats = [DemonSeat(pile=[c("5C", o), c("9D", o)],
-                       columns=[[c("2H", o)], [c("9S", o)], [c("8S", o)], [c("7S", o)]],
-                       pack=[c("3C", o)], pile_size=13) for o in (0, 1)]
-    data = RD.state_to_data(DemonState(german=False, seats=seats))
-    data["stacks"], data["next_stack"] = [{"id": 1, "cards": ["AH@0"]}], 2
-    t.arbiter.state = RD.state_from_data(data)
-    return t
-
-
-PLAY = {"t": "play", "from": "c1", "to": "s1"}
 
 
 def test_rd11_the_window_gives_the_stack_to_who_played_first_in_real_time():

@@ -12,79 +12,17 @@ from typing import Any
 import msgpack
 import pytest
 
-from lan_demon.games.cards import parse_card
-from lan_demon.games.racing_demon import DemonSeat, DemonState, RacingDemon
-from lan_demon.net.arbiter import MAX_ONE_WAY, TOLERANCE, Arbiter, Config
+from arbiter_harness import PLAY, RD, Table, c
+from arbiter_harness import race_table as _race_table
+from lan_demon.net.arbiter import MAX_ONE_WAY, TOLERANCE, Arbiter
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_DEPTH, MAX_MESSAGE, decode,
                                  encode, make)
 
 pytestmark = pytest.mark.timeout(30)
 
-RD = RacingDemon()
-PLAY = {"t": "play", "from": "c1", "to": "s1"}
-
-
-class Table:
-    """An arbiter with named peers and a clock the test moves; replies are decoded."""
-
-    def __init__(self, **config: Any):
-        config = {"players": 2, "countdown": 0, "pause": 0, "seed": 3, **config}
-        self.now = 100.0
-        self.arbiter = Arbiter(Config("racing-demon", **config), now=self.now)
-        self.inbox: dict[bytes, list[dict]] = {}
-        self.ids = iter(range(1, 1_000_000))
-
-    def send(self, peer: bytes, kind: str, at: float | None = None, **fields: Any) -> list[dict]:
-        msg = make(kind, **fields)
-        if kind in ("hello", "ready", "move", "snapshot", "leave", "start", "ping") \
-                and "id" not in fields:
-            msg["id"] = next(self.ids)
-        return self.deliver(peer, encode(msg), at)
-
-    def deliver(self, peer: bytes, frame: bytes, at: float | None = None) -> list[dict]:
-        if at is not None:
-            self.now = at
-        return self._collect(self.arbiter.handle(peer, frame, self.now), peer)
-
-    def deliver_parts(self, peer: bytes, parts: list[bytes]) -> list[dict]:
-        return self._collect(self.arbiter.handle_multipart(peer, parts, self.now), peer)
-
-    def tick(self, at: float) -> None:
-        self.now = at
-        self._collect(self.arbiter.tick(at), None)
-
-    def _collect(self, out: Any, peer: bytes | None) -> list[dict]:
-        mine = []
-        for to, msg in out.private:
-            decoded = decode(encode(msg), "private")
-            self.inbox.setdefault(to, []).append(decoded)
-            if to == peer:
-                mine.append(decoded)
-        for msg in out.public:
-            decode(encode(msg), "pub")
-        return mine
-
-
-def c(code: str, owner: int) -> Any:
-    return parse_card(code, owner)
-
-
 def race_table(**config: Any) -> Table:
-    """Ann (seat 0) and Bob (seat 1) playing; both show a 2♥ on column 1 and A♥ founds
-    stack 1, so both can race for it (RD-11)."""
-    t = Table(**config)
-    for peer, name in ((b"A", "Ann"), (b"B", "Bob")):
-        t.send(peer, "hello", name=name, role="player")
-    t.send(b"A", "ready")
-    t.send(b"B", "ready")
-    assert t.arbiter.phase == "playing"
-    seats = [DemonSeat(pile=[c("5C", o), c("9D", o)],
-                       columns=[[c("2H", o)], [c("9S", o)], [c("8S", o)], [c("7S", o)]],
-                       pack=[c("3C", o)], pile_size=13) for o in (0, 1)]
-    data = RD.state_to_data(DemonState(german=False, seats=seats))
-    data["stacks"], data["next_stack"] = [{"id": 1, "cards": ["AH@0"]}], 2
-    t.arbiter.state = RD.state_from_data(data)
-    return t
+    """The race table of tests/test_arbiter.py, with no round trip measured yet."""
+    return _race_table(rtts=None, **config)
 
 
 def fingerprint(arbiter: Arbiter) -> tuple:

@@ -1,0 +1,87 @@
+"""An arbiter driven directly, with named peers and a clock the test moves (no sockets): what
+tests/test_arbiter.py and tests/test_hostile.py both sit at."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lan_demon.games.cards import parse_card
+from lan_demon.games.racing_demon import DemonSeat, DemonState, RacingDemon
+from lan_demon.net.arbiter import Arbiter, Config
+from lan_demon.net.codec import decode, encode, make
+
+RD = RacingDemon()
+PLAY = {"t": "play", "from": "c1", "to": "s1"}
+NEEDS_ID = ("hello", "ready", "move", "snapshot", "leave", "start", "ping")
+
+
+class Table:
+    """An arbiter with named peers; every reply and update goes through the codec."""
+
+    def __init__(self, game: str = "racing-demon", **config: Any):
+        config = {"players": 2, "countdown": 0, "pause": 0, "seed": 3, **config}
+        self.now = 100.0
+        self.arbiter = Arbiter(Config(game, **config), now=self.now)
+        self.inbox: dict[bytes, list[dict]] = {}
+        self.published: list[dict] = []
+        self.ids = iter(range(1, 1_000_000))
+
+    def send(self, peer: bytes, kind: str, at: float | None = None, **fields: Any) -> list[dict]:
+        msg = make(kind, **fields)
+        if kind in NEEDS_ID and "id" not in fields:
+            msg["id"] = next(self.ids)
+        return self.deliver(peer, encode(msg), at)
+
+    def deliver(self, peer: bytes, frame: bytes, at: float | None = None) -> list[dict]:
+        if at is not None:
+            self.now = at
+        return self._collect(self.arbiter.handle(peer, frame, self.now), peer)
+
+    def deliver_parts(self, peer: bytes, parts: list[bytes]) -> list[dict]:
+        return self._collect(self.arbiter.handle_multipart(peer, parts, self.now), peer)
+
+    def tick(self, at: float) -> None:
+        self.now = at
+        self._collect(self.arbiter.tick(at), None)
+
+    def _collect(self, out: Any, peer: bytes | None) -> list[dict]:
+        mine = []
+        for to, msg in out.private:
+            decoded = decode(encode(msg), "private")
+            self.inbox.setdefault(to, []).append(decoded)
+            if to == peer:
+                mine.append(decoded)
+        self.published += [decode(encode(m), "pub") for m in out.public]
+        return mine
+
+    def seat(self, peer: bytes, name: str, rtt: float | None = None) -> dict:
+        """Take a seat; ``rtt``: the round trip the arbiter believes it measured."""
+        (welcome, *_) = self.send(peer, "hello", name=name, role="player")
+        if rtt is not None:
+            self.arbiter.seats[welcome["seat"]].rtts = [rtt]
+        return welcome
+
+    def updates(self, kind: str) -> list[dict]:
+        return [m for m in self.published if m["t"] == "update" and m["k"] == kind]
+
+
+def c(code: str, owner: int) -> Any:
+    return parse_card(code, owner)
+
+
+def race_table(rtts: tuple[float, float] | None = (0.200, 0.002), **config: Any) -> Table:
+    """Ann (seat 0) and Bob (seat 1) playing; both show a 2♥ on column 1 and A♥ founds stack
+    1, so both can race for it (RD-11). By default Ann's messages take long to arrive."""
+    t = Table(**config)
+    for (peer, name), rtt in zip(((b"A", "Ann"), (b"B", "Bob")), rtts or (None, None)):
+        t.seat(peer, name, rtt)
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    assert t.arbiter.phase == "playing"
+    seats = [DemonSeat(pile=[c("5C", o), c("9D", o)],
+                       columns=[[c("2H", o)], [c("9S", o)], [c("8S", o)], [c("7S", o)]],
+                       pack=[c("3C", o)], pile_size=13) for o in (0, 1)]
+    data = RD.state_to_data(DemonState(german=False, seats=seats))
+    data["stacks"], data["next_stack"] = [{"id": 1, "cards": ["AH@0"]}], 2
+    t.arbiter.state = RD.state_from_data(data)
+    return t
