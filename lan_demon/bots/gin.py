@@ -11,12 +11,11 @@ from functools import lru_cache
 from typing import Any
 
 from lan_demon.bots.base import Strategy, Turn
-from lan_demon.games.cards import SUITS, Card, full_pack
+from lan_demon.games.cards import Card, full_pack
 from lan_demon.games.gin_solitaire import (BIG_GIN_BONUS, GIN_BONUS, KNOCK_LIMIT, SET_BONUS,
-                                           BigGin, Discard, Draw, Knock, card_value,
+                                           BigGin, Discard, Draw, Knock, card_bit, card_value,
                                            deadwood_after_discard)
-# the exact GS-5 solver on 52-bit masks, memoised: the look-ahead asks it thousands of times
-from lan_demon.games.gin_solitaire import _dw
+from lan_demon.games.gin_solitaire import mask_deadwood as _dw
 
 
 def _neighbours(card: Card, hand: list[Card]) -> int:
@@ -136,9 +135,9 @@ class SolverGin(Strategy):
                  legal: list[Any]) -> list[tuple[tuple[float, int, int], Any]]:
         """(value, tie-breaks) for every legal move worth weighing."""
         after = deadwood_after_discard(hand)
-        bits = {card: _bit(card) for card in hand}
+        bits = {card: card_bit(card) for card in hand}
         full = sum(bits.values())
-        unseen_bits = [(_bit(card), card) for card in unseen]
+        unseen_bits = [(card_bit(card), card) for card in unseen]
         discards = sorted((m for m in legal if isinstance(m, Discard)),
                           key=lambda m: (after[m.card], _neighbours(m.card, hand)))
         weighed = set(discards[:_CANDIDATES])
@@ -153,11 +152,6 @@ class SolverGin(Strategy):
                 options.append(((value, -_neighbours(move.card, hand), card_value(move.card)),
                                 move))
         return options
-
-
-def _bit(card: Card) -> int:
-    """The card's bit in the meld solver's 52-bit hand mask (suit by suit, ace to king)."""
-    return 1 << (SUITS.index(card.suit) * 13 + card.rank - 1)
 
 
 def _reach(index: int) -> int:

@@ -166,6 +166,18 @@ def min_deadwood(cards: Iterable[Card | str]) -> int:
     return _dw_discard(mask) if len(hand) == HAND_SIZE else _dw(mask)
 
 
+def card_bit(card: Card) -> int:
+    """The card's bit in a hand mask (suit by suit, ace to king): the solver's own encoding,
+    for callers that ask :func:`mask_deadwood` many times (a bot's look-ahead)."""
+    return 1 << _index(card)
+
+
+def mask_deadwood(mask: int) -> int:
+    """GS-5's least deadwood of a hand given as a mask of :func:`card_bit`, every card kept;
+    exact and memoised, so thousands of look-ahead questions cost little."""
+    return _dw(mask)
+
+
 def deadwood_all_kept(cards: Iterable[Card | str]) -> int:
     """The least deadwood with every card kept, whatever the count (11 cards: 0 is Big Gin)."""
     hand = _to_cards(cards)
