@@ -12,12 +12,13 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from lan_demon.games import GameError
+from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client, Notice
 from lan_demon.tui.style import Fragments, line
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
 FLASH_SECONDS = 2.5
+READ_SECONDS = 6.0  # a refusal or a lost race: long enough to read a sentence
 
 
 class GameScreen:
@@ -49,6 +50,7 @@ class Controller:
         self.host = host
         self.clock = clock
         self.flash_text = ""
+        self.flash_rule: str | None = None  # the rule id behind the flash, shown dimmed after it
         self.flash_until = 0.0
         self.help = False
         self.quit = False
@@ -70,7 +72,9 @@ class Controller:
     def _notice(self, notice: Notice) -> None:
         kind = notice.kind
         if kind in ("beaten", "refused"):
-            self.flash(notice.text)
+            data = notice.data
+            self.flash(data.get("reason") or notice.text, rule=data.get("rule"),
+                       seconds=READ_SECONDS)
         elif kind == "reconnecting":
             self.reconnecting = True
         elif kind == "resync" and self.reconnecting:
@@ -87,14 +91,21 @@ class Controller:
         self.last_notices.append(notice)
         del self.last_notices[:-20]
 
-    def flash(self, text: str) -> None:
+    def flash(self, text: str, rule: str | None = None,
+              seconds: float = FLASH_SECONDS) -> None:
+        """Say ``text`` on the status line for ``seconds``; ``rule`` (an id such as ``RD-7``)
+        follows it, dimmed: words a player understands first, the rule book's id after."""
         self.flash_text = text
-        self.flash_until = self.clock() + FLASH_SECONDS
+        self.flash_rule = rule
+        self.flash_until = self.clock() + seconds
 
     def play(self, move: Any) -> bool:
         """Play through the client; a refusal by the local engine is flashed, nothing is sent."""
         try:
             self.client.play(move)
+        except IllegalMove as err:
+            self.flash(err.reason, rule=err.rule, seconds=READ_SECONDS)
+            return False
         except GameError as err:
             self.flash(str(err))
             return False
@@ -205,7 +216,11 @@ class Controller:
     def _status(self, width: int) -> Fragments:
         now = self.clock()
         if self.flash_text and now < self.flash_until:
-            return [("class:flash", f" {self.flash_text} "[:width])]
+            text = f" {self.flash_text} "[:width]
+            out = [("class:flash", text)]
+            if self.flash_rule and len(text) + len(self.flash_rule) + 2 <= width:
+                out.append(("class:dim", f" ({self.flash_rule})"))
+            return out
         tail = "  ? help  q quit"
         if self.phase == "playing":
             hint = "  ".join(f"{k} {what}" for k, what in self.screen.keys)
