@@ -1,22 +1,79 @@
-"""The Racing Demon table (both variants): your cards, the stacks, everyone else in a strip.
+"""The Racing Demon table (both variants): the stacks, everyone else's face-up cards, yours.
 
 Playing fast: one key picks a source — ``1``–``4`` the columns, ``p`` the Pile top, ``w`` the
 waste top — and the card goes at once to the best legal place the local engine offers: a stack
 first, else a column. To choose another place, press ``t`` before the source key: the places
-are listed with letters, and the letter plays it. Space turns the Pack, ``s`` says "stuck".
+are listed with letters, and the letter plays it. Space turns the Pack, ``s`` says "stuck",
+``h`` highlights your cards that fit a stack now and the stacks they fit.
+
+What a real table shows face up is shown, and nothing else (RD-3: Pile tops and the Lines are
+face up; the Packs, the waste under its top and the Pile under its top are not; another
+player's waste top is not public until played). A stack is named by its top card — "the 4♥
+stack" — on screen, in the place chooser and in every race message, so a message always names
+something the player can see.
+
+Fitting the height (``render`` is given the rows it may use and never uses more):
+
+* your own cards come first (a head line, then the Line of 4: four rows, one in German);
+* the stacks, one row per suit ordered by top rank (classic, RD-5) or one run ordered by top
+  rank (German, RG-3); a row too long for the width folds stacks with the same top into
+  ``5♥×3`` (for play they are the same place), then wraps;
+* the other players get what is left. Each is *full* — mark, name, Pile count, Pile top and the
+  tops of the four columns — or *compact* — mark, name, Pile count, Pile top. When not everyone
+  fits in full, the seats after yours (clockwise, as around a real table: the players next to
+  you) are full and the rest compact; all are listed in seat order from yours. Only if even
+  the compact list does not fit (far beyond 20 players at 60×20) is its tail summed up as
+  "+N more".
+* A spectator has no cards of their own: the whole height goes to the stacks and every player.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lan_demon.games.base import GameError
+from lan_demon.games.cards import Card
 from lan_demon.games.racing_demon import COLUMN_NAMES, Play, TurnPack, VoteStuck
-from lan_demon.tui.style import Fragments, card_fragments, code_card, line
-from lan_demon.tui.table import Controller, GameScreen
+from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,
+                                 signed, text_of)
+from lan_demon.tui.table import READ_SECONDS, Controller, GameScreen
 
 SOURCE_KEYS = {"1": "c1", "2": "c2", "3": "c3", "4": "c4", "p": "pile", "w": "waste"}
-STRIP = 26  # characters per player in the strip of other players
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+SUIT_ROWS = "SHDC"  # the order of the stack rows in the classic game
+FULL_NAME, COMPACT_NAME = 6, 4  # characters of a name in a full / compact entry
+GAP = 2  # spaces between two entries on a row
+
+PLAYER_KEYS = [("1-4", "play a column"), ("p", "play the Pile top"),
+               ("w", "play the waste top"), ("space", "turn the Pack"), ("s", "vote stuck"),
+               ("t", "choose the place"), ("h", "highlight what fits")]
+
+CLASSIC_RULES = """
+Everybody plays at once. Empty your Pile: first OUT
+  ends the round (RD-12).
+Stacks start on aces, build up in suit (RD-5); the King
+  claims the stack (RD-6). Anyone plays on any stack.
+Columns build down, red on black (RD-7); an empty one
+  refills from your Pile (RD-8). Only tops play (RD-10).
+The Pack turns three at a time (RD-9).
+Two cards for one place: the first counts (RD-11).
+Stuck: all vote, or the Pack is turned through: Packs
+  rotate; three in a row end the round (RD-13).
+Score: +1 a card on a stack, +5 a King, +10 OUT, −1 a
+  card left in your Pile (RD-14)."""
+
+GERMAN_RULES = """
+Everybody plays at once. Empty your Pile of 11 (RG-2):
+  the first OUT ends the round (RG-6).
+Stacks start on aces and build up in rank, whatever
+  the suit (RG-3). The King claims the stack (RD-6).
+No laddering: a Line card goes to a stack only; the
+  Pile refills its place (RG-4).
+The Pack turns one card at a time (RG-5).
+Two cards for one place: the first counts (RD-11).
+Penalty: the cards left in your Pile; the lowest total
+  wins the match (RG-6, RG-7)."""
 
 
 def score_so_far(p: dict[str, Any], german: bool) -> int:
@@ -36,32 +93,61 @@ def rank_target(move: Play, column_size: int) -> int:
     return 2
 
 
+def takes(top: Card, card: Card, german: bool) -> bool:
+    """A stack showing ``top`` takes ``card`` next (RD-5 in suit; RG-3 any suit)."""
+    return card.rank == top.rank + 1 and (german or card.suit == top.suit)
+
+
+def short_name(name: str, width: int) -> str:
+    return name.removesuffix(" (bot)")[:width]
+
+
+def race_text(names: Sequence[str], data: Mapping[str, Any]) -> str:
+    """A lost race in a player's words, from the arbiter's ``beaten`` fields (``by`` the
+    winner's seat, ``top`` the stack's top card before the winner's card, ``ms`` how much
+    earlier the winner was): "Ann beat you to the A♥ stack, by 12 ms". The stack is named by
+    the card it showed, as the screen showed it. Without those fields: the arbiter's reason."""
+    by = data.get("by")
+    if not isinstance(by, int) or not ("top" in data or "stack" in data):
+        return str(data.get("reason") or "another player got there first (RD-11)")
+    who = short_name(names[by], 40) if 0 <= by < len(names) else "another player"
+    try:
+        top = code_card(data.get("top"))
+    except GameError:
+        top = None
+    text = f"{who} beat you to the {top.symbol} stack" if top else f"{who} beat you to it"
+    ms = data.get("ms")
+    if isinstance(ms, (int, float)) and not isinstance(ms, bool):
+        text += f", by {ms:.0f} ms" if ms >= 1 else ", by under 1 ms"
+    return text
+
+
 class DemonScreen(GameScreen):
-    keys = [("1-4", "play a column"), ("p", "play the Pile top"), ("w", "play the waste top"),
-            ("space", "turn the Pack"), ("s", "vote stuck"), ("t", "choose the place")]
-    rules = """
-Everybody plays at once. Empty your Pile (RD-12): the first OUT ends the round.
-Stacks start on aces and build up in suit (RD-5); the King claims the stack (RD-6).
-Columns build down, alternating red and black (RD-7); an empty column refills from the
-Pile (RD-8). Only top cards may be played (RD-10). The Pack turns three at a time (RD-9).
-Two cards for one place: the first counts, the other goes back (RD-11).
-Stuck: everyone votes or turns through their Pack → Packs rotate; three in a row end it (RD-13).
-Score: +1 a card on a stack, +5 a King, +10 OUT, −1 a card left in your Pile (RD-14).
-German variant: Pile of 11, stacks up in rank whatever the suit, no laddering, the Pack turns
-one at a time; score = cards left in your Pile, lowest total wins (RG-1…RG-7)."""
+    keys = PLAYER_KEYS
+    rules = CLASSIC_RULES
 
     def __init__(self) -> None:
         self.choosing = False  # "t" was pressed: the next source key lists its places
         self.options: list[Play] = []
+        self.highlight = False  # "h": your cards that fit a stack, and those stacks, lit
+        self.shown: dict[int, str] = {}  # stack id -> top card as last drawn (races)
 
     def reset(self) -> None:
-        self.choosing, self.options = False, []
+        self.choosing, self.options, self.shown = False, [], {}
 
     # --- keys ------------------------------------------------------------------------------
 
     def key(self, ctl: Controller, key: str) -> bool:
+        if ctl.client.seat is None:
+            ctl.flash("you are watching: spectators do not play")
+            return True
         if self.options:
             return self._pick(ctl, key)
+        if key == "h":
+            self.highlight = not self.highlight
+            ctl.flash("highlight on: your cards that fit a stack, and the stacks" if
+                      self.highlight else "highlight off")
+            return True
         if key == "t":
             self.choosing = True
             ctl.flash("choose: which card? (1-4, p, w)")
@@ -79,10 +165,9 @@ one at a time; score = cards left in your Pile, lowest total wins (RG-1…RG-7).
     def _source(self, ctl: Controller, source: str) -> bool:
         moves = self.places(ctl, source)
         if not moves:
-            card = self._card(ctl, source)
-            what = card.symbol if card else f"your {source}"
-            ctl.flash(f"{what} has no place to go now (RD-5, RD-7, RD-10)")
             self.choosing = False
+            text, rule = self.no_place(ctl, source)
+            ctl.flash(text, rule=rule, seconds=READ_SECONDS)
             return True
         if self.choosing and len(moves) > 1:
             self.choosing, self.options = False, moves
@@ -112,7 +197,65 @@ one at a time; score = cards left in your Pile, lowest total wins (RG-1…RG-7).
             "c") else 0
         return sorted(moves, key=lambda m: (rank_target(m, size), m.target, -m.count))
 
-    def _card(self, ctl: Controller, source: str) -> Any:
+    def no_place(self, ctl: Controller, source: str) -> tuple[str, str | None]:
+        """Why the card of ``source`` cannot be played, in words first, with the rule of the
+        game being played: a lost race when the card fitted a stack as last drawn."""
+        german = self._german(ctl)
+        card = self._card(ctl, source)
+        if card is None:
+            if source == "waste":
+                return "your waste is empty: Space turns the Pack", "RG-5" if german else "RD-9"
+            return f"your {source} is empty", "RD-10"
+        if card.hidden:
+            return "that card is not known yet — a moment", None
+        lost = self.lost_race(ctl, card)
+        if lost:
+            return lost, "RD-11"
+        below = _a(_rank_name(card.rank - 1)) if german else \
+            Card(card.rank - 1, card.suit).symbol
+        if german:
+            return f"{card.symbol} has no place: no stack shows {below}, and there is no " \
+                   "laddering in this game", "RG-3, RG-4"
+        if card.rank == 13:
+            column = "a King goes on no column"
+        else:
+            colour = "black" if card.red else "red"
+            column = f"no column shows {_a(colour)} {_rank_name(card.rank + 1)}"
+        return f"{card.symbol} has no place: no stack shows {below}, {column}", "RD-5, RD-7"
+
+    def lost_race(self, ctl: Controller, card: Card) -> str | None:
+        """ "Ann beat you to the 4♥ stack" when ``card`` fitted a stack as the screen last
+        showed it and that stack has changed since under another player's card; else None."""
+        state = ctl.client.predicted
+        if state is None:
+            return None
+        german = self._german(ctl)
+        names = [ctl.name(i) for i in range(len(ctl.seats))]
+        for sid, code in self.shown.items():
+            top = code_card(code)
+            if top is None or not takes(top, card, german):
+                continue
+            stack = state.stacks.get(sid)
+            if stack is not None and stack.cards[-1] == top:
+                continue  # unchanged: not a race (and the card would fit it now)
+            winner = _winner(state, sid, top)
+            if winner == ctl.client.seat:
+                continue  # your own card took it
+            return race_text(names, {"by": winner if winner is not None else -1, "top": code})
+        return None
+
+    def explain(self, ctl: Controller, notice: Any) -> str | None:
+        """The Controller's hook: a notice worded for this table, or None for its default.
+        A ``beaten`` error becomes "Ann beat you to the A♥ stack, by 12 ms" (contract 6)."""
+        if getattr(notice, "kind", None) != "beaten":
+            return None
+        names = [ctl.name(i) for i in range(len(ctl.seats))]
+        return race_text(names, getattr(notice, "data", {}) or {})
+
+    def _german(self, ctl: Controller) -> bool:
+        return ctl.client.game is not None and ctl.client.game.id == "racing-demon-german"
+
+    def _card(self, ctl: Controller, source: str) -> Card | None:
         view = ctl.client.view()
         if not view:
             return None
@@ -128,74 +271,251 @@ one at a time; score = cards left in your Pile, lowest total wins (RG-1…RG-7).
         if move.target == "middle":
             return "a new stack"
         if move.target.startswith("s"):
-            return f"stack {move.target[1:]}"
+            view = ctl.client.view() or {"stacks": []}
+            tops = {st["id"]: st["top"] for st in view["stacks"]}
+            top = code_card(tops.get(int(move.target[1:])))
+            return f"the {top.symbol} stack" if top else "a stack"
         run = f"{move.count} cards " if move.count > 1 else ""
         return f"{run}column {move.target[1:]}"
+
+    def fits(self, ctl: Controller) -> tuple[set[str], set[int]]:
+        """Your sources whose card goes to a stack now, and the ids of the stacks they fit."""
+        sources: set[str] = set()
+        stacks: set[int] = set()
+        for move in ctl.client.legal_moves():
+            if isinstance(move, Play) and not move.target.startswith("c"):
+                sources.add(move.source)
+                if move.target.startswith("s"):
+                    stacks.add(int(move.target[1:]))
+        return sources, stacks
 
     # --- drawing ---------------------------------------------------------------------------
 
     def render(self, ctl: Controller, width: int, height: int) -> Fragments:
         view = ctl.client.view()
+        seat = ctl.client.seat
+        self.keys = PLAYER_KEYS if seat is not None else []
         if view is None:
             return line("waiting for the deal…")
         german = view["game"] == "racing-demon-german"
-        seat = ctl.client.seat
-        mine = self._mine(ctl, view["players"][seat], german) if seat is not None else []
-        others = self._others(ctl, view, seat, german, width)
-        room = max(2, height - mine.count(("", "\n")) - others.count(("", "\n")) - 3)
-        stacks = self._stacks(view["stacks"], width, room)
-        return stacks + line(("class:dim", "─" * width)) + others + \
-            line(("class:dim", "─" * width)) + mine
+        self.rules = GERMAN_RULES if german else CLASSIC_RULES
+        self.shown = {st["id"]: st["top"] for st in view["stacks"]}
+        lit_sources, lit_stacks = self.fits(ctl) if self.highlight and seat is not None \
+            else (set(), set())
+        mine = self._mine(ctl, view["players"][seat], german, width, lit_sources) \
+            if seat is not None else []
+        rows_left = height - _rows(mine)
+        stacks = self._stacks(view["stacks"], german, width, lit_stacks, max(2, rows_left - 2))
+        rows_left -= _rows(stacks)
+        spare = rows_left - 1  # one row for the rule above your own cards, if there is room
+        others = self._others(ctl, view, seat, width, spare if mine else rows_left)
+        rows_left -= _rows(others)
+        rule = line(("class:dim", "─" * width)) if mine and rows_left >= 1 else []
+        return stacks + others + rule + mine
 
-    def _stacks(self, stacks: list[dict[str, Any]], width: int, rows: int) -> Fragments:
-        per_row = max(1, (width - 10) // 5)
-        out: Fragments = [("class:me", f" Stacks {len(stacks):<3}")]
-        shown = stacks[: per_row * rows]
-        for i, st in enumerate(shown):
-            if i and i % per_row == 0:
-                out += [("", "\n"), ("", " " * 11)]
-            out += card_fragments(code_card(st["top"]), owner_edge=True) + [("", " ")]
-        if len(stacks) > len(shown):
-            out.append(("class:dim", f" +{len(stacks) - len(shown)} more"))
-        if not stacks:
-            out.append(("class:dim", "none yet — aces found them"))
-        return out + [("", "\n")]
+    # stacks ---------------------------------------------------------------------------------
 
-    def _others(self, ctl: Controller, view: dict[str, Any], seat: int | None, german: bool,
-                width: int) -> Fragments:
-        per_row = max(1, width // STRIP)
-        out: Fragments = []
-        entries = [(i, p) for i, p in enumerate(view["players"]) if i != seat]
-        for n, (i, p) in enumerate(entries):
-            status = ctl.seats[i].get("status", "here") if i < len(ctl.seats) else "here"
-            mark = "OUT" if p["out"] else ("·" if status == "here" else status[:4])
-            is_bot = i < len(ctl.seats) and ctl.seats[i].get("bot")
-            name = ctl.name(i).removesuffix(" (bot)")[:8]
-            score = score_so_far(p, german)
-            cell = f"{name:<8}{'*' if is_bot else ' '}p{p['pile']:>2} {score:+4d} {mark:<4}"
-            out += [(f"class:back{i % 8}", " "), ("class:away" if status != "here" else "",
-                                                   cell.ljust(STRIP - 1))]
-            if (n + 1) % per_row == 0:
-                out.append(("", "\n"))
-        if entries and len(entries) % per_row:
-            out.append(("", "\n"))
+    def _stacks(self, stacks: list[dict[str, Any]], german: bool, width: int,
+                lit: set[int], rows: int) -> Fragments:
+        """The header, then one row per suit (classic) or one run (German), by top rank."""
+        head = line(("class:me", f" Stacks {len(stacks)}"),
+                    ("class:dim", "  by top card" if stacks else "  none yet — an ace "
+                     "starts one"),
+                    ("class:dim", "  (lit: yours fit)" if lit else ""))
+        cards = [(st["id"], code_card(st["top"])) for st in stacks]
+        if german:
+            groups = [("", sorted(cards, key=lambda c: (c[1].rank, c[1].suit, c[0])))]
+        else:
+            groups = [(s, sorted((c for c in cards if c[1].suit == s),
+                                 key=lambda c: (c[1].rank, c[0]))) for s in SUIT_ROWS]
+        lines_of = [self._stack_rows(label, group, german, width, lit)
+                    for label, group in groups if group]
+        out = head
+        for rows_of in lines_of:
+            for row in rows_of:
+                out += row
+        if _rows(out) > rows + 1:  # wrapped too far: fold identical tops everywhere
+            out = head
+            for label, group in groups:
+                if group:
+                    out += self._stack_rows(label, group, german, width, lit, fold=True)[0]
         return out
 
-    def _mine(self, ctl: Controller, me: dict[str, Any], german: bool) -> Fragments:
-        pile = code_card(me["pile_top"])
-        waste = code_card(me.get("waste_top"))
-        head = line(("class:me", " You "), ("class:key", "p"), " Pile",
-                    card_fragments(pile, True), f" {me['pile']:>2} left   ",
-                    ("class:key", "w"), " waste", card_fragments(waste, True),
-                    f" ({me['waste']})  Pack {me['pack']}   "
-                    f"score {score_so_far(me, german):+d}" + ("   stuck ✓" if me["voted"]
-                                                            else ""))
-        cols: Fragments = []
+    def _stack_rows(self, label: str, group: list[tuple[int, Card]], german: bool,
+                    width: int, lit: set[int], fold: bool = False) -> list[Fragments]:
+        """One suit's stacks as rows of ``width``: each stack its top card with the owner's
+        mark; when they do not fit on one row (or ``fold``), stacks with the same top card are
+        folded into one ``5♥×3`` (the same place for play), and what still does not fit wraps."""
+        symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(label, " ")
+        lead = f"  {symbol} " if label else "    "
+        cells = [card4(card, owner=True, lit=sid in lit) + [("", " ")] for sid, card in group]
+        if fold or 4 + 5 * len(cells) > width:
+            cells = []
+            for card, ids in _same_tops(group, german):
+                if len(ids) == 1:
+                    cells.append(card4(card, owner=True, lit=ids[0] in lit) + [("", " ")])
+                else:
+                    cells.append(card4(card, lit=bool(lit & set(ids))) +
+                                 [("class:dim", f"×{len(ids)} ")])
+        rows: list[Fragments] = []
+        row: Fragments = [("class:dim", lead)]
+        for cell in cells:
+            if len(text_of(row + cell).rstrip()) > width:
+                rows.append(row + [("", "\n")])
+                row = [("", " " * len(lead))]
+            row = row + cell
+        return rows + [row + [("", "\n")]]
+
+    # the other players ----------------------------------------------------------------------
+
+    def _others(self, ctl: Controller, view: dict[str, Any], seat: int | None, width: int,
+                rows: int) -> Fragments:
+        """Every other player, full or compact, in ``rows`` rows at most (see the module's
+        docstring for who is shown in full)."""
+        players = view["players"]
+        n = len(players)
+        start = 0 if seat is None else seat + 1
+        order = [(start + k) % n for k in range(n) if (start + k) % n != seat]
+        if not order:
+            return []
+        full = {s: self._entry(ctl, s, players[s], True) for s in order}
+        compact = {s: self._entry(ctl, s, players[s], False) for s in order}
+        full_w = max(len(text_of(f)) for f in full.values())
+        compact_w = max(len(text_of(f)) for f in compact.values())
+        per_full = (width - 1 + GAP) // (full_w + GAP)
+        per_compact = max(1, (width - 1 + GAP) // (compact_w + GAP))
+        rows = max(1, rows)
+        k = len(order) if per_full else 0
+        while k > 0 and -(-k // per_full) + -(-(len(order) - k) // per_compact) > rows:
+            k -= 1
+        out = self._grid([full[s] for s in order[:k]], per_full, full_w, rows)
+        return out + self._grid([compact[s] for s in order[k:]], per_compact, compact_w,
+                                rows - _rows(out))
+
+    def _grid(self, entries: list[Fragments], per_row: int, cell: int, rows: int) -> Fragments:
+        """Entries in rows of ``per_row``, each padded to ``cell`` characters."""
+        out: Fragments = []
+        if not entries or rows <= 0:
+            return out
+        hidden_count = 0
+        if len(entries) > per_row * rows:  # only far past 20 players at the minimum size
+            hidden_count = len(entries) - (per_row * rows - 1)
+            entries = entries[: per_row * rows - 1]
+        for i in range(0, len(entries), per_row):
+            row: Fragments = [("", " ")]
+            for j, entry in enumerate(entries[i:i + per_row]):
+                pad = " " * (cell - len(text_of(entry)))
+                row += ([("", " " * GAP)] if j else []) + entry + [("", pad)]
+            if hidden_count and i + per_row >= len(entries):
+                row.append(("class:dim", f"{' ' * GAP}+{hidden_count} more"))
+            out += row + [("", "\n")]
+        return out
+
+    def _entry(self, ctl: Controller, seat: int, p: dict[str, Any], full: bool) -> Fragments:
+        """A player: mark and name in their colour, Pile count, Pile top; in full also the
+        tops of their four columns; then ✓ when they voted stuck, OUT (★ when compact), or
+        away (! when compact)."""
+        width = FULL_NAME if full else COMPACT_NAME
+        status = ctl.seats[seat].get("status", "here") if seat < len(ctl.seats) else "here"
+        name = short_name(ctl.name(seat), width)
+        out: Fragments = [owner_mark(seat), ("", " "),
+                          ("class:dim" if status != "here" else owner_ink(seat),
+                           f"{name:<{width}}"), ("", f"{p['pile']:>3}" if full else
+                                                 f"{p['pile']:>2}")]
+        out += card4(code_card(p["pile_top"]))
+        if full:
+            out.append(("class:dim", " │"))
+            for col in p["columns"]:
+                out += card4(code_card(col[-1]) if col else None)
+        if p["out"]:
+            return out + [("class:good", " OUT" if full else "★")]
+        if status != "here":
+            return out + [("class:away", f" {status}" if full else "!")]
+        return out + [("class:good", (" ✓" if full else "✓") if p["voted"] else
+                       "  " if full else " ")]
+
+    # your own cards -------------------------------------------------------------------------
+
+    def _mine(self, ctl: Controller, me: dict[str, Any], german: bool, width: int,
+              lit: set[str]) -> Fragments:
+        """Your head line (split in two when narrow) and your Line of 4 (one row in German)."""
+        seat = ctl.client.seat or 0
+        pile, waste = code_card(me["pile_top"]), code_card(me.get("waste_top"))
+        tally: Fragments = [("", f"score {signed(score_so_far(me, german))}")]
+        if me["voted"]:
+            tally.append(("class:good", "  stuck ✓"))
+        if ctl.client.pending:
+            tally.append(("class:dim", f"  ({len(ctl.client.pending)} on the way)"))
+        head: Fragments = []
+        for words in (True, False):  # with words if they fit; else shorter; else two rows
+            cards: Fragments = [("class:me", " You "), owner_mark(seat), ("", "  "),
+                                ("class:key", "p"), ("", " Pile" if words else "")]
+            cards += card4(pile, lit="pile" in lit) + \
+                [("", f" {me['pile']} left   " if words else f" {me['pile']}  ")]
+            cards += [("class:key", "w"), ("", " waste" if words else "")]
+            cards += card4(waste, lit="waste" in lit) + \
+                [("", f" ({me['waste']})   Pack {me['pack']}   " if words else
+                  f" ({me['waste']})  Pack {me['pack']}  ")]
+            if len(text_of(cards + tally)) <= width:
+                head = line(cards, tally)
+                break
+        if not head:
+            head = line(cards) + line(("", "      "), tally)
+        return head + (self._line_of_4(me, width, lit) if german else
+                       self._columns(me, width, lit))
+
+    def _columns(self, me: dict[str, Any], width: int, lit: set[str]) -> Fragments:
+        room = max(1, (width - 6) // 4)
+        out: Fragments = []
         for i, col in enumerate(me["columns"]):
+            shown = col[-room:] if len(col) <= room else col[-(room - 1):]
             cards: Fragments = []
-            for code in col[-12:]:
-                cards += card_fragments(code_card(code), True)
-            more = f" …{len(col) - 12}" if len(col) > 12 else ""
-            cols += line(("class:key", f"   {i + 1}"), cards, ("class:dim", more))
-        pending = f"   ({len(ctl.client.pending)} on the way)" if ctl.client.pending else ""
-        return head + cols + line(("class:dim", pending))
+            for j, code in enumerate(shown):
+                top = j == len(shown) - 1
+                cards += card4(code_card(code), lit=top and COLUMN_NAMES[i] in lit)
+            more = f" +{len(col) - len(shown)}" if len(col) > len(shown) else ""
+            out += line(("class:key", f"   {i + 1}"), ("class:dim", more), cards)
+        return out
+
+    def _line_of_4(self, me: dict[str, Any], width: int, lit: set[str]) -> Fragments:
+        """RG-4: no laddering, so each column is one card and the Line fits on one row."""
+        out: Fragments = [("", " ")]
+        for i, col in enumerate(me["columns"]):
+            out += [("class:key", f"  {i + 1}")]
+            out += card4(code_card(col[-1]) if col else None,
+                         lit=COLUMN_NAMES[i] in lit)
+        return line(out)
+
+
+def _rows(frags: Fragments) -> int:
+    return sum(text.count("\n") for _, text in frags)
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "a8" else "a ") + word
+
+
+def _rank_name(rank: int) -> str:
+    return {1: "ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
+
+
+def _same_tops(group: list[tuple[int, Card]], german: bool) -> list[tuple[Card, list[int]]]:
+    """Stacks with the same next card folded together, in order: (a top card, their ids)."""
+    folded: dict[Any, tuple[Card, list[int]]] = {}
+    for sid, card in group:
+        key = card.rank if german else (card.rank, card.suit)
+        folded.setdefault(key, (card, []))[1].append(sid)
+    return list(folded.values())
+
+
+def _winner(state: Any, sid: int, top: Card) -> int | None:
+    """Whose card went onto stack ``sid`` after ``top`` (or claimed it with a King)."""
+    stack = state.stacks.get(sid)
+    if stack is not None:
+        cards = stack.cards
+        for i, card in enumerate(cards[:-1]):
+            if card == top:
+                return cards[i + 1].owner
+        return None
+    claimed = getattr(state, "claimed", {})
+    return claimed.get(sid)

@@ -1,0 +1,386 @@
+"""What the Racing Demon screen shows, drawn from real engine states (no network): the others'
+face-up cards, owner marks, stacks by suit, the highlight, race messages, refusals citing the
+game's own rules, the spectator's view, and every size fitting (RD-3, RD-5, RD-11, RG-3, RG-4)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pyte
+import pytest
+from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.renderer import print_formatted_text
+from prompt_toolkit.data_structures import Size
+
+from lan_demon.games.cards import Card
+from lan_demon.games.racing_demon import Play, RacingDemon, Stack, TurnPack
+from lan_demon.net.client import Notice
+from lan_demon.tui.demon import SOURCE_KEYS, DemonScreen, race_text
+from lan_demon.tui.style import STYLE, owner_mark, text_of
+from lan_demon.tui.table import Controller
+
+pytestmark = pytest.mark.timeout(120)
+
+NAMES = ["Tess", "Ada (bot)", "Bea (bot)", "Cy (bot)", "Dot (bot)", "Eli (bot)", "Flo (bot)",
+         "Gus (bot)", "Hal (bot)", "Ivy (bot)", "Jo (bot)", "Kit (bot)", "Lu (bot)", "Mo (bot)",
+         "Ned (bot)", "Oz (bot)", "Pam (bot)", "Quin (bot)", "Rex (bot)", "Sal (bot)"]
+SIZES = [(60, 20), (80, 24), (120, 40)]
+
+
+class TableClient:
+    """Just enough of :class:`lan_demon.net.client.Client` for the screen, over a real engine
+    state played forward by seeded greedy moves (stacks first, else a turn of the Pack)."""
+
+    def __init__(self, players: int, seat: int | None = 0, german: bool = False,
+                 seed: int = 1, steps: int = 30):
+        self.game = RacingDemon(german)
+        setup = self.game.first_setup(players, self.game.default_options())
+        self.truth = self.game.deal(setup, random.Random(seed))
+        rng = random.Random(seed)
+        for _ in range(steps):
+            for s in range(players):
+                self.greedy(s, rng)
+        self.seat = seat
+        self.table: dict[str, Any] = {"phase": "playing", "round": 0, "seats": [
+            {"name": NAMES[i % 20] if i < 20 else f"P{i}", "bot": i > 0, "status": "here",
+             "ready": False} for i in range(players)]}
+        self.config: dict[str, Any] = {}
+        self.pending: dict[int, Any] = {}
+        self.rtt, self.seq, self.sent = 0.0012, 0, []
+        self.sync()
+
+    def greedy(self, s: int, rng: random.Random) -> None:
+        if self.truth.over:
+            return
+        moves = self.game.legal_moves(self.truth, s)
+        stack = [m for m in moves if isinstance(m, Play) and not m.target.startswith("c")]
+        pick = rng.choice(stack) if stack else TurnPack() if TurnPack() in moves else None
+        if pick is not None and len(self.truth.seats[s].pile) > 3:  # nobody goes out
+            self.game.apply(self.truth, s, pick)
+
+    def sync(self) -> None:
+        """The client's copy: the redacted table, as the arbiter would send it."""
+        self.mirror = self.game.redact(self.truth, self.seat)
+
+    @property
+    def predicted(self) -> Any:
+        return self.mirror
+
+    def view(self) -> dict[str, Any]:
+        return self.game.view(self.mirror, self.seat)
+
+    def legal_moves(self) -> list[Any]:
+        return [] if self.seat is None else self.game.legal_moves(self.mirror, self.seat)
+
+    def play(self, move: Any) -> int:
+        self.game.check(self.mirror, self.seat, move)
+        self.sent.append(move)
+        return len(self.sent)
+
+    def arbiter_now(self) -> float:
+        return 0.0
+
+
+def controller(client: TableClient) -> Controller:
+    return Controller(client, DemonScreen(), clock=lambda: 100.0)  # type: ignore[arg-type]
+
+
+def lines_of(ctl: Controller, width: int, height: int) -> list[str]:
+    """The screen as a terminal of width × height shows it (pyte), one string per row."""
+    frags = ctl.render(width, height)
+    text = text_of(frags)
+    rows = text.split("\n")
+    assert len(rows) <= height, f"{len(rows)} rows on a screen of {height}"
+    assert max(len(r) for r in rows) <= width, "a row wider than the screen: " + max(rows, key=len)
+    screen = pyte.Screen(width, height)
+    stream = pyte.Stream(screen)
+    stream.feed(text.replace("\n", "\r\n"))
+    return [row.rstrip() for row in screen.display]
+
+
+def ansi(ctl: Controller, width: int, height: int) -> bytes:
+    """The screen with its colours as escape codes (for pictures, see tools/)."""
+    import io
+
+    buf = io.StringIO()
+    out = Vt100_Output(buf, lambda: Size(height, width), term="xterm-256color")
+    print_formatted_text(out, ctl.render(width, height), STYLE)
+    return buf.getvalue().encode()
+
+
+def symbol(code: str | None) -> str | None:
+    return Card.from_data(code).symbol if code else None
+
+
+def entry_row(rows: list[str], name: str) -> str:
+    found = [r for r in rows if f" {name}" in r]
+    assert found, f"{name} is not on the screen"
+    return found[0]
+
+
+def segment(row: str, name: str) -> str:
+    """The part of a row that is one player's entry (up to the next mark or the row's end)."""
+    at = row.index(f" {name}")
+    return row[at - 1:at - 1 + 38]
+
+
+# --- the others' face-up cards ------------------------------------------------------------
+
+def test_rd3_others_pile_and_line_tops_shown_in_full_at_80x24_with_8_players():
+    client = TableClient(8)
+    ctl = controller(client)
+    rows = lines_of(ctl, 80, 24)
+    view = client.view()
+    for seat in range(1, 8):
+        p = view["players"][seat]
+        part = segment(entry_row(rows, NAMES[seat].removesuffix(" (bot)")),
+                       NAMES[seat].removesuffix(" (bot)"))
+        assert str(p["pile"]) in part
+        assert symbol(p["pile_top"]) in part
+        for col in p["columns"]:
+            assert symbol(col[-1]) in part, (part, col)
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_rd1_twenty_players_fit_every_size_and_everyone_shows_pile_count_and_top(width, height):
+    client = TableClient(20, seed=5, steps=40)
+    ctl = controller(client)
+    rows = lines_of(ctl, width, height)
+    text = "\n".join(rows)
+    view = client.view()
+    for seat in range(1, 20):
+        name = NAMES[seat].removesuffix(" (bot)")[:4]
+        p = view["players"][seat]
+        part = segment(entry_row(rows, name), name)
+        assert symbol(p["pile_top"]) in part and str(p["pile"]) in part
+    assert "Stacks" in text and "Pile" in text and "score" in text
+
+
+def test_rd3_twenty_players_at_60x20_nearest_in_full_rest_compact_all_in_full_at_120x40():
+    client = TableClient(20, seed=5, steps=40)
+    ctl = controller(client)
+    small = "\n".join(lines_of(ctl, 60, 20))
+    big = "\n".join(lines_of(ctl, 120, 40))
+    # the nearest seats in full (their Line after a │), the rest compact; everyone listed
+    assert 0 < small.count("│") < 19
+    assert "│" in entry_row(small.split("\n"), "Ada") and "│" not in entry_row(
+        small.split("\n"), "Sal")
+    assert big.count("│") == 19  # each other player's Line, in full
+
+
+def test_rd2_owner_marks_are_distinct_for_twenty_seats_and_shown_on_stacks():
+    marks = [owner_mark(seat) for seat in range(20)]
+    assert len(set(marks)) == 20
+    assert len({letter for _, letter in marks}) == 20  # the letter alone tells them apart
+    ctl = controller(TableClient(20, seed=5, steps=40))
+    frags = ctl.render(120, 40)
+    shown = {(style, text) for style, text in frags if style.startswith("class:owner")}
+    assert set(marks) <= shown
+
+
+# --- stacks -----------------------------------------------------------------------------
+
+def stack_rows(rows: list[str]) -> dict[str, str]:
+    return {r.strip()[0]: r for r in rows if r.strip()[:1] and r.strip()[0] in "♠♥♦♣"}
+
+
+def ranks_in(row: str) -> list[int]:
+    """The ranks of the cards in a row of the screen, in order (the row's suit label aside)."""
+    faces = [tok for tok in row.split() if len(tok) > 1 and tok[-1] in "♠♥♦♣"]
+    return ["A23456789TJQK".index(f[:-1].replace("10", "T")[-1]) + 1 for f in faces]
+
+
+def test_rd5_stacks_are_grouped_by_suit_and_ordered_by_top_rank():
+    client = TableClient(8, seed=3, steps=40)
+    ctl = controller(client)
+    rows = lines_of(ctl, 120, 40)
+    found = stack_rows(rows)
+    tops = [Card.from_data(st["top"]) for st in client.view()["stacks"]]
+    assert tops, "the deal played forward made no stacks"
+    for suit, sym in zip("SHDC", "♠♥♦♣"):
+        mine = sorted(c.rank for c in tops if c.suit == suit)
+        if not mine:
+            continue
+        assert ranks_in(found[sym]) == mine, found[sym]
+
+
+def test_rg3_german_stacks_are_one_run_ordered_by_top_rank_whatever_the_suit():
+    client = TableClient(4, german=True, seed=2, steps=40)
+    ctl = controller(client)
+    rows = lines_of(ctl, 80, 24)
+    assert not stack_rows(rows)  # no rows per suit
+    tops = sorted(Card.from_data(st["top"]).rank for st in client.view()["stacks"])
+    head = next(i for i, r in enumerate(rows) if "Stacks" in r)
+    assert ranks_in(rows[head + 1]) == tops and len(tops) >= 3
+
+
+# --- highlight ----------------------------------------------------------------------------
+
+def test_h_toggles_the_highlight_of_your_cards_that_fit_and_their_stacks():
+    client = fit_table()
+    ctl = controller(client)
+    screen: DemonScreen = ctl.screen
+    sources, stacks = screen.fits(ctl)
+    assert "pile" in sources and stacks == {7}
+    assert not any("class:hl" in style for style, _ in ctl.render(80, 24))
+    ctl.key("h")
+    lit = [text for style, text in ctl.render(80, 24) if "class:hl" in style]
+    assert len(lit) >= len(sources) + len(stacks)
+    assert "highlight" in ctl.flash_text
+    ctl.key("h")
+    assert not any("class:hl" in style for style, _ in ctl.render(80, 24))
+    assert ("h", "highlight what fits") in screen.keys
+    ctl.key("?")
+    assert "highlight what fits" in text_of(ctl.render(80, 40))
+
+
+# --- races and refusals -------------------------------------------------------------------
+
+def fit_table(german: bool = False) -> TableClient:
+    """We hold 2♥ on our Pile and an A♥ stack (Bea's ace) is out."""
+    client = TableClient(3, german=german, steps=0)
+    truth = client.truth
+    truth.seats[0].pile[-1] = Card(2, "H", 0)
+    truth.stacks = {7: Stack(7, [Card(1, "H", 2)])}
+    truth.next_stack = 8
+    truth.wants = {(2 if german else (2, "H")): [7]}
+    client.sync()
+    return client
+
+
+def race_table(german: bool = False) -> tuple[TableClient, Controller, str]:
+    """As :func:`fit_table`, drawn; then Ada's 2♥ lands on the A♥ stack first."""
+    client = fit_table(german)
+    truth = client.truth
+    ada = truth.seats[1]
+    ctl = controller(client)
+    ctl.render(80, 24)  # the screen shows the A♥ stack, and 2♥ fits it
+    assert any(m == Play("pile", "s7") for m in client.legal_moves())
+    truth.stacks[7].cards.append(Card(2, "H", 1))  # Ada's card gets there first
+    truth.wants = {(3 if german else (3, "H")): [7]}
+    ada.stacked += 1
+    client.sync()
+    return client, ctl, "p"
+
+
+def test_rd11_a_card_that_lost_a_race_locally_says_who_beat_you_to_which_stack():
+    client, ctl, key = race_table()
+    ctl.key(key)
+    assert ctl.flash_text == "Ada beat you to the A♥ stack"
+    assert ctl.flash_rule == "RD-11" and not client.sent
+
+
+def test_rd11_the_arbiters_beaten_fields_are_worded_with_the_stack_as_shown():
+    names = ["Tess", "Ann", "Ada (bot)"]
+    data = {"code": "beaten", "rule": "RD-11", "by": 1, "stack": 3, "top": "AH", "ms": 12,
+            "reason": "Ann got to the A♥ stack first, by 12 ms"}
+    assert race_text(names, data) == "Ann beat you to the A♥ stack, by 12 ms"
+    assert race_text(names, dict(data, by=2, top="TS@0", ms=0)) == \
+        "Ada beat you to the 10♠ stack, by under 1 ms"
+    assert race_text(names, {"by": 1, "rule": "RD-11", "reason": "RD-11: Ann got to s2 first"}) \
+        == "RD-11: Ann got to s2 first"
+    assert race_text(names, {"reason": "Ann got there first"}) == "Ann got there first"
+    client = TableClient(3)
+    client.table["seats"][1]["name"] = "Ann"
+    ctl = controller(client)
+    notice = Notice("beaten", "RD-11: …", data)
+    assert ctl.screen.explain(ctl, notice) == "Ann beat you to the A♥ stack, by 12 ms"
+    assert ctl.screen.explain(ctl, Notice("refused", "x", {"rule": "RD-7"})) is None
+
+
+def test_rd5_rd7_a_classic_card_with_no_place_says_what_it_needs():
+    client = TableClient(3, steps=0)
+    me = client.truth.seats[0]
+    me.pile[-1] = Card(9, "H", 0)
+    me.columns = [[Card(2, "S", 0)], [Card(3, "C", 0)], [Card(12, "D", 0)], [Card(5, "H", 0)]]
+    client.truth.stacks, client.truth.wants = {}, {}
+    client.sync()
+    ctl = controller(client)
+    ctl.render(80, 24)
+    ctl.key("p")
+    assert ctl.flash_text == "9♥ has no place: no stack shows 8♥, no column shows a black 10"
+    assert ctl.flash_rule == "RD-5, RD-7" and not client.sent
+
+
+def test_rg3_rg4_german_refusal_cites_german_rules_never_rd5_or_rd7():
+    client = TableClient(3, german=True, steps=0)
+    me = client.truth.seats[0]
+    me.pile[-1] = Card(9, "H", 0)
+    client.truth.stacks, client.truth.wants = {}, {}
+    client.sync()
+    ctl = controller(client)
+    ctl.render(80, 24)
+    for key in ("p", "1", "2"):
+        ctl.key(key)
+        assert "RD-" not in (ctl.flash_rule or "") and "RD-" not in ctl.flash_text
+        assert ctl.flash_rule == "RG-3, RG-4"
+        assert "no laddering" in ctl.flash_text
+    assert ctl.flash_text.startswith(symbol(client.view()["players"][0]["columns"][1][-1]))
+    ctl.key("w")  # nothing turned yet
+    assert ctl.flash_rule == "RG-5" and "Space turns the Pack" in ctl.flash_text
+
+
+def test_rg3_a_german_race_names_the_stack_and_no_classic_rule():
+    client, ctl, key = race_table(german=True)
+    ctl.key(key)
+    assert ctl.flash_text == "Ada beat you to the A♥ stack" and ctl.flash_rule == "RD-11"
+
+
+def test_the_place_chooser_names_stacks_by_their_top_card():
+    client, ctl, _ = race_table()
+    client.truth.wants = {}
+    client.truth.stacks[7].cards.pop()
+    client.truth.wants = {(2, "H"): [7]}
+    client.truth.seats[0].columns[0] = [Card(3, "S", 0)]
+    client.sync()
+    ctl.key("t")
+    ctl.key("p")
+    if ctl.screen.options:
+        assert "the A♥ stack" in ctl.flash_text
+    else:
+        assert client.sent == [Play("pile", "s7")]
+
+
+# --- spectators ---------------------------------------------------------------------------
+
+def test_rd3_a_spectator_sees_every_players_public_cards_and_no_hidden_card():
+    client = TableClient(8, seat=None, seed=4, steps=30)
+    ctl = controller(client)
+    for width, height in SIZES:
+        rows = lines_of(ctl, width, height)
+        text = "\n".join(rows)
+        assert "░" not in text and "waste" not in text and "You" not in text
+        assert "play the Pile top" not in text_of(ctl.render(width, height))
+    rows = lines_of(ctl, 80, 24)
+    truth = client.truth
+    for seat in range(8):
+        name = NAMES[seat].removesuffix(" (bot)")
+        part = segment(entry_row(rows, name), name)
+        public = {c.symbol for c in truth.seats[seat].pile[-1:]} | \
+            {col[-1].symbol for col in truth.seats[seat].columns}
+        for card in public:
+            assert card in part
+        faces = {tok for tok in part.replace("│", " ").split() if tok[-1:] in "♠♥♦♣"}
+        assert faces <= public, (part, public)
+    seq = len(client.sent)
+    ctl.key("p")
+    assert len(client.sent) == seq and "spectators do not play" in ctl.flash_text
+    assert ctl.screen.keys == []
+
+
+# --- sizes --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [4, 8, 20])
+@pytest.mark.parametrize("width,height", SIZES)
+def test_nothing_is_cut_at_any_size_and_your_score_reads_whole(players, width, height):
+    client = TableClient(players, seed=players, steps=25)
+    me = client.truth.seats[0]
+    me.stacked = 0  # a score of −(cards left in the Pile): "score −13" must read whole
+    client.sync()
+    ctl = controller(client)
+    rows = lines_of(ctl, width, height)
+    score = -len(me.pile)
+    assert f"score −{-score}" in "\n".join(rows)
+    for key in SOURCE_KEYS:
+        assert f"   {key}" in "\n".join(rows) or key in "pw"
