@@ -384,3 +384,21 @@ def test_nothing_is_cut_at_any_size_and_your_score_reads_whole(players, width, h
     assert f"score −{-score}" in "\n".join(rows)
     for key in SOURCE_KEYS:
         assert f"   {key}" in "\n".join(rows) or key in "pw"
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_rd5_eighty_stacks_and_twenty_players_fold_same_tops_and_cut_nothing(width, height):
+    """Every ace of 20 packs out: stacks with the same top fold into ``5♥×3``; no one is left
+    off the list of players."""
+    client = TableClient(20, seed=3, steps=5)
+    rng = random.Random(80)
+    client.truth.stacks = {i: Stack(i, [Card(rng.randint(1, 12), rng.choice("SHDC"),
+                                             rng.randrange(20))]) for i in range(1, 81)}
+    client.sync()
+    ctl = controller(client)
+    text = "\n".join(lines_of(ctl, width, height))
+    assert "Stacks 80" in text and "more" not in text
+    for seat in range(1, 20):
+        assert f"{owner_mark(seat)[1]} " in text
+    if width == 60:
+        assert "×" in text

@@ -22,8 +22,9 @@ Fitting the height (``render`` is given the rows it may use and never uses more)
   tops of the four columns — or *compact* — mark, name, Pile count, Pile top. When not everyone
   fits in full, the seats after yours (clockwise, as around a real table: the players next to
   you) are full and the rest compact; all are listed in seat order from yours. Only if even
-  the compact list does not fit (far beyond 20 players at 60×20) is its tail summed up as
-  "+N more".
+  the compact list does not fit (beyond 20 players at 60×20, or 20 with some 80 stacks out)
+  do entries drop the name for the mark alone (``b 10 5♥``), and only past that is the tail
+  summed up as "+N more".
 * A spectator has no cards of their own: the whole height goes to the stacks and every player.
 """
 
@@ -307,8 +308,9 @@ class DemonScreen(GameScreen):
         rows_left = height - _rows(mine)
         stacks = self._stacks(view["stacks"], german, width, lit_stacks, max(2, rows_left - 2))
         rows_left -= _rows(stacks)
-        spare = rows_left - 1  # one row for the rule above your own cards, if there is room
-        others = self._others(ctl, view, seat, width, spare if mine else rows_left)
+        others = self._others(ctl, view, seat, width, rows_left - 1 if mine else rows_left)
+        if mine and _rows(others) == rows_left - 1 and "more" in text_of(others):
+            others = self._others(ctl, view, seat, width, rows_left)  # the rule gives way
         rows_left -= _rows(others)
         rule = line(("class:dim", "─" * width)) if mine and rows_left >= 1 else []
         return stacks + others + rule + mine
@@ -328,18 +330,13 @@ class DemonScreen(GameScreen):
         else:
             groups = [(s, sorted((c for c in cards if c[1].suit == s),
                                  key=lambda c: (c[1].rank, c[0]))) for s in SUIT_ROWS]
-        lines_of = [self._stack_rows(label, group, german, width, lit)
-                    for label, group in groups if group]
-        out = head
-        for rows_of in lines_of:
-            for row in rows_of:
-                out += row
-        if _rows(out) > rows + 1:  # wrapped too far: fold identical tops everywhere
-            out = head
-            for label, group in groups:
-                if group:
-                    out += self._stack_rows(label, group, german, width, lit, fold=True)[0]
-        return out
+        body: Fragments = []
+        for fold in (False, True):  # wrapped past ``rows``: fold identical tops everywhere
+            body = [frag for label, group in groups if group for row in
+                    self._stack_rows(label, group, german, width, lit, fold) for frag in row]
+            if _rows(body) <= rows:
+                break
+        return head + body
 
     def _stack_rows(self, label: str, group: list[tuple[int, Card]], german: bool,
                     width: int, lit: set[int], fold: bool = False) -> list[Fragments]:
@@ -348,22 +345,23 @@ class DemonScreen(GameScreen):
         folded into one ``5♥×3`` (the same place for play), and what still does not fit wraps."""
         symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(label, " ")
         lead = f"  {symbol} " if label else "    "
-        cells = [card4(card, owner=True, lit=sid in lit) + [("", " ")] for sid, card in group]
-        if fold or 4 + 5 * len(cells) > width:
+        cells = [card4(card, owner=True, lit=sid in lit) for sid, card in group]
+        if fold or len(lead) + 5 * len(cells) > width:
             cells = []
             for card, ids in _same_tops(group, german):
                 if len(ids) == 1:
-                    cells.append(card4(card, owner=True, lit=ids[0] in lit) + [("", " ")])
-                else:
-                    cells.append(card4(card, lit=bool(lit & set(ids))) +
-                                 [("class:dim", f"×{len(ids)} ")])
+                    cells.append(card4(card, owner=True, lit=ids[0] in lit))
+                else:  # the face alone, then how many stacks show it
+                    cells.append(card4(card, lit=bool(lit & set(ids)))[1:] +
+                                 [("class:dim", f"×{len(ids)}")])
         rows: list[Fragments] = []
         row: Fragments = [("class:dim", lead)]
         for cell in cells:
-            if len(text_of(row + cell).rstrip()) > width:
+            gap: Fragments = [("", " ")] if len(row) > 1 else []
+            if len(row) > 1 and len(text_of(row + gap + cell)) > width:
                 rows.append(row + [("", "\n")])
-                row = [("", " " * len(lead))]
-            row = row + cell
+                row, gap = [("", " " * len(lead))], []
+            row = row + gap + cell
         return rows + [row + [("", "\n")]]
 
     # the other players ----------------------------------------------------------------------
@@ -388,6 +386,10 @@ class DemonScreen(GameScreen):
         k = len(order) if per_full else 0
         while k > 0 and -(-k // per_full) + -(-(len(order) - k) // per_compact) > rows:
             k -= 1
+        if not k and -(-len(order) // per_compact) > rows:  # far past 20 at the minimum
+            compact = {s: self._entry(ctl, s, players[s], False, named=False) for s in order}
+            compact_w = max(len(text_of(f)) for f in compact.values())
+            per_compact = max(1, (width - 1 + GAP) // (compact_w + GAP))
         out = self._grid([full[s] for s in order[:k]], per_full, full_w, rows)
         return out + self._grid([compact[s] for s in order[k:]], per_compact, compact_w,
                                 rows - _rows(out))
@@ -411,17 +413,19 @@ class DemonScreen(GameScreen):
             out += row + [("", "\n")]
         return out
 
-    def _entry(self, ctl: Controller, seat: int, p: dict[str, Any], full: bool) -> Fragments:
+    def _entry(self, ctl: Controller, seat: int, p: dict[str, Any], full: bool,
+               named: bool = True) -> Fragments:
         """A player: mark and name in their colour, Pile count, Pile top; in full also the
         tops of their four columns; then ✓ when they voted stuck, OUT (★ when compact), or
         away (! when compact)."""
         width = FULL_NAME if full else COMPACT_NAME
         status = ctl.seats[seat].get("status", "here") if seat < len(ctl.seats) else "here"
         name = short_name(ctl.name(seat), width)
-        out: Fragments = [owner_mark(seat), ("", " "),
-                          ("class:dim" if status != "here" else owner_ink(seat),
-                           f"{name:<{width}}"), ("", f"{p['pile']:>3}" if full else
-                                                 f"{p['pile']:>2}")]
+        out: Fragments = [owner_mark(seat)]
+        if named:  # unnamed: the mark alone, when even compact entries do not fit
+            out += [("", " "), ("class:dim" if status != "here" else owner_ink(seat),
+                                f"{name:<{width}}")]
+        out.append(("", f"{p['pile']:>3}" if full or not named else f"{p['pile']:>2}"))
         out += card4(code_card(p["pile_top"]))
         if full:
             out.append(("class:dim", " │"))
@@ -441,7 +445,8 @@ class DemonScreen(GameScreen):
         """Your head line (split in two when narrow) and your Line of 4 (one row in German)."""
         seat = ctl.client.seat or 0
         pile, waste = code_card(me["pile_top"]), code_card(me.get("waste_top"))
-        tally: Fragments = [("", f"score {signed(score_so_far(me, german))}")]
+        so_far = score_so_far(me, german)  # RG-6: a penalty, the cards left in the Pile
+        tally: Fragments = [("", f"penalty {so_far}" if german else f"score {signed(so_far)}")]
         if me["voted"]:
             tally.append(("class:good", "  stuck ✓"))
         if ctl.client.pending:
