@@ -299,7 +299,8 @@ def test_rd5_rd7_a_classic_card_with_no_place_says_what_it_needs():
     ctl = controller(client)
     ctl.render(80, 24)
     ctl.key("p")
-    assert ctl.flash_text == "9♥ has no place: no stack shows 8♥, no column shows a black 10"
+    assert ctl.flash_text == "9♥ fits no stack (needs 8♥) and no column (a black 10)"
+    assert len(ctl.flash_text) + 2 <= 60  # the status line at the smallest size
     assert ctl.flash_rule == "RD-5, RD-7" and not client.sent
 
 
@@ -315,7 +316,7 @@ def test_rg3_rg4_german_refusal_cites_german_rules_never_rd5_or_rd7():
         ctl.key(key)
         assert "RD-" not in (ctl.flash_rule or "") and "RD-" not in ctl.flash_text
         assert ctl.flash_rule == "RG-3, RG-4"
-        assert "no laddering" in ctl.flash_text
+        assert "no laddering" in ctl.flash_text and len(ctl.flash_text) + 2 <= 60
     assert ctl.flash_text.startswith(symbol(client.view()["players"][0]["columns"][1][-1]))
     ctl.key("w")  # nothing turned yet
     assert ctl.flash_rule == "RG-5" and "Space turns the Pack" in ctl.flash_text

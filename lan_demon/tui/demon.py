@@ -214,15 +214,15 @@ class DemonScreen(GameScreen):
             return lost, "RD-11"
         below = _a(_rank_name(card.rank - 1)) if german else \
             Card(card.rank - 1, card.suit).symbol
-        if german:
-            return f"{card.symbol} has no place: no stack shows {below}, and there is no " \
-                   "laddering in this game", "RG-3, RG-4"
+        if german:  # words short enough for the status line at 60 columns
+            return f"{card.symbol} fits no stack (needs {below}); no laddering here", \
+                "RG-3, RG-4"
         if card.rank == 13:
-            column = "a King goes on no column"
-        else:
-            colour = "black" if card.red else "red"
-            column = f"no column shows {_a(colour)} {_rank_name(card.rank + 1)}"
-        return f"{card.symbol} has no place: no stack shows {below}, {column}", "RD-5, RD-7"
+            return f"{card.symbol} fits no stack (needs {below}); no column takes a King", \
+                "RD-5, RD-7"
+        column = f"no column ({_a('black' if card.red else 'red')} " \
+            f"{_rank_name(card.rank + 1)})"
+        return f"{card.symbol} fits no stack (needs {below}) and {column}", "RD-5, RD-7"
 
     def lost_race(self, ctl: Controller, card: Card) -> str | None:
         """ "Ann beat you to the 4♥ stack" when ``card`` fitted a stack as the screen last
