@@ -30,6 +30,11 @@ CHART_ROWS = 6
 CHART_LINES = 5  # sides drawn in the chart: the leaders, and you
 
 
+def wrap(text: str, width: int, style: str = "") -> Fragments:
+    from lan_demon.tui.table import wrap as wrap_words
+    return wrap_words(text, width, style)
+
+
 def rounds_text(client: Client) -> str:
     """How long the match is: the host's round count, else the game's own default or end."""
     rounds = client.config.get("rounds")
@@ -114,8 +119,9 @@ def score_board(ctl: Controller, width: int) -> Fragments:
     else:
         rounds = ctl.client.config.get("rounds") or ctl.client.game.default_rounds()
         of = f" of {rounds}" if rounds else ""
-        out = line(("class:me", f" Round {first + len(results)}{of} is over"),
-                   ("class:dim", f" — {ctl.banner_text}" if ctl.banner_text else ""))
+        out = line(("class:me", f" Round {first + len(results)}{of} is over"))
+        if ctl.banner_text:
+            out += wrap(ctl.banner_text, width, "class:good")
     if results:
         out += _round_table(ctl, game, results[-1], table.get("totals", []), width, over)
     setup = table.get("setup") or {}

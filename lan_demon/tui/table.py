@@ -114,6 +114,7 @@ class Controller:
         self.banner_until = 0.0
         self.banner_seconds = BANNER_SECONDS
         self.page = 0  # the page of a long scoreboard or help
+        self.pages = 1  # how many pages it had at the last render
         self.size = (MIN_WIDTH, MIN_HEIGHT)  # the terminal at the last render or key
         self.next_at: float | None = None  # from the round_end notice, when the table lacks it
         self.rotations = 0  # RD-13 rotations seen this round
@@ -320,13 +321,13 @@ class Controller:
             return
         if self.help:  # paging keys turn its pages; any other key closes it
             if key in PAGE_KEYS:
-                self.page += PAGE_KEYS[key]
+                self._turn_page(PAGE_KEYS[key])
             else:
                 self.help = False
             return
         phase = self.phase
         if phase in ("between", "over") and key in PAGE_KEYS:
-            self.page += PAGE_KEYS[key]
+            self._turn_page(PAGE_KEYS[key])
             return
         if phase == "playing":
             if self.spectator:
@@ -341,6 +342,9 @@ class Controller:
         elif key == "enter" and phase == "between":
             self.client.ready()
             self.flash("ready for the next round")
+
+    def _turn_page(self, step: int) -> None:
+        self.page = max(0, min(self.pages - 1, self.page + step))
 
     def _lobby_key(self, key: str) -> None:
         if key == "v" and self.local is not None:
@@ -417,10 +421,10 @@ class Controller:
     def _paged(self, body: list[Fragments], room: int, width: int) -> list[Fragments]:
         """A body taller than ``room`` shown a page at a time, the last line saying which."""
         if len(body) <= room:
-            self.page = 0
+            self.page, self.pages = 0, 1
             return body
         per = max(1, room - 1)
-        pages = -(-len(body) // per)
+        pages = self.pages = -(-len(body) // per)
         self.page = max(0, min(self.page, pages - 1))
         shown = body[self.page * per:(self.page + 1) * per]
         shown += [[]] * (per - len(shown))
