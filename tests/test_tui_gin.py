@@ -163,3 +163,30 @@ def test_gs9_duplicate_play_shows_a_joker_of_your_own():
         assert "Joker (Tess)" in text_of(ctl.render(80, 24))
 
     drive("gin-solitaire", 1, script, seed=SEED, rounds=1, speed="beginner")
+
+
+def test_gs4_card_letters_stay_put_after_a_draw_and_a_knock_asks_first():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        screen: GinScreen = ctl.screen
+        best = best_arrangement(hand(keys)).discard
+        await keys.press(screen.layout(ctl.client.view()).letter(best))
+        await keys.settled()
+        before = dict(screen.layout(ctl.client.view()).letters)
+        assert len(before) == 10
+        await keys.press("n")
+        await keys.until(lambda: ctl.client.view()["phase"] == "discard"
+                         and not ctl.client.pending and not screen.layout(
+                             ctl.client.view()).unknown, what="the drawn card")
+        after = screen.layout(ctl.client.view()).letters
+        assert len(after) == 11
+        for card, letter in before.items():
+            assert after[card] == letter, card  # a card keeps its letter while in hand
+        new = [c for c in after if c not in before]
+        assert len(new) == 1 and after[new[0]] not in before.values()
+        text = text_of(ctl.render(80, 24))
+        for card, letter in after.items():
+            assert f"{letter} {card.symbol}" in text
+
+    drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
