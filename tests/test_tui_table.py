@@ -71,7 +71,7 @@ def test_everyone_ready_the_captains_enter_starts_at_once():
     ctl, _ = controller(client)
     assert "You are the captain: Enter starts the match" in shown(ctl)
     ctl.key("enter")
-    assert client.sent[-1] == "start" and ctl.confirm is None
+    assert client.sent == ["start"] and ctl.confirm is None
 
 
 def test_a_non_captain_says_ready_and_is_told_who_starts():

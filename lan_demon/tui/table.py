@@ -361,7 +361,6 @@ class Controller:
                 self._start()
 
     def _start(self) -> None:
-        self.client.ready()
         self.client.start()
         self.flash("starting the match…")
 
