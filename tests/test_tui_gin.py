@@ -43,7 +43,7 @@ def keys_for(keys: Keys, move: object) -> list[str]:
     if isinstance(move, BigGin):
         return ["B"]
     if isinstance(move, Knock):
-        return ["K", layout.letter(move.card)]
+        return ["K", layout.letter(move.card), "y"]  # a knock is always confirmed
     assert isinstance(move, Discard)
     return [layout.letter(move.card)]
 
@@ -87,13 +87,13 @@ def test_gs6_a_knock_with_more_than_10_deadwood_is_refused_locally_with_the_dead
         arbiter = keys.table.server.arbiter
         # GS-3: no knock before the first discard
         await keys.press("K")
-        assert ctl.flash_text.startswith("GS-3") and not screen.knocking
+        assert ctl.flash_rule == "GS-3" and not screen.knocking
         best = best_arrangement(hand(keys)).discard
         await keys.press(screen.layout(ctl.client.view()).letter(best))
         await keys.settled()
         # GS-6: no knock before the draw either
         await keys.press("K")
-        assert ctl.flash_text.startswith("GS-6") and not screen.knocking
+        assert ctl.flash_rule == "GS-6" and not screen.knocking
         await keys.press("n")
         await keys.until(lambda: ctl.client.view()["phase"] == "discard"
                          and not ctl.client.pending)
@@ -104,7 +104,7 @@ def test_gs6_a_knock_with_more_than_10_deadwood_is_refused_locally_with_the_dead
         await keys.press("K")
         assert screen.knocking and "Knock" in text_of(ctl.render(80, 24))
         await keys.press(screen.layout(ctl.client.view()).letter(card))
-        assert ctl.flash_text.startswith("GS-6")
+        assert ctl.flash_rule == "GS-6"
         assert f"without {card.symbol} your deadwood is {after[card]}" in ctl.flash_text
         assert not ctl.client.pending and ctl.client.seq == seq  # nothing was sent
         assert arbiter.state.seats[0].phase == "discard" and len(arbiter.state.seats[0].hand) == 11
@@ -112,7 +112,7 @@ def test_gs6_a_knock_with_more_than_10_deadwood_is_refused_locally_with_the_dead
         await keys.press("K", "escape")
         assert not screen.knocking and ctl.flash_text == "cancelled"
         await keys.press("B")
-        assert ctl.flash_text.startswith("GS-6") and "Big Gin" in ctl.flash_text
+        assert ctl.flash_rule == "GS-6" and "Big Gin" in ctl.flash_text
         assert not ctl.client.pending
 
     drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
@@ -163,3 +163,30 @@ def test_gs9_duplicate_play_shows_a_joker_of_your_own():
         assert "Joker (Tess)" in text_of(ctl.render(80, 24))
 
     drive("gin-solitaire", 1, script, seed=SEED, rounds=1, speed="beginner")
+
+
+def test_gs4_card_letters_stay_put_after_a_draw_and_a_knock_asks_first():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        screen: GinScreen = ctl.screen
+        best = best_arrangement(hand(keys)).discard
+        await keys.press(screen.layout(ctl.client.view()).letter(best))
+        await keys.settled()
+        before = dict(screen.layout(ctl.client.view()).letters)
+        assert len(before) == 10
+        await keys.press("n")
+        await keys.until(lambda: ctl.client.view()["phase"] == "discard"
+                         and not ctl.client.pending and not screen.layout(
+                             ctl.client.view()).unknown, what="the drawn card")
+        after = screen.layout(ctl.client.view()).letters
+        assert len(after) == 11
+        for card, letter in before.items():
+            assert after[card] == letter, card  # a card keeps its letter while in hand
+        new = [c for c in after if c not in before]
+        assert len(new) == 1 and after[new[0]] not in before.values()
+        text = text_of(ctl.render(80, 24))
+        for card, letter in after.items():
+            assert f"{letter} {card.symbol}" in text
+
+    drive("gin-solitaire", 0, script, seed=SEED, rounds=1)

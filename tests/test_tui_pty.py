@@ -143,7 +143,14 @@ def test_play_lobby_table_keys_and_quit_restores_the_terminal() -> None:
         prog.wait_for(lambda s: "The rules in short" not in s and "Stacks" in s,
                       "the table again after closing the help")
 
+        prog.press(b"q")  # during a match q asks first; any other key stays
+        prog.wait_for(lambda s: "Leave the table?" in s, "the leave question")
+        prog.press(b"n")
+        prog.wait_for(lambda s: "Leave the table?" not in s and "Stacks" in s,
+                      "the table again after staying")
         prog.press(b"q")
+        prog.wait_for(lambda s: "Leave the table?" in s, "the leave question again")
+        prog.press(b"y")
         status = prog.wait_exit()
         assert status == 0, f"exit status {status}; screen:\n{prog.text()}"
         raw = bytes(prog.raw)

@@ -97,7 +97,7 @@ def test_rk4_keys_when_it_is_not_your_turn_are_refused_naming_whose_turn():
         if ctl.client.view()["turn"] == ctl.client.seat:
             # a slot key before picking a card says what to press first
             await keys.press("5")
-            assert ctl.flash_text.startswith("RK-4:") and "d takes the Discard" in \
+            assert ctl.flash_rule == "RK-4" and "d takes the Discard" in \
                 ctl.flash_text
             await keys.press("n")
             await keys.until(lambda: "held" in ctl.client.view())
@@ -107,7 +107,8 @@ def test_rk4_keys_when_it_is_not_your_turn_are_refused_naming_whose_turn():
         bot = ctl.name(ctl.client.view()["turn"])
         for key in ("n", "d", "7", "x"):
             await keys.press(key)
-            assert ctl.flash_text.startswith(f"RK-4: it is {bot}'s turn"), (key, ctl.flash_text)
+            assert ctl.flash_rule == "RK-4", (key, ctl.flash_text)
+            assert ctl.flash_text.startswith(f"it is {bot}'s turn"), (key, ctl.flash_text)
             assert not ctl.client.pending  # refused here, nothing sent
             assert ctl.flash_text in text_of(ctl.render(80, 24))
 

@@ -211,15 +211,81 @@ def stacks_of(text: str) -> int:
 
 def lobby(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4") as s:
-        s.until(lambda t: "Lobby" in t and t.count("(bot)") >= 7, "lobby with 7 bots")
+        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 7 and "captain" in t,
+                "lobby with 7 bots and the captain")
         s.settle()
         save(s, "lobby", out, made)
+
+
+def twenty(out: Path, made: list[str]) -> None:
+    """20 players at 80×24: the table, then the round end (it pages) and its OUT banner."""
+    with Session("play", "--game", "racing-demon", "--bots", "19", "--seed", "4",
+                 "--rounds", "2", "--speed", "expert", cols=80, rows=24) as s:
+        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 19, "lobby with 19 bots",
+                timeout=60)
+        s.press(b"\r")
+        s.until(lambda t: "Stacks" in t, "table after Go", timeout=30)
+        s.until(lambda t: stacks_of(t) >= 12 or "OUT!" in t, "12 stacks", timeout=60,
+                keys=DEMON_KEYS, every=0.4)
+        s.settle()
+        if "Stacks" in s.text():
+            save(s, "twenty-players", out, made)
+        s.until(lambda t: "OUT!" in t or "nobody out" in t, "the OUT banner", timeout=180,
+                keys=DEMON_KEYS, every=0.3)
+        s.settle(longest=0.5)
+        save(s, "out-banner", out, made)
+        s.until(lambda t: "total" in t and "page 1 of" in t, "the paged round end",
+                timeout=10)
+        s.settle()
+        save(s, "twenty-round-end", out, made)
+        s.press(b" ")
+        s.until(lambda t: "page 2 of" in t, "page 2 of the round end", timeout=10)
+        s.settle()
+        save(s, "twenty-round-end-page-2", out, made)
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def spectator(out: Path, made: list[str]) -> None:
+    """``lan-demon join --spectate`` at a hosted table of three bots."""
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    run = [sys.executable, "-m", "lan_demon"]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": ROOT}
+    host = subprocess.Popen(run + ["host", "--game", "racing-demon", "--port", str(port),
+                                   "--players", "3", "--rounds", "1", "--seed", "4"], **quiet)
+    bots: list[subprocess.Popen] = []
+    try:
+        with Session("join", address, "--spectate", "--name", "Sam") as s:
+            s.until(lambda t: "Sam watching" in t, "the spectator's lobby", timeout=30)
+            for name in ("Ann", "Bob", "Cy"):
+                bots.append(subprocess.Popen(run + ["bot", address, "--name", name,
+                                                    "--speed", "beginner"], **quiet))
+            s.until(lambda t: "Stacks" in t, "the match, watched", timeout=60)
+            s.until(lambda t: stacks_of(t) >= 4 or "OUT!" in t, "4 stacks", timeout=60)
+            s.settle()
+            save(s, "spectator", out, made)
+    finally:
+        for proc in bots + [host]:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in bots + [host]:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
 
 
 def racing_demon_8(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
                  "--rounds", "1", "--speed", "club") as s:
-        s.until(lambda t: "Lobby" in t and t.count("(bot)") >= 7, "lobby with 7 bots")
+        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 7, "lobby with 7 bots")
         s.press(b"\r")
         s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
         s.until(lambda t: stacks_of(t) >= 8 or "is over" in t, "8 stacks", timeout=60,
@@ -237,17 +303,17 @@ def racing_demon_8(out: Path, made: list[str]) -> None:
 def round_end(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
                  "--rounds", "2", "--speed", "flat-out") as s:
-        s.until(lambda t: "Lobby" in t and t.count("(bot)") >= 7, "lobby with 7 bots")
+        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 7, "lobby with 7 bots")
         s.press(b"\r")
         s.until(lambda t: "Stacks" in t, "table after Go")
-        s.until(lambda t: "Round 1 is over" in t, "end of round 1", timeout=120,
-                keys=DEMON_KEYS, every=0.2)
+        s.until(lambda t: "Round 1 of 2 is over" in t and "total" in t, "end of round 1",
+                timeout=120, keys=DEMON_KEYS, every=0.2)
         s.settle()
         save(s, "round-end", out, made)
         s.press(b"\r")  # ready for round 2
         s.until(lambda t: "Stacks" in t, "round 2", timeout=60)
-        s.until(lambda t: "Match over" in t, "end of the match", timeout=120,
-                keys=DEMON_KEYS, every=0.2)
+        s.until(lambda t: "Match over" in t and "total" in t, "end of the match",
+                timeout=120, keys=DEMON_KEYS, every=0.2)
         s.settle()
         save(s, "match-over", out, made)
 
@@ -255,7 +321,7 @@ def round_end(out: Path, made: list[str]) -> None:
 def german(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon-german", "--bots", "3", "--seed", "4",
                  "--rounds", "5", "--speed", "beginner") as s:
-        s.until(lambda t: "Lobby" in t and t.count("(bot)") >= 3, "lobby with 3 bots")
+        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 3, "lobby with 3 bots")
         s.press(b"\r")
         s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
         s.until(lambda t: stacks_of(t) >= 4 or "is over" in t, "4 stacks", timeout=60,
@@ -267,7 +333,7 @@ def german(out: Path, made: list[str]) -> None:
 def other_game(game: str, bots: int, name: str) -> Callable[[Path, list[str]], None]:
     def capture(out: Path, made: list[str]) -> None:
         with Session("play", "--game", game, "--bots", str(bots), "--seed", "4") as s:
-            s.until(lambda t: "Lobby" in t and t.count("(bot)") >= bots, "lobby")
+            s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= bots, "lobby")
             s.press(b"\r")
             s.until(lambda t: "Lobby" not in t and "Starting in" not in t, "the table",
                     timeout=30)
@@ -280,6 +346,8 @@ CAPTURES: dict[str, Callable[[Path, list[str]], None]] = {
     "lobby": lobby,
     "racing-demon-8-players": racing_demon_8,
     "round-end": round_end,
+    "twenty": twenty,
+    "spectator": spectator,
     "racing-demon-german": german,
     "racko": other_game("racko", 3, "racko"),
     "gin-solitaire": other_game("gin-solitaire", 0, "gin-solitaire"),

@@ -37,8 +37,15 @@ def screen_for(game_id: str) -> GameScreen:
     return GinScreen()
 
 
-def key_name(data: str) -> str:
-    """The controller's name for a key press: the character, or enter / escape / space."""
+KEY_NAMES = {"c-m": "enter", "c-j": "enter", "escape": "escape", "pagedown": "pagedown",
+             "pageup": "pageup"}
+
+
+def key_name(data: str, key: str | None = None) -> str:
+    """The controller's name for a key press: the character, or enter / escape / space /
+    pagedown / pageup (``key`` is prompt_toolkit's name for it, when it has one)."""
+    if key in KEY_NAMES:
+        return KEY_NAMES[key]
     return {"\r": "enter", "\n": "enter", "\x1b": "escape", " ": "space"}.get(data, data)
 
 
@@ -52,7 +59,10 @@ def build_app(ctl: Controller) -> Application:
 
     @bindings.add("<any>")
     def _(event: Any) -> None:
-        ctl.key(key_name(event.data))
+        size = event.app.output.get_size()
+        ctl.size = (size.columns, size.rows)  # so no key acts behind "too small"
+        pressed = event.key_sequence[0].key if event.key_sequence else None
+        ctl.key(key_name(event.data, getattr(pressed, "value", pressed)))
         if ctl.quit:
             event.app.exit()
 
@@ -72,11 +82,15 @@ def build_app(ctl: Controller) -> Application:
         app.exit()
 
     app.pre_run_callables.append(lambda: app.create_background_task(pump()))
+    ctl.output = app.output  # the bell rings through the application's terminal
     return app
 
 
-def table_for(client: Client, host: bool = False) -> Controller:
-    return Controller(client, screen_for(client.game.id), host=host)
+def table_for(client: Client, host: bool = False, bell: bool = True,
+              local: LocalTable | None = None) -> Controller:
+    """The screen for ``client``'s game. ``bell=False``: silent (``--no-bell``); ``local``:
+    the in-process table of ``lan-demon play``, whose bots' speed the lobby can change."""
+    return Controller(client, screen_for(client.game.id), host=host, bell=bell, local=local)
 
 
 @dataclass
@@ -94,6 +108,22 @@ class LocalTable:
 
     def __post_init__(self) -> None:
         self.stop = threading.Event()
+        self.bots: list[Any] = []  # the NetBots, once seated
+
+    def set_speed(self, name: str) -> None:
+        """Every bot plays at speed profile ``name`` from its next action on (a NetBot reads
+        its profile from its ``speed`` attribute at each decision)."""
+        from lan_demon.games import BadConfig
+        from lan_demon.simulator import PROFILES
+        if name not in PROFILES:
+            raise BadConfig(f"unknown speed profile {name!r}; choose one of: "
+                            f"{', '.join(PROFILES)}")
+        self.speed = name
+        for bot in list(self.bots):
+            bot.speed = PROFILES[name]
+            if bot.eye is None and (bot.speed.notice > 0 or bot.speed.miss > 0):
+                import random
+                bot.eye = random.Random(f"lan_demon-bot-eye:{self.seed}:{bot.client.seat}")
 
     @property
     def address(self) -> str:
@@ -112,7 +142,7 @@ class LocalTable:
 
     def _run_bots(self, count: int, seated: threading.Event) -> None:
         from lan_demon.net.bots import make_bot, run_pool
-        bots = []
+        bots = self.bots
         try:
             for i in range(count):
                 bots.append(make_bot(self.address, self.strategy, f"{BOT_NAMES[i % 20]} (bot)",
@@ -137,7 +167,7 @@ BOT_NAMES = ["Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo",
 
 
 def start_local_table(game: str, seed: int | str, rounds: int | None = None,
-                      speed: str = "club", countdown: float = 3.0, pause: float = 30.0,
+                      speed: str = "club", countdown: float = 3.0, pause: float | None = 60.0,
                       context: zmq.Context | None = None,
                       strategy: str = "greedy") -> LocalTable:
     """Start an arbiter on 127.0.0.1 (any free port) in a thread of this process."""

@@ -2,13 +2,15 @@
 
 The hand is shown as the engine's exact solver arranges it (GS-5): each meld on a line of its
 own, then the deadwood with its points, then — holding 11 cards — the discard that leaves the
-least deadwood. The cards carry the letters ``a`` … ``k`` in that displayed order, and a letter
-is the key that lets that card go:
+least deadwood. The cards carry the letters ``a`` … ``k`` — in displayed order at the deal;
+after that a card keeps its letter while it stays in the hand (a drawn card takes the letter
+the discard freed), so a key does not change under the player's finger — and a letter is the
+key that lets that card go:
 
 * ``n`` draws the top card (GS-4);
 * a letter discards that card face down (GS-3, GS-4);
-* ``K`` then a letter knocks, discarding that card (GS-6) — refused here, with the deadwood it
-  would leave, when that is more than 10;
+* ``K`` then a letter knocks, discarding that card (GS-6), once ``y`` confirms it — refused
+  here, with the deadwood it would leave, when that is more than 10;
 * ``B`` calls Big Gin (all 11 cards melded, GS-6).
 """
 
@@ -76,13 +78,29 @@ class Layout:
             self.big_gin = is_big_gin(known)
             self.after = deadwood_after_discard(known)
 
+        self.letters: dict[Card, str] = {c: LETTERS[i] for i, c in enumerate(self.order)}
+
     @property
     def order(self) -> list[Card]:
-        """The cards in displayed order: ``a`` is the first."""
+        """The cards in displayed order."""
         return [c for _, cards in self.groups for c in cards]
 
     def letter(self, card: Card) -> str:
-        return LETTERS[self.order.index(card)]
+        """The key of ``card``: it keeps its letter while it stays in the hand."""
+        return self.letters[card]
+
+    def card(self, letter: str) -> Card | None:
+        return next((c for c, k in self.letters.items() if k == letter), None)
+
+    def keep_letters(self, before: dict[Card, str]) -> None:
+        """Cards still in hand keep the letters they had; a new card takes a free one."""
+        cards = [c for c in self.order if not c.hidden]
+        kept = {c: before[c] for c in cards if c in before}
+        free = [k for k in LETTERS if k not in kept.values()]
+        for c in cards:
+            if c not in kept:
+                kept[c] = free.pop(0)
+        self.letters = kept
 
 
 class GinScreen(GameScreen):
@@ -106,17 +124,21 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
 
     def __init__(self) -> None:
         self.knocking = False  # "K" was pressed: the next letter knocks
+        self.knock_card: Card | None = None  # K and a letter: y (or Enter) knocks with it
         self._layout: tuple[tuple[str, ...], Layout] | None = None
 
     def reset(self) -> None:
-        self.knocking = False
+        self.knocking, self.knock_card, self._layout = False, None, None
 
     # --- facts -----------------------------------------------------------------------------
 
     def layout(self, view: dict[str, Any] | None) -> Layout:
         hand = tuple(view.get("hand", [])) if view else ()
         if self._layout is None or self._layout[0] != hand:
-            self._layout = (hand, Layout([Card.from_data(c) for c in hand]))
+            lay = Layout([Card.from_data(c) for c in hand])
+            if self._layout is not None:
+                lay.keep_letters(self._layout[1].letters)
+            self._layout = (hand, lay)
         return self._layout[1]
 
     def why_not(self, ctl: Controller, move: Move) -> str:
@@ -138,6 +160,13 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
 
     def key(self, ctl: Controller, key: str) -> bool:
         view = ctl.client.view()
+        if self.knock_card is not None:
+            card, self.knock_card = self.knock_card, None
+            if key in ("y", "enter"):
+                self._try(ctl, Knock(card))
+            else:
+                ctl.flash("no knock — your turn goes on")
+            return True
         if key == "escape":
             if self.knocking:
                 self.knocking = False
@@ -161,15 +190,16 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         phase = view.get("phase") if view else None
         self.knocking = False
         if view is None or ctl.client.seat is None:
-            ctl.flash(self.why_not(ctl, Knock(Card(1, "S"))))
+            ctl.flash_refusal(self.why_not(ctl, Knock(Card(1, "S"))))
         elif phase == FIRST_DISCARD:
-            ctl.flash("GS-3: first discard one card face down (its letter); knock after a draw")
+            ctl.flash_refusal("GS-3: first discard one card face down (its letter); "
+                              "knock after a draw")
         elif phase == DRAW:
-            ctl.flash("GS-6: you knock after drawing — press n first")
+            ctl.flash_refusal("GS-6: you knock after drawing — press n first")
         elif phase == OVER:
-            ctl.flash("GS-4: the round is over for you")
+            ctl.flash_refusal("GS-4: the round is over for you")
         elif self.layout(view).unknown:
-            ctl.flash("your drawn card is on its way — a moment")
+            ctl.flash_refusal("your drawn card is on its way — a moment")
         else:
             self.knocking = True
             ctl.flash("knock: which card goes face down? its letter — Esc cancels")
@@ -180,19 +210,24 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         lay = self.layout(view)
         order = lay.order
         if lay.unknown:
-            ctl.flash("your drawn card is on its way — a moment")
+            ctl.flash_refusal("your drawn card is on its way — a moment")
             return True
-        if LETTERS.index(key) >= len(order):
-            ctl.flash(f"there is no card {key}: your cards are a–{LETTERS[len(order) - 1]}"
-                      if order else f"there is no card {key}")
+        card = lay.card(key)
+        if card is None:
+            ctl.flash_refusal(f"there is no card {key}: your cards are "
+                              f"{' '.join(sorted(lay.letters.values()))}"
+                              if order else f"there is no card {key}")
             return True
-        card = order[LETTERS.index(key)]
         if not knocking:
             self._try(ctl, Discard(card))
             return True
         move = Knock(card)
         if move in ctl.client.legal_moves():
-            ctl.play(move)
+            self.knock_card = card  # a knock ends the round: it is always confirmed
+            after = lay.after.get(card)
+            ctl.flash(f"knock with {card.symbol} face down" +
+                      (f", deadwood {after}" if after is not None else "") +
+                      "? y knocks, any other key keeps playing", seconds=30.0)
             return True
         after = lay.after.get(card)
         if view and view.get("phase") == DISCARD and after is not None and after > KNOCK_LIMIT:
@@ -200,10 +235,10 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             if lay.discard is not None:
                 best = (f" (best: {lay.letter(lay.discard)} {lay.discard.symbol} "
                         f"leaves {lay.points})")
-            ctl.flash(f"GS-6: knocking needs deadwood ≤ {KNOCK_LIMIT}; without {card.symbol} "
-                      f"your deadwood is {after}{best}")
+            ctl.flash_refusal(f"GS-6: knocking needs deadwood ≤ {KNOCK_LIMIT}; without "
+                              f"{card.symbol} your deadwood is {after}{best}")
         else:
-            ctl.flash(self.why_not(ctl, move))
+            ctl.flash_refusal(self.why_not(ctl, move))
         return True
 
     # --- drawing ---------------------------------------------------------------------------
@@ -246,7 +281,6 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             facts = f" · deadwood {lay.points}"
         out = line(("class:me", f" Your hand ({size} cards{facts})"))
         per_line = max(1, (width - 16) // CARD_WIDTH)
-        letter = 0
         labels = {"meld": "meld", "deadwood": "deadwood", "discard": "best discard",
                   "hand": "hand"}
         for kind, cards in lay.groups:
@@ -256,8 +290,8 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
                 frags: Fragments = [("class:good" if kind == "meld" else "class:dim",
                                      f"   {label:<12}")]
                 for card in chunk:
-                    frags += [("class:key", f" {LETTERS[letter]}")] + card_fragments(card)
-                    letter += 1
+                    frags += [("class:key", f" {lay.letters.get(card, '?')}")] + \
+                        card_fragments(card)
                 if kind == "deadwood" and start + per_line >= len(cards):
                     frags.append(("class:warn", f"   = {lay.points}"))
                 out += line(frags)
@@ -271,10 +305,13 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             return [("class:good", " " + self._result_text(view.get("result")))]
         if lay.unknown:
             return [("class:dim", " drawing…")]
+        if self.knock_card is not None:
+            return [("class:key", f" Knock with {self.knock_card.symbol}?"),
+                    ("", " y knocks — any other key keeps playing")]
         if phase == FIRST_DISCARD:
             return [("class:key", " Discard one card face down to begin:"),
-                    ("", f" press its letter (best: {lay.letter(lay.discard)})"
-                     if lay.discard else " press its letter")]
+                    ("", f" its letter ({lay.letter(lay.discard)} discards "
+                     f"{lay.discard.symbol}, the best)" if lay.discard else " its letter")]
         if phase == DRAW:
             return [("class:key", " n"), ("", " draws the top card")]
         if self.knocking:
@@ -286,10 +323,11 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         if best is not None and best <= KNOCK_LIMIT and lay.discard is not None:
             what = "Gin!" if best == 0 else f"You can knock with {best} deadwood:"
             return [("class:good", f" {what}"),
-                    ("", f" K then {lay.letter(lay.discard)} — or discard a card (its letter)")]
+                    ("", f" K {lay.letter(lay.discard)} knocks with {lay.discard.symbol}; "
+                     f"a letter alone discards")]
         return [("class:key", " Discard a card:"),
-                ("", f" its letter (best: {lay.letter(lay.discard)})" if lay.discard else
-                 " its letter")]
+                ("", f" its letter ({lay.letter(lay.discard)} discards {lay.discard.symbol}, "
+                 "the best)" if lay.discard else " its letter")]
 
     @staticmethod
     def _result_text(result: dict[str, Any] | None) -> str:
@@ -313,7 +351,7 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         seat = ctl.client.seat or 0
         players = max(1, len(ctl.seats))
         totals = list(table.get("totals") or []) + [0] * (2 * players)
-        joker = "Joker" if players == 1 else f"Joker ({ctl.name(seat)})"
+        joker = "Joker" if players == 1 else f"Joker ({ctl.name(seat).replace(' (bot)', '')})"
         rounds = len(table.get("results", []))
         return line(("class:me", " Score "), ("class:me", f"{ctl.name(seat)} "),
                     ("class:good", f"{totals[seat]}"), ("", f" · {joker} "),

@@ -131,14 +131,15 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
                 self.source = None
                 ctl.flash("cancelled")
             elif self._holding(ctl, view):
-                ctl.flash("RK-4: a drawn card must go into a slot (1-9, 0) or be discarded (x)")
+                ctl.flash_refusal("RK-4: a drawn card must go into a slot (1-9, 0) or be "
+                                  "discarded (x)")
             return True
         if key == "d":
             self.source = None
             if any(isinstance(m, TakeDiscard) for m in ctl.client.legal_moves()):
                 self.source = "discard"
             else:
-                ctl.flash(self.why_not(ctl, TakeDiscard(SLOTS[0])))
+                ctl.flash_refusal(self.why_not(ctl, TakeDiscard(SLOTS[0])))
             return True
         if key == "n":
             self.source = None
@@ -146,7 +147,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             return True
         if key == "x":
             if self.source is not None:
-                ctl.flash("RK-4: x discards a drawn card; the Discard top goes into a slot "
+                ctl.flash_refusal("RK-4: x discards a drawn card; the Discard top goes into a slot "
                           "(1-9, 0) — Esc cancels")
                 return True
             self._try(ctl, DiscardHeld())
@@ -159,7 +160,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             elif self._holding(ctl, view) or not self._mine(ctl, view):
                 self._try(ctl, Place(slot))
             else:
-                ctl.flash("RK-4: first pick a card — d takes the Discard top, n draws — "
+                ctl.flash_refusal("RK-4: first pick a card — d takes the Discard top, n draws — "
                           f"then {key} puts it into slot {slot}")
             return True
         return False

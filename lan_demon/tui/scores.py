@@ -1,99 +1,307 @@
-"""The round-end and match screen: every score with its parts, the totals, the next round's
-Pile sizes (RD-15) and a chart of the match so far."""
+"""The round-end and match screen: who went out, every score with its parts, sorted, the
+round's winner and the match leader marked, the next round's Piles (RD-15), a chart of the
+running totals by round, and what the table waits for before the next round (contract 4).
+
+German Racing Demon scores penalties (RG-6, RG-7): its board is sorted lowest first and its
+chart is drawn with the lowest total at the top, so the best is always up and first.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lan_demon.tui.style import Fragments, line
+from lan_demon.tui.style import BACKS, Fragments, line
 
 if TYPE_CHECKING:
+    from lan_demon.net.client import Client
     from lan_demon.tui.table import Controller
 
-#: The parts of a score worth a column, per game, as (detail key, heading).
-PARTS = {
-    "racing-demon": [("stacked", "stacked"), ("kings", "kings"), ("out", "out"),
-                     ("pile_left", "pile left")],
-    "racing-demon-german": [("pile_left", "pile left"), ("out", "out")],
-    "racko": [("racko", "Rack-O"), ("rack", "rack")],
-    "gin-solitaire": [("result", "result"), ("deadwood", "deadwood"), ("count", "C")],
+#: The parts of a score worth a column, per game, as (detail key, heading, width).
+PARTS: dict[str, list[tuple[str, str, int]]] = {
+    "racing-demon": [("stacked", "stacked", 8), ("kings", "kings", 6), ("out", "out", 5),
+                     ("pile_left", "pile left", 10)],
+    "racing-demon-german": [("pile_left", "pile left", 10), ("out", "out", 5)],
+    "racko": [("racko", "Rack-O", 7), ("in_order", "in order", 9), ("bonus", "bonus", 6)],
+    "gin-solitaire": [("result", "result", 9), ("deadwood", "dw", 4), ("count", "C", 4)],
 }
-BARS = " ▁▂▃▄▅▆▇█"
+SCORE_WORD = {"racing-demon": "score (RD-14)", "racing-demon-german": "penalty (RG-6)",
+              "racko": "score (RK-6)", "gin-solitaire": "score (GS-7)"}
+CHART_ROWS = 6
+CHART_LINES = 5  # sides drawn in the chart: the leaders, and you
 
+
+def wrap(text: str, width: int, style: str = "") -> Fragments:
+    from lan_demon.tui.table import wrap as wrap_words
+    return wrap_words(text, width, style)
+
+
+def rounds_text(client: Client) -> str:
+    """How long the match is: the host's round count, else the game's own default or end."""
+    rounds = client.config.get("rounds")
+    game = client.game
+    if not rounds and game is not None:
+        rounds = game.default_rounds()
+    if rounds:
+        return f"{rounds} rounds"
+    if game is not None and game.id == "racko":
+        return "rounds until someone reaches 500 (RK-7)"
+    if game is not None and game.id == "gin-solitaire":
+        return "rounds until a side reaches 100 (GS-8)"
+    return "rounds until the host stops"
+
+
+def short(name: str, width: int) -> str:
+    """A name in ``width`` characters: bots lose " (bot)" first, then an ellipsis."""
+    name = name.replace(" (bot)", "")
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def sides(ctl: Controller, count: int | None = None) -> list[str]:
+    """The names of the match's sides; Gin Solitaire's Jokers score too (GS-9)."""
+    names = [s["name"] for s in ctl.seats]
+    results = ctl.client.table.get("results", [])
+    count = count if count is not None else (len(results[-1]["scores"]) if results
+                                             else len(names))
+    if count > len(names):
+        jokers = ["Joker"] if len(names) == 1 else \
+            [f"Joker ({short(n, 10)})" for n in names]
+        names = names + jokers
+    return names[:count]
+
+
+def lower_is_better(ctl: Controller) -> bool:
+    return bool(getattr(ctl.client.game, "lower_is_better", False))
+
+
+# --- the ending --------------------------------------------------------------------------------
+
+def ending_text(ctl: Controller, result: dict[str, Any]) -> str:
+    """What ended the round, in words: "Cy is OUT!" (RD-12), "Ann: Rack-O!" (RK-5), who
+    knocked or went Gin (GS-6), or the table stuck three times (RD-13)."""
+    game = ctl.client.game.id if ctl.client.game else ""
+    detail = result.get("detail") or []
+    names = sides(ctl, len(detail) or None)
+    if game.startswith("racing-demon"):
+        out = [names[i] for i, d in enumerate(detail) if d.get("out")]
+        if out:
+            return " and ".join(short(n, 20) for n in out) + (" is" if len(out) == 1
+                                                             else " are") + " OUT!"
+        return "Everyone stuck three times: the round ends with nobody out — RD-13"
+    if game == "racko":
+        won = [names[i] for i, d in enumerate(detail) if d.get("racko")]
+        return f"{short(won[0], 20)}: Rack-O!" if won else "The round is over"
+    if game == "gin-solitaire":
+        players = len(ctl.seats) or 1
+        said = []
+        for i, d in enumerate(detail[:players]):
+            who = short(names[i], 14)
+            what = d.get("result")
+            said.append({"knock": f"{who} knocked with {d.get('deadwood')}",
+                         "gin": f"{who}: Gin!", "big-gin": f"{who}: Big Gin!",
+                         "joker": f"{who} drew the Joker"}.get(what, ""))
+        text = "; ".join(s for s in said if s)
+        return text or "The round is over"
+    return "The round is over"
+
+
+# --- the board ---------------------------------------------------------------------------------
 
 def score_board(ctl: Controller, width: int) -> Fragments:
     table = ctl.client.table
     game = ctl.client.game.id
     results = table.get("results", [])
-    names = _sides(ctl, results)
     over = table.get("phase") == "over"
-    out = line(("class:me", " Match over" if over else f" Round {len(results)} is over"))
-    if results:
-        out += _round_table(game, names, results[-1], table.get("totals", []), width)
-    setup = table.get("setup") or {}
-    if not over and setup.get("pile_sizes"):
-        out += line(("class:dim", " next Piles (RD-15):"))
-        cells = [f"{n.removesuffix(' (bot)')[:12]} {s}" for n, s in zip(names, setup["pile_sizes"])]
-        per_row = max(1, (width - 2) // 18)
-        for k in range(0, len(cells), per_row):
-            out += line("  " + "".join(f"{c:<18}" for c in cells[k:k + per_row]))
-    out += line("") + _chart(names, results, width)
+    first = table.get("results_from", 0)
     if over:
         winners = (table.get("result") or {}).get("winner", [])
-        out += line(("class:good", f" Winner: {', '.join(winners)}"))
+        out = line(("class:me", " Match over"), ("class:good", f" — the winner: "
+                                                  f"{', '.join(winners)}" if winners else ""))
     else:
-        out += line(("class:key", " Enter"), " — ready for the next round")
-    return out
+        rounds = ctl.client.config.get("rounds") or ctl.client.game.default_rounds()
+        of = f" of {rounds}" if rounds else ""
+        out = line(("class:me", f" Round {first + len(results)}{of} is over"))
+        if ctl.banner_text:
+            out += wrap(ctl.banner_text, width, "class:good")
+    if results:
+        out += _round_table(ctl, game, results[-1], table.get("totals", []), width, over)
+    setup = table.get("setup") or {}
+    if not over and setup.get("pile_sizes"):
+        out += _next_piles(ctl, setup["pile_sizes"], width)
+    return out + chart(ctl, results, width)
 
 
-def _sides(ctl: Controller, results: list[dict[str, Any]]) -> list[str]:
-    names = [s["name"] for s in ctl.seats]
-    count = len(results[-1]["scores"]) if results else len(names)
-    if count > len(names):  # Gin Solitaire: the Jokers score too
-        jokers = ["Joker"] if len(names) == 1 else [f"Joker ({n})" for n in names]
-        names = names + jokers
-    return names[:count]
+def order(scores: list[int], totals: list[int], low: bool, by_total: bool) -> list[int]:
+    """Side indexes, best first: by the round's score (or the total), the total breaking ties."""
+    sign = 1 if low else -1
+
+    def key(i: int) -> tuple[int, int, int]:
+        total = totals[i] if i < len(totals) else 0
+        first = total if by_total else scores[i]
+        return sign * first, sign * total, i
+    return sorted(range(len(scores)), key=key)
 
 
-def _round_table(game: str, names: list[str], result: dict[str, Any], totals: list[int],
-                 width: int) -> Fragments:
-    parts = PARTS.get(game, [])
-    head = f" {'':<14}{'score':>7}" + "".join(f"{h:>10}" for _, h in parts) + f"{'total':>8}"
-    out = line(("class:dim", head[:width]))
-    for i, name in enumerate(names):
+def _round_table(ctl: Controller, game: str, result: dict[str, Any], totals: list[int],
+                 width: int, over: bool) -> Fragments:
+    parts = [p for p in PARTS.get(game, []) if any(p[0] in d or p[0] == "in_order"
+                                                    for d in result["detail"])]
+    if game == "racko" and not any("bonus" in d for d in result["detail"]):
+        parts = [p for p in parts if p[0] != "bonus"]
+    scores = result["scores"]
+    names = sides(ctl, len(scores))
+    low = lower_is_better(ctl)
+    rows = order(scores, totals, low, by_total=over)
+    pick = min if low else max
+    best_round = pick(scores) if scores else None
+    best_total = pick(totals) if totals else None
+    name_w = max(8, min(18, width - 23 - sum(w for *_, w in parts)))
+    word = SCORE_WORD.get(game, "score").split(" ")[0]
+    head = (f" {'#':>2}  {'':<{name_w}}{word:>8}" + "".join(f"{h:>{w}}" for _, h, w in parts)
+            + f"{'total':>7}")
+    out = line(("class:dim", head))
+    for place, i in enumerate(rows, 1):
         detail = result["detail"][i] if i < len(result["detail"]) else {}
-        cells = "".join(f"{_cell(detail.get(k)):>10}" for k, _ in parts)
-        total = totals[i] if i < len(totals) else ""
-        out += line(f" {name[:14]:<14}{result['scores'][i]:>7}{cells}{total:>8}"[:width])
-    return out
+        cells = "".join(f"{_cell(_part(detail, k)):>{w}}" for k, _, w in parts)
+        total = totals[i] if i < len(totals) else 0
+        star = "★" if scores[i] == best_round else " "
+        lead = " ◀" if totals and total == best_total else ""
+        style = "class:me" if i == ctl.client.seat else ""
+        out += line(f" {place:>2} ", ("class:good", star),
+                    (style, f"{short(names[i], name_w):<{name_w}}"),
+                    f"{scores[i]:>8}{cells}", ("class:me", f"{total:>7}"),
+                    ("class:good", lead))
+    legend = "★ best this round  " + ("◀ leads the match" if not over else "◀ wins")
+    legend += "  · lowest is best (RG-7)" if low else ""
+    return out + line(("class:dim", f" {legend}"))
+
+
+def _part(detail: dict[str, Any], key: str) -> Any:
+    if key == "in_order":
+        from lan_demon.games.racko import ascending_prefix
+        rack = detail.get("rack")
+        return ascending_prefix(rack) if rack else None
+    return detail.get(key)
 
 
 def _cell(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "–"
-    if isinstance(value, list):
-        return "·".join(str(v) for v in value[:3]) + "…"
     return "–" if value is None else str(value)
 
 
-def _chart(names: list[str], results: list[dict[str, Any]], width: int) -> Fragments:
-    """Running totals per side, one bar per round, scaled to the match's range."""
-    if not results:
-        return []
+def _next_piles(ctl: Controller, sizes: list[int], width: int) -> Fragments:
+    cells = [f"{short(n, 10)} {s}" for n, s in zip(sides(ctl, len(sizes)), sizes)]
+    out = line(("class:dim", " next Piles (RD-15):"))
+    row = " "
+    for cell in cells:
+        if len(row) + len(cell) + 3 > width:
+            out += line(row)
+            row = " "
+        row += f" {cell} ·"
+    return out + line(row.rstrip("·"))
+
+
+# --- the chart ---------------------------------------------------------------------------------
+
+def running(results: list[dict[str, Any]], count: int) -> list[list[int]]:
+    """Each side's running total after each round shown."""
     runs = []
-    for i in range(len(names)):
+    for i in range(count):
         total, run = 0, []
         for r in results:
-            total += r["scores"][i]
+            total += r["scores"][i] if i < len(r["scores"]) else 0
             run.append(total)
         runs.append(run)
-    low = min(min(r) for r in runs)
-    high = max(max(r) for r in runs)
-    span = max(1, high - low)
-    out = line(("class:dim", " running totals"))
-    room = max(4, width - 26)
-    for name, run in zip(names, runs):
-        bars = "".join(BARS[1 + round((v - low) / span * (len(BARS) - 2))]
-                       for v in run[-room:])
-        out += line(f" {name[:14]:<14} ", ("class:chart", bars), f" {run[-1]:>5}")
-    return out
+    return runs
+
+
+def chart(ctl: Controller, results: list[dict[str, Any]], width: int) -> Fragments:
+    """Running totals by round, as a line chart ``CHART_ROWS`` tall: the leaders (and you),
+    one marker each. German penalties are drawn upside down: the lowest is at the top."""
+    if not results:
+        return []
+    count = len(results[-1]["scores"])
+    names = sides(ctl, count)
+    totals = ctl.client.table.get("totals") or [0] * count
+    offset = [0] * count
+    if ctl.client.table.get("results_from"):  # older rounds were dropped: start from them
+        shown = running(results, count)
+        offset = [t - s[-1] for t, s in zip(totals, shown)]
+    runs = [[v + offset[i] for v in run] for i, run in enumerate(running(results, count))]
+    low = lower_is_better(ctl)
+    best = order([r[-1] for r in runs], [r[-1] for r in runs], low, by_total=True)
+    chosen = best[:CHART_LINES]
+    seat = ctl.client.seat
+    if seat is not None and seat < count and seat not in chosen:
+        chosen = chosen[:-1] + [seat]
+    values = [v for i in chosen for v in runs[i]]
+    top, bottom = (min(values), max(values)) if low else (max(values), min(values))
+    span = (bottom - top) or 1
+    label_w = max(len(str(top)), len(str(bottom))) + 1
+    step = max(2, min(8, (width - label_w - 4) // max(1, len(results))))
+    rounds_shown = max(1, (width - label_w - 4) // step)
+    first = max(0, len(results) - rounds_shown)
+    cols = (len(results) - first - 1) * step + 1
+    grid: list[list[tuple[str, str]]] = [[("", " ")] * cols for _ in range(CHART_ROWS)]
+
+    def row_of(v: float) -> int:
+        return round((v - top) / span * (CHART_ROWS - 1))
+
+    for n, i in enumerate(reversed(chosen)):  # the leader drawn last, on top
+        mark = str(len(chosen) - n)
+        style = f"class:back{i % len(BACKS)}"
+        run = runs[i][first:]
+        for k, v in enumerate(run):
+            if k:  # the line from the last round's point to this one
+                for x in range(1, step):
+                    y = row_of(run[k - 1] + (v - run[k - 1]) * x / step)
+                    if grid[y][(k - 1) * step + x][1] == " ":
+                        grid[y][(k - 1) * step + x] = ("class:chart", "·")
+            grid[row_of(v)][k * step] = (style, mark)
+    word = "penalty, lowest at the top (RG-7)" if low else "total"
+    out = line(("class:dim", f" running {word} by round"))
+    for y, cells in enumerate(grid):
+        label = str(top) if y == 0 else str(bottom) if y == CHART_ROWS - 1 else ""
+        out += line(("class:dim", f" {label:>{label_w}} ┤"), cells)
+    axis = "".join(f"{first + k + 1 + ctl.client.table.get('results_from', 0):<{step}}"
+                   for k in range(len(results) - first))
+    out += line(("class:dim", f" {'':>{label_w}} └{'─' * cols}"))
+    out += line(("class:dim", f" {'round':>{label_w}}  {axis}"))
+    legend: Fragments = [("", " ")]
+    for n, i in enumerate(chosen, 1):
+        legend += [(f"class:back{i % len(BACKS)}", str(n)),
+                   ("", f" {short(names[i], 10)} {runs[i][-1]}  ")]
+    return out + line(legend)
+
+
+def footer(ctl: Controller, width: int) -> Fragments:
+    """What happens next: the countdown to the next round and who is ready (contract 4), or,
+    once the match is over, how to leave (contract 5)."""
+    table = ctl.client.table
+    if table.get("phase") == "over":
+        out = line(("class:key", " q"), " leaves the table")
+        if table.get("closed"):
+            out += line(("class:dim", " the host has closed the table — q leaves"))
+        return out
+    next_at = table.get("next_at", ctl.next_at)
+    if next_at is None:
+        when = "waiting until everyone is ready"
+    else:
+        when = f"next round in {max(0, next_at - ctl.client.arbiter_now()):.0f} s"
+    me = ctl.seats[ctl.client.seat] if not ctl.spectator and \
+        ctl.client.seat < len(ctl.seats) else {}
+    if ctl.spectator:
+        tail = ""
+    elif me.get("ready"):
+        tail = " — you are ready"
+    else:
+        tail = " — Enter when you are ready"
+    out = line(("class:key", f" {when}"), tail)
+    people = [s for s in ctl.seats if not s.get("bot") and s.get("status", "here") == "here"]
+    ready = [s["name"] for s in people if s.get("ready")]
+    waiting = [s["name"] for s in people if not s.get("ready")]
+    said = (f" ready: {', '.join(ready) or 'nobody yet'}" +
+            (f" · not yet: {', '.join(waiting)}" if waiting else ""))
+    if len(said) > width:
+        said = f" ready: {len(ready)} of {len(people)} people"
+    return out + line(("class:dim", said))

@@ -9,16 +9,20 @@ the round-end scores and the help are shared here.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Any, Callable
 
 from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client, Notice
-from lan_demon.tui.style import Fragments, line
+from lan_demon.tui.style import Fragments, line, text_of
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
 FLASH_SECONDS = 2.5
 READ_SECONDS = 6.0  # a refusal or a lost race: long enough to read a sentence
+BANNER_SECONDS = 3.0  # "Cy is OUT!" is held this long before the scores
+SEAT_KEPT_MINUTES = 5  # contract 2: a seat left during a match is kept this long
+PAGE_KEYS = {"pagedown": 1, "space": 1, "pageup": -1}
 
 
 class GameScreen:
@@ -40,20 +44,80 @@ class GameScreen:
         """A new round begins."""
 
 
+def lines_of(frags: Fragments) -> list[Fragments]:
+    """Fragments split into lines (no newline fragments left)."""
+    out: list[Fragments] = [[]]
+    for style, text in frags:
+        parts = text.split("\n")
+        for i, part in enumerate(parts):
+            if i:
+                out.append([])
+            if part:
+                out[-1].append((style, part))
+    if not out[-1]:
+        out.pop()
+    return out
+
+
+def clip_line(frags: Fragments, width: int) -> Fragments:
+    """One line cut to ``width`` characters (a safety net: screens are laid out to fit)."""
+    out: Fragments = []
+    for style, text in frags:
+        if width <= 0:
+            break
+        out.append((style, text[:width]))
+        width -= len(text)
+    return out
+
+
+def join_lines(rows: list[Fragments]) -> Fragments:
+    out: Fragments = []
+    for row in rows:
+        out += row + [("", "\n")]
+    return out
+
+
+def wrap(text: str, width: int, style: str = "", indent: str = " ") -> Fragments:
+    """``text`` as whole words on as many lines as ``width`` needs."""
+    return join_lines([[(style, part)] for part in
+                       textwrap.wrap(text, max(10, width - 1), initial_indent=indent,
+                                     subsequent_indent=indent + "  ")])
+
+
+def names_list(names: list[str], most: int = 3) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob, Cy and 2 more``."""
+    if len(names) > most:
+        return ", ".join(names[:most]) + f" and {len(names) - most} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 class Controller:
-    """The state of one player's screen."""
+    """The state of one player's (or spectator's) screen."""
 
     def __init__(self, client: Client, screen: GameScreen, host: bool = False,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, bell: bool = True,
+                 local: Any = None):
         self.client = client
         self.screen = screen
         self.host = host
         self.clock = clock
+        self.bell = bell  # False: never ring the terminal bell (--no-bell)
+        self.local = local  # the LocalTable of `lan-demon play`: its bots' speed can change
+        self.output: Any = None  # has .bell(); build_app sets the application's output
         self.flash_text = ""
         self.flash_rule: str | None = None  # the rule id behind the flash, shown dimmed after it
         self.flash_until = 0.0
         self.help = False
         self.quit = False
+        self.confirm: str | None = None  # "start" or "leave": the next key answers a question
+        self.banner_text = ""
+        self.banner_until = 0.0
+        self.banner_seconds = BANNER_SECONDS
+        self.page = 0  # the page of a long scoreboard or help
+        self.pages = 1  # how many pages it had at the last render
+        self.size = (MIN_WIDTH, MIN_HEIGHT)  # the terminal at the last render or key
+        self.next_at: float | None = None  # from the round_end notice, when the table lacks it
+        self.rotations = 0  # RD-13 rotations seen this round
         self.last_notices: list[Notice] = []
         self.reconnecting = False
         self.keys_seen = 0  # key presses handled so far (tests wait on it)
@@ -67,22 +131,31 @@ class Controller:
         notices = self.client.take_notices()
         for notice in notices:
             self._notice(notice)
+        self._watch_rotations()
         return bool(notices) or before != (self.client.seq, len(self.client.pending))
 
     def _notice(self, notice: Notice) -> None:
         kind = notice.kind
         if kind in ("beaten", "refused"):
             data = notice.data
-            self.flash(data.get("reason") or notice.text, rule=data.get("rule"),
+            explain = getattr(self.screen, "explain", None) if kind == "beaten" else None
+            text = explain(self, notice) if explain is not None else None
+            self.flash(text or data.get("reason") or notice.text, rule=data.get("rule"),
                        seconds=READ_SECONDS)
         elif kind == "reconnecting":
-            self.reconnecting = True
+            self.reconnecting = self.phase != "over"  # contract 5: no reconnecting once over
         elif kind == "resync" and self.reconnecting:
             self.reconnecting = False
             self.flash("reconnected")
         elif kind == "round":
             self.screen.reset()
+            self.rotations, self.banner_until, self.confirm = 0, 0.0, None
             self.flash("Go!")
+        elif kind == "round_end":
+            self._round_end(notice)
+        elif kind == "closed":
+            self.reconnecting = False
+            self.client.table["closed"] = True
         elif kind == "presence":
             who = self.name(notice.data.get("seat", -1))
             status = notice.data.get("status")
@@ -90,6 +163,38 @@ class Controller:
                 self.flash(f"{who} is {status}")
         self.last_notices.append(notice)
         del self.last_notices[:-20]
+
+    def _round_end(self, notice: Notice) -> None:
+        """Going out is an event: a banner, a bell, held a moment before the scores."""
+        from lan_demon.tui.scores import ending_text
+        self.next_at = notice.data.get("next_at")
+        if self.next_at is None and "next_at" not in notice.data:
+            pause = self.client.config.get("pause")
+            self.next_at = self.client.arbiter_now() + pause if pause is not None else None
+        self.flash_text, self.flash_until, self.page, self.confirm = "", 0.0, 0, None
+        self.banner_text = ending_text(self, notice.data.get("result") or {})
+        self.banner_until = self.clock() + self.banner_seconds
+        self.ring()
+
+    def _watch_rotations(self) -> None:
+        """RD-13 in words: the mirror counts the rotations; a new one is announced."""
+        mirror = getattr(self.client, "mirror", None)
+        count = getattr(mirror, "rotations", None)
+        if not isinstance(count, int) or self.phase != "playing":
+            return
+        if count > self.rotations:
+            self.flash("Everyone is stuck: each Pack moves one card — RD-13" +
+                       (f" (rotation {count} of 3)" if count > 1 else ""),
+                       seconds=READ_SECONDS)
+        self.rotations = count
+
+    def ring(self) -> None:
+        """The terminal bell, unless it was turned off (``table_for(..., bell=False)``)."""
+        if self.bell and self.output is not None:
+            self.output.bell()
+            flush = getattr(self.output, "flush", None)
+            if flush is not None:
+                flush()
 
     def flash(self, text: str, rule: str | None = None,
               seconds: float = FLASH_SECONDS) -> None:
@@ -120,12 +225,30 @@ class Controller:
             return str(err)
         return None
 
+    def engine_refusal(self, move: Any) -> IllegalMove | GameError | None:
+        """The local engine's refusal of ``move`` now, as the error (reason and rule)."""
+        game, client = self.client.game, self.client
+        try:
+            game.apply(game.copy_state(client.predicted), client.seat, move)
+        except GameError as err:
+            return err
+        return None
+
     def try_play(self, move: Any, why_not: Callable[[Controller, Any], str]) -> None:
-        """Play a legal move; flash why an illegal one is not possible (and send nothing)."""
+        """Play a legal move; flash why an illegal one is not possible (and send nothing):
+        the player's words first, the rule id after (``RK-4: it is …`` → ``it is …`` + RK-4)."""
         if move in self.client.legal_moves():
             self.play(move)
         else:
-            self.flash(why_not(self, move))
+            self.flash_refusal(why_not(self, move))
+
+    def flash_refusal(self, text: str) -> None:
+        """A refusal worded ``RULE: words``: flashed as the words, the rule dimmed after."""
+        rule, sep, words = text.partition(": ")
+        if sep and _is_rule_id(rule):
+            self.flash(words, rule=rule, seconds=READ_SECONDS)
+        else:
+            self.flash(text, seconds=READ_SECONDS)
 
     # --- facts the screens use -------------------------------------------------------------
 
@@ -137,136 +260,361 @@ class Controller:
     def seats(self) -> list[dict[str, Any]]:
         return self.client.table.get("seats", [])
 
+    @property
+    def spectator(self) -> bool:
+        """This screen watches: no seat, no play keys."""
+        return self.client.seat is None or getattr(self.client, "role", "player") == "spectator"
+
+    @property
+    def captain_seat(self) -> int | None:
+        """Who starts the match: the table's captain (contract 1), else seat 0 as on tables
+        that do not name one."""
+        table = self.client.table
+        if "captain" in table:
+            return table["captain"]
+        return 0 if self.seats else None
+
+    @property
+    def captain(self) -> bool:
+        """This screen is the captain's: its Enter starts the match."""
+        return not self.spectator and self.client.seat == self.captain_seat
+
+    @property
+    def self_starting(self) -> bool:
+        """``host --players N``: the match starts by itself once N seats are ready."""
+        return bool(self.client.config.get("players"))
+
     def name(self, seat: int) -> str:
         seats = self.seats
         return seats[seat]["name"] if 0 <= seat < len(seats) else f"seat {seat}"
+
+    def not_ready(self) -> list[str]:
+        """The present people, other than this seat, who have not said ready."""
+        return [s["name"] for i, s in enumerate(self.seats)
+                if i != self.client.seat and not s.get("ready")
+                and s.get("status", "here") == "here"]
 
     def ping_text(self) -> str:
         rtt = self.client.rtt
         return "ping —" if rtt is None else f"ping {rtt * 1000:.1f} ms"
 
+    def too_small(self, width: int | None = None, height: int | None = None) -> bool:
+        w, h = (width, height) if width is not None else self.size
+        return w < MIN_WIDTH or h < MIN_HEIGHT
+
     # --- keys ------------------------------------------------------------------------------
 
     def key(self, key: str) -> None:
         self.keys_seen += 1
+        if self.too_small():  # nothing happens blind behind the "too small" message
+            if key == "q":
+                self.quit = True
+            return
+        if self.confirm is not None:
+            self._answer(key)
+            return
         if key == "q":
-            self.quit = True
+            self._leave()
             return
         if key == "?":
-            self.help = not self.help
+            self.help, self.page = not self.help, 0
             return
-        if self.help:  # any key closes the help
-            self.help = False
+        if self.help:  # paging keys turn its pages; any other key closes it
+            if key in PAGE_KEYS:
+                self._turn_page(PAGE_KEYS[key])
+            else:
+                self.help = False
             return
-        if self.phase == "playing":
-            if not self.screen.key(self, key):
+        phase = self.phase
+        if phase in ("between", "over") and key in PAGE_KEYS:
+            self._turn_page(PAGE_KEYS[key])
+            return
+        if phase == "playing":
+            if self.spectator:
+                self.flash("you are watching: there are no play keys — q leaves")
+            elif not self.screen.key(self, key):
                 self.flash(f"'{key}' does nothing here — press ? for the keys")
             return
-        if key in ("enter", "s") and self.phase == "lobby":
-            if self.host and self.client.seat == 0:
-                self.client.start()
-            else:
-                self.client.ready()
-                self.flash("ready — waiting for the host to start")
-        elif key == "enter" and self.phase == "between":
+        if self.spectator:
+            return
+        if phase == "lobby":
+            self._lobby_key(key)
+        elif key == "enter" and phase == "between":
             self.client.ready()
             self.flash("ready for the next round")
+
+    def _turn_page(self, step: int) -> None:
+        self.page = max(0, min(self.pages - 1, self.page + step))
+
+    def _lobby_key(self, key: str) -> None:
+        if key == "v" and self.local is not None:
+            self._next_speed()
+        elif key in ("enter", "s"):
+            if not self.captain:
+                self.client.ready()
+                who = self.captain_seat
+                self.flash("ready — waiting for " + (f"{self.name(who)} (captain) to start"
+                                                     if who is not None else "the host"))
+            elif self.not_ready():
+                self.confirm = "start"
+            else:
+                self._start()
+
+    def _start(self) -> None:
+        self.client.start()
+        self.flash("starting the match…")
+
+    def _next_speed(self) -> None:
+        names = list(speed_names())
+        now = getattr(self.local, "speed", names[0])
+        name = names[(names.index(now) + 1) % len(names)] if now in names else names[0]
+        self.local.set_speed(name)
+        self.flash(f"the bots now play at {name} speed")
+
+    def _leave(self) -> None:
+        """During a match, ask first (the seat is kept a while); otherwise leave at once."""
+        if self.spectator or self.phase in ("lobby", "over"):
+            self.quit = True
+        else:
+            self.confirm = "leave"
+
+    def _answer(self, key: str) -> None:
+        question, self.confirm = self.confirm, None
+        if question == "leave":
+            if key == "y":
+                self.quit = True
+            else:
+                self.flash("you stay at the table")
+        elif question == "start":
+            if key in ("enter", "y"):
+                self._start()
+            else:
+                self.flash("waiting for everyone to be ready")
 
     # --- drawing ---------------------------------------------------------------------------
 
     def render(self, width: int, height: int) -> Fragments:
-        if width < MIN_WIDTH or height < MIN_HEIGHT:
-            return [("class:warn", f"The terminal is {width}×{height}; lan_demon needs at "
-                     f"least {MIN_WIDTH}×{MIN_HEIGHT}.\nMake the window bigger (q quits).")]
-        body = self._body(width, height - 2)
-        if body and not body[-1][1].endswith("\n"):
-            body = body + [("", "\n")]
-        used = sum(text.count("\n") for _, text in body)
-        pad = [("", "\n" * max(0, height - 2 - used))]  # the status line sits at the bottom
-        return self._title(width) + body + pad + self._status(width)
+        """The whole screen: never wider than ``width`` nor taller than ``height``."""
+        self.size = (width, height)
+        if self.too_small(width, height):
+            return self._too_small(width, height)
+        top = lines_of(self._question(width))
+        foot = lines_of(self._footer(width))  # stays on every page
+        room = height - 2 - len(top) - len(foot)
+        body = self._paged(lines_of(self._body(width, room)), room, width)
+        rows = lines_of(self._title(width)) + top + body
+        rows += [[]] * max(0, height - 1 - len(foot) - len(rows))  # status line at the bottom
+        rows = [clip_line(r, width) for r in (rows + foot)[: height - 1]]
+        status = clip_line(self._status(width), width)
+        return join_lines(rows) + status
+
+    def _too_small(self, width: int, height: int) -> Fragments:
+        say = f"Too small: {width}×{height} — needs at least {MIN_WIDTH}×{MIN_HEIGHT}"
+        if len(say) > width:
+            say = f"Too small: need {MIN_WIDTH}×{MIN_HEIGHT}"
+        rows = [[("class:warn", say[:width])]]
+        if height > 1:
+            rows.append([("class:dim", "q leaves"[:width])])
+        return join_lines(rows[:height])
+
+    def _paged(self, body: list[Fragments], room: int, width: int) -> list[Fragments]:
+        """A body taller than ``room`` shown a page at a time, the last line saying which."""
+        if len(body) <= room:
+            self.page, self.pages = 0, 1
+            return body
+        per = max(1, room - 1)
+        pages = self.pages = -(-len(body) // per)
+        self.page = max(0, min(self.page, pages - 1))
+        shown = body[self.page * per:(self.page + 1) * per]
+        shown += [[]] * (per - len(shown))
+        return shown + [[("class:key", f" page {self.page + 1} of {pages}"),
+                         ("class:dim", " — PgDn/space next, PgUp back")]]
+
+    def _question(self, width: int) -> Fragments:
+        if self.confirm == "leave":
+            return wrap(f"Leave the table? Your seat is kept for {SEAT_KEPT_MINUTES} minutes "
+                        "— y leaves, any other key stays", width, "class:flash")
+        if self.confirm == "start":
+            return wrap(f"{names_list(self.not_ready())} not ready yet — Enter again or y "
+                        "starts anyway, Esc waits", width, "class:flash")
+        return []
 
     def _body(self, width: int, height: int) -> Fragments:
         if self.help:
-            return self._help()
-        if self.reconnecting:
-            return line(("class:warn", "reconnecting…"), " the seat is kept; it resumes when "
-                        "the arbiter answers")
+            return self._help(width)
         phase = self.phase
+        if self.reconnecting and phase != "over":
+            return line(("class:warn", " reconnecting…")) + wrap(
+                "the seat is kept; it resumes when the arbiter answers", width)
         if phase == "lobby":
-            return self._lobby()
+            return self._lobby(width, height)
         if phase == "countdown":
-            left = max(0.0, self.client.table.get("go", 0) - self.client.arbiter_now())
-            return self._lobby() + line(("class:good", f"Starting in {left:.0f}…"))
+            left = max(0.0, (self.client.table.get("go") or 0) - self.client.arbiter_now())
+            if self.client.table.get("results"):  # between rounds: not the lobby
+                return line(("class:good", f" Round {self.client.table.get('round', 0) + 1} "
+                             f"starts in {left:.0f}…"))
+            return self._lobby(width, height) + line(("class:good", f" Starting in {left:.0f}…"))
         if phase in ("between", "over"):
+            if self.clock() < self.banner_until:
+                return self._banner(width, height)
             return self._scores(width)
         return self.screen.render(self, width, height)
 
+    def _footer(self, width: int) -> Fragments:
+        """Between rounds and at the end: what happens next, under every page of scores."""
+        if self.help or self.reconnecting:
+            return []
+        if self.phase == "lobby":
+            return self._lobby_footer(width)
+        if self.phase not in ("between", "over") or self.clock() < self.banner_until:
+            return []
+        from lan_demon.tui.scores import footer
+        return footer(self, width)
+
+    def _banner(self, width: int, height: int) -> Fragments:
+        text = self.banner_text or "The round is over"
+        pad = max(0, (height - 3) // 2)
+        out: Fragments = [("", "\n" * pad)]
+        bar = "═" * min(width - 2, len(text) + 8)
+        for row, style in ((bar, "class:dim"), (text, "class:good"), (bar, "class:dim")):
+            out += line(" " * max(0, (width - len(row)) // 2), (style, row))
+        return out
+
     def _title(self, width: int) -> Fragments:
         game = self.client.game.title if self.client.game else "lan_demon"
-        me = self.name(self.client.seat) if self.client.seat is not None else "spectator"
+        if self.spectator:
+            me = f"{self.client.name} watching"
+        else:
+            me = self.name(self.client.seat)
         if self.phase in ("between", "over"):  # the round just played, not the next one
-            rnd = len(self.client.table.get("results", [])) or 1
+            rnd = len(self.client.table.get("results", [])) + \
+                self.client.table.get("results_from", 0) or 1
         else:
             rnd = self.client.table.get("round", 0) + 1
         text = f" {game} · round {rnd} · {me} "
         right = f" {self.ping_text()} "
-        return [("class:title", text + " " * max(0, width - len(text) - len(right)) + right),
-                ("", "\n")]
+        if len(text) + len(right) > width:
+            right = ""
+        return [("class:title", (text + " " * max(0, width - len(text) - len(right)) +
+                                 right)[:width]), ("", "\n")]
 
     def _status(self, width: int) -> Fragments:
         now = self.clock()
         if self.flash_text and now < self.flash_until:
-            text = f" {self.flash_text} "[:width]
-            out = [("class:flash", text)]
-            if self.flash_rule and len(text) + len(self.flash_rule) + 2 <= width:
-                out.append(("class:dim", f" ({self.flash_rule})"))
-            return out
-        tail = "  ? help  q quit"
-        if self.phase == "playing":
-            hint = "  ".join(f"{k} {what}" for k, what in self.screen.keys)
-        elif self.phase in ("lobby", "between"):
-            hint = "Enter " + ("start" if self.phase == "lobby" and self.host else "ready")
+            text = f" {self.flash_text} "
+            rule = f" ({self.flash_rule})" if self.flash_rule else ""
+            if len(text) + len(rule) > width:  # keep the rule id; cut the words at a word
+                text = text[: max(0, width - len(rule) - 1)].rsplit(" ", 1)[0] + "…"
+            return [("class:flash", text)] + ([("class:dim", rule)] if rule else [])
+        tail = ["? help", "q leave"]
+        phase = self.phase
+        if self.spectator:
+            hints = ["watching"]
+        elif phase == "playing":
+            hints = [f"{k} {what}" for k, what in self.screen.keys]
+        elif phase == "lobby":
+            hints = ["Enter start" if self.captain else "Enter ready"]
+            if self.local is not None:
+                hints.append("v bots' speed")
+        elif phase == "between":
+            hints = ["Enter ready"]
         else:
-            hint = ""
-        room = max(0, width - len(tail) - 1)
-        if len(hint) > room:
-            hint = hint[: max(0, room - 1)] + "…"
-        return [("class:dim", f" {hint}{tail}")]
+            hints = []
+        text = ""
+        for hint in hints:  # whole hints only: the help lists every key
+            if len(text) + len(hint) + 2 + len("  ".join(tail)) + 3 > width:
+                break
+            text += f" {hint} "
+        return [("class:dim", f"{text} " + "  ".join(tail))]
 
-    def _lobby(self) -> Fragments:
+    def _lobby(self, width: int, height: int = 99) -> Fragments:
+        from lan_demon.tui.scores import rounds_text
         cfg = self.client.config
-        options = ", ".join(f"{k}: {'on' if v is True else 'off' if v is False else v}"
+        options = ", ".join(f"{k} {'on' if v is True else 'off' if v is False else v}"
                             for k, v in cfg.get("options", {}).items()) or "none"
-        out = line(("class:me", " Lobby"), ("class:dim", f"  {cfg.get('game', '')}  "
-                                            f"rounds: {cfg.get('rounds') or 'default'}  "
-                                            f"options: {options}"))
-        for i, seat in enumerate(self.seats):
-            tags = []
-            if seat.get("bot"):
-                tags.append("bot")
-            if seat.get("ready"):
-                tags.append("ready")
-            if seat.get("status") != "here":
-                tags.append(seat.get("status", ""))
-            mark = "▶" if i == self.client.seat else " "
-            out += line(f"  {mark} {i + 1:>2}. {seat['name']:<20}",
-                        ("class:dim", " ".join(tags)))
-        if self.phase == "lobby":
-            if self.host and self.client.seat == 0:
-                out += line(("class:key", " Enter"), " starts the match")
-            else:
-                out += line(("class:key", " Enter"), " says you are ready; the host starts")
+        out = line(("class:me", " Lobby"), ("class:dim", f"  {cfg.get('game', '')} · "
+                                            f"{rounds_text(self.client)} · options: {options}"))
+        cells = [self._seat_cell(i, seat, 22) for i, seat in enumerate(self.seats)]
+        if len(cells) > height - 2 and width >= 2 * 38:  # two columns: 20 seats on one page
+            cells = [self._seat_cell(i, seat, 12) for i, seat in enumerate(self.seats)]
+            half = -(-len(cells) // 2)
+            for a, b in zip(cells[:half], cells[half:] + [[]]):
+                pad = width // 2 - sum(len(t) for _, t in a)
+                out += line(a, " " * max(1, pad), b)
+            return out
+        for cell in cells:
+            out += line(cell)
         return out
+
+    def _seat_cell(self, i: int, seat: dict[str, Any], name_width: int) -> Fragments:
+        """One seat of the lobby: who, and captain · bot · ready · away."""
+        tags = ["captain"] if i == self.captain_seat else []
+        if seat.get("bot"):
+            tags.append("bot")
+        tags.append("ready" if seat.get("ready") else "not ready")
+        away = seat.get("status", "here") != "here"
+        if away:
+            tags.append(seat.get("status", ""))
+        mark = "▶" if i == self.client.seat else " "
+        style = "class:away" if away else "class:me" if i == self.client.seat else ""
+        name = seat["name"].replace(" (bot)", "") if name_width < 20 else seat["name"]
+        if len(name) > name_width:
+            name = name[: name_width - 1] + "…"
+        return [("", f" {mark}{i + 1:>3}. "), (style, f"{name:<{name_width}} "),
+                ("class:good" if seat.get("ready") else "class:dim", " · ".join(tags))]
+
+    def _lobby_footer(self, width: int) -> Fragments:
+        """Under the seats, on every page: the bots' speed and who waits for whom."""
+        out: Fragments = []
+        if self.local is not None and not self.spectator:
+            out += line(("class:key", " v"), f" bots' speed: {self.local.speed}",
+                        ("class:dim", f"  ({', '.join(speed_names())})"[: max(0, width - 24)]))
+        return out + wrap(self.waiting_text(), width, "class:key")
+
+    def waiting_text(self) -> str:
+        """Who waits for whom, in one sentence."""
+        cap = self.captain_seat
+        late = self.not_ready()
+        if self.self_starting:
+            want = self.client.config.get("players")
+            return (f"The match starts by itself when {want} seats are filled and ready"
+                    + ("" if self.spectator else " — Enter says you are ready"))
+        boss = f"{self.name(cap)} (captain)" if cap is not None else "the captain"
+        if self.spectator:
+            return f"Watching — waiting for {boss} to start"
+        if self.captain:
+            if late:
+                verb = "is" if len(late) == 1 else "are"
+                return (f"You are the captain: Enter starts — {names_list(late)} {verb} "
+                        "not ready yet")
+            return "You are the captain: Enter starts the match"
+        seat = self.seats[self.client.seat] if self.client.seat < len(self.seats) else {}
+        if seat.get("ready"):
+            return f"You are ready. Waiting for {boss} to start"
+        return f"Enter says you are ready. Waiting for {boss} to start"
 
     def _scores(self, width: int) -> Fragments:
         from lan_demon.tui.scores import score_board
         return score_board(self, width)
 
-    def _help(self) -> Fragments:
+    def _help(self, width: int) -> Fragments:
         out = line(("class:me", " Keys"))
-        for k, what in self.screen.keys + [("?", "this help"), ("q", "quit")]:
-            out += line(("class:key", f"  {k:>8}"), f"  {what}")
-        out += line("") + line(("class:me", " The rules in short"))
+        keys = [] if self.spectator else list(self.screen.keys)
+        for k, what in keys + [("PgDn", "next page of a long screen"), ("?", "this help"),
+                               ("q", "leave the table")]:
+            out += line(("class:key", f"  {k:>8}"), f"  {what}"[: width - 10])
+        out += line(("class:me", " The rules in short"))
         for text in self.screen.rules.strip().splitlines():
-            out += line(f"  {text}")
+            out += wrap(text.strip(), width, indent="  ")
         return out + line(("class:dim", " (any key closes this)"))
+
+
+def _is_rule_id(text: str) -> bool:
+    prefix, _, number = text.partition("-")
+    return prefix in ("RD", "RG", "RK", "GS") and number.isdigit()
+
+
+def speed_names() -> list[str]:
+    """The bots' speed profiles, slowest first."""
+    from lan_demon.simulator import PROFILES
+    return list(PROFILES)

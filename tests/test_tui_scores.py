@@ -1,0 +1,110 @@
+"""The round-end and match screen (RD-14, RG-6, RG-7, RK-6, GS-7): sorted, marked, charted,
+paged at 20 players on 80×24 without losing a row."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lan_demon.net.client import Notice
+from lan_demon.tui.style import text_of
+from tui_fake import FakeClient, controller, seats
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def ended(game: str, names: list[str], rounds: list[list[int]], detail=None,
+          phase: str = "between") -> tuple:
+    client = FakeClient(game, table={"seats": seats(*names)})
+    results = [{"scores": s, "detail": detail or [{"pile_left": 2, "out": False,
+                                                   "stacked": 3, "kings": 0}
+                                                  for _ in s]} for s in rounds]
+    totals = [sum(r[i] for r in rounds) for i in range(len(names))]
+    client.table.update(phase=phase, results=results, totals=totals, next_at=None,
+                        setup={"pile_sizes": [13] * len(names)} if "demon" in game else None)
+    ctl, out = controller(client)
+    client.notices.append(Notice("round_end", data={"result": results[-1], "next_at": None}))
+    ctl.pump()
+    client.clock.now += 5
+    return ctl, client
+
+
+def rows(ctl, width=100, height=40) -> list[str]:
+    return text_of(ctl.render(width, height)).split("\n")
+
+
+def ranked(lines: list[str]) -> list[str]:
+    found = [re.match(r"^ {1,2}(\d{1,2}) [★ ](\S+) +-?\d+ ", x) for x in lines]
+    return [m.group(2) for m in found if m]
+
+
+def test_rd14_the_board_is_sorted_highest_first_with_the_winner_and_leader_marked():
+    ctl, _ = ended("racing-demon", ["Tess", "Bob", "Cy"], [[1, 9, 4], [2, 0, 9]])
+    lines = rows(ctl)
+    assert ranked(lines) == ["Cy", "Tess", "Bob"]  # this round: 9, 2, 0
+    cy = next(x for x in lines if "Cy" in x and "★" in x)
+    assert cy.rstrip().endswith("◀")  # Cy leads the match, 13
+    head = next(x for x in lines if "total" in x)
+    assert "stacked" in head and "pile left" in head and "kings" in head
+
+
+def test_rg6_rg7_german_penalties_sorted_lowest_first_and_charted_lowest_at_the_top():
+    ctl, _ = ended("racing-demon-german", ["Tess", "Bob", "Cy"], [[4, 0, 9], [3, 1, 8]])
+    lines = rows(ctl)
+    assert ranked(lines) == ["Bob", "Tess", "Cy"]
+    assert "lowest is best (RG-7)" in "\n".join(lines)
+    top = next(i for i, x in enumerate(lines) if "┤" in x)
+    assert lines[top].split("┤")[0].strip() == "0"  # Bob's 0 after round 1: the top
+    assert "1" in lines[top].split("┤")[1]  # marker 1 is the best: Bob
+    assert lines[top + 5].split("┤")[0].strip() == "17"
+
+
+def test_the_chart_is_several_rows_tall_and_has_a_legend():
+    ctl, _ = ended("racing-demon", ["Tess", "Bob"], [[1, 5], [4, 2], [9, -1]])
+    text = "\n".join(rows(ctl))
+    assert text.count("┤") == 6 and "round  1" in text
+    assert re.search(r"1 Tess 14 +2 Bob 6", text)
+
+
+def test_twenty_players_at_80x24_page_and_lose_no_row():
+    names = [f"P{i:02d}" for i in range(20)]
+    ctl, client = ended("racing-demon", names, [list(range(20))])
+    first = rows(ctl, 80, 24)
+    assert "page 1 of " in "\n".join(first)
+    pages = int(re.search(r"page 1 of (\d+)", "\n".join(first)).group(1))
+    seen: list[str] = []
+    texts = []
+    for _ in range(pages):
+        lines = rows(ctl, 80, 24)
+        assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
+        assert "waiting until everyone is ready" in "\n".join(lines)  # on every page
+        seen += ranked(lines)
+        texts.append("\n".join(lines))
+        ctl.key("pagedown")
+    assert sorted(seen) == sorted(names) and seen[0] == "P19"
+    everything = "\n".join(texts)
+    assert "next Piles (RD-15)" in everything and "P00 13" in everything
+    assert "running total by round" in everything
+    ctl.key("pageup")
+    assert f"page {pages - 1} of {pages}" in "\n".join(rows(ctl, 80, 24))
+
+
+def test_rk5_rack_o_banner_and_the_rack_o_part():
+    detail = [{"rack": [1, 2, 3, 9, 5, 6, 7, 8, 10, 11], "racko": False},
+              {"rack": list(range(1, 11)), "racko": True}]
+    ctl, client = ended("racko", ["Tess", "Bob"], [[15, 75]], detail=detail)
+    assert ctl.banner_text == "Bob: Rack-O!"
+    text = "\n".join(rows(ctl))
+    assert "Rack-O" in text and "in order" in text
+    assert ranked(text.split("\n")) == ["Bob", "Tess"]
+
+
+def test_gs7_gin_banner_names_the_knock_and_joker_labels_are_not_cut():
+    detail = [{"result": "knock", "deadwood": 5, "count": 20, "player": 15, "joker": 0},
+              {"result": "gin", "deadwood": 0, "count": 20, "player": 45, "joker": 0},
+              {}, {}]
+    ctl, _ = ended("gin-solitaire", ["Tess", "Ada (bot)"], [[15, 45, 0, 0]], detail=detail)
+    assert ctl.banner_text == "Tess knocked with 5; Ada: Gin!"
+    text = "\n".join(rows(ctl, 60, 20) + rows(ctl, 80, 24))
+    assert "Joker (Ada)" in text and "Joker (Ada (bo" not in text

@@ -1,0 +1,305 @@
+"""The shared table screens: lobby and captain, leaving, pacing, endings, sizes, spectators.
+
+Most tests drive the :class:`Controller` over a hand-filled fake client on a fake clock; one
+starts a real match on loopback with a second person who is not ready."""
+
+from __future__ import annotations
+
+import pytest
+
+from lan_demon.net.client import Client, Notice
+from lan_demon.tui.style import text_of
+from lan_demon.tui.table import GameScreen
+from tui_fake import FakeClient, controller, seats
+from tui_harness import Keys, drive
+
+pytestmark = pytest.mark.timeout(120)
+SIZES = [(60, 20), (80, 24), (120, 40)]
+
+
+def lobby(captain: int | None = 0, **kw: object) -> FakeClient:
+    table = {"phase": "lobby", "seats": seats("Tess", "Bob", "Ada (bot)", ready=(2,),
+                                              bots=(2,))}
+    if captain is not None:
+        table["captain"] = captain
+    return FakeClient(table=table, **kw)  # type: ignore[arg-type]
+
+
+def shown(ctl, width: int = 80, height: int = 24) -> str:
+    text = text_of(ctl.render(width, height))
+    rows = text.split("\n")
+    assert len(rows) <= height and max(len(r) for r in rows) <= width, text
+    return text
+
+
+def round_end(client: FakeClient, scores: list[int], out: int | None, next_at=None,
+              phase: str = "between") -> Notice:
+    detail = [{"pile_size": 13, "stacked": 5, "kings": 0, "out": i == out,
+               "pile_left": 0 if i == out else 3} for i in range(len(scores))]
+    result = {"scores": scores, "detail": detail}
+    client.table.update(phase=phase, results=[result], totals=list(scores),
+                        setup={"pile_sizes": [13] * len(scores)}, next_at=next_at)
+    return Notice("round_end", data={"result": result, "next_at": next_at})
+
+
+# --- starting ----------------------------------------------------------------------------------
+
+def test_the_captain_starts_and_is_asked_to_confirm_when_someone_is_not_ready():
+    client = lobby()
+    ctl, _ = controller(client, host=True)
+    assert ctl.captain and not ctl.spectator
+    text = shown(ctl)
+    assert "You are the captain: Enter starts — Bob is not ready yet" in text
+    assert "captain" in text and "bot · ready" in text
+    ctl.key("enter")
+    assert "start" not in client.sent
+    assert "Bob not ready yet — Enter again or y starts anyway, Esc waits" in shown(ctl)
+    ctl.key("escape")
+    assert "start" not in client.sent and ctl.confirm is None
+    ctl.key("enter")
+    ctl.key("y")
+    assert client.sent[-1] == "start"
+    client.sent.clear()
+    ctl.key("enter")
+    ctl.key("enter")  # Enter again starts anyway
+    assert client.sent[-1] == "start"
+
+
+def test_everyone_ready_the_captains_enter_starts_at_once():
+    client = lobby()
+    client.table["seats"][1]["ready"] = True
+    ctl, _ = controller(client)
+    assert "You are the captain: Enter starts the match" in shown(ctl)
+    ctl.key("enter")
+    assert client.sent == ["start"] and ctl.confirm is None
+
+
+def test_a_non_captain_says_ready_and_is_told_who_starts():
+    client = lobby(captain=1, seat=0)
+    ctl, _ = controller(client)
+    assert not ctl.captain
+    assert "Waiting for Bob (captain) to start" in shown(ctl)
+    ctl.key("enter")
+    assert client.sent == ["ready"] and "start" not in client.sent
+
+
+def test_without_a_captain_field_seat_0_is_the_captain():
+    client = lobby(captain=None)
+    ctl, _ = controller(client)
+    assert ctl.captain_seat == 0 and ctl.captain
+    other, _ = controller(lobby(captain=None, seat=1))
+    assert not other.captain and "Waiting for Tess (captain) to start" in shown(other)
+
+
+def test_the_lobby_gives_the_games_real_number_of_rounds():
+    ctl, _ = controller(lobby())
+    text = shown(ctl)
+    assert "5 rounds" in text and "default" not in text
+    racko, _ = controller(FakeClient("racko", table={"seats": seats("Tess")}))
+    assert "500 (RK-7)" in shown(racko)
+
+
+def test_in_play_v_changes_the_bots_speed():
+    class Local:
+        speed = "club"
+
+        def set_speed(self, name: str) -> None:
+            self.speed = name
+
+    local = Local()
+    ctl, _ = controller(lobby(), local=local)
+    assert "bots' speed: club" in shown(ctl)
+    ctl.key("v")
+    assert local.speed == "expert" and "bots' speed: expert" in shown(ctl)
+
+
+def test_a_real_match_started_by_the_captain_with_someone_not_ready():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        other = Client(keys.table.address, name="Bob", context=ctl.client.context).connect()
+        try:
+            await keys.until(lambda: len(ctl.seats) == 2, what="Bob seated")
+            await keys.press("enter")
+            assert ctl.confirm == "start" and "Bob not ready yet" in shown(ctl)
+            assert ctl.phase == "lobby"
+            await keys.press("y")
+            await keys.until(lambda: ctl.phase == "playing", what="the match started")
+        finally:
+            other.close()
+
+    drive("racko", 0, script, seed=3, speed="beginner")
+
+
+# --- leaving -----------------------------------------------------------------------------------
+
+def test_q_asks_during_a_match_and_leaves_at_once_in_the_lobby_and_after_the_match():
+    client = lobby()
+    ctl, _ = controller(client)
+    ctl.key("q")
+    assert ctl.quit  # the lobby: at once
+    client = lobby()
+    client.table["phase"] = "playing"
+    ctl, _ = controller(client)
+    ctl.key("q")
+    assert not ctl.quit
+    assert "Leave the table? Your seat is kept for 5 minutes — y leaves" in shown(ctl)
+    ctl.key("n")
+    assert not ctl.quit and ctl.confirm is None
+    ctl.key("q")
+    ctl.key("y")
+    assert ctl.quit
+    client.table["phase"] = "over"
+    ctl, _ = controller(client)
+    ctl.key("q")
+    assert ctl.quit
+
+
+# --- pacing ------------------------------------------------------------------------------------
+
+def test_between_rounds_a_countdown_from_next_at_and_who_is_ready():
+    client = lobby()
+    client.table["seats"][1]["ready"] = True
+    ctl, _ = controller(client)
+    client.notices.append(round_end(client, [3, 5, 1], out=1,
+                                    next_at=client.clock.now + 42.2))
+    ctl.pump()
+    client.clock.now += 3.2  # past the banner
+    text = shown(ctl)
+    assert "next round in 39 s — Enter when you are ready" in text
+    assert "ready: Bob · not yet: Tess" in text and "Lobby" not in text
+    client.table["next_at"] = None
+    assert "waiting until everyone is ready" in shown(ctl)
+    ctl.key("enter")
+    assert client.sent[-1] == "ready"
+    # the next round's countdown is not the lobby either
+    client.table.update(phase="countdown", go=client.clock.now + 2, round=1)
+    text = shown(ctl)
+    assert "Round 2 starts in 2" in text and "Lobby" not in text
+
+
+# --- endings -----------------------------------------------------------------------------------
+
+def test_rd12_going_out_shows_a_banner_and_rings_the_bell_then_the_scores():
+    client = lobby()
+    ctl, out = controller(client)
+    client.notices.append(round_end(client, [3, 5, 1], out=1))
+    ctl.pump()
+    text = shown(ctl)
+    assert "Bob is OUT!" in text and "total" not in text
+    assert out.rings == 1
+    client.clock.now += 3.1
+    assert "total" in shown(ctl)
+
+
+def test_the_bell_is_off_with_bell_false():
+    client = lobby()
+    ctl, out = controller(client, bell=False)
+    client.notices.append(round_end(client, [3, 5, 1], out=1))
+    ctl.pump()
+    assert out.rings == 0 and "Bob is OUT!" in shown(ctl)
+
+
+def test_rd13_a_rotation_is_announced_in_words_and_a_stuck_round_end_too():
+    class Mirror:
+        rotations = 0
+
+    client = lobby()
+    client.table["phase"] = "playing"
+    client.mirror = Mirror()
+    ctl, _ = controller(client)
+    ctl.pump()
+    assert not ctl.flash_text
+    client.mirror.rotations = 1
+    ctl.pump()
+    assert ctl.flash_text.startswith("Everyone is stuck: each Pack moves one card — RD-13")
+    client.notices.append(round_end(client, [-3, -5, -1], out=None))
+    ctl.pump()
+    assert "nobody out — RD-13" in shown(ctl)
+
+
+def test_the_final_scoreboard_stays_with_a_closed_line_and_no_reconnecting():
+    client = lobby()
+    ctl, _ = controller(client)
+    client.notices.append(round_end(client, [3, 5, 1], out=1, phase="over"))
+    client.table["result"] = {"winner": ["Bob"]}
+    ctl.pump()
+    client.clock.now += 5
+    client.notices += [Notice("reconnecting"), Notice("closed", "the host has closed the table")]
+    ctl.pump()
+    text = shown(ctl)
+    assert "reconnecting" not in text and "Match over" in text and "Bob" in text
+    assert "the host has closed the table — q leaves" in text
+
+
+def test_old_messages_do_not_linger_on_the_round_end_screen():
+    client = lobby()
+    client.table["phase"] = "playing"
+    ctl, _ = controller(client)
+    ctl.flash("4♠ has no place to go now", seconds=60)
+    client.notices.append(round_end(client, [3, 5, 1], out=1))
+    ctl.pump()
+    client.clock.now += 3.1
+    assert "no place to go" not in shown(ctl)
+
+
+# --- sizes -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_every_screen_fits_every_size_and_keeps_its_key_lines(width, height):
+    client = lobby()
+    client.table["seats"] = seats(*[f"Player{i:02d}" for i in range(20)])
+    ctl, _ = controller(client)
+    text = shown(ctl, width, height)
+    assert "You are the captain: Enter starts" in text and "? help" in text
+    ctl.key("?")
+    assert "Keys" in shown(ctl, width, height)
+    ctl.key("escape")
+    client.notices.append(round_end(client, list(range(20)), out=3, next_at=None))
+    ctl.pump()
+    client.clock.now += 3.1
+    text = shown(ctl, width, height)
+    assert "waiting until everyone is ready" in text and "q leave" in text
+
+
+def test_too_small_fits_40_by_12_and_enter_behind_it_does_nothing():
+    client = lobby()
+    client.table["seats"][1]["ready"] = True
+    ctl, _ = controller(client)
+    text = shown(ctl, 40, 12)
+    assert "Too small: 40×12" in text and "60×20" in text
+    ctl.key("enter")
+    ctl.key("y")
+    assert client.sent == [] and ctl.confirm is None
+    ctl.key("q")
+    assert ctl.quit
+
+
+# --- spectators and notices --------------------------------------------------------------------
+
+def test_a_spectator_sees_their_name_watching_and_no_play_keys():
+    client = lobby(seat=None, name="Sam", role="spectator")
+    ctl, _ = controller(client)
+    text = shown(ctl)
+    assert "Sam watching" in text and "Enter says you are ready" not in text
+    assert "Enter start" not in text and "Enter ready" not in text
+    ctl.key("enter")
+    assert client.sent == []
+    client.table["phase"] = "playing"
+    ctl.key("p")
+    assert "watching" in ctl.flash_text
+    ctl.key("?")
+    assert "play the Pile" not in shown(ctl)
+
+
+def test_a_screens_explain_words_a_beaten_notice():
+    class Explaining(GameScreen):
+        def explain(self, ctl, notice):
+            return f"Ann beat you to the A♥ stack, by {notice.data['ms']} ms"
+
+    client = lobby()
+    ctl, _ = controller(client)
+    ctl.screen = Explaining()
+    client.notices.append(Notice("beaten", data={"reason": "raw", "rule": "RD-11", "ms": 12}))
+    ctl.pump()
+    assert ctl.flash_text == "Ann beat you to the A♥ stack, by 12 ms"
+    assert ctl.flash_rule == "RD-11"

@@ -1,0 +1,94 @@
+"""A stand-in for :class:`lan_demon.net.client.Client` that a test fills in by hand: the
+controller's drawing and keys tested without sockets, on a fake clock (deterministic)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lan_demon.games import get_game
+from lan_demon.net.client import Notice
+from lan_demon.tui.app import table_for
+from lan_demon.tui.table import Controller
+
+
+@dataclass
+class FakeClock:
+    now: float = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class FakeOutput:
+    """prompt_toolkit's output, as far as the bell goes."""
+
+    rings: int = 0
+
+    def bell(self) -> None:
+        self.rings += 1
+
+    def flush(self) -> None:
+        pass
+
+
+@dataclass
+class FakeClient:
+    game_id: str = "racing-demon"
+    seat: int | None = 0
+    name: str = "Tess"
+    role: str = "player"
+    table: dict[str, Any] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
+    clock: FakeClock = field(default_factory=FakeClock)
+    notices: list[Notice] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
+    pending: dict[int, Any] = field(default_factory=dict)
+    seq: int = 0
+    rtt: float | None = 0.0004
+    mirror: Any = None
+    predicted: Any = None
+
+    def __post_init__(self) -> None:
+        self.game = get_game(self.game_id)
+        self.config = {"game": self.game_id, "rounds": None, "players": None,
+                       "options": self.game.default_options(), "pause": 60.0, **self.config}
+        self.table.setdefault("phase", "lobby")
+        self.table.setdefault("seats", [])
+
+    def arbiter_now(self) -> float:
+        return self.clock()
+
+    def pump(self) -> None:
+        pass
+
+    def take_notices(self) -> list[Notice]:
+        out, self.notices = self.notices, []
+        return out
+
+    def view(self) -> dict[str, Any] | None:
+        return None
+
+    def legal_moves(self) -> list[Any]:
+        return []
+
+    def ready(self) -> None:
+        self.sent.append("ready")
+
+    def start(self) -> None:
+        self.sent.append("start")
+
+
+def seats(*names: str, ready: tuple[int, ...] = (), bots: tuple[int, ...] = (),
+          away: tuple[int, ...] = ()) -> list[dict[str, Any]]:
+    return [{"name": n, "bot": i in bots, "ready": i in ready,
+             "status": "away" if i in away else "here"} for i, n in enumerate(names)]
+
+
+def controller(client: FakeClient, **kw: Any) -> tuple[Controller, FakeOutput]:
+    ctl = table_for(client, **kw)  # type: ignore[arg-type]
+    ctl.clock = client.clock
+    out = FakeOutput()
+    ctl.output = out
+    return ctl, out
