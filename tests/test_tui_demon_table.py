@@ -46,6 +46,7 @@ class TableClient:
             {"name": NAMES[i % 20] if i < 20 else f"P{i}", "bot": i > 0, "status": "here",
              "ready": False} for i in range(players)]}
         self.config: dict[str, Any] = {}
+        self.name = "Sam"
         self.pending: dict[int, Any] = {}
         self.rtt, self.seq, self.sent = 0.0012, 0, []
         self.sync()
@@ -366,7 +367,7 @@ def test_rd3_a_spectator_sees_every_players_public_cards_and_no_hidden_card():
         assert faces <= public, (part, public)
     seq = len(client.sent)
     ctl.key("p")
-    assert len(client.sent) == seq and "spectators do not play" in ctl.flash_text
+    assert len(client.sent) == seq and "you are watching" in ctl.flash_text
     assert ctl.screen.keys == []
 
 
