@@ -460,7 +460,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 #: ``host`` settings that a resumed match takes from its journal, with their usual defaults.
 HOST_SETTINGS = {"game": "racing-demon", "players": None, "rounds": None, "seed": None,
-                 "fairness_ms": 30.0, "countdown": 3.0, "pause": DEFAULT_PAUSE, "turn_timeout": 30.0}
+                 "fairness_ms": 30.0, "countdown": 3.0, "pause": DEFAULT_PAUSE,
+                 "turn_timeout": 30.0}
 
 
 def cmd_host(args: argparse.Namespace) -> int:
