@@ -15,6 +15,8 @@ from lan_demon import __version__
 from lan_demon.games import GAME_IDS, GameError, get_game
 
 EXIT_USAGE = 2
+EXIT_PIPE = 141  # 128 + SIGPIPE: what a shell says when the reader of a pipe left early
+PLAY_SPEED = "newcomer"  # play's bots: a pace a person new to the game can race (issue 10)
 
 
 class UsageError(Exception):
@@ -47,6 +49,55 @@ def _seed(text: str) -> int | str:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
+#: ``--pause none``: no limit between rounds — the next one waits until every person is ready.
+NO_LIMIT = "none"
+DEFAULT_PAUSE = 60.0  # seconds: long enough to read the scores, short enough to go on alone
+
+
+def _pause(text: str) -> float | str:
+    """``--pause``: seconds (0 or more) or ``none``; ``none`` stays a word until
+    :func:`_pause_value`, so that "not given" (None) and "no limit" are told apart."""
+    if text.strip().lower() == NO_LIMIT:
+        return NO_LIMIT
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds or 'none': {text!r}") \
+            from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 seconds or more (or 'none'), not {text}")
+    return value
+
+
+def _pause_value(given: float | str | None, default: float | None = DEFAULT_PAUSE) \
+        -> float | None:
+    """What Config and start_local_table take: seconds, or None for no limit."""
+    if given is None:
+        return default
+    return None if given == NO_LIMIT else float(given)
+
+
+def _pause_words(pause: float | None) -> str:
+    return "no limit" if pause is None else f"{pause:g} s"
+
+
+def _speed_names() -> str:
+    from lan_demon.bots.speed import PROFILES
+    return ", ".join(PROFILES)
+
+
+def _strategy_help() -> str:
+    """Every game's strategies as lan_demon.bots has them, the strongest named as such."""
+    from lan_demon.bots import strategy_names, strongest
+    parts = []
+    for game in GAME_IDS:
+        names = strategy_names(game)
+        best = strongest(game)
+        parts.append(f"{game}: " + ", ".join(f"{n} (strongest)" if n == best else n
+                                             for n in names))
+    return "; ".join(parts)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="lan-demon", description="A card table for a home network: Racing "
                      "Demon, its German variant, Rack-O and Gin Solitaire.")
@@ -64,8 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=_seed, default=0, help="the match seed (default 0)")
     sim.add_argument("--strategy", default="greedy", help="bot strategy for every seat, or a "
                      "comma-separated list, one per seat (default: greedy)")
-    sim.add_argument("--speed", default="club", help="Racing Demon speed profile: beginner, "
-                     "club, expert or flat-out (default: club)")
+    sim.add_argument("--speed", default="club", help=f"Racing Demon speed profile: "
+                     f"{_speed_names()} (default: club)")
     sim.add_argument("--no-handicap", action="store_true", help="Racing Demon: turn off RD-15")
     sim.add_argument("--json", action="store_true", help="print one JSON document instead")
 
@@ -107,8 +158,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--rounds", type=_positive, help="rounds in the match")
     play.add_argument("--strategy", help="the bots' strategy (default: the strongest for the "
                       "game: demon, planner, solver)")
-    play.add_argument("--speed", default="club", help="the bots' speed: beginner, club, "
-                      "expert or flat-out (default club)")
+    play.add_argument("--speed", default=PLAY_SPEED, help=f"the bots' speed: "
+                      f"{_speed_names()} (default {PLAY_SPEED}: a card every ~3 s, a pace a "
+                      f"newcomer can race; club is a seasoned player)")
+    play.add_argument("--pause", type=_pause, help=f"longest pause between rounds, in "
+                      f"seconds, or 'none' to wait until everybody is ready (default "
+                      f"{DEFAULT_PAUSE:g})")
+    play.add_argument("--no-bell", action="store_true", help="no terminal bell (when someone "
+                      "goes out)")
 
     join = sub.add_parser("join", help="sit at a table hosted elsewhere",
                           description="Connect to an arbiter and open the table. Without an "
@@ -120,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--spectate", action="store_true", help="watch instead of playing")
     join.add_argument("--tries", type=_positive, default=3, help="connection attempts before "
                       "giving up (default 3)")
+    join.add_argument("--no-bell", action="store_true", help="no terminal bell (when someone "
+                      "goes out)")
     _lan_join_flags(join)
 
     host = sub.add_parser("host", help="run an arbiter: the table everyone connects to",
@@ -142,8 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--fairness-ms", type=float, help="RD-11 fairness window "
                       "for contested plays, 0 to 250 (0: pure arrival order; default 30)")
     host.add_argument("--countdown", type=float, help="seconds from start to Go (default 3)")
-    host.add_argument("--pause", type=float, help="longest pause between "
-                      "rounds, in seconds (default 10)")
+    host.add_argument("--pause", type=_pause, help=f"longest pause between rounds, in "
+                      f"seconds, or 'none' to wait until every person is ready (default "
+                      f"{DEFAULT_PAUSE:g})")
     host.add_argument("--turn-timeout", type=float, help="Rack-O and Gin "
                       "Solitaire: seconds before an absent player's turn is played for them "
                       "(default 30)")
@@ -168,9 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "ends.")
     bot.add_argument("address", nargs="?", help="HOST:PORT or tcp://HOST:PORT (default: "
                      "find the one table on the LAN)")
-    bot.add_argument("--strategy", default="greedy", help="greedy or random (default greedy)")
+    bot.add_argument("--strategy", default="greedy", help=f"the bot's strategy for the "
+                     f"table's game — {_strategy_help()} (default greedy)")
     bot.add_argument("--name", help="the bot's name at the table (default: the strategy)")
-    bot.add_argument("--speed", default="club", help="beginner, club, expert or flat-out")
+    bot.add_argument("--speed", default="club", help=f"Racing Demon pace: {_speed_names()} "
+                     f"(default club)")
     bot.add_argument("--seed", type=_seed, default=0, help="the bot's own seed")
     bot.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the "
                      "arbiter to answer")
@@ -290,7 +352,7 @@ def _split_seat(text: str, game: Any, state: Any, default: int) -> tuple[int, st
 
 def cmd_deadwood(args: argparse.Namespace) -> int:
     from lan_demon.games.gin_solitaire import best_arrangement
-    best = best_arrangement(args.cards)
+    best = best_arrangement(_deadwood_hand(args.cards))
     for meld in best.melds:
         print("meld:     " + " ".join(c.symbol for c in meld))
     print("deadwood: " + (" ".join(c.symbol for c in best.deadwood) or "none"))
@@ -298,6 +360,29 @@ def cmd_deadwood(args: argparse.Namespace) -> int:
         print(f"discard:  {best.discard.symbol}")
     print(f"points:   {best.points}")
     return 0
+
+
+def _deadwood_hand(texts: list[str]) -> list[Any]:
+    """GS-5: a hand is 10 cards, or 11 before its discard, each card once and no Joker; a
+    mistake is told in the words the user typed ("10♦ and 10D are the same card")."""
+    from lan_demon.games.cards import parse_card
+    from lan_demon.games.gin_solitaire import HAND_SIZE
+    seen: dict[str, str] = {}
+    hand = []
+    for text in texts:
+        card = parse_card(text)  # a CardError names the text that is not a card
+        if card.is_joker:
+            raise UsageError(f"{text} is the Joker, which is never in a hand (GS-2)")
+        if card.code in seen:
+            first = seen[card.code]
+            raise UsageError(f"{text} is given twice" if first == text else
+                             f"{first} and {text} are the same card")
+        seen[card.code] = text
+        hand.append(card)
+    if len(hand) not in (HAND_SIZE - 1, HAND_SIZE):
+        raise UsageError(f"a Gin Solitaire hand is {HAND_SIZE - 1} cards, or {HAND_SIZE} "
+                         f"before its discard (GS-2, GS-3), not {len(hand)}")
+    return hand
 
 
 def _need_terminal() -> None:
@@ -327,11 +412,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     make_strategy(game.id, strategy)  # an unknown name: one line naming the choices
     _need_terminal()
     seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
-    table = start_local_table(game.id, seed, args.rounds, args.speed, strategy=strategy)
+    table = start_local_table(game.id, seed, args.rounds, args.speed, strategy=strategy,
+                              pause=_pause_value(args.pause))
     try:
         client = Client(table.address, name=args.name).connect()
         table.add_bots(bots)
-        build_app(table_for(client, host=True)).run()
+        build_app(table_for(client, host=True, bell=not args.no_bell, local=table)).run()
         client.leave()
         client.close()
     finally:
@@ -374,7 +460,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 #: ``host`` settings that a resumed match takes from its journal, with their usual defaults.
 HOST_SETTINGS = {"game": "racing-demon", "players": None, "rounds": None, "seed": None,
-                 "fairness_ms": 30.0, "countdown": 3.0, "pause": 10.0, "turn_timeout": 30.0}
+                 "fairness_ms": 30.0, "countdown": 3.0, "pause": DEFAULT_PAUSE,
+                 "turn_timeout": 30.0}
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -394,6 +481,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         if getattr(args, name) is None:
             setattr(args, name, default)
     args.port = 7700 if args.port is None else args.port
+    args.pause = _pause_value(args.pause)
     get_game(args.game)
     seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
     if args.lan and code is None:
@@ -533,7 +621,13 @@ def _resume_host(args: argparse.Namespace) -> int:
     config = host_config(read, args.resume)
     for name in HOST_SETTINGS:
         given, kept = getattr(args, name), getattr(config, name)
-        if given is not None and given != kept:
+        if name == "pause" and given is not None:
+            given = _pause_value(given)
+            if given != kept:
+                raise UsageError(f"--pause {_pause_words(given)} conflicts with the journal's "
+                                 f"{_pause_words(kept)}: a resumed match keeps its settings; "
+                                 f"leave --pause out")
+        elif given is not None and given != kept:
             flag = "--" + name.replace("_", "-")
             raise UsageError(f"{flag} {given} conflicts with the journal's {kept!r}: a resumed "
                              f"match keeps its settings; leave {flag} out")
@@ -751,7 +845,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.command:
             parser.print_help()
             return EXIT_USAGE
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()  # here, so that a reader gone early is caught below, not at exit
+        return code
     except (UsageError, GameError) as err:
         print(f"lan-demon: {err}", file=sys.stderr)
         return EXIT_USAGE
@@ -761,3 +857,23 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("lan-demon: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_left()
+
+
+def _reader_left() -> int:
+    """The reader of our output went away (``… | head -3``): that is how a pipe ends, not an
+    error — no traceback, no message. stdout is pointed at devnull so that the interpreter's
+    own flush at exit cannot fail again; 141 is what a shell reports for SIGPIPE."""
+    import os
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, OSError, ValueError):
+        pass
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return EXIT_PIPE

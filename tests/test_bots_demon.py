@@ -245,8 +245,8 @@ def test_over_40_seeded_rounds_the_strong_bot_outscores_the_greedy_ones():
 def test_speed_profiles_live_in_bots_speed_and_the_simulator_re_exports_them():
     import lan_demon.simulator as sim
     assert sim.SpeedProfile is SpeedProfile and sim.PROFILES is PROFILES
-    assert set(PROFILES) == {"beginner", "club", "expert", "flat-out"}
-    medians = [PROFILES[n].median for n in ("beginner", "club", "expert")]
+    assert set(PROFILES) == {"newcomer", "beginner", "club", "expert", "flat-out"}
+    medians = [PROFILES[n].median for n in ("newcomer", "beginner", "club", "expert")]
     assert medians == sorted(medians, reverse=True)
 
 

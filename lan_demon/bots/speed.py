@@ -9,6 +9,9 @@ A person at a Racing Demon table is slow in three separate ways, and a profile m
 * **miss** — at a glance a person now and then overlooks a card that could be played; each
   playable card is overlooked with probability ``miss`` at each look.
 
+``newcomer`` is the pace of someone who plays a card every 2–4 seconds — the default of
+``lan-demon play``, so that a person new to the game races the bots rather than watching them
+(issue 10: at ``club`` pace bots end a round before a newcomer has found a stack).
 ``flat-out`` reacts in a millisecond, notices at once and misses nothing: for benchmarks. Every
 draw takes the caller's seeded :class:`random.Random`, so a run replays from its seed; the
 simulator and a network bot ask the same three questions of the same object.
@@ -62,6 +65,7 @@ class SpeedProfile:
 
 
 PROFILES: dict[str, SpeedProfile] = {p.name: p for p in (
+    SpeedProfile("newcomer", 3.0, 0.4, notice=1.5, miss=0.2),
     SpeedProfile("beginner", 1.6, 0.5, notice=0.8, miss=0.15),
     SpeedProfile("club", 0.9, 0.4, notice=0.4, miss=0.06),
     SpeedProfile("expert", 0.5, 0.3, notice=0.2, miss=0.02),

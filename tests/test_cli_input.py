@@ -1,0 +1,271 @@
+"""Issue 10's command-line items: bad input is one line and a non-zero exit, output piped into a
+reader that leaves early ends quietly, and the flags and help a person at the table needs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lan_demon.bots import strategy_names, strongest
+from lan_demon.bots.speed import PROFILES
+from lan_demon.cli import DEFAULT_PAUSE, PLAY_SPEED, build_parser, main
+from lan_demon.games import GAME_IDS
+
+pytestmark = pytest.mark.timeout(120)
+
+HAND = ["2S", "3S", "4S", "5H", "6H", "7H", "8C", "9C", "KD"]  # nine cards, all different
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(capsys, *argv: str) -> str:
+    """The command failed with exit 2 and said exactly one line on stderr, nothing on stdout."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "", (code, out, err)
+    assert err.count("\n") == 1 and err.startswith("lan-demon: "), err
+    return err.strip()
+
+
+def lan_demon(*argv: str, **kw: Any) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lan_demon", *argv], text=True,
+                          timeout=60, **kw)
+
+
+# --- deadwood: GS-2/GS-3 hand sizes, one card once ----------------------------------------------
+
+
+def test_gs5_the_same_card_written_two_ways_is_named_in_the_users_words(capsys):
+    err = one_line(capsys, "deadwood", "10♦", *HAND[:8], "10D")
+    assert err == "lan-demon: 10♦ and 10D are the same card"
+
+
+def test_gs5_a_card_given_twice_is_named(capsys):
+    assert one_line(capsys, "deadwood", "3S", *HAND) == "lan-demon: 3S is given twice"
+
+
+@pytest.mark.parametrize("count", [3, 9, 12])
+def test_gs2_a_hand_is_10_or_11_cards(capsys, count):
+    cards = (HAND + ["QD", "JD", "TD", "AH"])[:count]
+    err = one_line(capsys, "deadwood", *cards)
+    assert f"10 cards, or 11 before its discard (GS-2, GS-3), not {count}" in err
+
+
+def test_gs2_the_joker_is_never_in_a_hand(capsys):
+    assert "JK is the Joker" in one_line(capsys, "deadwood", "JK", *HAND)
+
+
+@pytest.mark.parametrize("hand", [HAND + ["QD"], HAND + ["QD", "JD"]])
+def test_gs5_ten_and_eleven_cards_are_still_answered(capsys, hand):
+    code, out, _ = run(capsys, "deadwood", *hand)
+    assert code == 0 and "points:" in out
+
+
+def test_deadwood_mistakes_are_one_line_without_a_traceback_from_the_real_command():
+    for cards in (["10♦", *HAND[:8], "10D"], ["3S", *HAND], HAND + ["QD", "JD", "TD"]):
+        done = lan_demon("deadwood", *cards, capture_output=True)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+# --- a reader that leaves early --------------------------------------------------------------------
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Path:
+    """A small real journal: a Rack-O table (fake clock, no sockets) whose first round began."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from arbiter_harness import Table
+
+    from lan_demon.net.journal import JournalWriter
+    path = tmp_path / "match.journal"
+    table = Table("racko")
+    writer = JournalWriter(path)
+    table.arbiter.attach_journal(writer, {"port": 7700, "pub_port": 7701})
+    table.seat(b"A", "Ann")
+    table.seat(b"B", "Bob")
+    table.send(b"A", "ready")
+    table.send(b"B", "ready")
+    writer.close()
+    return path
+
+
+def piped_commands(journal: Path) -> list[list[str]]:
+    return [["simulate", "--game", "racko", "--json"], ["replay", str(journal), "--json"],
+            ["simulate", "--game", "racing-demon", "--rounds", "2"]]
+
+
+def test_output_into_a_pipe_closed_before_it_is_written_ends_quietly(journal):
+    """The reader is gone before the first byte (as `| head -0`, or head done early): every
+    write fails with EPIPE, deterministically. No traceback, no message, exit 141 (SIGPIPE)."""
+    for argv in piped_commands(journal):
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            done = lan_demon(*argv, stdout=write_end, stderr=subprocess.PIPE)
+        finally:
+            os.close(write_end)
+        assert done.stderr == "", (argv, done.stderr)
+        assert done.returncode == 141, argv
+
+
+def test_output_into_head_ends_quietly(journal):
+    """As `lan-demon … --json | head -3`: read three lines, close the pipe, and the command
+    ends either way it can (it wrote all before the close: 0; after: 141), silently."""
+    for argv in piped_commands(journal):
+        proc = subprocess.Popen([sys.executable, "-m", "lan_demon", *argv], text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            assert proc.stdout is not None and proc.stderr is not None
+            lines = [proc.stdout.readline() for _ in range(3)]
+            proc.stdout.close()
+            err = proc.stderr.read()
+            code = proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+        assert all(lines) and err == "" and code in (0, 141), (argv, code, err)
+
+
+# --- bot --help: the real strategies and speeds -------------------------------------------------
+
+
+def test_bot_help_lists_every_games_strategies_and_the_speeds(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["bot", "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for game in GAME_IDS:
+        names = [f"{n} (strongest)" if n == strongest(game) else n
+                 for n in strategy_names(game)]
+        assert f"{game}: {', '.join(names)}" in text
+    for name in ("demon", "planner", "solver", "greedy", "random"):
+        assert name in text
+    assert ", ".join(PROFILES) in text
+
+
+# --- play and host: --pause, --no-bell, --speed ------------------------------------------------
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(list(argv))
+
+
+@pytest.mark.parametrize("command", ["play", "host"])
+def test_pause_takes_seconds_or_none_and_defaults_to_60(command):
+    from lan_demon.cli import _pause_value
+    assert DEFAULT_PAUSE == 60
+    assert _pause_value(parse(command).pause) == 60.0
+    assert _pause_value(parse(command, "--pause", "12.5").pause) == 12.5
+    assert _pause_value(parse(command, "--pause", "0").pause) == 0.0
+    assert _pause_value(parse(command, "--pause", "none").pause) is None
+    assert _pause_value(parse(command, "--pause", "None").pause) is None
+
+
+@pytest.mark.parametrize("command", ["play", "host"])
+@pytest.mark.parametrize("value, words", [("-1", "0 seconds or more"), ("soon", "not a number"),
+                                          ("inf", "0 seconds or more"),
+                                          ("nan", "0 seconds or more")])
+def test_a_bad_pause_is_one_line(capsys, command, value, words):
+    assert words in one_line(capsys, command, "--pause", value)
+
+
+def test_no_bell_for_play_and_join():
+    assert parse("play", "--no-bell").no_bell and not parse("play").no_bell
+    assert parse("join", "127.0.0.1:7700", "--no-bell").no_bell
+    assert not parse("join", "127.0.0.1:7700").no_bell
+
+
+def test_play_seats_newcomer_paced_bots_by_default_and_says_the_choices(capsys):
+    assert parse("play").speed == PLAY_SPEED == "newcomer" and PLAY_SPEED in PROFILES
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ", ".join(PROFILES) in text and "default newcomer" in text
+    err = one_line(capsys, "play", "--speed", "warp")
+    assert err == f"lan-demon: unknown speed profile 'warp'; choose one of: {', '.join(PROFILES)}"
+
+
+def test_newcomer_bots_are_slower_than_every_other_profile():
+    slowest = max(PROFILES.values(), key=lambda p: p.median)
+    assert slowest.name == "newcomer" and 2.0 <= slowest.median <= 4.0
+
+
+class _Stop(Exception):
+    """Raised by a stand-in where the real command would open the terminal table."""
+
+
+def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
+    """The wiring only (the TUI is not run): start_local_table gets the pause and the speed,
+    table_for gets bell= and local=."""
+    import lan_demon.cli as cli
+    import lan_demon.net.client as client_mod
+    import lan_demon.tui.app as app
+    seen: dict[str, Any] = {}
+
+    class FakeTable:
+        address = "tcp://127.0.0.1:1"
+
+        def add_bots(self, count: int) -> None:
+            seen["bots"] = count
+
+        def close(self) -> None:
+            seen["closed"] = True
+
+    class FakeClient:
+        def __init__(self, address: str, name: str) -> None:
+            seen["name"] = name
+
+        def connect(self) -> FakeClient:
+            return self
+
+    def fake_start(game: str, seed: Any, rounds: Any, speed: str, **kw: Any) -> FakeTable:
+        seen.update(game=game, speed=speed, **kw)
+        return table
+
+    def fake_table_for(client: Any, **kw: Any) -> None:
+        seen["table_for"] = kw
+        raise _Stop
+
+    table = FakeTable()
+    monkeypatch.setattr(cli, "_need_terminal", lambda: None)
+    monkeypatch.setattr(app, "start_local_table", fake_start)
+    monkeypatch.setattr(app, "table_for", fake_table_for)
+    monkeypatch.setattr(client_mod, "Client", FakeClient)
+    with pytest.raises(_Stop):
+        main(["play", "--pause", "none", "--no-bell", "--seed", "1", "--name", "Ann"])
+    assert seen["pause"] is None and seen["speed"] == "newcomer" and seen["bots"] == 3
+    assert seen["table_for"] == {"host": True, "bell": False, "local": table}
+    assert seen["closed"]
+    seen.clear()
+    with pytest.raises(_Stop):
+        main(["play", "--seed", "1", "--speed", "club"])
+    assert seen["pause"] == 60.0 and seen["speed"] == "club"
+    assert seen["table_for"]["bell"] is True
+
+
+def test_host_hands_its_pause_to_the_arbiter(monkeypatch):
+    """``host --pause none`` is Config.pause None (no limit); no socket is bound here."""
+    import lan_demon.net.server as server_mod
+    configs = []
+
+    class FakeServer:
+        def __init__(self, config: Any, **kw: Any) -> None:
+            configs.append(config)
+            raise _Stop
+
+    monkeypatch.setattr(server_mod, "ArbiterServer", FakeServer)
+    for argv, want in ((["--pause", "none"], None), ([], 60.0), (["--pause", "5"], 5.0)):
+        with pytest.raises(_Stop):
+            main(["host", "--port", "0", *argv])
+        assert configs[-1].pause == want
