@@ -367,7 +367,7 @@ class Client:
         """Handle everything that has arrived, without waiting; send what is due."""
         self._flush()
         for sock, channel in ((self.dealer, "private"), (self.sub, "pub")):
-            while sock is not None:
+            while sock is not None and not sock.closed:  # (a fresh hello replaces the dealer)
                 try:
                     frame = sock.recv(zmq.NOBLOCK)
                 except zmq.Again:
@@ -643,6 +643,8 @@ class Client:
 
     def _k_match_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.update(phase="over", result=update["result"])
+        if self.store is not None:
+            self.store.forget()  # nothing to come back to (the token stays in memory)
         self.notices.append(Notice("match_end", data=update))
 
     def _repredict(self) -> None:

@@ -13,12 +13,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from pathlib import Path
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX: no locks, a token is still kept
     fcntl = None  # type: ignore[assignment]
+
+
+KEEP_SECONDS = 86400.0  # a stored token older than this is pruned (the arbiter's is 5 min)
 
 
 def state_dir() -> Path:
@@ -61,7 +65,18 @@ class TokenStore:
                 os.close(fd)
                 return False, None
         self._lock = fd
+        self._prune()
         return True, self.load()
+
+    def _prune(self) -> None:
+        """Tokens older than a day are of no table any more (a seat waits 5 minutes)."""
+        cutoff = time.time() - KEEP_SECONDS
+        try:
+            for path in self.dir.glob("*.json"):
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+        except OSError:
+            pass
 
     def load(self) -> str | None:
         try:
