@@ -354,7 +354,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     client = _connect_person(args, address, key, code)
     if client is None:
         return 1
-    build_app(table_for(client)).run()
+    quiet = {"bell": False} if getattr(args, "no_bell", False) else {}  # join --no-bell
+    build_app(table_for(client, **quiet)).run()
     client.leave()
     client.close()
     return 0

@@ -345,3 +345,27 @@ def test_an_address_without_a_port_takes_7700():
     assert normalize_address("127.0.0.1") == "tcp://127.0.0.1:7700"
     assert normalize_address("tcp://127.0.0.1") == "tcp://127.0.0.1:7700"
     assert normalize_address("127.0.0.1:7701") == "tcp://127.0.0.1:7701"
+
+
+def test_a_lobby_seat_silent_for_five_minutes_is_freed_and_the_others_move_up():
+    t = lobby()
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    t.send(b"B", "hb", at=100.0 + AWAY_AFTER + 0.5)
+    t.tick(100.0 + AWAY_AFTER + 0.5)
+    assert t.arbiter.seats[0].status == "away"
+    later = 100.0 + AWAY_AFTER + TOKEN_LIFE + 1
+    t.send(b"B", "hb", at=later)
+    t.tick(later)
+    assert [(s.name, s.index) for s in t.arbiter.seats] == [("Bob", 0)]
+    assert t.arbiter.captain() == 0 and t.updates("lobby")[-1]["captain"] == 0
+
+
+def test_a_journal_s_pause_of_none_resumes_as_none():
+    from lan_demon.net.recovery import config_of
+    head = {"config": {"game": "racko", "players": 2, "rounds": None, "seed": 1, "options": {},
+                       "fairness_ms": 30.0, "countdown": 3.0, "pause": None,
+                       "turn_timeout": 30.0}}
+    assert config_of(head, "journal").pause is None
+    head["config"]["pause"] = 7.5
+    assert config_of(head, "journal").pause == 7.5

@@ -207,3 +207,18 @@ def test_a_player_s_token_is_forgotten_at_the_match_end(host):
                    ann.mirror.rotations == rotation + 1, [ann, bob])
     pump_until(lambda: ann.table["phase"] == "over", [ann, bob])
     assert ann.store.load() is None
+
+
+def test_a_plain_host_is_started_by_the_person_who_joined_after_a_bot(host, context):
+    """Issue 10 item 1: no --players; a bot took seat 0; Ann, the first person, is captain."""
+    from lan_demon.net.bots import leave_and_close, make_bot
+    server = host("racko", seed=1)
+    bot = make_bot(server.address, "greedy", "Robo", context=context)
+    try:
+        ann = person(host, server, "Ann")
+        pump_until(lambda: len(ann.table["seats"]) == 2 and ann.table.get("captain") == 1,
+                   [ann, bot.client])
+        ann.start()
+        pump_until(lambda: ann.table["phase"] == "playing", [ann, bot.client])
+    finally:
+        leave_and_close(bot.client)

@@ -487,19 +487,23 @@ class Arbiter:
             self.record("leave", seat=seat.index, away=True)
             self._presence(seat, "away", out)
         elif seat is not None:
-            seat.peer = None
-            seat.away_since = now
-            self.record("leave", seat=seat.index)
-            self._presence(seat, "left", out)
-            if self.phase == "lobby":  # the seat is freed; those after it move up one
-                self.seats.remove(seat)
-                for i, s in enumerate(self.seats):
-                    if s.index != i and s.peer is not None:
-                        s.index = i
-                        out.private.append((s.peer, self._welcome(0, i, s.token)))
-                    s.index = i
-                self._publish_lobby(out)
+            self._gone(seat, now, out)
         out.private.append((peer, make("ok", re=msg["id"])))
+
+    def _gone(self, seat: Seat, now: float, out: Outbox) -> None:
+        """The seat is left for good; in the lobby it is freed and those after it move up."""
+        seat.peer = None
+        seat.away_since = seat.away_since if seat.status == "away" else now
+        self.record("leave", seat=seat.index)
+        self._presence(seat, "left", out)
+        if self.phase == "lobby":
+            self.seats.remove(seat)
+            for i, s in enumerate(self.seats):
+                if s.index != i and s.peer is not None:
+                    s.index = i
+                    out.private.append((s.peer, self._welcome(0, i, s.token)))
+                s.index = i
+            self._publish_lobby(out)
 
     def _on_snapshot(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                      out: Outbox) -> None:
@@ -835,15 +839,13 @@ class Arbiter:
     # --- presence, heartbeats, snapshots ---------------------------------------------------
 
     def _absences(self, now: float, out: Outbox) -> None:
-        for seat in self.seats:
+        for seat in list(self.seats):
             if seat.status == "here" and now - seat.heard > AWAY_AFTER:
                 self._presence(seat, "away", out)
                 seat.away_since = now
             elif seat.status == "away" and seat.away_since is not None and \
                     now - seat.away_since > TOKEN_LIFE:
-                seat.peer = None  # gone for good: its token no longer takes it back
-                self.record("leave", seat=seat.index)
-                self._presence(seat, "left", out)
+                self._gone(seat, now, out)  # its token no longer takes it back
         for peer, heard in list(self.spectators.items()):
             if now - heard > TOKEN_LIFE:
                 del self.spectators[peer]
