@@ -222,3 +222,32 @@ def test_a_plain_host_is_started_by_the_person_who_joined_after_a_bot(host, cont
         pump_until(lambda: ann.table["phase"] == "playing", [ann, bot.client])
     finally:
         leave_and_close(bot.client)
+
+
+def test_at_an_encrypted_table_the_stored_key_pair_comes_back_with_the_token(context):
+    """A CURVE seat answers only to the key that took it: the key is kept with the token."""
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.security import new_keypair
+    from lan_demon.net.server import ArbiterServer
+    server = ArbiterServer(Config("racko", players=2, seed=1, countdown=0, pause=0), port=0,
+                           context=context, keys=new_keypair()).start()
+    clients = []
+    try:
+        def sit(name, **kw):
+            client = Client(server.address, name=name, context=context,
+                            server_key=server.keys.public, **kw).connect()
+            clients.append(client)
+            return client
+        ann, bob = sit("Ann", remember=True), sit("Bob")
+        ann.ready()
+        bob.ready()
+        pump_until(lambda: ann.table["phase"] == "playing", [ann, bob])
+        key, token = ann.keys.public, ann.token
+        ann.leave()
+        ann.close()
+        back = sit("Ann", remember=True)
+        assert (back.seat, back.token, back.keys.public) == (0, token, key)
+    finally:
+        for client in clients:
+            client.close()
+        server.stop()

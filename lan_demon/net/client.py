@@ -119,6 +119,7 @@ class Client:
         self.history = history
         self.address = normalize_address(address)
         self.name, self.role, self.token, self.bot = name, role, token, bot
+        self.server_key = _server_key(server_key)
         self.store: TokenStore | None = None
         self._stored_token = False  # the hello carries a token read from disk
         if remember and role == "player" and token is None:
@@ -126,7 +127,9 @@ class Client:
             free, stored = store.claim()
             if free:  # else another process of ours sits under this name: a seat of our own
                 self.store, self.token, self._stored_token = store, stored, stored is not None
-        self.server_key = _server_key(server_key)
+                pair = store.keys() if self.server_key is not None and keys is None else None
+                if pair is not None:  # the seat is bound to the key that took it (CURVE)
+                    keys = KeyPair(pair[0].encode("ascii"), pair[1].encode("ascii"))
         self.keys = keys or (new_keypair() if self.server_key is not None else None)
         self.code = normalize_code(code) if code else None
         self._said_ready = False  # we said ready and no countdown has used it up yet
@@ -231,7 +234,8 @@ class Client:
         self.seat, self.token = msg.get("seat"), msg["token"] or self.token
         self._stored_token = False
         if self.store is not None and self.token:
-            self.store.save(self.token)
+            self.store.save(self.token, None if self.keys is None else
+                            (self.keys.public.decode("ascii"), self.keys.secret.decode("ascii")))
         self.game = get_game(msg["game"])
         self.config = msg["config"]
         if self.sub is None:

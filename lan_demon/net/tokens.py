@@ -6,6 +6,9 @@ One small file per table (its normalized address) and name, under
 directories are 0700, the files 0600 — a token is a seat. A process holds the file's lock
 (``flock``) while it uses the token, so a second process with the same name at the same table
 takes a seat of its own instead of the first one's; the lock goes with the process.
+
+At an encrypted table the seat is bound to the connection's CURVE key (a token alone is not
+enough), so the client's key pair is kept beside the token: a restart speaks with the same key.
 """
 
 from __future__ import annotations
@@ -79,25 +82,40 @@ class TokenStore:
             pass
 
     def load(self) -> str | None:
+        return self._entry().get("token")
+
+    def keys(self) -> tuple[str, str] | None:
+        """The (public, secret) z85 CURVE key pair saved with the token, if any."""
+        entry = self._entry()
+        pair = entry.get("public"), entry.get("secret")
+        return pair if all(isinstance(k, str) and len(k) == 40 for k in pair) \
+            and entry.get("token") else None  # type: ignore[return-value]
+
+    def _entry(self) -> dict:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return None
-        token = data.get("token") if isinstance(data, dict) else None
-        same = isinstance(data, dict) and data.get("address") == self.address \
-            and data.get("name") == self.name
-        return token if same and isinstance(token, str) and token else None
+            return {}
+        if not isinstance(data, dict) or data.get("address") != self.address \
+                or data.get("name") != self.name:
+            return {}
+        token = data.get("token")
+        return data if isinstance(token, str) and token else {}
 
-    def save(self, token: str) -> None:
-        """Write the token (0600, replaced whole so a reader never sees half of it)."""
+    def save(self, token: str, keys: tuple[str, str] | None = None) -> None:
+        """Write the token, and the connection's key pair at an encrypted table (0600,
+        replaced whole so a reader never sees half of it)."""
         if not token:
             return
+        entry = {"address": self.address, "name": self.name, "token": token}
+        if keys is not None:
+            entry["public"], entry["secret"] = keys
         try:
             _private_dir(self.dir)
             tmp = self.dir / f"{self.path.stem}.{os.getpid()}.tmp"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"address": self.address, "name": self.name, "token": token}, f)
+                json.dump(entry, f)
             os.replace(tmp, self.path)
         except OSError:
             pass  # a seat still works; only a restart will not find it
