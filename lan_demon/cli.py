@@ -353,7 +353,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             code = _ask_code()
     client = _connect_person(args, address, key, code)
     if client is None:
-        return 1
+        return EXIT_USAGE  # as any other refusal of the command: said in one line
     quiet = {"bell": False} if getattr(args, "no_bell", False) else {}  # join --no-bell
     build_app(table_for(client, **quiet)).run()
     client.leave()
