@@ -426,7 +426,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from lan_demon.net.client import Client, ConnectError, normalize_address
+    from lan_demon.net.client import normalize_address
     from lan_demon.tui.app import build_app, table_for
     address = normalize_address(args.address) if args.address else None
     key, code = _check_key(args.key), _check_code(args.code, "--code")
@@ -437,25 +437,39 @@ def cmd_join(args: argparse.Namespace) -> int:
         address, key = f"tcp://{table.endpoint}", _table_key(table, key)
         if table.code_needed and code is None:
             code = _ask_code()
-    for attempt in range(1, args.tries + 1):
+    client = _connect_person(args, address, key, code)
+    if client is None:
+        return EXIT_USAGE  # as any other refusal of the command: said in one line
+    quiet = {"bell": False} if getattr(args, "no_bell", False) else {}  # join --no-bell
+    build_app(table_for(client, **quiet)).run()
+    client.leave()
+    client.close()
+    return 0
+
+
+def _connect_person(args: argparse.Namespace, address: str, key: str | None,
+                    code: str | None) -> Any:
+    """Take a seat (or a spectator's place), the stored token first (a restart within 5
+    minutes is the same seat). Only "no answer" is tried again; a wrong room code is asked
+    again; any other refusal cannot change: one line, and None."""
+    from lan_demon.net.client import Client, ConnectError
+    attempt = 1
+    while True:
         client = Client(address, name=args.name, role="spectator" if args.spectate
-                        else "player", server_key=key, code=code)
+                        else "player", server_key=key, code=code, remember=True)
         try:
-            client.connect(timeout=3.0)
-            break
+            return client.connect(timeout=3.0)
         except ConnectError as err:
-            if attempt == args.tries or err.code in ("slow_down", "wrong_key"):
-                raise
             if err.code == "bad_code":
                 print(f"lan-demon: {err}", file=sys.stderr)
                 code = _ask_code()
                 continue
-            print(f"lan-demon: {err} — trying again ({attempt + 1} of {args.tries})",
+            if err.code is not None or attempt >= args.tries:
+                print(f"lan-demon: {err}", file=sys.stderr)
+                return None
+            attempt += 1
+            print(f"lan-demon: {err} — trying again ({attempt} of {args.tries})",
                   file=sys.stderr)
-    build_app(table_for(client)).run()
-    client.leave()
-    client.close()
-    return 0
 
 
 #: ``host`` settings that a resumed match takes from its journal, with their usual defaults.
@@ -693,7 +707,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         if table.code_needed and code is None:
             raise UsageError(f"the table {table.name!r} needs its room code: add --code CODE")
     bot = make_bot(address, args.strategy, args.name or args.strategy, args.seed, args.speed,
-                   connect_timeout=args.timeout, server_key=key, code=code)
+                   connect_timeout=args.timeout, server_key=key, code=code, remember=True)
     try:
         run_pool([bot])
     except KeyboardInterrupt:

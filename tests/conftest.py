@@ -38,3 +38,12 @@ def host(context):
         client.close()
     for server in servers:
         server.stop()
+
+
+@pytest.fixture(autouse=True)
+def state_home(tmp_path_factory, monkeypatch):
+    """Session tokens (lan_demon.net.tokens) go to a directory of the test's own, never the
+    user's: XDG_STATE_HOME is set in os.environ, so processes a test starts inherit it."""
+    path = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("XDG_STATE_HOME", str(path))
+    return path

@@ -188,7 +188,8 @@ def test_a_bot_whose_code_raises_leaves_its_seat_and_the_table_goes_on(host, con
     error = "ZeroDivisionError" if broken is RaisesInNextMove else "RuntimeError"
     assert len(lines) == 1 and error in lines[0] and "removed" in lines[0], lines
     assert server.arbiter.phase == "over"
-    assert server.arbiter.seats[0].status == "left"
+    assert server.arbiter.seats[0].status == "away"  # a leave mid-match keeps the seat 5 min
+    assert server.arbiter.seats[0].stepped_out
     broken_result, sdk_result = result_of(pool[0]), result_of(pool[1])
     assert broken_result.error.startswith(error) and broken_result.totals == {}
     assert sdk_result.error is None and sdk_result.totals == server.arbiter.result["totals"]

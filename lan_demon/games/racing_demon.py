@@ -175,6 +175,7 @@ class RacingDemon(Game):
         self.min_players = 2 if german else 1
         self.max_players = 8 if german else 100
         self.players_rule = "RG-1" if german else "RD-1"
+        self._stacks_rule = "RG-3" if german else "RD-5"  # how stacks start and build
         self.lower_is_better = german
         self.base_pile = GERMAN_PILE if german else CLASSIC_PILE
         self.turn_size = 1 if german else 3
@@ -361,7 +362,7 @@ class RacingDemon(Game):
                 return
             if isinstance(move, TurnPack):
                 if not me.pack and not me.waste:
-                    raise _empty_pack()
+                    raise _empty_pack(self.german)
                 return
             if isinstance(move, VoteStuck):
                 if me.voted:
@@ -393,7 +394,8 @@ class RacingDemon(Game):
         if src in ("pile", "waste"):
             cards = me.pile if src == "pile" else me.waste
             if not cards:
-                raise IllegalMove("RD-9" if src == "waste" else "RD-3", f"your {src} is empty",
+                rule = ("RG-5" if self.german else "RD-9") if src == "waste" else "RD-3"
+                raise IllegalMove(rule, f"your {src} is empty",
                                   move)
             if n != 1:
                 raise IllegalMove("RD-10", f"only the top card of your {src} may be played",
@@ -450,14 +452,14 @@ class RacingDemon(Game):
             raise BadMove(f"unknown target {move.target!r}: use middle, s<stack> or c1-c4")
         sid = int(move.target[1:])
         if card.rank == 1:
-            raise IllegalMove("RD-5", f"an ace founds a new stack: play {card.symbol} to the "
-                              "middle", move)
+            raise IllegalMove(self._stacks_rule, f"an ace founds a new stack: play "
+                              f"{card.symbol} to the middle", move)
         stack = state.stacks.get(sid)
         if stack is None:
             if sid in state.claimed:
                 raise IllegalMove("RD-11", f"stack {sid} is gone: seat {state.claimed[sid]} "
                                   "claimed its King first", move)
-            raise IllegalMove("RD-5", f"there is no stack {sid}", move)
+            raise IllegalMove(self._stacks_rule, f"there is no stack {sid}", move)
         if sid not in state.wants.get(self._key(card), ()):
             return self._stack_refusal(stack, card, move)
         return sid
@@ -540,7 +542,7 @@ class RacingDemon(Game):
         """RD-9 / RG-5: turn three (or one); an empty Pack first takes the waste back, unshuffled."""
         me = state.seats[seat]
         if not me.pack and not me.waste:
-            raise _empty_pack()
+            raise _empty_pack(self.german)
         events: list[dict[str, Any]] = []
         if not me.pack:
             me.pack = me.waste[::-1]
@@ -717,6 +719,17 @@ class RacingDemon(Game):
             return move.target
         return None
 
+    def lost_to(self, state: DemonState, seat: int, move: Move, top: Card | None) -> bool:
+        """RD-11: whether ``move``'s card would have gone on ``top`` (a stack's top before
+        another seat's card took it) — its play lost a race rather than broke a rule."""
+        if top is None or not isinstance(move, Play) or move.target in COLUMN_NAMES:
+            return False
+        try:
+            cards = self._source_cards(state.seats[seat], move)
+        except (IllegalMove, BadMove):
+            return False
+        return len(cards) == 1 and self._key(cards[0]) == self._next_key(top)
+
     def rivals(self, state: DemonState, seat: int, move: Move) -> list[int]:
         """RD-11: the other seats still in that have a visible top (Pile, waste, column) the
         stack ``move`` goes to would take right now. A new stack (an ace to the middle), a
@@ -847,8 +860,10 @@ class RacingDemon(Game):
         return every
 
 
-def _empty_pack() -> IllegalMove:
-    return IllegalMove("RD-9", "your Pack and waste are both empty", TurnPack())
+def _empty_pack(german: bool = False) -> IllegalMove:
+    """RD-9, or in the German variant RG-5 (its Pack rule, one card at a time)."""
+    return IllegalMove("RG-5" if german else "RD-9", "your Pack and waste are both empty",
+                       TurnPack())
 
 
 def _voted_already() -> IllegalMove:

@@ -77,6 +77,9 @@ class Seat:
     ready: bool = False
     heard: float = 0.0
     away_since: float | None = None
+    # Said ``leave`` during the match: away at once for RD-13 votes and stand-in turns (a
+    # silent seat is given the turn timeout first: it may be a network hiccup).
+    stepped_out: bool = False
     rtts: list[float] = field(default_factory=list)
 
     def one_way(self) -> float:
@@ -99,6 +102,17 @@ class Held:
     place: str | None = field(default=None, compare=False)  # where it was going on arrival
 
 
+@dataclass(frozen=True)
+class LastPlay:
+    """The last card committed onto one stack: whose it was, its (believed) timestamp, and
+    the stack's top before it (None: the card founded the stack). What a beaten card is told
+    (RD-11: who got there first, onto what, by how much)."""
+
+    seat: int
+    ts: float
+    top: Any
+
+
 @dataclass
 class Config:
     game: str
@@ -108,7 +122,9 @@ class Config:
     options: dict[str, Any] = field(default_factory=dict)
     fairness_ms: float = 30.0
     countdown: float = 3.0
-    pause: float = 10.0  # longest wait between rounds for players to say ready
+    # Longest wait between rounds for the people present to say ready; None: no limit (the
+    # next round waits for every present person); 0: at once.
+    pause: float | None = 10.0
     turn_timeout: float = 30.0  # an absent player's Rack-O turn is played after this
     pub: str = ""  # the PUB endpoint, told to clients in the welcome
     # Messages per second one connection may send, and how many at once (PROTOCOL.md §10). A
@@ -157,6 +173,7 @@ class Arbiter:
         self.held_until: float | None = None
         self.queued: dict[int, list[Held]] = {}  # moves behind a seat's held move, in order
         self.result: dict[str, Any] | None = None
+        self.last_on: dict[int, LastPlay] = {}  # stack id -> its last committed play (RD-11)
         # Crash recovery (lan_demon.net.recovery): the journal's header, the update numbers the
         # journal has reserved, and a resumed arbiter's quiet time towards strangers.
         self.ports: dict[str, int] = {}
@@ -263,8 +280,7 @@ class Arbiter:
             self._release(now, out)
         if self.phase == "playing":
             self._table_moves(now, out)
-        if self.phase == "between" and (now - self.between_since >= self.config.pause
-                                        or self._all_ready()):
+        if self.phase == "between" and (self._pause_over(now) or self._all_ready()):
             self._countdown(now, out)
         return out
 
@@ -275,11 +291,22 @@ class Arbiter:
             times.append(self.go_at)
         if self.held_until is not None:
             times.append(self.held_until)
-        if self.phase == "between":
-            times.append(self.between_since + self.config.pause)
+        if self.phase == "between" and self.next_at() is not None:
+            times.append(self.next_at())
         if self.phase == "playing" and self.game.races:
             times.append(self.last_play + STUCK_TIMEOUT)
         return max(now, min(times))
+
+    def next_at(self) -> float | None:
+        """When the next round starts by itself (arbiter clock); None: it waits for every
+        present person to say ready (``pause`` None), or no pause is running."""
+        if self.phase != "between" or self.config.pause is None:
+            return None
+        return self.between_since + self.config.pause
+
+    def _pause_over(self, now: float) -> bool:
+        at = self.next_at()
+        return at is not None and now >= at
 
     # --- joining ---------------------------------------------------------------------------
 
@@ -377,7 +404,7 @@ class Arbiter:
                     out.private.append((peer, self._wrong_key(msg["id"])))
                     return
                 seat.key = seat.key or sender.key
-                seat.peer, seat.heard = peer, now
+                seat.peer, seat.heard, seat.stepped_out = peer, now, False
                 out.private.append((peer, self._welcome(msg["id"], seat.index, seat.token)))
                 self._presence(seat, "here", out)
                 self._probe(seat, now, out)
@@ -437,8 +464,10 @@ class Arbiter:
     def _on_start(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                   out: Outbox) -> None:
         player = self._player(seat, peer)
-        if player.index != 0:
-            raise ProtocolError("not_host", "only the first seat starts the match")
+        captain = self.captain()
+        if player.index != captain:
+            who = self.seats[captain].name if captain is not None else "nobody yet"
+            raise ProtocolError("not_host", f"only the captain ({who}) starts the match")
         if self.phase != "lobby":
             raise ProtocolError("not_playing", "the match has already started")
         try:
@@ -451,20 +480,30 @@ class Arbiter:
     def _on_leave(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                   out: Outbox) -> None:
         self.spectators.pop(peer, None)
-        if seat is not None:
-            seat.peer = None
-            seat.away_since = now  # its turns are played for it after the turn timeout
-            self.record("leave", seat=seat.index)
-            self._presence(seat, "left", out)
-            if self.phase == "lobby":  # the seat is freed; those after it move up one
-                self.seats.remove(seat)
-                for i, s in enumerate(self.seats):
-                    if s.index != i and s.peer is not None:
-                        s.index = i
-                        out.private.append((s.peer, self._welcome(0, i, s.token)))
-                    s.index = i
-                self._publish_lobby(out)
+        if seat is not None and self.phase in ("countdown", "playing", "between"):
+            # The seat is kept, away, for TOKEN_LIFE: its token takes it back, cards and score
+            # intact; meanwhile it is absent at once (RD-13 votes, stand-in turns).
+            seat.peer, seat.away_since, seat.stepped_out = None, now, True
+            self.record("leave", seat=seat.index, away=True)
+            self._presence(seat, "away", out)
+        elif seat is not None:
+            self._gone(seat, now, out)
         out.private.append((peer, make("ok", re=msg["id"])))
+
+    def _gone(self, seat: Seat, now: float, out: Outbox) -> None:
+        """The seat is left for good; in the lobby it is freed and those after it move up."""
+        seat.peer = None
+        seat.away_since = seat.away_since if seat.status == "away" else now
+        self.record("leave", seat=seat.index)
+        self._presence(seat, "left", out)
+        if self.phase == "lobby":
+            self.seats.remove(seat)
+            for i, s in enumerate(self.seats):
+                if s.index != i and s.peer is not None:
+                    s.index = i
+                    out.private.append((s.peer, self._welcome(0, i, s.token)))
+                s.index = i
+            self._publish_lobby(out)
 
     def _on_snapshot(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                      out: Outbox) -> None:
@@ -510,6 +549,7 @@ class Arbiter:
     def _deal(self, now: float, out: Outbox) -> None:
         """RD-4: Go — the round is dealt and play starts for everyone at once."""
         self.state = self.match.deal()
+        self.last_on = {}  # stack ids start again each round
         self.phase = "playing"
         self.last_play = self.turn_since = now
         self._next_seq()
@@ -530,18 +570,19 @@ class Arbiter:
         result = self.game.round_result(self.state)
         number = self.match.round_no
         self.match.record(result)
+        over = self.match.over
+        if not over:
+            self.phase, self.between_since = "between", now
         self._publish(out, "round_end", round=number, result=result.to_data(),
-                      totals=self.match.totals, next=self.match.setup)
+                      totals=self.match.totals, next=self.match.setup, next_at=self.next_at())
         self.record("round_end", round=number, result=result.to_data())
         self._drop_in_flight(out)
-        if self.match.over:
+        if over:
             self.phase = "over"
             self.result = self.match.result_data()
             self._publish(out, "match_end", result=self.result)
             self.record("match_end", result=self.result)
         else:
-            self.phase = "between"
-            self.between_since = now
             for s in self.seats:
                 s.ready = False
 
@@ -646,6 +687,8 @@ class Arbiter:
                 out.private.append((peer, make("error", re=held.rid, code="bad_move",
                                                reason=str(err))))
             return
+        if self.game.races:
+            self._remember_play(held, events)
         move = self._concrete(move, events)
         self._next_seq()
         shown = self.game.public_move(move)
@@ -679,23 +722,64 @@ class Arbiter:
         return move
 
     def _refusal(self, held: Held, err: IllegalMove) -> dict[str, Any]:
-        """The error for a refused move. A "to the middle" card whose stack was taken while it
-        travelled was beaten (RD-11), whatever else the engine sees wrong with it now."""
-        beaten = err.rule == "RD-11" or (
-            held.place is not None and getattr(held.move, "target", "") == "middle")
-        if not beaten:
+        """The error for a refused move. A card whose place another seat's card took first
+        was beaten (RD-11), whatever else the engine sees wrong with it now: the error says
+        who, on which stack (as it showed before), and by how many milliseconds."""
+        lost = self._lost_race(held)
+        if lost is not None:
+            sid, last = lost
+            who = self.seats[last.seat].name if 0 <= last.seat < len(self.seats) else "someone"
+            ms = max(0, round((held.ts - last.ts) * 1000))
+            where = f"the {last.top.symbol} stack" if last.top is not None else f"stack {sid}"
+            return make("error", re=held.rid, code="beaten",
+                        reason=f"{who} got to {where} first, by {ms} ms", rule="RD-11",
+                        by=last.seat, stack=sid,
+                        top=last.top.code if last.top is not None else None, ms=ms)
+        if err.rule != "RD-11":
             return make("error", re=held.rid, code="illegal", reason=err.reason, rule=err.rule)
         place = held.place or getattr(held.move, "target", "")
         by = self._winner(place)
         who = self.seats[by].name if by is not None and 0 <= by < len(self.seats) else "someone"
-        reason = f"{who} got to {place} first"
-        return make("error", re=held.rid, code="beaten", reason=reason, rule="RD-11", by=by)
+        return make("error", re=held.rid, code="beaten", reason=f"{who} got to {place} first",
+                    rule="RD-11", by=by, stack=_stack_id(place))
+
+    def _lost_race(self, held: Held) -> tuple[int, LastPlay] | None:
+        """The stack (and its last play) another seat's card took from under this move: the
+        stack it named or was going to on arrival; for a "to the middle" card that had lost
+        its place before it arrived, any stack whose top before the last play it fitted."""
+        lost_to = getattr(self.game, "lost_to", None)
+        if lost_to is None or not self.last_on:
+            return None
+        sid = _stack_id(getattr(held.move, "target", ""))
+        if sid is None:
+            sid = _stack_id(held.place or "")
+        candidates = [sid] if sid is not None else list(self.last_on)
+        for sid in candidates:
+            last = self.last_on.get(sid)
+            if last is not None and last.seat != held.seat and \
+                    lost_to(self.state, held.seat, held.move, last.top):
+                return sid, last
+        return None
+
+    def _remember_play(self, held: Held, events: list[dict[str, Any]]) -> None:
+        """Keep the stack's last committed play (RD-11's "who got there first"): O(1)."""
+        first = events[0] if events else None
+        if first is None or first.get("e") != "play":
+            return
+        sid = _stack_id(first.get("to", ""))
+        if sid is None:
+            return
+        stack = self.state.stacks.get(sid)
+        cards = stack.cards if stack is not None else \
+            (self.state.kings_cards[-1] if self.state.kings_cards else [])
+        top = cards[-2] if len(cards) >= 2 else None
+        self.last_on[sid] = LastPlay(held.seat, held.ts, top)
 
     def _winner(self, target: str) -> int | None:
         """RD-11: who holds the place a beaten card was going to."""
-        if not target.startswith("s") or not target[1:].isdigit():
+        sid = _stack_id(target)
+        if sid is None:
             return None
-        sid = int(target[1:])
         stack = self.state.stacks.get(sid)
         if stack is not None:
             return stack.cards[-1].owner
@@ -715,7 +799,8 @@ class Arbiter:
         for index in self.game.to_move(self.state):
             seat = self.seats[index]
             absent_for = now - max(self.turn_since, seat.away_since or now)
-            if seat.status != "here" and absent_for >= self.config.turn_timeout:
+            if seat.status != "here" and (seat.stepped_out
+                                          or absent_for >= self.config.turn_timeout):
                 self._stand_in(seat, now, out)
 
     def _absent_votes(self, now: float, out: Outbox) -> None:
@@ -726,7 +811,8 @@ class Arbiter:
         for seat in self.seats:
             if seat.status == "here" or seat.away_since is None:
                 continue
-            if seat.status == "away" and now - seat.away_since < self.config.turn_timeout:
+            if seat.status == "away" and not seat.stepped_out and \
+                    now - seat.away_since < self.config.turn_timeout:
                 continue
             vote = self.game.move_from_data({"t": "stuck"})
             try:
@@ -753,10 +839,13 @@ class Arbiter:
     # --- presence, heartbeats, snapshots ---------------------------------------------------
 
     def _absences(self, now: float, out: Outbox) -> None:
-        for seat in self.seats:
+        for seat in list(self.seats):
             if seat.status == "here" and now - seat.heard > AWAY_AFTER:
                 self._presence(seat, "away", out)
                 seat.away_since = now
+            elif seat.status == "away" and seat.away_since is not None and \
+                    now - seat.away_since > TOKEN_LIFE:
+                self._gone(seat, now, out)  # its token no longer takes it back
         for peer, heard in list(self.spectators.items()):
             if now - heard > TOKEN_LIFE:
                 del self.spectators[peer]
@@ -808,7 +897,16 @@ class Arbiter:
         out.public.append(make("update", seq=self.seq, k=kind, **fields))
 
     def _publish_lobby(self, out: Outbox) -> None:
-        self._publish(out, "lobby", seats=[s.public() for s in self.seats])
+        self._publish(out, "lobby", seats=[s.public() for s in self.seats],
+                      captain=self.captain())
+
+    def captain(self) -> int | None:
+        """The seat that starts the match: the first person seated (a hello without ``bot``)
+        still at the table; with no person, the first seat; None with no seat."""
+        for seat in self.seats:
+            if not seat.bot and seat.status != "left":
+                return seat.index
+        return 0 if self.seats else None
 
     def table(self) -> dict[str, Any]:
         """The public match information, as a snapshot carries it."""
@@ -824,6 +922,8 @@ class Arbiter:
             "setup": match.setup if match else None,
             "go": self.go_at if self.phase == "countdown" else None,
             "result": self.result,
+            "captain": self.captain(),
+            "next_at": self.next_at(),
         }
 
     def snapshot(self, rid: int, seat: int | None) -> dict[str, Any]:
@@ -886,3 +986,10 @@ class Arbiter:
         so that they come back with their tokens (a pong would keep them waiting there)."""
         return (self.quiet_until is not None and now < self.quiet_until
                 and peer not in self.spectators and msg["t"] != "hello")
+
+
+def _stack_id(place: str) -> int | None:
+    """``s7`` → 7; anything else (``middle``, a column, None) → None."""
+    if place and place.startswith("s") and place[1:].isdigit():
+        return int(place[1:])
+    return None

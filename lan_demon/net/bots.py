@@ -249,19 +249,21 @@ def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
              seed: int | str = 0, speed: str = "club", context: zmq.Context | None = None,
              send_delay: float = 0.0, connect_timeout: float = 5.0,
              listen: bool = False, server_key: str | None = None,
-             code: str | None = None) -> NetBot:
+             code: str | None = None, remember: bool = False) -> NetBot:
     """Connect, take a seat, build the strategy for the game found there, say ready.
 
     ``brain(client)`` builds the strategy once the game is known (it may refuse the game with a
     :class:`GameError`: the seat is given back). ``listen`` makes every committed move a notice
     too (:class:`BotClient`). ``server_key`` and ``code``: a ``--secure`` table's public key
     and its room code. A bot keeps only the last few rounds' results: on an endless table all
-    of them would grow without end (benchmarks/soak.py)."""
+    of them would grow without end (benchmarks/soak.py). ``remember``: keep the session token
+    on disk, so the same bot started again takes its seat back (``lan-demon bot``)."""
     if speed not in PROFILES:
         raise BadConfig(f"unknown speed profile {speed!r}; choose one of: {', '.join(PROFILES)}")
     client = (BotClient if listen else Client)(address, name=name, bot=True, context=context,
                                                send_delay=send_delay, server_key=server_key,
-                                               code=code, history=BOT_HISTORY)
+                                               code=code, history=BOT_HISTORY,
+                                               remember=remember)
     client.connect(timeout=connect_timeout)
     try:
         if client.seat is None:
@@ -279,11 +281,12 @@ def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
 def make_bot(address: str, strategy: str, name: str, seed: int | str = 0,
              speed: str = "club", context: zmq.Context | None = None,
              send_delay: float = 0.0, connect_timeout: float = 5.0,
-             server_key: str | None = None, code: str | None = None) -> NetBot:
+             server_key: str | None = None, code: str | None = None,
+             remember: bool = False) -> NetBot:
     """Connect a built-in strategy (by name) to the arbiter at ``address`` and say ready."""
     return seat_bot(address, name, lambda client: make_strategy(client.game.id, strategy),
                     seed, speed, context, send_delay, connect_timeout,
-                    server_key=server_key, code=code)
+                    server_key=server_key, code=code, remember=remember)
 
 
 def run_pool(bots: list[NetBot], until: Callable[[], bool] | None = None,

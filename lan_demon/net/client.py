@@ -33,10 +33,12 @@ from lan_demon.games import GameError, IllegalMove, get_game
 from lan_demon.net.codec import ProtocolError, decode, encode, make, state_hash
 from lan_demon.net.security import (KeyPair, is_public_key, make_curve_client, new_keypair,
                                     normalize_code)
+from lan_demon.net.tokens import TokenStore
 
 BEAT = 1.0
 SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
 SYNC_PINGS = 5
+DEFAULT_PORT = 7700  # the port of an address given without one (``host``'s default)
 PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
 RATE_BACKOFF = 1.0  # told rate_limited: hold everything we send this long (the arbiter's warning
 #                     interval), rather than keep a flood going
@@ -58,7 +60,8 @@ class ConnectError(GameError):
 @dataclass
 class Notice:
     """Something the player should hear about: ``kind`` is one of beaten, refused, round,
-    round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected."""
+    round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected,
+    closed (the host went quiet after the match: the final scoreboard stays)."""
 
     kind: str
     text: str = ""
@@ -66,14 +69,25 @@ class Notice:
 
 
 def normalize_address(address: str) -> str:
-    """``HOST:PORT`` or ``tcp://HOST:PORT`` → ``tcp://HOST:PORT``; a clear error otherwise."""
+    """``HOST:PORT``, ``tcp://HOST:PORT`` or ``HOST`` (port 7700) → ``tcp://HOST:PORT``; a
+    clear error otherwise. A host without a port is an IPv4 address, ``localhost`` or a
+    dotted name (``ann.local``): a bare word is more likely a slip than a machine."""
     text = address.strip()
     if text.startswith("tcp://"):
         text = text[len("tcp://"):]
     host, sep, port = text.rpartition(":")
+    if not sep and _looks_like_host(text):
+        host, sep, port = text, ":", str(DEFAULT_PORT)  # no port given: the default
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ConnectError(f"not an address: {address!r} (use HOST:PORT, e.g. 127.0.0.1:7700)")
     return f"tcp://{host}:{port}"
+
+
+def _looks_like_host(text: str) -> bool:
+    labels = text.split(".")
+    if not all(label and all(ch.isalnum() or ch == "-" for ch in label) for label in labels):
+        return False
+    return text == "localhost" or len(labels) > 1
 
 
 def pub_endpoint(pub: str, router: str) -> str:
@@ -93,17 +107,29 @@ class Client:
                  context: zmq.Context | None = None, send_delay: float = 0.0,
                  clock: Callable[[], float] = time.monotonic,
                  server_key: str | bytes | None = None, code: str | None = None,
-                 keys: KeyPair | None = None, history: int | None = None):
+                 keys: KeyPair | None = None, history: int | None = None,
+                 remember: bool = False):
         """``server_key``: the host's CURVE public key (z85), to join a ``--secure`` table;
         ``keys``: our own pair (default: a fresh one, kept across reconnects); ``code``: the
         room code, sent in every hello; ``history``: how many finished rounds' results to keep
         in ``table["results"]`` (None: all — a person's score sheet; a bot needs few, and on an
         endless table all of them would grow without end). ``table["results_from"]`` is the
-        number of the first round kept."""
+        number of the first round kept. ``remember``: keep the session token on disk
+        (:mod:`lan_demon.net.tokens`), so a restart within 5 minutes takes the same seat."""
         self.history = history
         self.address = normalize_address(address)
         self.name, self.role, self.token, self.bot = name, role, token, bot
         self.server_key = _server_key(server_key)
+        self.store: TokenStore | None = None
+        self._stored_token = False  # the hello carries a token read from disk
+        if remember and role == "player" and token is None:
+            store = TokenStore(self.address, name)
+            free, stored = store.claim()
+            if free:  # else another process of ours sits under this name: a seat of our own
+                self.store, self.token, self._stored_token = store, stored, stored is not None
+                pair = store.keys() if self.server_key is not None and keys is None else None
+                if pair is not None:  # the seat is bound to the key that took it (CURVE)
+                    keys = KeyPair(pair[0].encode("ascii"), pair[1].encode("ascii"))
         self.keys = keys or (new_keypair() if self.server_key is not None else None)
         self.code = normalize_code(code) if code else None
         self._said_ready = False  # we said ready and no countdown has used it up yet
@@ -206,6 +232,10 @@ class Client:
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.seat, self.token = msg.get("seat"), msg["token"] or self.token
+        self._stored_token = False
+        if self.store is not None and self.token:
+            self.store.save(self.token, None if self.keys is None else
+                            (self.keys.public.decode("ascii"), self.keys.secret.decode("ascii")))
         self.game = get_game(msg["game"])
         self.config = msg["config"]
         if self.sub is None:
@@ -305,6 +335,12 @@ class Client:
             self._flush(force=True)
 
     def close(self) -> None:
+        """Close the sockets and let go of the stored token (it stays on disk)."""
+        self._close_sockets()
+        if self.store is not None:
+            self.store.release()
+
+    def _close_sockets(self) -> None:
         for sock in (self.dealer, self.sub):
             if sock is not None and not sock.closed:
                 sock.close(linger=0)
@@ -335,7 +371,7 @@ class Client:
         """Handle everything that has arrived, without waiting; send what is due."""
         self._flush()
         for sock, channel in ((self.dealer, "private"), (self.sub, "pub")):
-            while sock is not None:
+            while sock is not None and not sock.closed:  # (a fresh hello replaces the dealer)
                 try:
                     frame = sock.recv(zmq.NOBLOCK)
                 except zmq.Again:
@@ -379,16 +415,28 @@ class Client:
             if len(self._samples) >= SYNC_PINGS and not self._pings:
                 self._ping()  # keep the clock estimate fresh
         if self.connected and (now - self.heard > SILENCE or self._reconnect_soon):
-            self._reconnect()
+            if self.table.get("phase") == "over":
+                self._closed()
+            else:
+                self._reconnect()
         if self._waiting_since is not None and now - self._waiting_since > PRIVATE_WAIT:
             self._waiting_since = None
             self.resync()
+
+    def _closed(self) -> None:
+        """The host went quiet after the match: nothing to come back to. Said once; the
+        final scoreboard (``table``) stays, and nothing reconnects."""
+        self._reconnect_soon = False
+        if not self.table.get("closed"):
+            self.table["closed"] = True
+            self.notices.append(Notice("closed", "the host has closed the table"))
+        self.heard = self.clock()  # (not said again: "closed" is set)
 
     def _reconnect(self) -> None:
         """The arbiter went quiet: a new connection, the same seat by its token."""
         self.notices.append(Notice("reconnecting", "reconnecting…"))
         self._reconnect_soon = False
-        self.close()
+        self._close_sockets()
         self._snapshot_asked = False
         self.heard = self.clock()
         self._open()
@@ -438,6 +486,9 @@ class Client:
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         rid, code = msg.get("re"), msg["code"]
+        if code == "bad_token" and self._stored_token and not self.connected:
+            self._fresh_hello()  # a token from disk the table does not know: forget it
+            return
         if code in REFUSALS and not self.connected:
             self.close()
             raise ConnectError(f"the arbiter refused us: {msg['reason']}", code,
@@ -454,6 +505,15 @@ class Client:
         kind = "beaten" if msg["code"] == "beaten" else "refused"
         text = msg["reason"] if not msg.get("rule") else f"{msg['rule']}: {msg['reason']}"
         self.notices.append(Notice(kind, text, dict(msg, move=move)))
+
+    def _fresh_hello(self) -> None:
+        """The stored token was refused (another match, or too long away): forget it and
+        say hello once more without it, for a seat of our own."""
+        assert self.store is not None
+        self.store.forget()
+        self.token, self._stored_token = None, False
+        self._close_sockets()
+        self._open()
 
     def _on_snap(self, msg: dict[str, Any]) -> None:
         self._snapshot_asked = False
@@ -538,6 +598,7 @@ class Client:
 
     def _k_lobby(self, update: dict[str, Any], private: Any) -> None:
         self.table["seats"] = update["seats"]
+        self.table["captain"] = update.get("captain")
         self.notices.append(Notice("lobby", data=update))
 
     def _k_presence(self, update: dict[str, Any], private: Any) -> None:
@@ -548,7 +609,8 @@ class Client:
 
     def _k_countdown(self, update: dict[str, Any], private: Any) -> None:
         self._said_ready = False  # the arbiter clears every seat's ready at a countdown
-        self.table.update(phase="countdown", go=update["go"], round=update["round"])
+        self.table.update(phase="countdown", go=update["go"], round=update["round"],
+                          next_at=None)
         self.notices.append(Notice("countdown", data=update))
 
     def _k_round(self, update: dict[str, Any], private: Any) -> None:
@@ -571,7 +633,7 @@ class Client:
         self.table.setdefault("results", []).append(update["result"])
         self._trim_history()
         self.table.update(phase="between", totals=update["totals"], setup=update["next"],
-                          round=update["round"] + 1)
+                          round=update["round"] + 1, next_at=update.get("next_at"))
         self.pending.clear()
         self._repredict()
         self.notices.append(Notice("round_end", data=update))
@@ -585,6 +647,8 @@ class Client:
 
     def _k_match_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.update(phase="over", result=update["result"])
+        if self.store is not None:
+            self.store.forget()  # nothing to come back to (the token stays in memory)
         self.notices.append(Notice("match_end", data=update))
 
     def _repredict(self) -> None:

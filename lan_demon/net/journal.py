@@ -154,6 +154,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
 _OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "host": {"coded": (bool,), "key": (str,)},
     "seat": {"key": (str,)},
+    "leave": {"away": (bool,)},  # a leave during the match: the seat is kept, away
 }
 
 

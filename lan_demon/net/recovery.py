@@ -77,7 +77,9 @@ def config_of(head: dict[str, Any], path: Any) -> Config:
     if unknown or "game" not in data:
         raise JournalError(f"{path}: the host record's configuration is not one this version "
                            "of lan-demon knows")
-    values = {k: data[k] for k in _CONFIG_KEYS if data.get(k) is not None}
+    # A pause of None is a setting (no limit), not a missing one.
+    values = {k: data[k] for k in _CONFIG_KEYS
+              if data.get(k) is not None or (k == "pause" and k in data)}
     values["options"] = dict(values.get("options") or {})
     try:
         return Config(**values)
@@ -119,6 +121,8 @@ class _Restorer:
 
     def _leave(self, record: dict[str, Any]) -> None:
         seat = self._seat_at(record)
+        if record.get("away") and self.arbiter.phase != "lobby":
+            return  # kept for its token, as Arbiter._on_leave keeps it (seats resume away)
         seat.status = "left"
         if self.arbiter.phase == "lobby":  # as Arbiter._on_leave: the others move up one
             self.arbiter.seats.remove(seat)

@@ -1,0 +1,253 @@
+"""A table for people over real sockets on 127.0.0.1: a leave and a rejoin by the token kept
+on disk (same seat, cards and score), a restarted ``lan-demon bot`` taking its seat back, the
+end of a match that never says "reconnecting", and ``join`` not retrying a refusal that cannot
+change (issue 10; coord/CONTRACT.md wire additions 2, 3 and 5)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+
+from lan_demon.games.racing_demon import VoteStuck
+from lan_demon.net.client import SILENCE, Client
+from lan_demon.net.tokens import TokenStore, state_dir
+from net_harness import pump_until
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def person(host, server, name, **kw) -> Client:
+    client = Client(server.address, name=name, context=server.context, **kw).connect()
+    host.clients.append(client)
+    return client
+
+
+def rd13_round_end(clients) -> None:
+    """RD-13: everyone votes stuck three times; the third rotation ends the round."""
+    for rotation in range(3):
+        for c in clients:
+            c.play(VoteStuck())
+        pump_until(lambda: clients[0].mirror is not None and
+                   (clients[0].mirror.rotations == rotation + 1 or
+                    clients[0].table["phase"] != "playing"), clients)
+    pump_until(lambda: all(c.table["phase"] == "between" for c in clients), clients)
+
+
+def own_cards(client) -> dict:
+    seat = client.game.state_to_data(client.mirror)["seats"][client.seat]
+    return {"pile_top": seat["pile"][-1], "columns": seat["columns"], "stacked": seat["stacked"]}
+
+
+def test_a_leave_mid_match_and_join_again_takes_the_same_seat_by_the_stored_token(host,
+                                                                                   state_home):
+    server = host("racing-demon", players=2, rounds=3, seed=5, pause=None)
+    ann = person(host, server, "Ann", remember=True)
+    bob = person(host, server, "Bob")
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: all(c.table["phase"] == "playing" and c.mirror for c in (ann, bob)),
+               [ann, bob])
+    rd13_round_end([ann, bob])
+    totals = list(ann.table["totals"])
+    assert ann.table.get("next_at") is None  # pause None: it waits for the people
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: all(c.table["phase"] == "playing" and c.mirror for c in (ann, bob)),
+               [ann, bob])
+    cards, token = own_cards(ann), ann.token
+    files = list((state_dir() / "tokens").glob("*.json"))
+    assert len(files) == 1 and str(state_home) in str(files[0])
+    assert stat.S_IMODE(files[0].stat().st_mode) == 0o600
+    assert stat.S_IMODE((state_dir() / "tokens").stat().st_mode) == 0o700
+
+    ann.leave()
+    ann.close()
+    pump_until(lambda: bob.table["seats"][0]["status"] == "away", [bob])
+    assert server.arbiter.seats[0].status == "away"
+
+    back = person(host, server, "Ann", remember=True)  # no token given: it is on disk
+    assert back.seat == 0 and back.token == token
+    pump_until(lambda: back.mirror is not None and back.table["phase"] == "playing", [back, bob])
+    assert own_cards(back) == cards and back.table["totals"] == totals
+    pump_until(lambda: bob.table["seats"][0]["status"] == "here", [bob, back])
+    assert len(server.arbiter.seats) == 2
+
+
+def test_a_stored_token_the_table_does_not_know_is_forgotten_and_a_fresh_seat_taken(host):
+    server = host("racko", players=2, seed=1)
+    store = TokenStore(f"tcp://127.0.0.1:{server.port}", "Ann")
+    store.save("00000000deadbeef")
+    ann = person(host, server, "Ann", remember=True)
+    assert ann.seat == 0 and ann.token != "00000000deadbeef"
+    assert store.load() == ann.token
+
+
+def test_two_processes_with_one_name_do_not_share_a_token(host):
+    """The second takes a seat of its own: the first holds the stored token's lock."""
+    server = host("racko", seed=1)
+    first = person(host, server, "Robo", remember=True, bot=True)
+    second = person(host, server, "Robo", remember=True, bot=True)
+    assert (first.seat, second.seat) == (0, 1) and second.store is None
+
+
+def test_after_the_match_the_host_going_quiet_is_closed_never_reconnecting(host):
+    """Contract 5: the final scoreboard stays; one Notice("closed"); table["closed"]."""
+    server = host("racing-demon", players=2, rounds=1, seed=5)
+    offset = [0.0]
+    clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
+    ann = person(host, server, "Ann", clock=clock)
+    bob = person(host, server, "Bob", clock=clock)
+    spy = person(host, server, "Spy", role="spectator", clock=clock)
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: all(c.table["phase"] == "playing" and c.mirror for c in (ann, bob)),
+               [ann, bob, spy])
+    rd13 = [ann, bob]
+    for rotation in range(3):
+        for c in rd13:
+            c.play(VoteStuck())
+        pump_until(lambda: ann.table["phase"] == "over" or
+                   ann.mirror.rotations == rotation + 1, [ann, bob, spy])
+    pump_until(lambda: all(c.table["phase"] == "over" for c in (ann, bob, spy)),
+               [ann, bob, spy])
+    for c in (ann, bob, spy):
+        c.take_notices()
+    server.stop()  # the host is gone
+    offset[0] += SILENCE + 1
+    for c in (ann, bob, spy):
+        notices = c.poll(0) + c.poll(0)
+        offset[0] += SILENCE + 1
+        notices += c.poll(0)
+        kinds = [n.kind for n in notices]
+        assert kinds.count("closed") == 1 and "reconnecting" not in kinds, kinds
+        assert c.table["closed"] is True and c.table["phase"] == "over"
+        assert c.table["result"]["winner"]
+
+
+def _join_args(name: str, tries: int = 3) -> argparse.Namespace:
+    return argparse.Namespace(name=name, spectate=False, tries=tries)
+
+
+def test_join_does_not_retry_a_refusal_that_cannot_change(host, capsys):
+    from lan_demon.cli import _connect_person
+    server = host("racko", players=2, seed=1)
+    person(host, server, "Ann")
+    person(host, server, "Bob")
+    assert _connect_person(_join_args("Cat"), server.address, None, None) is None
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "all 2 seats are taken" in lines[0], lines
+
+
+def test_join_retries_only_no_answer(capsys):
+    from lan_demon.cli import _connect_person
+    assert _connect_person(_join_args("Cat", tries=2), "tcp://127.0.0.1:9", None, None) is None
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 and "trying again (2 of 2)" in lines[0] and "no answer" in lines[1]
+
+
+def _bot(address: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "lan_demon", "bot", address, "--name", "Robo",
+                             "--speed", "beginner", "--timeout", "10"],
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, text=True,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+def test_a_restarted_lan_demon_bot_takes_its_seat_back_mid_match(host):
+    server = host("racko", players=2, seed=1)
+    ann = person(host, server, "Ann")
+    ann.ready()
+    procs = [_bot(server.address)]
+    try:
+        pump_until(lambda: ann.table["phase"] == "playing", [ann], timeout=30)
+        first_peer = server.arbiter.seats[1].peer
+        procs[0].kill()
+        procs[0].communicate()
+        procs.append(_bot(server.address))
+        pump_until(lambda: server.arbiter.seats[1].peer not in (None, first_peer)
+                   and server.arbiter.seats[1].status == "here", [ann], timeout=30)
+        assert procs[1].poll() is None, procs[1].communicate()  # no exit 2: it plays on
+        assert [s.name for s in server.arbiter.seats] == ["Ann", "Robo"]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.communicate()
+
+
+def test_the_token_store_forgets_tokens_older_than_a_day(state_home):
+    old, new = TokenStore("tcp://127.0.0.1:1", "Old"), TokenStore("tcp://127.0.0.1:1", "New")
+    old.save("aaaa")
+    past = time.time() - 2 * 86400
+    os.utime(old.path, (past, past))
+    assert new.claim() == (True, None)
+    new.release()
+    assert not old.path.exists()
+
+
+def test_a_player_s_token_is_forgotten_at_the_match_end(host):
+    server = host("racing-demon", players=2, rounds=1, seed=5)
+    ann = person(host, server, "Ann", remember=True)
+    bob = person(host, server, "Bob")
+    assert ann.store.load() == ann.token
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: all(c.table["phase"] == "playing" and c.mirror for c in (ann, bob)),
+               [ann, bob])
+    for rotation in range(3):
+        for c in (ann, bob):
+            c.play(VoteStuck())
+        pump_until(lambda: ann.table["phase"] == "over" or
+                   ann.mirror.rotations == rotation + 1, [ann, bob])
+    pump_until(lambda: ann.table["phase"] == "over", [ann, bob])
+    assert ann.store.load() is None
+
+
+def test_a_plain_host_is_started_by_the_person_who_joined_after_a_bot(host, context):
+    """Issue 10 item 1: no --players; a bot took seat 0; Ann, the first person, is captain."""
+    from lan_demon.net.bots import leave_and_close, make_bot
+    server = host("racko", seed=1)
+    bot = make_bot(server.address, "greedy", "Robo", context=context)
+    try:
+        ann = person(host, server, "Ann")
+        pump_until(lambda: len(ann.table["seats"]) == 2 and ann.table.get("captain") == 1,
+                   [ann, bot.client])
+        ann.start()
+        pump_until(lambda: ann.table["phase"] == "playing", [ann, bot.client])
+    finally:
+        leave_and_close(bot.client)
+
+
+def test_at_an_encrypted_table_the_stored_key_pair_comes_back_with_the_token(context):
+    """A CURVE seat answers only to the key that took it: the key is kept with the token."""
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.security import new_keypair
+    from lan_demon.net.server import ArbiterServer
+    server = ArbiterServer(Config("racko", players=2, seed=1, countdown=0, pause=0), port=0,
+                           context=context, keys=new_keypair()).start()
+    clients = []
+    try:
+        def sit(name, **kw):
+            client = Client(server.address, name=name, context=context,
+                            server_key=server.keys.public, **kw).connect()
+            clients.append(client)
+            return client
+        ann, bob = sit("Ann", remember=True), sit("Bob")
+        ann.ready()
+        bob.ready()
+        pump_until(lambda: ann.table["phase"] == "playing", [ann, bob])
+        key, token = ann.keys.public, ann.token
+        ann.leave()
+        ann.close()
+        back = sit("Ann", remember=True)
+        assert (back.seat, back.token, back.keys.public) == (0, token, key)
+    finally:
+        for client in clients:
+            client.close()
+        server.stop()
