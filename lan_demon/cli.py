@@ -440,8 +440,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     client = _connect_person(args, address, key, code)
     if client is None:
         return EXIT_USAGE  # as any other refusal of the command: said in one line
-    quiet = {"bell": False} if getattr(args, "no_bell", False) else {}  # join --no-bell
-    build_app(table_for(client, **quiet)).run()
+    build_app(table_for(client, bell=not args.no_bell)).run()
     client.leave()
     client.close()
     return 0
