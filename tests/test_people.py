@@ -182,6 +182,15 @@ def test_a_pause_of_none_waits_for_every_present_person_however_long():
     assert t.arbiter.phase in ("countdown", "playing")
 
 
+def test_a_ready_between_rounds_is_published_so_every_screen_shows_who_is_waited_for():
+    t = race_table(fairness_ms=0, pause=None, rounds=3)
+    finish_round(t, 101.0)
+    before = len(t.updates("lobby"))
+    t.send(b"A", "ready")
+    seats = t.updates("lobby")[before]["seats"]
+    assert [s["ready"] for s in seats] == [True, False]  # Ann ready, Bob awaited
+
+
 def test_a_pause_of_n_seconds_is_told_as_next_at_and_starts_the_round_by_itself():
     t = race_table(fairness_ms=0, pause=45, rounds=3)
     finish_round(t, 101.0)

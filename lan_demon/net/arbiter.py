@@ -455,8 +455,9 @@ class Arbiter:
         player.ready = True
         self.record("ready", seat=player.index)
         out.private.append((peer, make("ok", re=msg["id"])))
-        if self.phase == "lobby":
+        if self.phase in ("lobby", "between"):  # every screen shows who is ready (§5)
             self._publish_lobby(out)
+        if self.phase == "lobby":
             self._start_when_ready(now, out)
         elif self.phase == "between" and self._all_ready():
             self._countdown(now, out)

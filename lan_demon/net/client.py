@@ -607,8 +607,15 @@ class Client:
             seats[update["seat"]]["status"] = update["status"]
         self.notices.append(Notice("presence", data=update))
 
+    def _unready(self) -> None:
+        """The arbiter clears every seat's ready at a countdown and at a round's end: so does
+        our copy, or a screen would show who was ready for the round before."""
+        for seat in self.table.get("seats", []):
+            seat["ready"] = False
+
     def _k_countdown(self, update: dict[str, Any], private: Any) -> None:
         self._said_ready = False  # the arbiter clears every seat's ready at a countdown
+        self._unready()
         self.table.update(phase="countdown", go=update["go"], round=update["round"],
                           next_at=None)
         self.notices.append(Notice("countdown", data=update))
@@ -632,6 +639,7 @@ class Client:
     def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.setdefault("results", []).append(update["result"])
         self._trim_history()
+        self._unready()
         self.table.update(phase="between", totals=update["totals"], setup=update["next"],
                           round=update["round"] + 1, next_at=update.get("next_at"))
         self.pending.clear()
