@@ -17,7 +17,7 @@ from typing import Any
 
 from lan_demon.games.racko import (CARD_POINTS, HIDDEN_CARD, SLOTS, TARGET, DiscardHeld, Draw,
                                    Move, Place, TakeDiscard, ascending_prefix)
-from lan_demon.tui.style import Fragments, line, text_of
+from lan_demon.tui.style import Fragments, clip_line, line, text_of
 from lan_demon.tui.table import Controller, GameScreen
 
 #: Slot keys: ``1`` → slot 5 … ``9`` → slot 45, ``0`` → slot 50.
@@ -36,17 +36,6 @@ def held_text(card: int) -> str:
     return "…" if card == HIDDEN_CARD else str(card)
 
 
-def clip(frags: Fragments, width: int) -> Fragments:
-    """Fragments cut to ``width`` characters."""
-    out: Fragments = []
-    for style, text in frags:
-        if width <= 0:
-            break
-        out.append((style, text[:width]))
-        width -= len(text)
-    return out
-
-
 def beside(left: list[Fragments], right: list[Fragments], left_width: int,
            width: int) -> Fragments:
     """Two columns of lines side by side, the left one padded to ``left_width``, every line
@@ -56,7 +45,7 @@ def beside(left: list[Fragments], right: list[Fragments], left_width: int,
         a = left[i] if i < len(left) else []
         b = right[i] if i < len(right) else []
         row = a + [("", " " * max(0, left_width - width_of(a)))] + b
-        out += clip(row, width) + [("", "\n")]
+        out += clip_line(row, width) + [("", "\n")]
     return out
 
 
@@ -177,7 +166,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             [line(("class:dim", " (watching: racks are seen by their owners only)"))[:-1]]
         right = self._panel(ctl, view, width - left_width)
         out = beside(left, right, left_width, width)
-        out += line(*clip(self._prompt(ctl, view), width))
+        out += line(*clip_line(self._prompt(ctl, view), width))
         if ctl.client.pending:
             out += line(("class:dim", f" ({len(ctl.client.pending)} on the way)"))
         return out

@@ -143,3 +143,14 @@ def line(*parts: Fragments | tuple[str, str] | str) -> Fragments:
         else:
             out += part
     return out + [("", "\n")]
+
+
+def clip_line(frags: Fragments, width: int) -> Fragments:
+    """One line cut to ``width`` characters (a safety net: screens are laid out to fit)."""
+    out: Fragments = []
+    for style, text in frags:
+        if width <= 0:
+            break
+        out.append((style, text[:width]))
+        width -= len(text)
+    return out

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client, Notice
-from lan_demon.tui.style import Fragments, line, text_of
+from lan_demon.tui.style import Fragments, clip_line, line, text_of
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
 FLASH_SECONDS = 2.5
@@ -56,17 +56,6 @@ def lines_of(frags: Fragments) -> list[Fragments]:
                 out[-1].append((style, part))
     if not out[-1]:
         out.pop()
-    return out
-
-
-def clip_line(frags: Fragments, width: int) -> Fragments:
-    """One line cut to ``width`` characters (a safety net: screens are laid out to fit)."""
-    out: Fragments = []
-    for style, text in frags:
-        if width <= 0:
-            break
-        out.append((style, text[:width]))
-        width -= len(text)
     return out
 
 
