@@ -320,7 +320,7 @@ def round_end(out: Path, made: list[str]) -> None:
 
 def german(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon-german", "--bots", "3", "--seed", "4",
-                 "--rounds", "5", "--speed", "beginner") as s:
+                 "--rounds", "5", "--speed", "club") as s:
         s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 3, "lobby with 3 bots")
         s.press(b"\r")
         s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")

@@ -279,10 +279,10 @@ def footer(ctl: Controller, width: int) -> Fragments:
     once the match is over, how to leave (contract 5)."""
     table = ctl.client.table
     if table.get("phase") == "over":
-        out = line(("class:key", " q"), " leaves the table")
         if table.get("closed"):
-            out += line(("class:dim", " the host has closed the table — q leaves"))
-        return out
+            return line(("class:dim", " the host has closed the table — "), ("class:key", "q"),
+                        " leaves")
+        return line(("class:key", " q"), " leaves the table")
     next_at = table.get("next_at", ctl.next_at)
     if next_at is None:
         when = "waiting until everyone is ready"
