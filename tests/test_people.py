@@ -67,6 +67,20 @@ def test_when_the_captain_leaves_the_lobby_the_next_person_is_captain():
     assert t.arbiter.table()["captain"] == 1
 
 
+def test_a_captain_gone_quiet_in_the_lobby_hands_the_start_to_the_next_person_here():
+    """A closed laptop does not keep the table waiting five minutes for its captain."""
+    t = lobby()
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    start = t.now
+    t.send(b"B", "hb", at=start + AWAY_AFTER + 0.5)
+    t.tick(start + AWAY_AFTER + 0.5)  # Ann has been silent: away
+    assert t.arbiter.seats[0].status == "away"
+    assert t.arbiter.captain() == 1 and t.updates("lobby")[-1]["captain"] == 1
+    t.send(b"A", "hb", at=start + AWAY_AFTER + 1.0)  # she is back: hers again
+    assert t.arbiter.captain() == 0 and t.updates("lobby")[-1]["captain"] == 0
+
+
 def test_host_players_n_still_starts_by_itself_when_every_seat_is_ready():
     t = lobby(players=2)
     bot_hello(t, b"R", "Robo")

@@ -173,6 +173,7 @@ class Arbiter:
         self.held_until: float | None = None
         self.queued: dict[int, list[Held]] = {}  # moves behind a seat's held move, in order
         self.result: dict[str, Any] | None = None
+        self._captain_told: int | None = None  # the captain the last lobby update named
         self.last_on: dict[int, LastPlay] = {}  # stack id -> its last committed play (RD-11)
         # Crash recovery (lan_demon.net.recovery): the journal's header, the update numbers the
         # journal has reserved, and a resumed arbiter's quiet time towards strangers.
@@ -858,6 +859,8 @@ class Arbiter:
             if self.encore_until is not None:
                 self.encore_back[seat.index] = seat.heard
         self._publish(out, "presence", seat=seat.index, status=status)
+        if self.phase == "lobby" and status != "left" and self.captain() != self._captain_told:
+            self._publish_lobby(out)  # the captaincy moved (a lobby leave publishes its own)
 
     def _beat(self, now: float, out: Outbox) -> None:
         self.throttle.prune(now)
@@ -898,15 +901,19 @@ class Arbiter:
         out.public.append(make("update", seq=self.seq, k=kind, **fields))
 
     def _publish_lobby(self, out: Outbox) -> None:
+        self._captain_told = self.captain()
         self._publish(out, "lobby", seats=[s.public() for s in self.seats],
-                      captain=self.captain())
+                      captain=self._captain_told)
 
     def captain(self) -> int | None:
         """The seat that starts the match: the first person seated (a hello without ``bot``)
-        still at the table; with no person, the first seat; None with no seat."""
-        for seat in self.seats:
-            if not seat.bot and seat.status != "left":
-                return seat.index
+        who is here — a captain whose laptop closed does not keep the others waiting for five
+        minutes —, else the first person still at the table; with no person, the first seat;
+        None with no seat."""
+        people = [s for s in self.seats if not s.bot and s.status != "left"]
+        here = [s for s in people if s.status == "here"]
+        if here or people:
+            return (here or people)[0].index
         return 0 if self.seats else None
 
     def table(self) -> dict[str, Any]:
