@@ -309,6 +309,7 @@ def test_rg3_rg4_german_refusal_cites_german_rules_never_rd5_or_rd7():
     client = TableClient(3, german=True, steps=0)
     me = client.truth.seats[0]
     me.pile[-1] = Card(9, "H", 0)
+    me.columns[0][-1], me.columns[1][-1] = Card(5, "S", 0), Card(7, "C", 0)  # no aces: no place
     client.truth.stacks, client.truth.wants = {}, {}
     client.sync()
     ctl = controller(client)

@@ -303,3 +303,78 @@ def test_a_screens_explain_words_a_beaten_notice():
     ctl.pump()
     assert ctl.flash_text == "Ann beat you to the A♥ stack, by 12 ms"
     assert ctl.flash_rule == "RD-11"
+
+
+# --- what the first newcomer trial found -------------------------------------------------------
+
+def test_someone_stepping_away_is_said_in_words_and_nothing_is_said_at_the_match_end():
+    client = lobby()
+    client.table["phase"] = "playing"
+    ctl, _ = controller(client)
+    client.notices.append(Notice("presence", data={"seat": 1, "status": "away"}))
+    ctl.pump()
+    assert ctl.flash_text == "Bob stepped away — their seat is kept 5 minutes"
+    client.notices.append(Notice("presence", data={"seat": 1, "status": "left"}))
+    ctl.pump()
+    assert ctl.flash_text == "Bob has left the table"
+    client.table["phase"], ctl.flash_text = "over", ""
+    client.notices.append(Notice("presence", data={"seat": 2, "status": "left"}))
+    ctl.pump()
+    assert ctl.flash_text == ""  # at the end everyone goes: no news
+
+
+def test_the_help_wraps_the_rules_to_the_terminal_not_to_the_source_lines():
+    from lan_demon.tui.table import paragraphs
+    text = """
+        RK-2 The highest cut deals ten cards each, into slots 50 down to 5. A rack is never
+        rearranged, and only its owner sees it.
+        RK-4 On your turn take the Discard top or draw.
+    """
+    assert paragraphs(text) == [
+        "RK-2 The highest cut deals ten cards each, into slots 50 down to 5. A rack is never "
+        "rearranged, and only its owner sees it.", "RK-4 On your turn take the Discard top or draw."]
+
+
+def test_leaving_a_play_table_says_the_match_ends_there():
+    client = lobby()
+    client.table["phase"] = "playing"
+    ctl, _ = controller(client, host=True, local=object())
+    ctl.key("q")
+    assert "The match ends here" in shown(ctl) and "kept" not in shown(ctl)
+
+
+def test_a_host_that_stays_silent_is_said_to_be_maybe_stopped_after_a_while():
+    client = lobby()
+    client.table["phase"] = "playing"
+    ctl, _ = controller(client)
+    client.notices.append(Notice("reconnecting", "reconnecting…"))
+    ctl.pump()
+    assert "may have been stopped" not in shown(ctl)
+    client.clock.now += 20
+    client.notices.append(Notice("reconnecting", "reconnecting…"))  # tried again
+    ctl.pump()
+    assert "has not answered for 20 s" in shown(ctl) and "q leaves" in shown(ctl)
+
+
+def test_the_start_countdown_shows_no_stale_not_ready():
+    client = lobby()
+    client.table.update(phase="countdown", go=client.clock.now + 2)
+    ctl, _ = controller(client)
+    assert "not ready" not in shown(ctl) and "Starting in 2" in shown(ctl)
+
+
+def test_a_self_starting_table_s_enter_says_ready_even_for_the_captain():
+    client = lobby(config={"players": 3})
+    ctl, _ = controller(client, host=True)
+    assert "Enter start" not in shown(ctl)
+    ctl.key("enter")
+    assert client.sent == ["ready"]
+
+
+def test_a_new_key_clears_the_last_refusal():
+    client = lobby()
+    client.table["phase"] = "playing"
+    ctl, _ = controller(client)
+    ctl.flash("K♣ fits no stack", rule="RD-5")
+    ctl.key("z")
+    assert "K♣" not in ctl.flash_text and ctl.flash_rule is None

@@ -376,8 +376,9 @@ class Arbiter:
                    sender: Sender = NOBODY) -> None:
         limit = self.config.players or self.game.max_players
         if self.phase != "lobby":
-            raise ProtocolError("full", "the match has started; join as a spectator, or "
-                                "reconnect to your seat with its token")
+            raise ProtocolError("full", "the match has started: watch it as a spectator "
+                                "(join --spectate); a player who left comes back by running "
+                                "the same join again")
         if len(self.seats) >= limit:
             raise ProtocolError("full", f"all {limit} seats are taken")
         name = self._unique_name(msg["name"].strip()[:NAME_LIMIT] or "player")

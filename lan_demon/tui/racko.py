@@ -149,8 +149,8 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             elif self._holding(ctl, view) or not self._mine(ctl, view):
                 self._try(ctl, Place(slot))
             else:
-                ctl.flash_refusal("RK-4: first pick a card — d takes the Discard top, n draws — "
-                          f"then {key} puts it into slot {slot}")
+                ctl.flash_refusal("RK-4: first pick a card — d takes the Discard top, n "
+                                  f"draws — then {key} puts it into slot {slot}")
             return True
         return False
 
@@ -225,9 +225,13 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             mark = "▶" if i == turn and not view["over"] else " "
             filled = min(bar, totals[i] * bar // TARGET)
             style = "class:me" if i == seat else ""
+            seats = ctl.seats
+            status = seats[i].get("status", "here") if i < len(seats) else "here"
+            gone = "" if status == "here" else f" {status}"  # turns played for them (RK-4)
+            dots = max(0, bar - filled - len(gone))
             rows.append([("", f" {mark} "), (style, f"{ctl.name(i)[:11]:<11}"),
                          ("", f"{totals[i]:>5} "), ("class:chart", "█" * filled),
-                         ("class:dim", "·" * (bar - filled))])
+                         ("class:dim", "·" * dots), ("class:away", gone)])
         return rows
 
     def _prompt(self, ctl: Controller, view: dict[str, Any]) -> list[tuple[str, str]]:

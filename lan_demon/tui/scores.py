@@ -42,7 +42,7 @@ def rounds_text(client: Client) -> str:
     if not rounds and game is not None:
         rounds = game.default_rounds()
     if rounds:
-        return f"{rounds} rounds"
+        return "1 round" if rounds == 1 else f"{rounds} rounds"
     if game is not None and game.id == "racko":
         return "rounds until someone reaches 500 (RK-7)"
     if game is not None and game.id == "gin-solitaire":

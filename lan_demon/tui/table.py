@@ -19,6 +19,7 @@ from lan_demon.tui.style import Fragments, clip_line, line, text_of
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
 FLASH_SECONDS = 2.5
+GIVE_UP_HINT = 15.0  # seconds reconnecting before the screen says the host may be gone
 READ_SECONDS = 6.0  # a refusal or a lost race: long enough to read a sentence
 BANNER_SECONDS = 3.0  # "Cy is OUT!" is held this long before the scores
 SEAT_KEPT_MINUTES = 5  # contract 2: a seat left during a match is kept this long
@@ -109,6 +110,7 @@ class Controller:
         self.rotations = 0  # RD-13 rotations seen this round
         self.last_notices: list[Notice] = []
         self.reconnecting = False
+        self.reconnect_since = 0.0  # when the arbiter went quiet (reconnecting since)
         self.keys_seen = 0  # key presses handled so far (tests wait on it)
 
     # --- the client ------------------------------------------------------------------------
@@ -132,6 +134,8 @@ class Controller:
             self.flash(text or data.get("reason") or notice.text, rule=data.get("rule"),
                        seconds=READ_SECONDS)
         elif kind == "reconnecting":
+            if not self.reconnecting:
+                self.reconnect_since = self.clock()
             self.reconnecting = self.phase != "over"  # contract 5: no reconnecting once over
         elif kind == "resync" and self.reconnecting:
             self.reconnecting = False
@@ -145,13 +149,22 @@ class Controller:
         elif kind == "closed":
             self.reconnecting = False
             self.client.table["closed"] = True
-        elif kind == "presence":
-            who = self.name(notice.data.get("seat", -1))
-            status = notice.data.get("status")
-            if status != "here":
-                self.flash(f"{who} is {status}")
+        elif kind == "presence" and self.phase != "over":  # at the end everyone goes
+            self._presence(notice)
         self.last_notices.append(notice)
         del self.last_notices[:-20]
+
+    def _presence(self, notice: Notice) -> None:
+        """Someone stepped away, left or came back: said in words, long enough to read."""
+        seat = notice.data.get("seat", -1)
+        if seat == self.client.seat:
+            return
+        who, status = self.name(seat), notice.data.get("status")
+        text = {"away": f"{who} stepped away — their seat is kept {SEAT_KEPT_MINUTES} minutes",
+                "left": f"{who} has left the table",
+                "here": f"{who} is back"}.get(status)
+        if text and (status != "here" or self.phase != "lobby"):
+            self.flash(text, seconds=READ_SECONDS)
 
     def _round_end(self, notice: Notice) -> None:
         """Going out is an event: a banner, a bell, held a moment before the scores."""
@@ -225,7 +238,8 @@ class Controller:
 
     def try_play(self, move: Any, why_not: Callable[[Controller, Any], str]) -> None:
         """Play a legal move; flash why an illegal one is not possible (and send nothing):
-        the player's words first, the rule id after (``RK-4: it is …`` → ``it is …`` + RK-4)."""
+        the player's words first, the rule id after (``RK-4: it is …`` → ``it is …``, then
+        RK-4)."""
         if move in self.client.legal_moves():
             self.play(move)
         else:
@@ -319,6 +333,7 @@ class Controller:
             self._turn_page(PAGE_KEYS[key])
             return
         if phase == "playing":
+            self.flash_text, self.flash_rule = "", None  # the last message was about the last key
             if self.spectator:
                 self.flash("you are watching: there are no play keys — q leaves")
             elif not self.screen.key(self, key):
@@ -339,7 +354,10 @@ class Controller:
         if key == "v" and self.local is not None:
             self._next_speed()
         elif key in ("enter", "s"):
-            if not self.captain:
+            if self.self_starting:  # host --players N: nobody starts it, ready is all
+                self.client.ready()
+                self.flash("ready — the match starts when every seat is filled and ready")
+            elif not self.captain:
                 self.client.ready()
                 who = self.captain_seat
                 self.flash("ready — waiting for " + (f"{self.name(who)} (captain) to start"
@@ -420,6 +438,9 @@ class Controller:
                          ("class:dim", " — PgDn/space next, PgUp back")]]
 
     def _question(self, width: int) -> Fragments:
+        if self.confirm == "leave" and self.local is not None:  # play: the table is ours
+            return wrap("Leave the table? The match ends here (this table runs in your "
+                        "terminal) — y leaves, any other key stays", width, "class:flash")
         if self.confirm == "leave":
             return wrap(f"Leave the table? Your seat is kept for {SEAT_KEPT_MINUTES} minutes "
                         "— y leaves, any other key stays", width, "class:flash")
@@ -433,8 +454,15 @@ class Controller:
             return self._help(width)
         phase = self.phase
         if self.reconnecting and phase != "over":
-            return line(("class:warn", " reconnecting…")) + wrap(
+            out = line(("class:warn", " reconnecting…")) + wrap(
                 "the seat is kept; it resumes when the arbiter answers", width)
+            quiet = self.clock() - self.reconnect_since
+            if quiet >= GIVE_UP_HINT:
+                out += wrap(f"The host has not answered for {quiet:.0f} s: it may have been "
+                            "stopped. q leaves; if it comes back within "
+                            f"{SEAT_KEPT_MINUTES} minutes, the same join takes your seat "
+                            "again.", width, "class:dim")
+            return out
         if phase == "lobby":
             return self._lobby(width, height)
         if phase == "countdown":
@@ -502,7 +530,8 @@ class Controller:
         elif phase == "playing":
             hints = [f"{k} {what}" for k, what in self.screen.keys]
         elif phase == "lobby":
-            hints = ["Enter start" if self.captain else "Enter ready"]
+            hints = ["Enter start" if self.captain and not self.self_starting
+                     else "Enter ready"]
             if self.local is not None:
                 hints.append("v bots' speed")
         elif phase == "between":
@@ -540,7 +569,8 @@ class Controller:
         tags = ["captain"] if i == self.captain_seat else []
         if seat.get("bot"):
             tags.append("bot")
-        tags.append("ready" if seat.get("ready") else "not ready")
+        if self.phase == "lobby":  # at the countdown the arbiter clears them: no news
+            tags.append("ready" if seat.get("ready") else "not ready")
         away = seat.get("status", "here") != "here"
         if away:
             tags.append(seat.get("status", ""))
@@ -593,9 +623,24 @@ class Controller:
                                ("q", "leave the table")]:
             out += line(("class:key", f"  {k:>8}"), f"  {what}"[: width - 10])
         out += line(("class:me", " The rules in short"))
-        for text in self.screen.rules.strip().splitlines():
-            out += wrap(text.strip(), width, indent="  ")
+        for text in paragraphs(self.screen.rules):
+            out += wrap(text, width, indent="  ")
         return out + line(("class:dim", " (any key closes this)"))
+
+
+def paragraphs(text: str) -> list[str]:
+    """The rules text as paragraphs: a line that starts with a rule id (or a dash) begins one,
+    any other line goes on the one before — so the help wraps to the terminal, not to the
+    line breaks of the source."""
+    out: list[str] = []
+    for raw in text.strip().splitlines():
+        piece = raw.strip()
+        starts = piece.split(" ", 1)[0].rstrip(":,.") if piece else ""
+        if out and piece and not _is_rule_id(starts) and not piece.startswith(("-", "•")):
+            out[-1] += " " + piece
+        elif piece:
+            out.append(piece)
+    return out
 
 
 def _is_rule_id(text: str) -> bool:
