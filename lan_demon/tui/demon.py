@@ -139,9 +139,6 @@ class DemonScreen(GameScreen):
     # --- keys ------------------------------------------------------------------------------
 
     def key(self, ctl: Controller, key: str) -> bool:
-        if ctl.client.seat is None:
-            ctl.flash("you are watching: spectators do not play")
-            return True
         if self.options:
             return self._pick(ctl, key)
         if key == "h":
