@@ -99,7 +99,13 @@ class NetBot:
     seen_seq: int = -1
 
     def __post_init__(self) -> None:
-        if self.eye is None and (self.speed.notice > 0 or self.speed.miss > 0):
+        self.set_speed(self.speed)
+
+    def set_speed(self, profile: SpeedProfile) -> None:
+        """Play at ``profile`` from the next action on (``lan-demon play``'s lobby changes it);
+        a profile with notice delays or misses needs the ``eye`` that draws them."""
+        self.speed = profile
+        if self.eye is None and (profile.notice > 0 or profile.miss > 0):
             self.eye = random.Random(self.rng.random())
 
     def handle(self, notices: list[Notice]) -> None:

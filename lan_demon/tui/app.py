@@ -120,10 +120,7 @@ class LocalTable:
                             f"{', '.join(PROFILES)}")
         self.speed = name
         for bot in list(self.bots):
-            bot.speed = PROFILES[name]
-            if bot.eye is None and (bot.speed.notice > 0 or bot.speed.miss > 0):
-                import random
-                bot.eye = random.Random(f"lan_demon-bot-eye:{self.seed}:{bot.client.seat}")
+            bot.set_speed(PROFILES[name])
 
     @property
     def address(self) -> str:
