@@ -20,10 +20,11 @@ Rules of the interface:
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from lan_demon.games.deal import DealRandom, Shuffler, seed_secret
 
 #: The seat number of moves the table itself makes (e.g. the RD-13 sixty-second timeout).
 TABLE = -1
@@ -82,13 +83,10 @@ class RoundResult:
         return cls(list(data["scores"]), [dict(d) for d in data["detail"]])
 
 
-def round_rng(seed: int | str, round_no: int) -> random.Random:
-    """The seeded generator for one round's deal.
-
-    Seeding with a string is stable across machines and Python runs (it hashes with SHA-512, not
-    with ``hash()``), so the same match seed deals the same cards everywhere.
-    """
-    return random.Random(f"lan_demon:{seed}:{round_no}")
+def round_rng(seed: int | str, round_no: int) -> DealRandom:
+    """The chance of one round of a seeded match: the spec'd shuffle (:mod:`.deal`) from the
+    seed's round secret, so the same seed deals the same cards in any language."""
+    return DealRandom(seed_secret(seed, round_no))
 
 
 class Game(ABC):
@@ -153,8 +151,10 @@ class Game(ABC):
     # --- one round -------------------------------------------------------------------------
 
     @abstractmethod
-    def deal(self, setup: dict[str, Any], rng: random.Random) -> Any:
-        """A fresh round state dealt from ``setup`` with ``rng`` as the only chance."""
+    def deal(self, setup: dict[str, Any], rng: Shuffler) -> Any:
+        """A fresh round state dealt from ``setup`` with ``rng.shuffle`` as the only chance
+        (a :class:`~lan_demon.games.deal.DealRandom` at a table; any ``random.Random`` will do
+        in a test)."""
 
     @abstractmethod
     def to_move(self, state: Any) -> list[int]:
@@ -255,8 +255,8 @@ class Game(ABC):
 class Match:
     """A series of rounds with running totals, for any game.
 
-    The match owns the seed: round ``k`` is dealt from ``round_rng(seed, k)``, so a seed replays
-    the whole match on any machine.
+    A seeded match deals round ``k`` from ``seed_secret(seed, k)``, so a seed replays the whole
+    match on any machine; a table hands each round's secret in instead (commit and reveal).
     """
 
     game: Game
@@ -293,8 +293,12 @@ class Match:
         """The number of the next round to deal (0-based)."""
         return len(self.rounds)
 
-    def deal(self) -> Any:
-        return self.game.deal(self.setup, round_rng(self.seed, self.round_no))
+    def deal(self, secret: bytes | None = None) -> Any:
+        """Deal the next round from ``secret`` (a table's round secret, :mod:`.deal`), or, when
+        none is given, from the match seed."""
+        if secret is None:
+            secret = seed_secret(self.seed, self.round_no)
+        return self.game.deal(self.setup, DealRandom(secret))
 
     def record(self, result: RoundResult) -> None:
         """Add a finished round: totals move on and the next set-up is worked out."""
