@@ -17,10 +17,10 @@ from tui_harness import Keys, drive
 
 pytestmark = pytest.mark.timeout(120)
 
-# Seed 2, played greedily (the bot's choice each time), knocks after three draws with deadwood
-# 5, before the Joker comes; its first draw leaves at least 23 deadwood. Found by playing seeds
-# 1, 2, … offline with the engine and lan_demon.bots.gin.GreedyGin.
-SEED = 2
+# Seed 40, played greedily (the bot's choice each time), knocks after three draws, before the
+# Joker comes; its first hand holds a meld and its first draw leaves more than 10 deadwood.
+# Found by playing seeds 0, 1, … offline with the engine and lan_demon.bots.gin.GreedyGin.
+SEED = 40
 
 
 async def start(keys: Keys, players: int = 1) -> None:

@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from lan_demon.games.deal import DealRandom, Shuffler, seed_secret
+from lan_demon.games.deal import DealRandom, Shuffler, round_secret, seed_secret
 
 #: The seat number of moves the table itself makes (e.g. the RD-13 sixty-second timeout).
 TABLE = -1
@@ -85,8 +85,8 @@ class RoundResult:
 
 def round_rng(seed: int | str, round_no: int) -> DealRandom:
     """The chance of one round of a seeded match: the spec'd shuffle (:mod:`.deal`) from the
-    seed's round secret, so the same seed deals the same cards in any language."""
-    return DealRandom(seed_secret(seed, round_no))
+    seed's secret and no nonces, so the same seed deals the same cards in any language."""
+    return DealRandom(round_secret(seed_secret(seed, round_no), {}))
 
 
 class Game(ABC):
@@ -293,12 +293,14 @@ class Match:
         """The number of the next round to deal (0-based)."""
         return len(self.rounds)
 
-    def deal(self, secret: bytes | None = None) -> Any:
-        """Deal the next round from ``secret`` (a table's round secret, :mod:`.deal`), or, when
-        none is given, from the match seed."""
-        if secret is None:
-            secret = seed_secret(self.seed, self.round_no)
-        return self.game.deal(self.setup, DealRandom(secret))
+    def deal(self, host_secret: bytes | None = None,
+             nonces: dict[int, bytes] | None = None) -> Any:
+        """Deal the next round from ``round_secret(host_secret, nonces)`` (:mod:`.deal`): a
+        table's committed secret and its players' nonces, or, when no host secret is given,
+        the match seed's secret and no nonces."""
+        if host_secret is None:
+            host_secret = seed_secret(self.seed, self.round_no)
+        return self.game.deal(self.setup, DealRandom(round_secret(host_secret, nonces or {})))
 
     def record(self, result: RoundResult) -> None:
         """Add a finished round: totals move on and the next set-up is worked out."""
