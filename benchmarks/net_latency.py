@@ -200,7 +200,7 @@ def echo_server() -> None:
             peer, frame = router.recv_multipart()
             msg = msgpack.unpackb(frame, raw=False)
             router.send_multipart([peer, msgpack.packb(
-                {"v": 1, "t": "ok", "re": msg["id"], "seq": msg["id"]}, use_bin_type=True)])
+                {"v": 2, "t": "ok", "re": msg["id"], "seq": msg["id"]}, use_bin_type=True)])
     finally:
         router.close(0)
         ctx.term()
@@ -221,7 +221,7 @@ class Echo:
     def rtt(self) -> float:
         """One DEALER→ROUTER→DEALER round trip of a small msgpack map, in µs."""
         self.ids += 1
-        frame = msgpack.packb({"v": 1, "t": "move", "id": self.ids, "round": 0,
+        frame = msgpack.packb({"v": 2, "t": "move", "id": self.ids, "round": 0,
                                "move": {"t": "play", "from": "pile", "to": "middle"},
                                "ts": time.monotonic()}, use_bin_type=True)
         start = time.perf_counter()

@@ -154,7 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", type=int, help="bots at the table (default: 3, none for "
                       "gin-solitaire)")
     play.add_argument("--name", default="you", help="your name at the table")
-    play.add_argument("--seed", type=_seed, help="the match seed (default: random)")
+    play.add_argument("--seed", type=_seed, help="deal from this seed: reproducible, so "
+                      "not secret (default: secret deals)")
     play.add_argument("--rounds", type=_positive, help="rounds in the match")
     play.add_argument("--strategy", help="the bots' strategy (default: the strongest for the "
                       "game: demon, planner, solver)")
@@ -196,7 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--players", type=_positive, help="start when this many seats are "
                       "filled and ready")
     host.add_argument("--rounds", type=_positive, help="rounds in the match")
-    host.add_argument("--seed", type=_seed, help="the match seed (default: random)")
+    host.add_argument("--seed", type=_seed, help="deal from this seed: reproducible, so "
+                      "not secret (default: secret deals, committed and revealed)")
     host.add_argument("--journal", help="append every canonical event to this file")
     host.add_argument("--fairness-ms", type=float, help="RD-11 fairness window "
                       "for contested plays, 0 to 250 (0: pure arrival order; default 30)")
@@ -392,8 +394,6 @@ def _need_terminal() -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    import random as _random
-
     from lan_demon.bots import make_strategy, strongest
     from lan_demon.net.client import Client
     from lan_demon.simulator import PROFILES
@@ -411,8 +411,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     strategy = args.strategy or strongest(game.id)
     make_strategy(game.id, strategy)  # an unknown name: one line naming the choices
     _need_terminal()
-    seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
-    table = start_local_table(game.id, seed, args.rounds, args.speed, strategy=strategy,
+    table = start_local_table(game.id, args.seed, args.rounds, args.speed, strategy=strategy,
                               pause=_pause_value(args.pause))
     try:
         client = Client(table.address, name=args.name).connect()
@@ -478,8 +477,6 @@ HOST_SETTINGS = {"game": "racing-demon", "players": None, "rounds": None, "seed"
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    import random as _random
-
     from lan_demon.net.arbiter import Config
     from lan_demon.net.server import LOOPBACK, ArbiterServer
     if args.port is not None and not 0 <= args.port < 65536:
@@ -496,7 +493,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     args.port = 7700 if args.port is None else args.port
     args.pause = _pause_value(args.pause)
     get_game(args.game)
-    seed = args.seed if args.seed is not None else _random.SystemRandom().randrange(10**9)
+    seed = args.seed  # None: secret deals, committed to and revealed (PROTOCOL.md §22)
     if args.lan and code is None:
         from lan_demon.net.security import new_code
         code = new_code()

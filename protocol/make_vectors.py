@@ -26,6 +26,7 @@ bytes.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import random
@@ -42,8 +43,9 @@ sys.path.insert(0, str(HERE.parent))
 from lan_demon.bots import Turn, make_strategy  # noqa: E402
 from lan_demon.net import arbiter as arbiter_module  # noqa: E402
 from lan_demon.net.arbiter import Arbiter, Config, Sender  # noqa: E402
+from lan_demon.net import fairdeal  # noqa: E402
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED,  # noqa: E402
-                                 TO_CLIENT, decode, encode, make)
+                                 TO_CLIENT, VERSION, decode, encode, make)
 
 OUT = HERE / "vectors"
 PUB_ENDPOINT = "tcp://192.168.1.20:7701"
@@ -172,10 +174,10 @@ def kind(t: str, **fields: Any) -> Callable[[dict[str, Any]], bool]:
 
 
 def racing_demon() -> Session:
-    """Two players, seed 55, two rounds: join, sync, ready, Go, an ace, a contested 2 (RD-11)
+    """Two players, seed 12060, two rounds: join, sync, ready, Go, an ace, a contested 2 (RD-11)
     settled by timestamp, a turn of the Pack, a spectator, an absence and a reconnect, three
     RD-13 rotations to end each round, the match end, and everyone leaving."""
-    s = Session("racing-demon", Config("racing-demon", players=2, rounds=2, seed=55,
+    s = Session("racing-demon", Config("racing-demon", players=2, rounds=2, seed=12060,
                                        fairness_ms=30.0, countdown=3.0, pub=PUB_ENDPOINT))
     ann, bob, bob2, eve = b"ann", b"bob", b"bob-2", b"eve"
     both = [("ann", ann), ("bob", bob)]
@@ -194,7 +196,7 @@ def racing_demon() -> Session:
     s.second(104.0, both)  # a beat whose hash is of the dealt public state
     s.request("ann", "move", 104.25, round=0, move={"t": "play", "from": "pile", "to": "middle"},
               ts=104.2421875)
-    # RD-11: both 2 of clubs go to stack 1. Ann's arrives first, Bob's 1/128 s later but was
+    # RD-11: both 2 of spades go to stack 1. Ann's arrives first, Bob's 1/128 s later but was
     # played earlier (by its timestamp, which is within Bob's one-way delay of its arrival)
     s.request("ann", "move", 104.5, round=0, move={"t": "play", "from": "c3", "to": "s1"},
               ts=104.5)
@@ -248,13 +250,13 @@ def errors(rd: Session, lan: Session) -> tuple[Session, dict[str, dict[str, Any]
     come from arbiters of their own, whose sessions are not kept: ``rate_limited`` (a table
     with a tiny limit) and ``internal`` (an arbiter with a handler broken on purpose); the room
     code's and the CURVE key's come from the LAN table's session (:func:`lan_table`)."""
-    s = Session("errors", Config("racing-demon", players=2, rounds=2, seed=55,
+    s = Session("errors", Config("racing-demon", players=2, rounds=2, seed=12060,
                                  countdown=0.0, pub=PUB_ENDPOINT))
     s.send("mal", b"\xc1")  # 0xc1 is never used in msgpack
-    s.send("ver", {"v": 2, "t": "hello", "id": 1, "name": "Zed", "role": "player"})
+    s.send("ver", {"v": 1, "t": "hello", "id": 1, "name": "Zed", "role": "player"})  # old
     s.send("unk", make("dance", id=1))
     s.send("big", encode(make("hello", id=1, name="x" * MAX_MESSAGE, role="player")))
-    s.send("odd", {"v": 1, "t": "ping", "id": 7})  # no "c": malformed, but its id is readable
+    s.send("odd", {"v": VERSION, "t": "ping", "id": 7})  # no "c": malformed, but its id is readable
     s.request("nobody", "ready")
     s.request("tok", "hello", name="Tom", role="player", token="00000000deadbeef")
     # Zoe sits first and leaves while the lobby fills: Ann, behind her, moves up to seat 0 and
@@ -273,7 +275,7 @@ def errors(rd: Session, lan: Session) -> tuple[Session, dict[str, dict[str, Any]
     s.request("ann", "move", round=0, move={"t": "fly"}, ts=100.0)
     s.request("ann", "move", round=0, move={"t": "out"}, ts=100.0)
     s.request("eve", "move", round=0, move={"t": "turn"}, ts=100.0)  # spectators cannot move
-    # RD-11 "to the middle": Ann's ace founds stack 1; both seats then send their 2 of clubs to
+    # RD-11 "to the middle": Ann's ace founds stack 1; both seats then send their 2 of spades to
     # the middle, Bob's played a little earlier. Bob's takes stack 1; Ann's is beaten, by Bob
     ace = make("move", id=s.next_id("ann"), round=0,
                move={"t": "play", "from": "pile", "to": "middle"}, ts=100.25)
@@ -285,6 +287,7 @@ def errors(rd: Session, lan: Session) -> tuple[Session, dict[str, dict[str, Any]
     s.tick(100.5625)  # the fairness window has closed
     s.send("ann", ace, 100.625)  # the ace's frame again: a duplicate, not a second play
     elsewhere = {"beaten": rd.find("a2c", kind("error", code="beaten")),
+                 "too_late": {}, "bad_reveal": {},  # from the commit-and-reveal session
                  "rate_limited": _flood(), "internal": _broken(),
                  **{code: lan.find("a2c", kind("error", code=code))
                     for code in ("bad_code", "slow_down", "wrong_key")}}
@@ -303,7 +306,7 @@ def lan_table() -> Session:
     the code; Tom tries without one (refused, no guess), then three wrong codes (free), a
     fourth (now he must wait a second) and a fifth at once (slow_down, with the wait); Mallory,
     who has Ann's token but not her key, is refused the seat."""
-    s = Session("lan", Config("racing-demon", players=2, seed=55, countdown=0.0,
+    s = Session("lan", Config("racing-demon", players=2, seed=12060, countdown=0.0,
                               pub=PUB_ENDPOINT, code="KQZR"))
     ann = Sender(ANN_KEY, "192.168.1.21")
     tom = Sender("Q" * 40, "192.168.1.66")
@@ -321,7 +324,7 @@ def lan_table() -> Session:
 def _flood() -> dict[str, Any]:
     """A connection over a (tiny) rate limit: its 5th ping in the same instant is dropped, and
     it is told so once; a 6th is dropped unanswered."""
-    s = Session("flood", Config("racing-demon", players=2, seed=55, pub=PUB_ENDPOINT,
+    s = Session("flood", Config("racing-demon", players=2, seed=12060, pub=PUB_ENDPOINT,
                                 rate_limit=2.0, rate_burst=4.0))
     for _ in range(6):
         s.request("fast", "ping", 100.0, c=5.0)
@@ -331,7 +334,7 @@ def _flood() -> dict[str, Any]:
 def _broken() -> dict[str, Any]:
     """An arbiter whose snapshot handler fails, as a bug would: the request is answered
     ``internal`` (and one line is logged, swallowed here) and the arbiter goes on serving."""
-    s = Session("broken", Config("racing-demon", players=2, seed=55, pub=PUB_ENDPOINT))
+    s = Session("broken", Config("racing-demon", players=2, seed=12060, pub=PUB_ENDPOINT))
 
     def fails(*args: Any) -> None:
         raise RuntimeError("a bug, on purpose")
@@ -345,11 +348,11 @@ def _broken() -> dict[str, Any]:
 
 
 def round_end() -> Session:
-    """Racing Demon for two, seed 55: a move still held in the fairness window when the round
+    """Racing Demon for two, seed 12060: a move still held in the fairness window when the round
     ends is answered all the same. Ann's ace founds stack 1; two RD-13 rotations; Ann votes
-    stuck, then sends her 2 of clubs to stack 1 — Bob could play his, so it waits out the
+    stuck, then sends her 2 of spades to stack 1 — Bob could play his, so it waits out the
     window — and Bob's stuck vote makes the third rotation, which ends the round first."""
-    s = Session("round-end", Config("racing-demon", players=2, rounds=1, seed=55,
+    s = Session("round-end", Config("racing-demon", players=2, rounds=1, seed=12060,
                                     countdown=0.0, pub=PUB_ENDPOINT))
     s.request("ann", "hello", 100.0, name="Ann", role="player")
     s.request("bob", "hello", 100.0, name="Bob", role="player")
@@ -368,6 +371,51 @@ def round_end() -> Session:
     s.request("ann", "move", t, round=0, move={"t": "play", "from": "c3", "to": "s1"}, ts=t)
     t += 1 / 128  # within Ann's window
     s.request("bob", "move", t, round=0, move={"t": "stuck"}, ts=t)
+    return s
+
+
+# The nonces of the commit-and-reveal session; a real client draws 16 random bytes each round.
+ANN_NONCE = bytes(range(16))
+BOB_NONCE = bytes(range(16, 32))
+HOST_SECRET = hashlib.sha256(b"lan_demon vector host secret").digest()
+
+
+@contextlib.contextmanager
+def _fixed_host_secret():
+    """The operating system's randomness replaced by one fixed host secret, so the vectors of
+    an unseeded table are the same on every run."""
+    real = fairdeal.secrets.token_bytes
+    fairdeal.secrets.token_bytes = lambda n: HOST_SECRET[:n]
+    try:
+        yield
+    finally:
+        fairdeal.secrets.token_bytes = real
+
+
+def fair_deal() -> Session:
+    """Commit and reveal (§22) at an unseeded table (its host secret fixed here): Ann and Bob
+    commit their nonces in the lobby; the countdown publishes the host's commitment and
+    theirs; Bob's second commit is too late; both reveal (Bob first with the wrong nonce); Go
+    names the nonces mixed in; three RD-13 rotations end the round, whose end reveals the host
+    secret; then Ann sends a dispute by hand, as a client whose check failed would."""
+    with _fixed_host_secret():
+        s = Session("deal", Config("racing-demon", players=2, rounds=1, seed=None,
+                                   countdown=1.0, pub=PUB_ENDPOINT))
+        both = [("ann", b"ann"), ("bob", b"bob")]
+        s.request("ann", "hello", 100.0, name="Ann", role="player")
+        s.request("bob", "hello", 100.0, name="Bob", role="player")
+        s.request("ann", "commit", 100.125, round=0, hash=fairdeal.commitment(ANN_NONCE))
+        s.request("bob", "commit", 100.125, round=0, hash=fairdeal.commitment(BOB_NONCE))
+        s.request("ann", "ready", 100.25)
+        s.request("bob", "ready", 100.25)  # both ready: the countdown, with the commitments
+        s.request("bob", "commit", 100.375, round=0, hash=fairdeal.commitment(ANN_NONCE))
+        s.request("ann", "reveal", 100.5, round=0, nonce=ANN_NONCE.hex())
+        s.request("bob", "reveal", 100.5, round=0, nonce=ANN_NONCE.hex())  # not Bob's
+        s.request("bob", "reveal", 100.625, round=0, nonce=BOB_NONCE.hex())
+        s.tick(101.25)  # Go
+        _rotate_out(s, both, 101.5, round_no=0)  # round_end (the secret), then match_end
+        s.request("ann", "dispute", 102.0, round=0,
+                  reason="your cards differ from the deal the revealed secret gives")
     return s
 
 
@@ -452,7 +500,10 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     lan = lan_table()
     es, errs = errors(rd, lan)
     re_ = round_end()
-    for session in (rd, rk, gs, es, re_, lan):
+    fd = fair_deal()
+    errs["too_late"] = fd.find("a2c", kind("error", code="too_late"))
+    errs["bad_reveal"] = fd.find("a2c", kind("error", code="bad_reveal"))
+    for session in (rd, rk, gs, es, re_, lan, fd):
         session.write_log()
 
     def c2a(pred, who=None, session=rd, nth=0):
@@ -488,6 +539,12 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("c2a_snapshot", c2a(kind("snapshot")), "ask for the whole table (Clone pattern)")
     add("c2a_hb", c2a(kind("hb")), "heartbeat, once a second")
     add("c2a_leave", c2a(kind("leave")), "leave the table")
+    add("c2a_commit", c2a(kind("commit"), "ann", session=fd),
+        "commit and reveal (§22): the SHA-256 of this seat's nonce for the next round")
+    add("c2a_reveal", c2a(kind("reveal"), "ann", session=fd),
+        "commit and reveal (§22): the nonce, once the countdown lists its commitment")
+    add("c2a_dispute", c2a(kind("dispute"), session=fd),
+        "commit and reveal (§22): this client's check of a revealed deal failed")
     add("c2a_move_rd_play", c2a(lambda m: move_is(m, t="play", to="middle")),
         "Racing Demon: play the Pile's top card to the middle (an ace founds a stack)")
     add("c2a_move_rd_play_stack", c2a(lambda m: move_is(m, t="play", to="s1"), "bob"),
@@ -599,6 +656,14 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "Gin Solitaire: the last seat ends; every result is public (round-over)")
     add("pub_update_round_end_gin", pub(kind("update", k="round_end"), session=gs),
         "Gin Solitaire: the round's result (players' sides, then their Jokers')")
+    add("pub_update_countdown_commit", pub(kind("update", k="countdown"), session=fd),
+        "the countdown at an unseeded table: the host's commitment and the players' (§22)")
+    add("pub_update_round_nonces", pub(kind("update", k="round"), session=fd),
+        "Go at an unseeded table: the nonces mixed into the deal (§22)")
+    add("pub_update_round_end_secret", pub(kind("update", k="round_end"), session=fd),
+        "a round's end reveals the host secret its deal came from (§22)")
+    add("pub_update_dispute", pub(kind("update", k="dispute"), session=fd),
+        "a seat's client says a revealed deal did not match its commitments (§22)")
     add("pub_beat_lobby", pub(kind("beat", hash="")), "a heartbeat with no round dealt")
     beat = pub(lambda m: m["t"] == "beat" and m["seq"] == round_update["seq"])
     add("pub_beat", beat, "a heartbeat: its hash is of pub_update_round's state")
@@ -658,7 +723,7 @@ def main() -> None:
 
 def _write_readme(index: list[dict[str, Any]]) -> None:
     lines = [
-        "# Protocol version 1 — golden vectors",
+        "# Protocol version 2 — golden vectors",
         "",
         "Made by `python protocol/make_vectors.py` (do not edit by hand); described in",
         "`protocol/PROTOCOL.md`. For every `NAME` below, `NAME.json` is one message as JSON and",

@@ -104,8 +104,8 @@ def test_rd12_moves_after_out_and_a_second_out_are_refused_with_the_rule():
 def test_bad_messages_get_an_error_and_the_arbiter_keeps_serving():
     t = race_table(fairness_ms=0)
     for frame, code in ((b"\xc1garbage", "malformed"), (encode({"v": 9, "t": "hb"}), "version"),
-                        (encode({"v": 1, "t": "fly"}), "unknown_type"),
-                        (encode({"v": 1, "t": "move", "id": 1}), "malformed")):
+                        (encode({"v": 2, "t": "fly"}), "unknown_type"),
+                        (encode({"v": 2, "t": "move", "id": 1}), "malformed")):
         (err,) = t.deliver(b"A", frame)
         assert err["code"] == code
     (err,) = t.send(b"A", "move", round=0, move={"t": "jump"}, ts=1.0)

@@ -1,4 +1,4 @@
-"""The wire codec against the golden vectors of ``protocol/`` (protocol version 1).
+"""The wire codec against the golden vectors of ``protocol/`` (protocol version 2).
 
 Every vector ``protocol/vectors/NAME.json`` must encode to ``NAME.msgpack`` byte for byte and
 decode back from it on the channel its name's prefix gives (``c2a_`` client, ``a2c_`` private,
@@ -189,12 +189,12 @@ def test_every_request_in_the_sessions_is_answered_exactly_once(path: Path) -> N
 def test_an_unreadable_frame_keeps_its_id_when_it_can() -> None:
     """The error about a frame that does not decode carries re when the frame is a map with an
     integer id (PROTOCOL.md §3), and no re otherwise."""
-    assert request_id(pack({"v": 1, "t": "ping", "id": 7})) == 7
+    assert request_id(pack({"v": 2, "t": "ping", "id": 7})) == 7
     assert request_id(pack({"v": 2, "t": "hello", "id": 3})) == 3
-    assert request_id(pack({"t": "dance", "id": 9, "v": 1})) == 9
-    for frame in (b"\xc1", b"", pack([1, 2]), pack({"v": 1, "t": "ping"}),
-                  pack({"v": 1, "t": "ping", "id": "7"}), pack({"v": 1, "t": "ping", "id": True}),
-                  pack({"v": 1, "t": "ping", "id": 2.0}),
+    assert request_id(pack({"t": "dance", "id": 9, "v": 2})) == 9
+    for frame in (b"\xc1", b"", pack([1, 2]), pack({"v": 2, "t": "ping"}),
+                  pack({"v": 2, "t": "ping", "id": "7"}), pack({"v": 2, "t": "ping", "id": True}),
+                  pack({"v": 2, "t": "ping", "id": 2.0}),
                   encode(make("hello", id=1, name="x" * MAX_MESSAGE, role="player"))):
         assert request_id(frame) is None
     msg = load("a2c_error_malformed_re")[0]
@@ -254,13 +254,13 @@ def test_the_racing_demon_refusals() -> None:
 # --- version refusal ---------------------------------------------------------------------------
 
 
-def test_version_2_is_refused_with_a_clear_reason() -> None:
-    err = refused(encode({"v": 2, "t": "hello", "id": 1, "name": "Ann", "role": "player"}))
+def test_an_old_version_1_client_is_refused_with_a_clear_reason() -> None:
+    err = refused(encode({"v": 1, "t": "hello", "id": 1, "name": "Ann", "role": "player"}))
     assert err.code == "version"
-    assert "2" in err.reason and f"version {VERSION}" in err.reason
+    assert "1" in err.reason and f"version {VERSION}" in err.reason
 
 
-@pytest.mark.parametrize("version", [None, 0, 2, 99, "1", [1]])
+@pytest.mark.parametrize("version", [None, 0, 1, 3, 99, "2", [2]])
 def test_any_other_version_is_refused(version: Any) -> None:
     msg = {"t": "hb"} if version is None else {"v": version, "t": "hb"}
     assert refused(pack(msg)).code == "version"
@@ -268,11 +268,11 @@ def test_any_other_version_is_refused(version: Any) -> None:
 
 def test_the_version_is_checked_before_the_type() -> None:
     """A future version's unknown type is a version refusal, not an unknown type."""
-    assert refused(pack({"v": 2, "t": "teleport"})).code == "version"
+    assert refused(pack({"v": 3, "t": "teleport"})).code == "version"
 
 
-@pytest.mark.parametrize("version", [True, 1.0])
-def test_a_version_that_only_equals_1_is_refused(version: Any) -> None:
+@pytest.mark.parametrize("version", [2.0, True])
+def test_a_version_that_only_equals_2_is_refused(version: Any) -> None:
     assert refused(pack({"v": version, "t": "hb"})).code == "version"
 
 
@@ -296,8 +296,8 @@ def test_a_message_is_a_map(value: Any) -> None:
 
 
 def test_the_type_must_be_a_string() -> None:
-    assert refused(pack({"v": 1})).code == "malformed"
-    assert refused(pack({"v": 1, "t": 3})).code == "malformed"
+    assert refused(pack({"v": 2})).code == "malformed"
+    assert refused(pack({"v": 2, "t": 3})).code == "malformed"
 
 
 @pytest.mark.parametrize("kind,field", [(k, f) for k, schema in FROM_CLIENT.items()
@@ -396,13 +396,13 @@ def test_every_code_is_known() -> None:
 
 def test_encode_adds_the_version_first() -> None:
     frame = encode({"t": "hb"})
-    assert frame == b"\x82\xa1v\x01\xa1t\xa2hb"
-    assert decode(frame) == {"v": 1, "t": "hb"}
+    assert frame == b"\x82\xa1v\x02\xa1t\xa2hb"
+    assert decode(frame) == {"v": 2, "t": "hb"}
 
 
 def test_make_leaves_out_none_and_puts_v_and_t_first() -> None:
     assert make("error", re=None, code="full", reason="x", rule=None) == {
-        "v": 1, "t": "error", "code": "full", "reason": "x"}
+        "v": 2, "t": "error", "code": "full", "reason": "x"}
     assert list(make("ok", re=3, seq=9)) == ["v", "t", "re", "seq"]
 
 

@@ -93,15 +93,15 @@ def test_nesting_deeper_than_the_limit_is_malformed_and_never_crashes() -> None:
 
 def test_wrong_and_missing_versions_and_unknown_types() -> None:
     t = race_table()
-    refused_once(t, b"A", pack({"v": 2, "t": "ping", "id": 3, "c": 1.0}), "version", re=3)
+    refused_once(t, b"A", pack({"v": 1, "t": "ping", "id": 3, "c": 1.0}), "version", re=3)
     refused_once(t, b"A", pack({"t": "hb"}), "version")
     refused_once(t, b"A", pack({"v": [1] * 50, "t": "hb"}), "version")
-    refused_once(t, b"A", pack({"v": 1, "t": "teleport", "id": 4}), "unknown_type", re=4)
+    refused_once(t, b"A", pack({"v": 2, "t": "teleport", "id": 4}), "unknown_type", re=4)
     for kind in ("welcome", "update", "__class__", "_on_move", "", "x" * 10_000):
-        err = refused_once(t, b"A", pack({"v": 1, "t": kind}), "unknown_type")
+        err = refused_once(t, b"A", pack({"v": 2, "t": kind}), "unknown_type")
         assert len(err["reason"]) <= 200  # what was sent is quoted, clipped
-    refused_once(t, b"A", pack({"v": 1, "t": b"hb"}), "malformed")  # bin, not str
-    refused_once(t, b"A", pack({"v": 1, b"t": "hb"}), "malformed")  # a bin key
+    refused_once(t, b"A", pack({"v": 2, "t": b"hb"}), "malformed")  # bin, not str
+    refused_once(t, b"A", pack({"v": 2, b"t": "hb"}), "malformed")  # a bin key
 
 
 # --- wrong types in every field of every client message -----------------------------------------
@@ -117,6 +117,9 @@ VALID = {
     "snapshot": {"id": 1},
     "hb": {},
     "leave": {"id": 1},
+    "commit": {"id": 1, "round": 0, "hash": "ab" * 32},
+    "reveal": {"id": 1, "round": 0, "nonce": "cd" * 16},
+    "dispute": {"id": 1, "round": 0, "reason": "your cards differ"},
 }
 WRONG = {  # a value of every other kind, for each kind a field can have
     "int": ["7", 7.0, b"\x07", [7], {"n": 7}, True, math.nan],
@@ -189,8 +192,8 @@ def test_an_id_on_a_message_that_has_none_is_ignored_whatever_its_type() -> None
     t = race_table()
     for junk in ([], {}, "x", b"x", -1, 0, None, 1.5):
         before = fingerprint(t.arbiter)
-        assert t.deliver(b"A", pack({"v": 1, "t": "hb", "id": junk})) == []
-        assert t.deliver(b"S", pack({"v": 1, "t": "echo", "a": 1.0, "id": junk})) == []
+        assert t.deliver(b"A", pack({"v": 2, "t": "hb", "id": junk})) == []
+        assert t.deliver(b"S", pack({"v": 2, "t": "echo", "a": 1.0, "id": junk})) == []
         assert fingerprint(t.arbiter) == before
 
 

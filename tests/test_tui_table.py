@@ -378,3 +378,32 @@ def test_a_new_key_clears_the_last_refusal():
     ctl.flash("K♣ fits no stack", rule="RD-5")
     ctl.key("z")
     assert "K♣" not in ctl.flash_text and ctl.flash_rule is None
+
+
+def test_item1_a_seeded_table_says_in_the_lobby_that_its_deals_are_not_secret():
+    client = lobby()
+    client.config["seeded"] = True
+    ctl, _ = controller(client)
+    assert "not secret" in shown(ctl)
+    client.config["seeded"] = False
+    assert "not secret" not in shown(ctl)
+
+
+def test_item3_a_failed_deal_check_stays_at_the_top_of_every_screen_with_the_bell():
+    client = lobby()
+    ctl, out = controller(client)
+    client.table["seats"] = seats("Tess", "Bob")
+    client.notices.append(Notice("dishonest", "round 1: the host's revealed secret does not "
+                                 "match the commitment it published before the round"))
+    client.notices.append(Notice("dispute", "Tess's client says …", {"seat": 0, "round": 0}))
+    client.notices.append(Notice("dispute", "Bob's client says round 1's deal was not the one",
+                                 {"seat": 1, "round": 0}))
+    ctl.pump()
+    assert out.rings == 2  # our own check, and Bob's dispute (ours is not said twice)
+    round_end(client, [3, -5], out=0)
+    for phase in ("between", "playing", "over"):
+        client.table["phase"] = phase
+        client.clock.now += 10
+        text = shown(ctl)
+        assert "DEAL CHECK FAILED" in text and "DEAL DISPUTED" in text, phase
+        assert "checked: the cards are the ones" not in text

@@ -16,12 +16,13 @@ from __future__ import annotations
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from lan_demon.games import TABLE, BadMove, GameError, IllegalMove, Match, get_game
 from lan_demon.games.base import public_events
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, decode, make, request_id,
                                  state_hash)
+from lan_demon.net.fairdeal import HostDeal, is_hash
 from lan_demon.net.guard import RateLimiter, RecentIds, log_internal
 from lan_demon.net.security import CodeThrottle, codes_match
 
@@ -81,6 +82,7 @@ class Seat:
     # silent seat is given the turn timeout first: it may be a network hiccup).
     stepped_out: bool = False
     rtts: list[float] = field(default_factory=list)
+    commit: tuple[int, str] | None = None  # (round, hash): its nonce's commitment (§22)
 
     def one_way(self) -> float:
         """The measured one-way delay: half the best recent round trip (NTP style)."""
@@ -118,7 +120,9 @@ class Config:
     game: str
     players: int | None = None  # start by itself when this many seats are filled
     rounds: int | None = None
-    seed: int | str = 0
+    # None: every deal from a fresh committed secret and the players' nonces (§22); a seed:
+    # reproducible deals (tests, simulate) — and so not secret, which the table says.
+    seed: int | str | None = 0
     options: dict[str, Any] = field(default_factory=dict)
     fairness_ms: float = 30.0
     countdown: float = 3.0
@@ -141,7 +145,8 @@ class Config:
     def public(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "rounds": self.rounds,
                 "options": self.options, "fairness_ms": self.fairness_ms,
-                "countdown": self.countdown, "pause": self.pause}
+                "countdown": self.countdown, "pause": self.pause,
+                "seeded": self.seed is not None}
 
 
 class Arbiter:
@@ -173,6 +178,12 @@ class Arbiter:
         self.held_until: float | None = None
         self.queued: dict[int, list[Held]] = {}  # moves behind a seat's held move, in order
         self.result: dict[str, Any] | None = None
+        # The round being dealt or played: its host secret and commitments (§22). The secret
+        # is told to ``keep_secret(round, hex)`` (the server's secrets file) before it is
+        # committed to, so a resumed arbiter deals the same round.
+        self.deal_round: HostDeal | None = None
+        self.disputes: set[tuple[int, int]] = set()  # (seat, round) already published
+        self.keep_secret: Callable[[int, str], None] | None = None
         self._captain_told: int | None = None  # the captain the last lobby update named
         self.last_on: dict[int, LastPlay] = {}  # stack id -> its last committed play (RD-11)
         # Crash recovery (lan_demon.net.recovery): the journal's header, the update numbers the
@@ -512,6 +523,46 @@ class Arbiter:
                      out: Outbox) -> None:
         out.private.append((peer, self.snapshot(msg["id"], seat.index if seat else None)))
 
+    def _on_commit(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
+                   out: Outbox) -> None:
+        """A player's nonce commitment for the next round (§22); a later one replaces it."""
+        player = self._player(seat, peer)
+        upcoming = self.match.round_no if self.match is not None else 0
+        if self.phase not in ("lobby", "between") or msg["round"] != upcoming:
+            raise ProtocolError("too_late", f"round {msg['round']}'s deal is already fixed; "
+                                f"commit for the next round when it is announced")
+        if not is_hash(msg["hash"]):
+            raise ProtocolError("malformed", "a commitment is a SHA-256: 64 lowercase hex "
+                                "digits")
+        player.commit = (upcoming, msg["hash"])
+        out.private.append((peer, make("ok", re=msg["id"])))
+
+    def _on_reveal(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
+                   out: Outbox) -> None:
+        """A player's nonce, after the host's commitment is out and before Go (§22)."""
+        player = self._player(seat, peer)
+        deal = self.deal_round
+        if self.phase != "countdown" or deal is None or msg["round"] != deal.round:
+            raise ProtocolError("too_late", "nonces are revealed during the countdown; this "
+                                "round is dealt without yours")
+        problem = deal.reveal(player.index, msg["nonce"])
+        if problem is not None:
+            raise ProtocolError("bad_reveal", problem)
+        out.private.append((peer, make("ok", re=msg["id"])))
+
+    def _on_dispute(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
+                    out: Outbox) -> None:
+        """A client found a deal that does not match its commitment: every screen is told
+        (once per seat and round), and the journal keeps it."""
+        player = self._player(seat, peer)
+        key = (player.index, msg["round"])
+        if key not in self.disputes:
+            self.disputes.add(key)
+            reason = msg["reason"][:200]
+            self.record("dispute", seat=player.index, round=msg["round"], reason=reason)
+            self._publish(out, "dispute", seat=player.index, round=msg["round"], reason=reason)
+        out.private.append((peer, make("ok", re=msg["id"])))
+
     def _player(self, seat: Seat | None, peer: bytes | None = None) -> Seat:
         if seat is None:
             if peer is not None and peer in self.spectators:
@@ -540,18 +591,26 @@ class Arbiter:
             self._start(now, out)
 
     def _countdown(self, now: float, out: Outbox) -> None:
+        """The deal's secret is drawn and committed to, with the players' commitments (§22)."""
         self.phase = "countdown"
         self.go_at = now + self.config.countdown
+        round_no = self.match.round_no
+        deal = self.deal_round = HostDeal.draw(round_no, self.config.seed)
+        deal.fix({s.index: s.commit[1] for s in self.seats
+                  if s.commit is not None and s.commit[0] == round_no})
         for s in self.seats:
-            s.ready = False
-        self.record("countdown", round=self.match.round_no)
-        self._publish(out, "countdown", round=self.match.round_no, go=self.go_at)
+            s.ready, s.commit = False, None
+        if self.keep_secret is not None:
+            self.keep_secret(round_no, deal.secret.hex())
+        self.record("countdown", round=round_no, **deal.announced())
+        self._publish(out, "countdown", round=round_no, go=self.go_at, **deal.announced())
         if self.config.countdown <= 0:
             self._deal(now, out)
 
     def _deal(self, now: float, out: Outbox) -> None:
         """RD-4: Go — the round is dealt and play starts for everyone at once."""
-        self.state = self.match.deal()
+        deal = self.deal_round
+        self.state = self.match.deal(deal.secret, deal.nonces)
         self.last_on = {}  # stack ids start again each round
         self.phase = "playing"
         self.last_play = self.turn_since = now
@@ -561,8 +620,9 @@ class Arbiter:
         for s, state in zip(present, mine):
             out.private.append((s.peer, make("private", seq=self.seq, k="round", state=state)))
         out.public.append(make("update", seq=self.seq, k="round", round=self.match.round_no,
-                               setup=self.match.setup, state=public))
-        self.record("round", round=self.match.round_no, setup=self.match.setup)
+                               setup=self.match.setup, state=public, nonces=deal.used()))
+        self.record("round", round=self.match.round_no, setup=self.match.setup,
+                    nonces=deal.used(), **deal.announced())
         if self.game.round_over(self.state):  # RD-16: a Pile of 0 is out at Go
             self._end_round(now, out)
 
@@ -576,9 +636,11 @@ class Arbiter:
         over = self.match.over
         if not over:
             self.phase, self.between_since = "between", now
+        secret = self.deal_round.secret.hex() if self.deal_round is not None else None
         self._publish(out, "round_end", round=number, result=result.to_data(),
-                      totals=self.match.totals, next=self.match.setup, next_at=self.next_at())
-        self.record("round_end", round=number, result=result.to_data())
+                      totals=self.match.totals, next=self.match.setup, next_at=self.next_at(),
+                      secret=secret)
+        self.record("round_end", round=number, result=result.to_data(), secret=secret)
         self._drop_in_flight(out)
         if over:
             self.phase = "over"
@@ -933,7 +995,17 @@ class Arbiter:
             "result": self.result,
             "captain": self.captain(),
             "next_at": self.next_at(),
+            "deal": self._deal_now(),
         }
+
+    def _deal_now(self) -> dict[str, Any] | None:
+        """The commitments of the round counting down or in play (§22), for a client that
+        (re)joins then: it can still reveal its nonce, or at least hold the host to them."""
+        deal = self.deal_round
+        if deal is None or self.phase not in ("countdown", "playing"):
+            return None
+        return {"round": deal.round, **deal.announced(),
+                **({"nonces": deal.used()} if self.phase == "playing" else {})}
 
     def snapshot(self, rid: int, seat: int | None) -> dict[str, Any]:
         state = self._redacted(seat) if self.state is not None else None

@@ -31,6 +31,7 @@ from zmq.utils.monitor import recv_monitor_message
 
 from lan_demon.games import GameError, IllegalMove, get_game
 from lan_demon.net.codec import ProtocolError, decode, encode, make, state_hash
+from lan_demon.net.fairdeal import DealWitness
 from lan_demon.net.security import (KeyPair, is_public_key, make_curve_client, new_keypair,
                                     normalize_code)
 from lan_demon.net.tokens import TokenStore
@@ -61,7 +62,9 @@ class ConnectError(GameError):
 class Notice:
     """Something the player should hear about: ``kind`` is one of beaten, refused, round,
     round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected,
-    closed (the host went quiet after the match: the final scoreboard stays)."""
+    closed (the host went quiet after the match: the final scoreboard stays), dishonest (our
+    own check of a round's deal failed, §22) and dispute (a seat's check failed: the text
+    says whose and why)."""
 
     kind: str
     text: str = ""
@@ -164,6 +167,10 @@ class Client:
         self.connected = False
         self.bytes_in = 0
         self.dropped = 0  # frames the arbiter's full queue would not take (see _put)
+        # Commit and reveal (§22): our nonces, and what each round's deal was held to.
+        self.witness = DealWitness()
+        self._commit_due: int | None = None  # the round to commit a nonce for, when we can
+        self._deal_rids: set[int] = set()  # our commit/reveal/dispute requests
 
     # --- connecting ------------------------------------------------------------------------
 
@@ -378,6 +385,7 @@ class Client:
                     break
                 self.bytes_in += len(frame)
                 self._receive(frame, channel)
+        self._commit_when_due()
         self._housekeeping()
         self._flush()
 
@@ -482,10 +490,14 @@ class Client:
         self._send(make("echo", a=msg["a"]))
 
     def _on_ok(self, msg: dict[str, Any]) -> None:
-        pass  # a committed move shows up in its update, which carries our request id
+        # a committed move shows up in its update, which carries our request id
+        self._deal_rids.discard(msg["re"])
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         rid, code = msg.get("re"), msg["code"]
+        if rid in self._deal_rids:  # e.g. a commit just too late: the round goes on without
+            self._deal_rids.discard(rid)  # our nonce, and the player need not hear of it
+            return
         if code == "bad_token" and self._stored_token and not self.connected:
             self._fresh_hello()  # a token from disk the table does not know: forget it
             return
@@ -529,6 +541,7 @@ class Client:
         self._privates = {s: p for s, p in self._privates.items() if s > self.seq}
         self.notices.append(Notice("resync", f"synchronised at update {self.seq}"))
         self._ready_again()
+        self._deal_again()
         self._advance()
 
     def _ready_again(self) -> None:
@@ -542,6 +555,47 @@ class Client:
             self._said_ready = False  # used up: the arbiter clears it at each countdown
         elif self.seat < len(seats) and not seats[self.seat].get("ready"):
             self.ready()
+
+    # --- commit and reveal (§22) -----------------------------------------------------------
+
+    def _deal_again(self) -> None:
+        """After a snapshot: commit for the next round, or reveal for the one counting down."""
+        phase, deal = self.table.get("phase"), self.table.get("deal")
+        if phase in ("lobby", "between"):
+            self._commit_due = self.table.get("round", 0)
+        elif phase == "countdown" and deal:
+            self._reveal(deal["round"], deal)
+
+    def _commit_when_due(self) -> None:
+        """Commit a fresh nonce for the next round — once the updates that arrived with the
+        last round's end are applied, so none is sent after the match is over."""
+        due, self._commit_due = self._commit_due, None
+        if due is None or self.seat is None or self.role != "player" or \
+                self.table.get("phase") not in ("lobby", "between"):
+            return
+        self._deal_request(make("commit", id=next(self._ids), round=due,
+                                hash=self.witness.commit_for(due)))
+
+    def _reveal(self, round_no: int, announced: dict[str, Any]) -> None:
+        nonce = self.witness.reveal_for(self.seat, round_no, announced)
+        if nonce is not None:
+            self._deal_request(make("reveal", id=next(self._ids), round=round_no, nonce=nonce))
+
+    def _deal_request(self, msg: dict[str, Any]) -> None:
+        self._deal_rids.add(msg["id"])
+        self._send(msg)
+
+    def _check_deal(self, update: dict[str, Any]) -> None:
+        """The round is over and the host's secret revealed: was this round's deal the one
+        committed to? A failure is ours to say, loudly, and every seat is told (dispute)."""
+        problem = self.witness.check(self.game, self.seat, update["round"], update.get("secret"))
+        if problem is None:
+            return
+        text = f"round {update['round'] + 1}: {problem}"
+        self.notices.append(Notice("dishonest", text, {"round": update["round"]}))
+        if self.seat is not None and self.connected:
+            self._deal_request(make("dispute", id=next(self._ids), round=update["round"],
+                                    reason=problem))
 
     def _on_private(self, msg: dict[str, Any]) -> None:
         if msg["seq"] > self.seq:
@@ -617,11 +671,15 @@ class Client:
         self._said_ready = False  # the arbiter clears every seat's ready at a countdown
         self._unready()
         self.table.update(phase="countdown", go=update["go"], round=update["round"],
-                          next_at=None)
+                          next_at=None, deal={"round": update["round"],
+                                              **{k: update.get(k) for k in
+                                                 ("commit", "commits", "seeded")}})
+        self._reveal(update["round"], self.table["deal"])
         self.notices.append(Notice("countdown", data=update))
 
     def _k_round(self, update: dict[str, Any], private: Any) -> None:
         state = private["state"] if private is not None else update["state"]
+        self.witness.on_go(update["round"], update.get("nonces"), update["setup"], state)
         self.mirror = self.game.state_from_data(state)
         self.pending.clear()
         self.predicted = self.mirror
@@ -645,6 +703,8 @@ class Client:
         self.pending.clear()
         self._repredict()
         self.notices.append(Notice("round_end", data=update))
+        self._check_deal(update)
+        self._commit_due = update["round"] + 1
 
     def _trim_history(self) -> None:
         results = self.table.setdefault("results", [])
@@ -652,6 +712,14 @@ class Client:
             dropped = len(results) - self.history
             del results[:dropped]
             self.table["results_from"] = self.table.get("results_from", 0) + dropped
+
+    def _k_dispute(self, update: dict[str, Any], private: Any) -> None:
+        seats = self.table.get("seats") or []
+        who = seats[update["seat"]]["name"] if 0 <= update["seat"] < len(seats) else \
+            f"seat {update['seat']}"
+        text = f"{who}'s client says round {update['round'] + 1}'s deal was not the one " \
+               f"the host committed to: {update['reason']}"
+        self.notices.append(Notice("dispute", text, update))
 
     def _k_match_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.update(phase="over", result=update["result"])

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgpack
 
-VERSION = 1
+VERSION = 2  # 2: commit and reveal (§22), the spec'd shuffle (§21), journal v2
 MAX_MESSAGE = 64 * 1024  # bytes a client may send; larger frames are refused
 MAX_DEPTH = 16  # how deep a client's maps and lists may nest (a move is 2 deep)
 
@@ -37,6 +37,9 @@ FROM_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the DEALER, to t
     "snapshot": {"id": (INT, True)},
     "hb": {},
     "leave": {"id": (INT, True)},
+    "commit": {"id": (INT, True), "round": (INT, True), "hash": (STR, True)},
+    "reveal": {"id": (INT, True), "round": (INT, True), "nonce": (STR, True)},
+    "dispute": {"id": (INT, True), "round": (INT, True), "reason": (STR, True)},
 }
 TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one client
     "welcome": {"re": (INT, True), "seat": (INT, False), "token": (STR, True),
@@ -79,6 +82,8 @@ ERROR_CODES = {
     "bad_code": "the room code is missing or wrong (a table started with a code)",
     "slow_down": "too many wrong room codes from this address: wait the error's 'wait' seconds",
     "wrong_key": "the seat belongs to another connection key (CURVE): a token is not enough",
+    "too_late": "the commitments of that round's deal are already fixed (§22)",
+    "bad_reveal": "the nonce does not match the commitment sent, or none was listed (§22)",
 }
 REASON_LIMIT = 200  # characters of a refusal's reason: what a sender wrote is quoted, clipped
 

@@ -41,6 +41,7 @@ import zmq
 from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter, Config, Outbox, Seat
 from lan_demon.net.client import SILENCE
+from lan_demon.net.fairdeal import HostDeal, unpairs
 from lan_demon.net.journal import JournalError, JournalRead, MatchFold, read_journal
 from lan_demon.net.security import KeyPair, fingerprint, is_public_key
 
@@ -141,12 +142,25 @@ class _Restorer:
             raise JournalError(f"{self.path}: the match's players are not the seats taken")
         self.arbiter.match = self.fold.match
         self._phase("countdown")
+        self._deal_round(self.arbiter.match.round_no)
 
     def _countdown(self, record: dict[str, Any]) -> None:
         self._phase("countdown")
+        self._deal_round(record["round"])
 
     def _round(self, record: dict[str, Any]) -> None:
         self.arbiter.phase = "playing"
+        deal = self._deal_round(record["round"])
+        deal.nonces = {seat: bytes.fromhex(n) for seat, n in unpairs(record.get("nonces"))
+                       .items()}
+
+    def _deal_round(self, round_no: int) -> HostDeal:
+        """The round's secret and commitments as the crashed arbiter held them. A seeded
+        table's secret follows from its seed."""
+        a = self.arbiter
+        if a.deal_round is None or a.deal_round.round != round_no:
+            a.deal_round = HostDeal.draw(round_no, a.config.seed)
+        return a.deal_round
 
     def _move(self, record: dict[str, Any]) -> None:
         self.seq = max(self.seq, record.get("seq") or 0)

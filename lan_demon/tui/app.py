@@ -9,6 +9,7 @@ loopback, so one command gives a whole table.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -163,14 +164,16 @@ BOT_NAMES = ["Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo",
              "Mo", "Ned", "Oz", "Pam", "Quin", "Rex", "Sal", "Tam"]
 
 
-def start_local_table(game: str, seed: int | str, rounds: int | None = None,
+def start_local_table(game: str, seed: int | str | None, rounds: int | None = None,
                       speed: str = "club", countdown: float = 3.0, pause: float | None = 60.0,
                       context: zmq.Context | None = None,
                       strategy: str = "greedy") -> LocalTable:
-    """Start an arbiter on 127.0.0.1 (any free port) in a thread of this process."""
+    """Start an arbiter on 127.0.0.1 (any free port) in a thread of this process. ``seed``
+    None: secret deals (committed and revealed); the bots' own choices get a fresh seed."""
     from lan_demon.net.arbiter import Config
     from lan_demon.net.server import ArbiterServer
     config = Config(game, rounds=rounds, seed=seed, countdown=countdown, pause=pause,
                     turn_timeout=120.0)
     server = ArbiterServer(config, port=0, context=context).start()
-    return LocalTable(server, seed, speed, context, strategy=strategy)
+    bots_seed = seed if seed is not None else secrets.token_hex(8)
+    return LocalTable(server, bots_seed, speed, context, strategy=strategy)

@@ -278,11 +278,12 @@ def footer(ctl: Controller, width: int) -> Fragments:
     """What happens next: the countdown to the next round and who is ready (contract 4), or,
     once the match is over, how to leave (contract 5)."""
     table = ctl.client.table
+    checked = deal_checked(ctl)
     if table.get("phase") == "over":
         if table.get("closed"):
-            return line(("class:dim", " the host has closed the table — "), ("class:key", "q"),
-                        " leaves")
-        return line(("class:key", " q"), " leaves the table")
+            return checked + line(("class:dim", " the host has closed the table — "),
+                                  ("class:key", "q"), " leaves")
+        return checked + line(("class:key", " q"), " leaves the table")
     next_at = table.get("next_at", ctl.next_at)
     if next_at is None:
         when = "waiting until everyone is ready"
@@ -304,4 +305,17 @@ def footer(ctl: Controller, width: int) -> Fragments:
             (f" · not yet: {', '.join(waiting)}" if waiting else ""))
     if len(said) > width:
         said = f" ready: {len(ready)} of {len(people)} people"
-    return out + line(("class:dim", said))
+    return checked + out + line(("class:dim", said))
+
+
+def deal_checked(ctl: Controller) -> Fragments:
+    """One quiet line when our client re-dealt the last round from the revealed secret and
+    found it the one committed to (§22); nothing when it could not check, and never when a
+    check failed (that is the alarm at the top of the screen)."""
+    witness = getattr(ctl.client, "witness", None)
+    results = ctl.client.table.get("results") or []
+    last = len(results) + ctl.client.table.get("results_from", 0) - 1
+    if witness is None or last not in witness.honest or ctl.alarms:
+        return []
+    return line(("class:good", " ✓"), ("class:dim", " this round's deal was checked: the "
+                                       "cards are the ones the host committed to before Go"))

@@ -112,6 +112,9 @@ class Controller:
         self.reconnecting = False
         self.reconnect_since = 0.0  # when the arbiter went quiet (reconnecting since)
         self.keys_seen = 0  # key presses handled so far (tests wait on it)
+        # A round whose deal did not match the host's commitments (§22): said at the top of
+        # every screen until the table is left, never a flash that could be missed.
+        self.alarms: list[str] = []
 
     # --- the client ------------------------------------------------------------------------
 
@@ -151,6 +154,8 @@ class Controller:
             self.client.table["closed"] = True
         elif kind == "presence" and self.phase != "over":  # at the end everyone goes
             self._presence(notice)
+        elif kind in ("dishonest", "dispute"):
+            self._alarm(notice)
         self.last_notices.append(notice)
         del self.last_notices[:-20]
 
@@ -165,6 +170,18 @@ class Controller:
                 "here": f"{who} is back"}.get(status)
         if text and (status != "here" or self.phase != "lobby"):
             self.flash(text, seconds=READ_SECONDS)
+
+    def _alarm(self, notice: Notice) -> None:
+        """A deal that was not the one committed to: at the top of every screen, with the
+        bell. Our own check and our own dispute coming back say the same thing once."""
+        mine = notice.kind == "dispute" and notice.data.get("seat") == self.client.seat and \
+            any(a.startswith("DEAL CHECK FAILED") for a in self.alarms)
+        if mine:
+            return
+        head = "DEAL CHECK FAILED" if notice.kind == "dishonest" else "DEAL DISPUTED"
+        self.alarms.append(f"{head} — {notice.text}")
+        del self.alarms[:-3]
+        self.ring()
 
     def _round_end(self, notice: Notice) -> None:
         """Going out is an event: a banner, a bell, held a moment before the scores."""
@@ -405,7 +422,7 @@ class Controller:
         self.size = (width, height)
         if self.too_small(width, height):
             return self._too_small(width, height)
-        top = lines_of(self._question(width))
+        top = lines_of(self._alarms(width) + self._question(width))
         foot = lines_of(self._footer(width))  # stays on every page
         room = height - 2 - len(top) - len(foot)
         body = self._paged(lines_of(self._body(width, room)), room, width)
@@ -436,6 +453,12 @@ class Controller:
         shown += [[]] * (per - len(shown))
         return shown + [[("class:key", f" page {self.page + 1} of {pages}"),
                          ("class:dim", " — PgDn/space next, PgUp back")]]
+
+    def _alarms(self, width: int) -> Fragments:
+        out: Fragments = []
+        for text in self.alarms:
+            out += wrap(f"⚠ {text}", width, "class:warn")
+        return out
 
     def _question(self, width: int) -> Fragments:
         if self.confirm == "leave" and self.local is not None:  # play: the table is ours
@@ -552,6 +575,9 @@ class Controller:
                             for k, v in cfg.get("options", {}).items()) or "none"
         out = line(("class:me", " Lobby"), ("class:dim", f"  {cfg.get('game', '')} · "
                                             f"{rounds_text(self.client)} · options: {options}"))
+        if cfg.get("seeded"):  # §22: a seed deals the same cards to anyone who knows it
+            out += wrap("Deals come from a fixed seed (--seed): not secret — anyone who knows "
+                        "the seed knows every card", width, "class:warn")
         cells = [self._seat_cell(i, seat, 22) for i, seat in enumerate(self.seats)]
         if len(cells) > height - 2 and width >= 2 * 38:  # two columns: 20 seats on one page
             cells = [self._seat_cell(i, seat, 12) for i, seat in enumerate(self.seats)]

@@ -1,0 +1,235 @@
+"""Issue 11, items 1 and 3: deals no one can predict or choose (commit and reveal, §22).
+
+Item 1: a host without ``--seed`` drew its match seed from 10⁹ values, and every deal followed
+from it, so a spectator recovered it from the first deal's public cards. Item 3: nothing
+committed to a deal before it was dealt and no player added randomness, so a host could try
+seeds until one suited it. Now each round is dealt from 256 bits the host commits to before
+the countdown, mixed with a nonce from every player committed before that; the round's end
+reveals the secret, and every client re-deals to check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from arbiter_harness import Table
+from lan_demon.games import Match, get_game
+from lan_demon.games.deal import DealRandom, commitment, round_secret, seed_secret
+from lan_demon.net.client import Client
+from lan_demon.net.fairdeal import DealWitness, HostDeal, check_deal, pairs
+from net_harness import pump_until
+
+pytestmark = pytest.mark.timeout(60)
+
+NONCE_A, NONCE_B = bytes(range(16)), bytes(range(16, 32))
+
+
+def countdown_table(**config) -> Table:
+    """An unseeded two-seat table with a countdown, Ann and Bob seated (not ready)."""
+    t = Table(seed=None, countdown=1.0, **config)
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    return t
+
+
+def to_go(t: Table, commit: bool = True, reveal: bool = True) -> dict:
+    """Commit (in the lobby), ready, reveal during the countdown, Go; the countdown update."""
+    if commit:
+        t.send(b"A", "commit", id=901, round=0, hash=commitment(NONCE_A))
+        t.send(b"B", "commit", id=902, round=0, hash=commitment(NONCE_B))
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    countdown = [u for u in t.published if u.get("k") == "countdown"][-1]
+    if reveal:
+        t.send(b"A", "reveal", id=903, round=0, nonce=NONCE_A.hex())
+        t.send(b"B", "reveal", id=904, round=0, nonce=NONCE_B.hex())
+    t.tick(t.now + 1.0)
+    return countdown
+
+
+def end_round(t: Table) -> dict:
+    """Three RD-13 rotations (both seats vote stuck) end the round; its round_end update."""
+    for _ in range(3):
+        for peer in (b"A", b"B"):
+            t.send(peer, "move", round=0, move={"t": "stuck"}, ts=t.now)
+    return [u for u in t.published if u.get("k") == "round_end"][-1]
+
+
+def all_frames(t: Table) -> list[dict]:
+    return t.published + [m for msgs in t.inbox.values() for m in msgs]
+
+
+# --- item 1: unpredictable -----------------------------------------------------------------
+
+def test_item1_an_unseeded_round_is_dealt_from_256_fresh_bits_mixed_with_the_nonces():
+    t = countdown_table()
+    countdown = to_go(t)
+    deal = t.arbiter.deal_round
+    assert len(deal.secret) == 32 and not deal.seeded and countdown["seeded"] is False
+    assert countdown["commit"] == hashlib.sha256(deal.secret).hexdigest()
+    assert deal.nonces == {0: NONCE_A, 1: NONCE_B}
+    dealt = get_game("racing-demon").deal(
+        t.arbiter.match.setup, DealRandom(round_secret(deal.secret, deal.nonces)))
+    assert get_game("racing-demon").state_to_data(dealt) == \
+        get_game("racing-demon").state_to_data(t.arbiter.state)
+    other = countdown_table()
+    to_go(other)
+    assert other.arbiter.deal_round.secret != deal.secret  # the OS's bits, not a seed's
+
+
+def test_item1_the_host_secret_is_sent_to_nobody_until_the_round_is_over():
+    t = countdown_table()
+    to_go(t)
+    t.send(b"S", "hello", name="Eve", role="spectator")
+    t.send(b"S", "snapshot")
+    t.send(b"A", "snapshot")
+    secret = t.arbiter.deal_round.secret.hex()
+    assert not any(secret in repr(m) for m in all_frames(t))
+    end = end_round(t)
+    assert end["secret"] == secret  # revealed at the round's end, and only then
+
+
+def test_item1_a_seeded_table_says_its_deals_are_not_secret():
+    t = Table(seed=7, countdown=1.0)
+    (welcome, *_) = t.send(b"A", "hello", name="Ann", role="player")
+    assert welcome["config"]["seeded"] is True
+    t.seat(b"B", "Bob")
+    t.send(b"A", "commit", id=900, round=0, hash=commitment(NONCE_A))
+    countdown = to_go(t, commit=False, reveal=False)
+    assert countdown["seeded"] is True and countdown["commits"] == []
+    # the deal is the seed's, so simulate --seed 7 deals the same cards
+    match = Match(get_game("racing-demon"), ["Ann", "Bob"], 7)
+    assert match.game.state_to_data(match.deal()) == \
+        match.game.state_to_data(t.arbiter.state)
+    assert countdown["commit"] == commitment(seed_secret(7, 0))
+
+
+# --- item 3: unchosen ----------------------------------------------------------------------
+
+def test_item3_one_players_nonce_changes_the_whole_deal():
+    game = get_game("racko")
+    secret = bytes(32)
+    setup = game.first_setup(2, game.default_options())
+    a = game.deal(setup, DealRandom(round_secret(secret, {0: NONCE_A, 1: NONCE_B})))
+    b = game.deal(setup, DealRandom(round_secret(secret, {0: NONCE_A, 1: NONCE_A})))
+    assert a.racks != b.racks
+
+
+def test_item3_commitments_are_fixed_at_the_countdown_and_a_late_one_is_too_late():
+    t = countdown_table()
+    t.send(b"A", "commit", id=901, round=0, hash=commitment(NONCE_A))
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    (late,) = t.send(b"B", "commit", id=902, round=0, hash=commitment(NONCE_B))
+    assert late["code"] == "too_late"
+    countdown = [u for u in t.published if u.get("k") == "countdown"][-1]
+    assert countdown["commits"] == [[0, commitment(NONCE_A)]]
+    (refused,) = t.send(b"B", "reveal", id=903, round=0, nonce=NONCE_B.hex())
+    assert refused["code"] == "bad_reveal"
+
+
+def test_item3_a_nonce_that_does_not_match_its_commitment_is_refused_and_not_mixed_in():
+    t = countdown_table()
+    t.send(b"A", "commit", id=901, round=0, hash=commitment(NONCE_A))
+    t.send(b"B", "commit", id=902, round=0, hash=commitment(NONCE_B))
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    (ok,) = t.send(b"A", "reveal", id=906, round=0, nonce=NONCE_A.hex())
+    assert ok["t"] == "ok"
+    (bad,) = t.send(b"B", "reveal", id=903, round=0, nonce=NONCE_A.hex())
+    assert bad["code"] == "bad_reveal"
+    (bad,) = t.send(b"B", "reveal", id=904, round=0, nonce="zz")
+    assert bad["code"] == "bad_reveal"
+    t.tick(t.now + 1.0)
+    go = [u for u in t.published if u.get("k") == "round"][-1]
+    assert go["nonces"] == [[0, NONCE_A.hex()]]
+    (after,) = t.send(b"B", "reveal", id=905, round=0, nonce=NONCE_B.hex())
+    assert after["code"] == "too_late"
+
+
+def test_item3_a_host_that_deals_from_another_secret_than_it_committed_to_is_caught():
+    """The cheat of item 3, done as a host would: commit, then deal from a secret it likes
+    better. Every client's check at the round's end names it."""
+    t = countdown_table()
+    countdown = to_go(t, reveal=False)
+    honest = t.arbiter.deal_round.secret
+    go = [u for u in t.published if u.get("k") == "round"][-1]
+    mine = [m for m in t.inbox[b"A"] if m["t"] == "private" and m["k"] == "round"][-1]["state"]
+    announced = {k: countdown[k] for k in ("commit", "commits", "seeded")}
+    game = get_game("racing-demon")
+    assert check_deal(game, 0, mine, announced, go["nonces"], honest.hex(), go["setup"]) is None
+    chosen = bytes(32)  # revealed instead of the committed one: caught by the commitment
+    assert "does not match the commitment" in check_deal(
+        game, 0, mine, announced, go["nonces"], chosen.hex(), go["setup"])
+    # a host that reveals the committed secret but dealt other cards: caught by the re-deal
+    other = dict(mine, seats=list(reversed(mine["seats"])))
+    assert "your cards differ" in check_deal(
+        game, 0, other, announced, go["nonces"], honest.hex(), go["setup"])
+    # a host that leaves a revealed nonce out of the deal: caught by its owner
+    assert "left out" in check_deal(game, 0, mine, announced, [], honest.hex(), go["setup"],
+                                    my_nonce=NONCE_A)
+
+
+def test_item3_the_witness_reveals_only_its_own_listed_commitment():
+    w = DealWitness()
+    digest = w.commit_for(0)
+    assert w.reveal_for(1, 0, {"commit": "0" * 64, "commits": pairs({1: "f" * 64})}) is None
+    nonce = w.reveal_for(1, 0, {"commit": "0" * 64, "commits": pairs({1: digest})})
+    assert nonce is not None and commitment(bytes.fromhex(nonce)) == digest
+
+
+def test_item3_hostdeal_draw_is_fresh_each_time():
+    assert HostDeal.draw(0, None).secret != HostDeal.draw(0, None).secret
+    assert HostDeal.draw(2, "x").secret == seed_secret("x", 2)
+
+
+# --- over sockets: clients commit, reveal and check by themselves -----------------------------
+
+def _play_one_round(host, cheat: bool) -> list[Client]:
+    server = host("racing-demon", players=2, rounds=1, seed=None, countdown=0.5)
+    if cheat:  # the host deals from a secret of its choosing after committing to another
+        arbiter = server.arbiter
+        real = arbiter._deal
+
+        def chosen_deal(now, out):
+            arbiter.deal_round.secret = bytes(32)
+            real(now, out)
+        arbiter._deal = chosen_deal
+    ann, bob = (Client(server.address, name=n) for n in ("Ann", "Bob"))
+    host.clients.extend([ann, bob])
+    for c in (ann, bob):
+        c.connect()
+    pump_until(lambda: ann.seat is not None and bob.seat is not None
+               and ann.table.get("seats") and len(ann.table["seats"]) == 2, [ann, bob])
+    pump_until(lambda: all(c._commit_due is None and not c._deal_rids for c in (ann, bob)),
+               [ann, bob])
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: all(c.table.get("phase") == "playing" for c in (ann, bob)), [ann, bob])
+    for _ in range(3):
+        for c in (ann, bob):
+            c.play(c.game.parse_move("stuck"))
+        pump_until(lambda: not ann.pending and not bob.pending, [ann, bob])
+    pump_until(lambda: all(c.table.get("phase") == "over" for c in (ann, bob)), [ann, bob])
+    return [ann, bob]
+
+
+def test_item3_honest_clients_commit_reveal_and_find_the_deal_honest(host):
+    clients = _play_one_round(host, cheat=False)
+    notices = [n for c in clients for n in c.take_notices()]
+    assert not [n for n in notices if n.kind in ("dishonest", "dispute")]
+    for c in clients:
+        assert 0 in c.witness.checked and c.witness.revealed.get(0) is not None
+        assert [seat for seat, _ in c.witness.used[0]] == [0, 1]  # both nonces mixed in
+
+
+def test_item3_a_cheating_host_is_named_loudly_at_every_seat(host):
+    clients = _play_one_round(host, cheat=True)
+    ann, bob = clients
+    pump_until(lambda: sum(1 for n in ann.notices if n.kind == "dispute") >= 2, clients)
+    for c in clients:
+        kinds = [n.kind for n in c.notices]
+        assert "dishonest" in kinds  # its own check failed
+        assert kinds.count("dispute") == 2  # and both seats' disputes reached every screen
