@@ -295,7 +295,8 @@ def format_table(result: dict[str, Any]) -> str:
     names = list(result["totals"])
     width = max(7, *(len(n) for n in names))
     head = "round  " + " ".join(n.rjust(width) for n in names)
-    lines = [f"{result['game']} · seed {result['seed']}", head, "-" * len(head)]
+    dealt = "secret deals" if result.get("seed") is None else f"seed {result['seed']}"
+    lines = [f"{result['game']} · {dealt}", head, "-" * len(head)]
     for k, rnd in enumerate(result["rounds"], 1):
         lines.append(f"{k:>5}  " + " ".join(str(rnd["scores"][n]).rjust(width) for n in names))
     lines.append("-" * len(head))
