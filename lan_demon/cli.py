@@ -69,6 +69,39 @@ def _pause(text: str) -> float | str:
     return value
 
 
+#: ``--lag-cap``: the most RD-11 credits a move's claimed time, ms (arbiter.LAG_CAP_MS, MAX_ONE_WAY)
+DEFAULT_LAG_CAP_MS = 10.0
+MAX_LAG_CAP_MS = 100.0
+
+
+def _lag_cap(text: str) -> float:
+    """``--lag-cap MS``: 0 to 100 milliseconds (PROTOCOL.md §8)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+    if not 0 <= value <= MAX_LAG_CAP_MS:
+        raise argparse.ArgumentTypeError(f"RD-11: the lag cap is 0 to {MAX_LAG_CAP_MS:g} ms, "
+                                         f"not {text}")
+    return value
+
+
+def _add_handicap(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--handicap", action=argparse.BooleanOptionalAction, default=None,
+                        help="Racing Demon: RD-15 handicapping (default: on in racing-demon, "
+                        "off in racing-demon-german, RG-2)")
+
+
+def _match_options(game_id: str, handicap: bool | None) -> dict[str, Any]:
+    """The game options a command line sets: only ``handicap`` (RD-15, RG-2) so far."""
+    if handicap is None:
+        return {}
+    if "handicap" not in get_game(game_id).default_options():
+        flag = "--handicap" if handicap else "--no-handicap"
+        raise UsageError(f"{flag} is a Racing Demon option (RD-15, RG-2), not one of {game_id}")
+    return {"handicap": handicap}
+
+
 def _pause_value(given: float | str | None, default: float | None = DEFAULT_PAUSE) \
         -> float | None:
     """What Config and start_local_table take: seconds, or None for no limit."""
@@ -117,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "comma-separated list, one per seat (default: greedy)")
     sim.add_argument("--speed", default="club", help=f"Racing Demon speed profile: "
                      f"{_speed_names()} (default: club)")
-    sim.add_argument("--no-handicap", action="store_true", help="Racing Demon: turn off RD-15")
+    _add_handicap(sim)
     sim.add_argument("--json", action="store_true", help="print one JSON document instead")
 
     arena = sub.add_parser("arena", help="strategies against each other over many rounds",
@@ -167,6 +200,10 @@ def build_parser() -> argparse.ArgumentParser:
                       f"{DEFAULT_PAUSE:g})")
     play.add_argument("--no-bell", action="store_true", help="no terminal bell (when someone "
                       "goes out)")
+    _add_handicap(play)
+    play.add_argument("--lag-cap", dest="lag_cap_ms", type=_lag_cap, help="RD-11: the most "
+                      "milliseconds a move's claimed time may precede its arrival, measured "
+                      f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g})")
 
     join = sub.add_parser("join", help="sit at a table hosted elsewhere",
                           description="Connect to an arbiter and open the table. Without an "
@@ -202,6 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--journal", help="append every canonical event to this file")
     host.add_argument("--fairness-ms", type=float, help="RD-11 fairness window "
                       "for contested plays, 0 to 250 (0: pure arrival order; default 30)")
+    host.add_argument("--lag-cap", dest="lag_cap_ms", type=_lag_cap, help="RD-11: the most "
+                      "milliseconds a move's claimed time may precede its arrival, measured "
+                      f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g}: "
+                      "a home LAN's one-way delay is a few ms; a liar gains at most this)")
+    _add_handicap(host)
     host.add_argument("--countdown", type=float, help="seconds from start to Go (default 3)")
     host.add_argument("--pause", type=_pause, help=f"longest pause between rounds, in "
                       f"seconds, or 'none' to wait until every person is ready (default "
@@ -278,9 +320,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     get_game(args.game)
     players = args.players or _default_players(args.game)
     strategy = args.strategy.split(",") if "," in args.strategy else args.strategy
-    options = {"handicap": False} if args.no_handicap else {}
-    if options and not args.game.startswith("racing-demon"):
-        raise UsageError("--no-handicap is a Racing Demon option (RD-15)")
+    options = _match_options(args.game, args.handicap)
     sim = simulate(args.game, players, args.seed, args.rounds, strategy, args.speed, options)
     result = sim.match.result_data()
     if args.json:
@@ -411,9 +451,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         game.check_rounds(args.rounds)
     strategy = args.strategy or strongest(game.id)
     make_strategy(game.id, strategy)  # an unknown name: one line naming the choices
+    options = _match_options(game.id, args.handicap)
     _need_terminal()
+    lag_cap = DEFAULT_LAG_CAP_MS if args.lag_cap_ms is None else args.lag_cap_ms
     table = start_local_table(game.id, args.seed, args.rounds, args.speed, strategy=strategy,
-                              pause=_pause_value(args.pause))
+                              pause=_pause_value(args.pause), lag_cap_ms=lag_cap,
+                              options=options)
     try:
         client = Client(table.address, name=args.name).connect()
         table.add_bots(bots)
@@ -474,7 +517,7 @@ def _connect_person(args: argparse.Namespace, address: str, key: str | None,
 #: ``host`` settings that a resumed match takes from its journal, with their usual defaults.
 HOST_SETTINGS = {"game": "racing-demon", "players": None, "rounds": None, "seed": None,
                  "fairness_ms": 30.0, "countdown": 3.0, "pause": DEFAULT_PAUSE,
-                 "turn_timeout": 30.0}
+                 "turn_timeout": 30.0, "lag_cap_ms": DEFAULT_LAG_CAP_MS}
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -494,13 +537,15 @@ def cmd_host(args: argparse.Namespace) -> int:
     args.port = 7700 if args.port is None else args.port
     args.pause = _pause_value(args.pause)
     get_game(args.game)
+    options = _match_options(args.game, args.handicap)
     seed = args.seed  # None: secret deals, committed to and revealed (PROTOCOL.md §22)
     if args.lan and code is None:
         from lan_demon.net.security import new_code
         code = new_code()
     config = Config(args.game, players=args.players, rounds=args.rounds, seed=seed,
-                    fairness_ms=args.fairness_ms, countdown=args.countdown, pause=args.pause,
-                    turn_timeout=args.turn_timeout, code=code)
+                    options=options, fairness_ms=args.fairness_ms, countdown=args.countdown,
+                    pause=args.pause, turn_timeout=args.turn_timeout,
+                    lag_cap_ms=args.lag_cap_ms, code=code)
     if args.rounds is not None:
         get_game(args.game).check_rounds(args.rounds)  # RG-7: refuse it before binding
     keys = _host_keys() if secure else None
@@ -642,6 +687,13 @@ def _resume_host(args: argparse.Namespace) -> int:
             flag = "--" + name.replace("_", "-")
             raise UsageError(f"{flag} {given} conflicts with the journal's {kept!r}: a resumed "
                              f"match keeps its settings; leave {flag} out")
+    if args.handicap is not None:
+        kept = {**get_game(config.game).default_options(), **config.options}.get("handicap")
+        if args.handicap != kept:
+            flag = "--handicap" if args.handicap else "--no-handicap"
+            raise UsageError(f"{flag} conflicts with the journal's match, whose handicapping "
+                             f"was {'on' if kept else 'off'}: a resumed match keeps its "
+                             f"settings; leave {flag} out")
     if args.journal is not None and Path(args.journal).resolve() != \
             Path(args.resume).resolve():
         raise UsageError("--journal conflicts with --resume: a resumed host appends to the "

@@ -2,7 +2,8 @@
 
 Run from the repository root::
 
-    python protocol/make_vectors.py
+    python protocol/make_vectors.py            # everything
+    python protocol/make_vectors.py --deals    # only §21's deal-GAME.json
 
 It drives the real arbiter (:class:`lan_demon.net.arbiter.Arbiter`, no sockets) with a fake clock
 through short sessions of each game on fixed seeds, records every message that crosses the wire
@@ -196,11 +197,12 @@ def racing_demon() -> Session:
     s.second(104.0, both)  # a beat whose hash is of the dealt public state
     s.request("ann", "move", 104.25, round=0, move={"t": "play", "from": "pile", "to": "middle"},
               ts=104.2421875)
-    # RD-11: both 2 of spades go to stack 1. Ann's arrives first, Bob's 1/128 s later but was
-    # played earlier (by its timestamp, which is within Bob's one-way delay of its arrival)
+    # RD-11: both 2 of spades go to stack 1. Ann's arrives first, Bob's 1/256 s later but was
+    # played earlier (by its timestamp, which is within Bob's one-way delay of its arrival,
+    # and within the 10 ms lag cap, §8)
     s.request("ann", "move", 104.5, round=0, move={"t": "play", "from": "c3", "to": "s1"},
               ts=104.5)
-    s.request("bob", "move", 104.5078125, round=0, move={"t": "play", "from": "c2", "to": "s1"},
+    s.request("bob", "move", 104.50390625, round=0, move={"t": "play", "from": "c2", "to": "s1"},
               ts=104.49609375)
     s.tick(104.5625)  # the fairness window (30 ms) has closed: Bob's first, Ann's is beaten
     s.request("ann", "move", 104.75, round=0, move={"t": "turn"}, ts=104.7421875)
@@ -489,6 +491,84 @@ def gin_solitaire() -> Session:
     return s
 
 
+def _seated(name: str, game: str, **config: Any) -> Session:
+    """Ann and Bob seated and ready: the round dealt at once (no countdown)."""
+    s = Session(name, Config(game, players=2, countdown=0.0, pub=PUB_ENDPOINT, **config))
+    s.request("ann", "hello", 100.0, name="Ann", role="player")
+    s.request("bob", "hello", 100.0, name="Bob", role="player")
+    s.echo_probes(0)
+    s.request("ann", "ready", 100.25)
+    s.request("bob", "ready", 100.25)
+    return s
+
+
+def features() -> Session:
+    """What the seeded sessions do not show, each from a table set up by hand (so no deal's
+    luck is needed): Racing Demon's King claiming a stack (RD-6), a waste turned over (RD-9) and
+    the table's RD-13 timeout; Rack-O's reshuffle (RK-8); Gin Solitaire's Big Gin (GS-6), the
+    Joker drawn (GS-7) and a seat sitting a round out (GS-8). One log, several tables."""
+    from lan_demon.games.cards import JOKER, parse_card
+    from lan_demon.games.racing_demon import DemonSeat, DemonState
+    log = Session("features", Config("racing-demon"))
+
+    def keep(session: Session) -> None:
+        log.log += session.log
+
+    # Racing Demon: Ann's K♥ tops stack 1 (A♥…Q♥); her Pack is empty, her waste is not.
+    rd = _seated("rd", "racing-demon", seed=1, turn_timeout=600.0)  # no stand-in votes
+    game = rd.arbiter.game
+    cards = lambda text, o: [parse_card(c, o) for c in text.split()]  # noqa: E731
+    seats = [DemonSeat(pile=cards("5C 9D", o), columns=[cards(top, o), cards("9S", o),
+                                                        cards("8S", o), cards("7S", o)],
+                       pack=[], waste=cards("3C 4D 6C", o), pile_size=13)
+             for o, top in ((0, "KH"), (1, "4S"))]
+    data = game.state_to_data(game.redact(DemonState(german=False, seats=seats), None))
+    data["seats"] = [game.state_to_data(DemonState(german=False, seats=seats))["seats"][i]
+                     for i in (0, 1)]
+    data["stacks"] = [{"id": 1, "cards": [f"{r}H@1" for r in "A23456789TJQ"]}]
+    data["next_stack"] = 2
+    rd.arbiter.state = game.state_from_data(data)
+    rd.request("ann", "move", 100.5, round=0, move={"t": "play", "from": "c1", "to": "s1"},
+               ts=100.5)  # RD-6: the King claims the stack; RD-8: the Pile refills c1
+    rd.request("ann", "move", 100.75, round=0, move={"t": "turn"}, ts=100.75)  # RD-9 recycle
+    rd.tick(100.75 + 60.0)  # RD-13: a minute with no play: the table's own move, seat −1
+    keep(rd)
+
+    # Rack-O: the Draw pile is empty; the seat to move draws: RK-8 turns the Discard over.
+    rk = _seated("rk", "racko", seed=1)
+    state = rk.arbiter.state
+    state.discard = state.draw + state.discard
+    state.draw = []
+    who = ("ann", "bob")[state.turn]
+    rk.request(who, "move", 100.5, round=0, move={"t": "draw"}, ts=100.5)
+    keep(rk)
+
+    # Gin Solitaire: Ann's 11 cards all meld (Big Gin); Bob's next draw is his Joker.
+    gs = _seated("gs", "gin-solitaire", seed=1)
+    ann, bob = gs.arbiter.state.seats
+    ann.hand = [parse_card(c) for c in "AS 2S 3S 4S 5H 5D 5C 9C TC JC QC".split()]
+    ann.phase = "discard"
+    bob.phase = "draw"
+    bob.draw.remove(JOKER)
+    bob.draw.append(JOKER)
+    gs.request("ann", "move", 100.5, round=0, move={"t": "big-gin"}, ts=100.5)
+    gs.request("bob", "move", 100.75, round=0, move={"t": "draw"}, ts=100.75)
+    keep(gs)
+
+    # Gin Solitaire: a seat whose own match is decided sits the next round out (GS-8).
+    so = Session("so", Config("gin-solitaire", players=2, countdown=1.0, pub=PUB_ENDPOINT,
+                              seed=1))
+    so.request("ann", "hello", 100.0, name="Ann", role="player")
+    so.request("bob", "hello", 100.0, name="Bob", role="player")
+    so.echo_probes(0)
+    so.request("ann", "ready", 100.25)
+    so.request("bob", "ready", 100.25)
+    so.arbiter.match.setup = {"players": 2, "sat_out": [1]}
+    so.tick(101.25)  # Go: Bob's seat is over from the start, its result sat-out
+    keep(so)
+    return log
+
+
 # ------------------------------------------------------------------------------------- vectors
 
 
@@ -503,7 +583,8 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     fd = fair_deal()
     errs["too_late"] = fd.find("a2c", kind("error", code="too_late"))
     errs["bad_reveal"] = fd.find("a2c", kind("error", code="bad_reveal"))
-    for session in (rd, rk, gs, es, re_, lan, fd):
+    ft = features()
+    for session in (rd, rk, gs, es, re_, lan, fd, ft):
         session.write_log()
 
     def c2a(pred, who=None, session=rd, nth=0):
@@ -667,7 +748,115 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("pub_beat_lobby", pub(kind("beat", hash="")), "a heartbeat with no round dealt")
     beat = pub(lambda m: m["t"] == "beat" and m["seq"] == round_update["seq"])
     add("pub_beat", beat, "a heartbeat: its hash is of pub_update_round's state")
+    # --- what the seeded sessions do not show (session-features.jsonl: tables set by hand) --
+    has = lambda m, e: any(x["e"] == e for x in m["events"])  # noqa: E731
+    add("pub_update_move_rd_king", pub(lambda m: upd_move(m, t="play") and has(m, "king"),
+                                       session=ft),
+        "Racing Demon: a King claims its stack (RD-6); the Pile refills the column (RD-8)")
+    add("pub_update_move_rd_recycle", pub(lambda m: upd_move(m, t="turn") and has(m, "recycle"),
+                                          session=ft),
+        "Racing Demon: the Pack was empty: the waste is turned over, then turned (RD-9)")
+    add("a2c_private_move_rd_recycle", a2c(lambda m: m["t"] == "private" and m["k"] == "move"
+                                           and has(m, "recycle"), session=ft),
+        "Racing Demon: the mover's half of a recycled turn: the new waste top")
+    add("pub_update_move_rd_timeout", pub(lambda m: upd_move(m, t="timeout"), session=ft),
+        "Racing Demon: 60 s without a play: the table's own move (seat -1, rid -1; RD-13)")
+    add("pub_update_move_racko_reshuffle", pub(lambda m: upd_move(m, t="draw")
+                                               and has(m, "reshuffle"), session=ft),
+        "Rack-O: a draw from an empty Draw pile turns the Discard pile over first (RK-8)")
+    add("pub_update_move_gin_big_gin", pub(lambda m: upd_move(m, t="big-gin"), session=ft),
+        "Gin Solitaire: Big Gin, all 11 cards melded, no discard (GS-6)")
+    add("pub_update_move_gin_joker", pub(lambda m: upd_move(m, t="draw") and any(
+        x.get("joker") for x in m["events"]), session=ft),
+        "Gin Solitaire: the Joker drawn: the seat's round ends at once (GS-7)")
+    add("a2c_private_move_gin_joker", a2c(lambda m: m["t"] == "private" and m["k"] == "move"
+                                          and any(x.get("joker") for x in m["events"]),
+                                          session=ft),
+        "Gin Solitaire: the drawer's half: the card JK and its result (joker)")
+    add("pub_update_round_gin_sat_out", pub(lambda m: m.get("k") == "round"
+                                            and m["setup"].get("sat_out"), session=ft),
+        "Gin Solitaire: a seat whose own match is decided sits the round out (GS-8)")
     return v
+
+
+# --- §21 The deal: secret → every seat's cards, for each game ------------------------------
+
+#: (file stem, game, setup, where the round secret comes from, about). A host secret with
+#: nonces is a table's round (§21.1); a seed is ``--seed``, ``simulate`` and the arena.
+DEALS: list[tuple[str, str, dict[str, Any], dict[str, Any], str]] = [
+    ("deal-racing-demon", "racing-demon", {"pile_sizes": [13, 14, 12], "handicap": True},
+     {"host_secret": bytes(range(32)), "nonces": {0: bytes([0xA0] * 16), 2: bytes([0x5C] * 16)}},
+     "Racing Demon, 3 seats with handicapped Piles of 13, 14, 12; a host secret and two of "
+     "the three seats' nonces"),
+    ("deal-racing-demon-german", "racing-demon-german",
+     {"pile_sizes": [11, 11], "handicap": False}, {"seed": 55, "round": 0},
+     "German Racing Demon, 2 seats, Piles of 11; a seeded table (seed 55, round 0)"),
+    ("deal-racko", "racko", {"players": 3, "bonus": False},
+     {"host_secret": bytes(range(255, 223, -1)), "nonces": {1: bytes(range(16))}},
+     "Rack-O, 3 players (cards 1-50): the cut for dealer, then the dealer's shuffle and deal; "
+     "a host secret and seat 1's nonce"),
+    ("deal-gin-solitaire", "gin-solitaire", {"players": 2, "sat_out": []},
+     {"seed": "7", "round": 2},
+     "Gin Solitaire, 2 seats (the same deal each, GS-9); a seeded table (seed \"7\", round 2)"),
+]
+
+
+def deal_vectors() -> dict[str, dict[str, Any]]:
+    """PROTOCOL.md §21: for each game, the secret, the round secret, a plain check shuffle and
+    every seat's cards in order, as the engine deals them."""
+    from lan_demon.games import get_game
+    from lan_demon.games.deal import DEAL_TAG, DealRandom, round_secret, seed_secret
+    import hashlib
+    docs = {}
+    for stem, game_id, setup, source, about in DEALS:
+        game = get_game(game_id)
+        doc: dict[str, Any] = {"about": about, "game": game_id, "setup": setup}
+        if "seed" in source:
+            host = seed_secret(source["seed"], source["round"])
+            nonces: dict[int, bytes] = {}
+            doc.update(seed=source["seed"], round=source["round"])
+        else:
+            host, nonces = source["host_secret"], source["nonces"]
+        secret = round_secret(host, nonces)
+        doc.update(host_secret=host.hex(), nonces=[[k, v.hex()] for k, v in sorted(nonces.items())],
+                   round_secret=secret.hex())
+        doc["block_0"] = hashlib.sha256(DEAL_TAG + secret + (0).to_bytes(8, "big")).hexdigest()
+        check = list(range(52))
+        DealRandom(secret).shuffle(check)
+        doc["shuffle_0_to_51"] = check  # the first shuffle of a fresh stream, of 0 … 51
+        state = game.deal(setup, DealRandom(secret))
+        doc["deal"] = _dealt(game_id, game, setup, secret, state)
+        docs[stem] = doc
+    return docs
+
+
+def _cards(cards: list[Any]) -> list[Any]:
+    return [c if isinstance(c, int) else c.to_data() for c in cards]
+
+
+def _dealt(game_id: str, game: Any, setup: dict[str, Any], secret: bytes,
+           state: Any) -> dict[str, Any]:
+    """Every seat's cards as dealt, lists bottom first (the top card last)."""
+    from lan_demon.games.deal import DealRandom
+    if game_id.startswith("racing-demon"):
+        return {"seats": [{"pile": _cards(s.pile), "columns": [_cards(c) for c in s.columns],
+                           "pack": _cards(s.pack)} for s in state.seats]}
+    if game_id == "racko":
+        from lan_demon.games.racko import deck_size
+        deck = list(range(1, deck_size(setup["players"]) + 1))
+        rng = DealRandom(secret)
+        rng.shuffle(deck)
+        cut = deck[::-1][:setup["players"]]  # seat 0 draws the top card, seat 1 the next, …
+        assert state.dealer == cut.index(max(cut))
+        return {"cut": cut, "dealer": state.dealer, "racks": [list(r) for r in state.racks],
+                "discard": list(state.discard), "draw": list(state.draw), "turn": state.turn}
+    return {"seats": [{"hand": _cards(s.hand), "draw": _cards(s.draw)} for s in state.seats]}
+
+
+def write_deal_vectors() -> None:
+    for stem, doc in deal_vectors().items():
+        rows = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items()]
+        (OUT / f"{stem}.json").write_text("{\n" + ",\n".join(rows) + "\n}\n", encoding="utf-8")
 
 
 def state_hash(state: dict[str, Any]) -> str:
@@ -677,6 +866,10 @@ def state_hash(state: dict[str, Any]) -> str:
 
 def main() -> None:
     OUT.mkdir(exist_ok=True)
+    if sys.argv[1:] == ["--deals"]:  # §21's deal vectors alone (they need no session)
+        write_deal_vectors()
+        print(f"{len(DEALS)} deal vectors in {OUT.relative_to(HERE.parent)}")
+        return
     for old in list(OUT.glob("*.json")) + list(OUT.glob("*.msgpack")) + list(OUT.glob("*.jsonl")):
         old.unlink()
     vectors = build()
@@ -716,6 +909,7 @@ def main() -> None:
     assert by_name["pub_update_move_stand_in"]["seq"] == by_name["a2c_ok_stand_in"]["seq"]
     (OUT / "index.json").write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n",
                                     encoding="utf-8")
+    write_deal_vectors()
     _write_readme(index)
     print(f"{len(index)} vectors and {len(list(OUT.glob('*.jsonl')))} session logs "
           f"in {OUT.relative_to(HERE.parent)}")
@@ -748,6 +942,11 @@ def _write_readme(index: list[dict[str, Any]]) -> None:
         "clock, one JSON object a line: `at` (arbiter time), `dir` (`c2a`, `a2c`, `pub`),",
         "`peer` (which client, for `c2a`/`a2c`) and `msg` (or `raw`, the hex of a frame that",
         "is not a valid message).",
+        "",
+        "`deal-GAME.json` (one per game, PROTOCOL.md §21) are deals, not messages: the host",
+        "secret and nonces (or the seed), the round secret, the first SHA-256 block of the",
+        "deal stream, one plain shuffle of 0 … 51 from a fresh stream, and every seat's cards",
+        "in order as the game deals them (lists bottom first, the top card last).",
         "",
         "| vector | type | bytes | what |",
         "| --- | --- | ---: | --- |",

@@ -13,12 +13,13 @@ pytestmark = pytest.mark.timeout(30)
 
 
 def test_rd11_the_window_gives_the_stack_to_who_played_first_in_real_time():
-    """Ann played at 10.100 but her message is slow; Bob played at 10.150 and arrived first."""
-    t = race_table(fairness_ms=100)
-    assert t.send(b"B", "move", at=10.150, round=0, move=PLAY, ts=10.150) == []  # held
+    """Ann played at 10.145 but her message takes 8 ms (inside the 10 ms lag cap); Bob played
+    at 10.150, 1 ms away, and arrived first."""
+    t = race_table(rtts=(0.016, 0.002), fairness_ms=100)
+    assert t.send(b"B", "move", at=10.151, round=0, move=PLAY, ts=10.150) == []  # held
     assert t.arbiter.held and t.arbiter.state.stacks[1].cards[-1].code == "AH"
-    t.send(b"A", "move", at=10.200, round=0, move=PLAY, ts=10.100)
-    t.tick(10.250)  # the window closes
+    t.send(b"A", "move", at=10.153, round=0, move=PLAY, ts=10.145)
+    t.tick(10.251)  # the window closes
     assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 0)  # Ann's card
     (beaten,) = [m for m in t.inbox[b"B"] if m["t"] == "error"]
     assert beaten["code"] == "beaten" and beaten["rule"] == "RD-11" and beaten["by"] == 0
@@ -35,11 +36,11 @@ def test_rd11_with_the_window_at_zero_the_first_to_arrive_wins():
 
 def test_rd11_a_timestamp_earlier_than_its_measured_delay_allows_is_not_believed():
     """Ann claims to have played a whole second before she could have: she is placed at her
-    arrival less her one-way delay (0.1 s) and the tolerance, which is after Bob."""
-    t = race_table(fairness_ms=100)
+    arrival less her one-way delay (2 ms) and the tolerance (5 ms), which is after Bob."""
+    t = race_table(rtts=(0.004, 0.002), fairness_ms=100)
     t.send(b"B", "move", at=10.150, round=0, move=PLAY, ts=10.150)
-    t.send(b"A", "move", at=10.260, round=0, move=PLAY, ts=9.000)
-    assert t.arbiter.held[-1].ts == pytest.approx(10.260 - 0.100 - 0.005)
+    t.send(b"A", "move", at=10.160, round=0, move=PLAY, ts=9.000)
+    assert t.arbiter.held[-1].ts == pytest.approx(10.160 - 0.002 - 0.005)
     t.tick(10.250 + 0.1)
     assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 1)  # Bob keeps it
 
@@ -178,10 +179,10 @@ def test_rk4_an_absent_player_s_rack_o_turn_is_played_for_them():
 
 
 def test_rd11_a_card_to_the_middle_that_loses_its_stack_is_told_it_was_beaten():
-    t = race_table(fairness_ms=100)
+    t = race_table(rtts=(0.016, 0.002), fairness_ms=100)
     middle = {"t": "play", "from": "c1", "to": "middle"}
-    t.send(b"B", "move", at=10.150, round=0, move=middle, ts=10.150)
-    t.send(b"A", "move", at=10.200, round=0, move=middle, ts=10.100)
+    t.send(b"B", "move", at=10.151, round=0, move=middle, ts=10.150)
+    t.send(b"A", "move", at=10.153, round=0, move=middle, ts=10.145)
     t.tick(10.3)
     (beaten,) = [m for m in t.inbox[b"B"] if m["t"] == "error"]
     assert beaten["code"] == "beaten" and beaten["rule"] == "RD-11" and beaten["by"] == 0

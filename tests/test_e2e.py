@@ -267,7 +267,8 @@ def check_racing_demon(doc: dict[str, Any], players: int, rounds: int) -> None:
 
 
 def check_german(doc: dict[str, Any], players: int, rounds: int) -> None:
-    """RG-6 penalty = cards left in the Pile, RG-2 piles of 11 handicapped, RG-7 lowest wins."""
+    """RG-6 penalty = cards left in the Pile, RG-2 piles of 11 from deal to deal (no RD-15
+    handicap by default), RG-7 lowest wins."""
     names = doc["players"]
     assert len(names) == players and len(doc["rounds"]) == rounds
     piles, totals = [11] * players, [0] * players
@@ -279,7 +280,6 @@ def check_german(doc: dict[str, Any], players: int, rounds: int) -> None:
         assert [rnd["detail"][n]["pile_size"] for n in names] == piles, k
         scores = [rnd["scores"][n] for n in names]
         totals = [t + s for t, s in zip(totals, scores)]
-        piles = next_piles(piles, [-s for s in scores], [-t for t in totals], first=k == 0)
     assert [doc["totals"][n] for n in names] == totals
     assert doc["winner"] == [n for n in names if doc["totals"][n] == min(totals)]
 

@@ -14,7 +14,7 @@ import pytest
 
 from arbiter_harness import PLAY, RD, Table, c
 from arbiter_harness import race_table as _race_table
-from lan_demon.net.arbiter import MAX_ONE_WAY, TOLERANCE, Arbiter
+from lan_demon.net.arbiter import LAG_CAP_MS, TOLERANCE, Arbiter
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_DEPTH, MAX_MESSAGE, decode,
                                  encode, make)
 
@@ -409,11 +409,11 @@ def test_rd11_made_up_echoes_cannot_buy_a_longer_delay() -> None:
 
 def test_rd11_even_a_slow_echo_buys_at_most_the_capped_delay() -> None:
     """A connection may hold its echoes back to look far away; the delay a timestamp is
-    allowed is capped at MAX_ONE_WAY all the same."""
+    allowed is capped at the host's lag cap (LAG_CAP_MS, tolerance included) all the same."""
     t = race_table(fairness_ms=250)
     t.arbiter.seats[0].rtts = [8.0]  # measured 8 s round trips (echoes held back)
     t.send(b"B", "move", at=50.0, round=0, move=PLAY, ts=50.0)
     t.send(b"A", "move", at=50.2, round=0, move=PLAY, ts=40.0)  # "played 10 s ago"
-    assert t.arbiter.held[-1].ts == pytest.approx(50.2 - MAX_ONE_WAY - TOLERANCE)
+    assert t.arbiter.held[-1].ts == pytest.approx(50.2 - LAG_CAP_MS / 1000)
     t.tick(50.3)
     assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 1)  # Bob played first, Bob wins

@@ -49,7 +49,10 @@ RACE_SEED = race_seed()
 
 
 def _race(host, fairness_ms):
-    server = host("racing-demon", players=2, seed=RACE_SEED, fairness_ms=fairness_ms)
+    # A slow link (200 ms one way) is far beyond a home LAN's few ms: only a host that raises
+    # the lag cap to its ceiling (100 ms, PROTOCOL.md §8) credits Slow enough to win.
+    server = host("racing-demon", players=2, seed=RACE_SEED, fairness_ms=fairness_ms,
+                  lag_cap_ms=100)
     slow = join(host, server, "Slow", send_delay=0.200)  # everything it sends is 200 ms late
     fast = join(host, server, "Fast")
     clients = [slow, fast]

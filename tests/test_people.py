@@ -237,25 +237,26 @@ def beaten_of(t: Table, peer: bytes) -> dict:
 
 
 def test_rd11_two_honest_plays_to_one_stack_the_loser_hears_who_which_stack_and_by_how_much():
-    """Ann played at 10.100 (slow network), Bob at 10.150: Ann's card is first by 50 ms."""
-    t = race_table(fairness_ms=100)
-    t.send(b"B", "move", at=10.150, round=0, move=PLAY, ts=10.150)
-    t.send(b"A", "move", at=10.200, round=0, move=PLAY, ts=10.100)
+    """Ann played at 10.145 (8 ms away, inside the lag cap), Bob at 10.150 (1 ms away): Ann's
+    card is first by 5 ms, though Bob's arrived first."""
+    t = race_table(rtts=(0.016, 0.002), fairness_ms=100)
+    t.send(b"B", "move", at=10.151, round=0, move=PLAY, ts=10.150)
+    t.send(b"A", "move", at=10.153, round=0, move=PLAY, ts=10.145)
     t.tick(10.3)
     err = beaten_of(t, b"B")
     assert {k: err[k] for k in ("code", "rule", "by", "stack", "top", "ms")} == {
-        "code": "beaten", "rule": "RD-11", "by": 0, "stack": 1, "top": "AH", "ms": 50}
-    assert err["reason"] == "Ann got to the A♥ stack first, by 50 ms"
+        "code": "beaten", "rule": "RD-11", "by": 0, "stack": 1, "top": "AH", "ms": 5}
+    assert err["reason"] == "Ann got to the A♥ stack first, by 5 ms"
 
 
 def test_rd11_a_play_to_the_middle_beaten_in_the_window_names_the_stack_too():
-    t = race_table(fairness_ms=100)
-    t.send(b"B", "move", at=10.150, round=0, move=MIDDLE, ts=10.150)
-    t.send(b"A", "move", at=10.200, round=0, move=MIDDLE, ts=10.120)
+    t = race_table(rtts=(0.016, 0.002), fairness_ms=100)
+    t.send(b"B", "move", at=10.151, round=0, move=MIDDLE, ts=10.150)
+    t.send(b"A", "move", at=10.153, round=0, move=MIDDLE, ts=10.147)
     t.tick(10.3)
     err = beaten_of(t, b"B")
     assert (err["code"], err["stack"], err["top"], err["ms"], err["by"]) == \
-        ("beaten", 1, "AH", 30, 0)
+        ("beaten", 1, "AH", 3, 0)
 
 
 def test_rd11_a_named_stack_taken_before_the_card_arrived_is_beaten_not_illegal():

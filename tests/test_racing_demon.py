@@ -418,8 +418,12 @@ def test_rg7_five_to_ten_deals_and_the_lowest_total_wins():
     for scores in ([0, 4, 2], [3, 0, 1], [0, 2, 2], [1, 0, 0], [0, 5, 1]):
         match.record(RoundResult(scores, [{}] * 3))
     assert match.over and match.totals == [4, 11, 6] and match.winners() == [0]
-    # RD-15 under RG: the best (lowest) penalty is the "top scorer" and gets the bigger Pile.
-    assert match.setups[1]["pile_sizes"] == [12, 10, 11]
+    assert match.setups[1]["pile_sizes"] == [11, 11, 11]  # RG-2: no handicap unless asked
+    # RD-15 under RG, when the host turns it on: the best (lowest) penalty is the "top scorer"
+    # and gets the bigger Pile.
+    handicapped = Match(RG, ["a", "b", "c"], 0, {"handicap": True})
+    handicapped.record(RoundResult([0, 4, 2], [{}] * 3))
+    assert handicapped.setup["pile_sizes"] == [12, 10, 11]
 
 
 # --- plain data and parsing -------------------------------------------------------------------------

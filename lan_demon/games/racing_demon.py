@@ -183,7 +183,9 @@ class RacingDemon(Game):
     # --- match -----------------------------------------------------------------------------
 
     def default_options(self) -> dict[str, Any]:
-        return {"handicap": True}
+        """RD-15 handicapping: on by default in the classic game; off in the German variant,
+        whose Pile stays 11 from deal to deal unless the host turns it on (RG-2)."""
+        return {"handicap": not self.german}
 
     def default_rounds(self) -> int:
         return 5
@@ -194,7 +196,8 @@ class RacingDemon(Game):
         super().check_rounds(rounds)
 
     def first_setup(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        return {"pile_sizes": [self.base_pile] * players, "handicap": bool(options["handicap"])}
+        handicap = options.get("handicap", self.default_options()["handicap"])
+        return {"pile_sizes": [self.base_pile] * players, "handicap": bool(handicap)}
 
     def next_setup(self, match: Match) -> dict[str, Any]:
         """RD-15: move each Pile size by the last round's and the running standings."""

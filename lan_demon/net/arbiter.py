@@ -33,7 +33,8 @@ STUCK_TIMEOUT = 60.0  # RD-13
 MAX_FAIRNESS_MS = 250  # the cap on the host's fairness window
 TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows (clock jitter)
 NAME_LIMIT = 24
-MAX_ONE_WAY = 0.1  # the most one-way delay a move's timestamp is allowed (a LAN's worst case)
+MAX_ONE_WAY = 0.1  # the most one-way delay a move's timestamp is ever allowed (the cap's ceiling)
+LAG_CAP_MS = 10.0  # the default cap on that credit, tolerance included (a home LAN: <= a few ms)
 PROBES_KEPT = 8  # probes per connection whose echo is still awaited
 SEQ_BLOCK = 1000  # update numbers reserved per journal "seq" mark (crash recovery)
 
@@ -125,6 +126,9 @@ class Config:
     seed: int | str | None = 0
     options: dict[str, Any] = field(default_factory=dict)
     fairness_ms: float = 30.0
+    # RD-11: the most a move's claimed ``ts`` may precede its arrival, in ms, measured delay
+    # and TOLERANCE together (PROTOCOL.md §8): all a client that lies about its link can gain.
+    lag_cap_ms: float = LAG_CAP_MS
     countdown: float = 3.0
     # Longest wait between rounds for the people present to say ready; None: no limit (the
     # next round waits for every present person); 0: at once.
@@ -162,6 +166,9 @@ class Arbiter:
         if not 0 <= config.fairness_ms <= MAX_FAIRNESS_MS:
             raise GameError(f"the fairness window is 0 to {MAX_FAIRNESS_MS} ms, "
                             f"not {config.fairness_ms}")
+        if not 0 <= config.lag_cap_ms <= MAX_ONE_WAY * 1000:
+            raise GameError(f"RD-11: the lag cap is 0 to {MAX_ONE_WAY * 1000:g} ms, "
+                            f"not {config.lag_cap_ms:g}")
         self.journal = journal
         self.seats: list[Seat] = []
         self.spectators: dict[bytes, float] = {}
@@ -670,8 +677,10 @@ class Arbiter:
             raise ProtocolError("wrong_round", f"the round in progress is {self.match.round_no}, "
                                 f"not {msg['round']}")
         # The claimed time is believed only between the earliest the network allows (the
-        # measured delay, capped) and the arrival: never a way to jump the queue (§8).
-        ts = min(max(msg["ts"], now - min(player.one_way(), MAX_ONE_WAY) - TOLERANCE), now)
+        # measured delay and the tolerance, together capped at lag_cap_ms: slow echoes buy no
+        # more) and the arrival: never a way to jump the queue by more than the cap (§8).
+        credit = min(player.one_way() + TOLERANCE, self.config.lag_cap_ms / 1000)
+        ts = min(max(msg["ts"], now - credit), now)
         held = Held(ts, now, player.index, msg["id"], move,
                     self.game.destination(self.state, player.index, move))
         if player.index in self.queued:  # keep a seat's moves in the order it sent them
@@ -1031,6 +1040,7 @@ class Arbiter:
             cfg = self.config
             config = {"game": cfg.game, "players": cfg.players, "rounds": cfg.rounds,
                       "seed": cfg.seed, "options": cfg.options, "fairness_ms": cfg.fairness_ms,
+                      "lag_cap_ms": cfg.lag_cap_ms,
                       "countdown": cfg.countdown, "pause": cfg.pause,
                       "turn_timeout": cfg.turn_timeout}
             # Whether the table had a code and its public key — never the code or the secret

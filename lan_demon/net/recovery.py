@@ -55,7 +55,7 @@ RESUME_QUIET = SILENCE + 1.5
 ENCORE = 30.0
 
 _CONFIG_KEYS = ("game", "players", "rounds", "seed", "options", "fairness_ms", "countdown",
-                "pause", "turn_timeout")
+                "pause", "turn_timeout", "lag_cap_ms")
 
 
 @dataclass

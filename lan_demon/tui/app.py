@@ -167,13 +167,17 @@ BOT_NAMES = ["Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo",
 def start_local_table(game: str, seed: int | str | None, rounds: int | None = None,
                       speed: str = "club", countdown: float = 3.0, pause: float | None = 60.0,
                       context: zmq.Context | None = None,
-                      strategy: str = "greedy") -> LocalTable:
-    """Start an arbiter on 127.0.0.1 (any free port) in a thread of this process. ``seed``
-    None: secret deals (committed and revealed); the bots' own choices get a fresh seed."""
-    from lan_demon.net.arbiter import Config
+                      strategy: str = "greedy", lag_cap_ms: float | None = None,
+                      options: dict[str, Any] | None = None) -> LocalTable:
+    """Start an arbiter on 127.0.0.1 (any free port) in a thread of this process;
+    ``lag_cap_ms`` (RD-11, PROTOCOL.md §8) and ``options`` (e.g. RD-15 ``handicap``) as
+    ``lan-demon play`` was told, the defaults otherwise. ``seed`` None: secret deals
+    (committed and revealed); the bots' own choices then get a fresh seed."""
+    from lan_demon.net.arbiter import LAG_CAP_MS, Config
     from lan_demon.net.server import ArbiterServer
     config = Config(game, rounds=rounds, seed=seed, countdown=countdown, pause=pause,
-                    turn_timeout=120.0)
+                    turn_timeout=120.0, options=dict(options or {}),
+                    lag_cap_ms=LAG_CAP_MS if lag_cap_ms is None else lag_cap_ms)
     server = ArbiterServer(config, port=0, context=context).start()
     bots_seed = seed if seed is not None else secrets.token_hex(8)
     return LocalTable(server, bots_seed, speed, context, strategy=strategy)

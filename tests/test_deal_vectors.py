@@ -1,0 +1,106 @@
+"""PROTOCOL.md §21 "The deal" (issue 11): the golden deal vectors — secret → every seat's cards
+in order, for all four games — are what our Python deals (RD-3, RK-2, RK-3, GS-2), and the
+shuffle spec re-implemented here from SHA-256 alone (as a stranger would, in any language)
+gives the same numbers as lan_demon.games.deal."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from lan_demon.games import Match, get_game
+from lan_demon.games.deal import DealRandom, round_secret, seed_secret
+
+pytestmark = pytest.mark.timeout(30)
+
+VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
+GAMES = ("racing-demon", "racing-demon-german", "racko", "gin-solitaire")
+
+
+def load(game: str) -> dict:
+    return json.loads((VECTORS / f"deal-{game}.json").read_text(encoding="utf-8"))
+
+
+class Spec:
+    """§21.2-§21.4 written out again from the document: a stream, below(n), Fisher-Yates."""
+
+    def __init__(self, secret: bytes):
+        self.secret, self.block, self.buf = secret, 0, b""
+
+    def word(self) -> int:
+        if not self.buf:
+            self.buf = hashlib.sha256(b"lan_demon/deal/v1" + self.secret
+                                      + self.block.to_bytes(8, "big")).digest()
+            self.block += 1
+        w, self.buf = self.buf[:8], self.buf[8:]
+        return int.from_bytes(w, "big")
+
+    def below(self, n: int) -> int:
+        limit = 2**64 - 2**64 % n
+        while (u := self.word()) >= limit:
+            pass
+        return u % n
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def test_deal_vectors_exist_for_all_four_games():
+    assert sorted(p.stem for p in VECTORS.glob("deal-*.json")) == sorted(f"deal-{g}"
+                                                                        for g in GAMES)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rd3_rk2_gs2_the_round_secret_and_the_stream_follow_the_spec(game):
+    doc = load(game)
+    host = bytes.fromhex(doc["host_secret"])
+    if "seed" in doc:  # §21.1: a seeded table's host secret
+        assert host == hashlib.sha256(f"lan_demon/seed/v1:{doc['seed']}:{doc['round']}"
+                                      .encode()).digest() == seed_secret(doc["seed"], doc["round"])
+    nonces = {seat: bytes.fromhex(n) for seat, n in doc["nonces"]}
+    mixed = hashlib.sha256(b"lan_demon/round/v1" + host + b"".join(
+        seat.to_bytes(2, "big") + nonces[seat] for seat in sorted(nonces))).digest()
+    secret = bytes.fromhex(doc["round_secret"])
+    assert secret == mixed == round_secret(host, nonces)
+    assert hashlib.sha256(b"lan_demon/deal/v1" + secret + bytes(8)).hexdigest() == doc["block_0"]
+    for shuffler in (Spec(secret), DealRandom(secret)):
+        check = list(range(52))
+        shuffler.shuffle(check)
+        assert check == doc["shuffle_0_to_51"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rd3_rk2_gs2_our_engines_deal_every_seat_the_cards_of_the_vector(game):
+    doc = load(game)
+    engine = get_game(game)
+    secret = bytes.fromhex(doc["round_secret"])
+    for rng in (DealRandom(secret), Spec(secret)):  # the spec's stream deals the same
+        state = engine.deal(doc["setup"], rng)
+        want = doc["deal"]
+        if game == "racko":
+            assert [list(r) for r in state.racks] == want["racks"]
+            assert state.discard == want["discard"] and state.draw == want["draw"]
+            assert state.dealer == want["dealer"] and state.turn == want["turn"]
+            assert want["dealer"] == want["cut"].index(max(want["cut"]))
+        elif game == "gin-solitaire":
+            assert [{"hand": [c.to_data() for c in s.hand],
+                     "draw": [c.to_data() for c in s.draw]} for s in state.seats] == want["seats"]
+        else:
+            assert [{"pile": [c.to_data() for c in s.pile],
+                     "columns": [[c.to_data() for c in col] for col in s.columns],
+                     "pack": [c.to_data() for c in s.pack]} for s in state.seats] == want["seats"]
+
+
+def test_rd3_a_seeded_match_deals_the_german_vector():
+    """Match.deal of a seeded match is the vector's deal: seed 55, round 0 (§21.1)."""
+    doc = load("racing-demon-german")
+    match = Match(get_game("racing-demon-german"), ["a", "b"], seed=doc["seed"])
+    assert match.setup == doc["setup"]
+    state = match.deal()
+    assert [[c.to_data() for c in s.pile] for s in state.seats] == \
+        [s["pile"] for s in doc["deal"]["seats"]]
