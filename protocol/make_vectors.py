@@ -166,6 +166,79 @@ class Session:
                 f.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
 
+ROUTINE = ("hb", "echo", "probe", "beat")  # shown once each in the worked session
+CLIP = 170  # characters of a message shown in the worked session; the .jsonl has all
+
+
+def _abridged(value: Any) -> Any:
+    """Runs of four or more equal placeholders (``"??@0"``) written as ``<12 × "??@0">``."""
+    if isinstance(value, dict):
+        return {k: _abridged(v) for k, v in value.items()}
+    if not isinstance(value, list):
+        return value
+    out: list[Any] = []
+    i = 0
+    while i < len(value):
+        j = i
+        while j < len(value) and isinstance(value[i], str) and value[i].startswith("??") \
+                and value[j] == value[i]:
+            j += 1
+        if j - i >= 4:
+            out.append(_Run(j - i, value[i]))
+            i = j
+        else:
+            out.append(_abridged(value[i]))
+            i += 1
+    return out
+
+
+class _Run:
+    def __init__(self, n: int, text: str):
+        self.n, self.text = n, text
+
+
+def _compact(value: Any) -> str:
+    if isinstance(value, _Run):
+        return f'<{value.n} × "{value.text}">'
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{json.dumps(k)}:{_compact(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_compact(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def worked_session(log: list[dict[str, Any]]) -> str:
+    """PROTOCOL.md §17's listing of a session: every message but the routine ones after the
+    first of each, long lines clipped (the session's .jsonl holds them whole)."""
+    seen: set[str] = set()
+    lines = []
+    for entry in log:
+        msg = entry.get("msg")
+        if msg is None:
+            continue
+        if msg["t"] in ROUTINE:
+            if msg["t"] in seen:
+                continue
+            seen.add(msg["t"])
+        text = _compact(_abridged(msg))
+        if len(text) > CLIP:
+            text = text[:CLIP - 1] + "…"
+        arrow = {"c2a": "→", "a2c": "←", "pub": "⇐"}[entry["dir"]]
+        who = "" if entry["dir"] == "pub" else entry.get("peer", "")
+        lines.append(f"{entry['at']:<12} {who:>4} {arrow} {text}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def write_worked_session(log: list[dict[str, Any]]) -> None:
+    """Put the listing into PROTOCOL.md §17, between its opening and closing fences."""
+    doc = HERE / "PROTOCOL.md"
+    text = doc.read_text(encoding="utf-8")
+    head = text.index("## 17 A worked session")
+    start = text.index("```\n", head) + 4
+    end = text.index("```\n", start)
+    doc.write_text(text[:start] + worked_session(log) + text[end:], encoding="utf-8")
+
+
 def kind(t: str, **fields: Any) -> Callable[[dict[str, Any]], bool]:
     """A predicate: the message has type ``t`` and these field values."""
     return lambda m: m.get("t") == t and all(m.get(k) == v for k, v in fields.items())
@@ -586,6 +659,7 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     ft = features()
     for session in (rd, rk, gs, es, re_, lan, fd, ft):
         session.write_log()
+    write_worked_session(rd.log)
 
     def c2a(pred, who=None, session=rd, nth=0):
         return session.find("c2a", pred, who, nth)

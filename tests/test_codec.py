@@ -471,3 +471,19 @@ def _valid(kind: str, channel: str) -> dict[str, Any]:
     msg = make(kind, **{f: _SAMPLE[k] for f, (k, _) in schema.items()})
     assert decode(encode(msg), channel) == msg
     return msg
+
+
+def test_the_worked_session_in_protocol_md_is_the_recorded_session() -> None:
+    """§17 is written by make_vectors.py from session-racing-demon.jsonl; a hand edit or a
+    vector regenerated without it would leave the document telling another session."""
+    import importlib.util
+    root = VECTORS.parent
+    spec = importlib.util.spec_from_file_location("make_vectors", root / "make_vectors.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    log = [json.loads(line) for line in
+           (VECTORS / "session-racing-demon.jsonl").read_text("utf-8").splitlines()]
+    doc = (root / "PROTOCOL.md").read_text("utf-8")
+    head = doc.index("## 17 A worked session")
+    start = doc.index("```\n", head) + 4
+    assert doc[start:doc.index("```\n", start)] == module.worked_session(log)
