@@ -532,11 +532,13 @@ def _table_name(given: str | None, game: str) -> str:
 
 def _keep_secrets(journal: str | None, code: str | None, keys: Any, name: str | None,
                   lan: bool) -> Any:
-    """A journaled table with a code or keys: write them beside the journal (0600) before the
-    journal's first record, so a crash at any moment can be resumed as the same table. Returns
-    the secrets file's path, or None when there is nothing to keep."""
+    """A journaled table: write its secrets file beside the journal (0600) before the journal's
+    first record — its code and keys, if any; the seats' tokens and the round secrets follow
+    as they come — so a crash at any moment can be resumed as the same table, and a stale file
+    of another match is never taken for this one's. Returns the secrets file's path, or None
+    without a journal."""
     from lan_demon.net.recovery import HostSecrets, write_secrets
-    if journal is None or (code is None and keys is None):
+    if journal is None:
         return None
     return write_secrets(journal, HostSecrets(code, keys, name, lan))
 
