@@ -238,6 +238,14 @@ def build_parser() -> argparse.ArgumentParser:
                      "arbiter to answer")
     _lan_join_flags(bot)
 
+    ver = sub.add_parser("verify", help="audit a match journal: chain, deals, moves, scores",
+                         description="Check a journal from its records and the spec alone: "
+                                     "the chain of records, every deal against its "
+                                     "commitments, every move and refusal with the engine, "
+                                     "every score, the clock. Prints one line: OK with the "
+                                     "counts (exit 0), or the first problem and where (exit "
+                                     "1); a file that cannot be read exits 2.")
+    ver.add_argument("journal", help="a journal written by 'lan-demon host --journal'")
     rep = sub.add_parser("replay", help="replay a match journal round by round",
                          description="Deal every round again from the journal's seed, apply "
                          "its moves, and print the match round by round.")
@@ -820,6 +828,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if rep.torn:
         print(f"lan-demon: the journal's last record was cut off mid-write; read up to the "
               f"last whole record", file=sys.stderr)
+    if rep.unchained:
+        print("lan-demon: a version 1 journal (unchained: an edit in it cannot be found; "
+              "'lan-demon verify' needs version 2)", file=sys.stderr)
     doc = rep.match.result_data()
     if args.json:
         print(json.dumps(doc, ensure_ascii=False, indent=1))
@@ -828,6 +839,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for k, moves in enumerate(rep.moves, 1):
         print(f"round {k}: {moves} moves" + (" (unfinished)" if k > len(doc["rounds"]) else ""))
     return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from lan_demon.net.audit import verify
+    verdict = verify(args.journal)
+    print(verdict.line)
+    return 0 if verdict.ok else 1
 
 
 def cmd_hosts(args: argparse.Namespace) -> int:
@@ -850,6 +868,7 @@ def cmd_hosts(args: argparse.Namespace) -> int:
 
 COMMANDS = {"simulate": cmd_simulate, "arena": cmd_arena, "deal": cmd_deal,
             "deadwood": cmd_deadwood, "host": cmd_host, "bot": cmd_bot, "replay": cmd_replay,
+            "verify": cmd_verify,
             "play": cmd_play, "join": cmd_join, "hosts": cmd_hosts}
 
 
