@@ -10,8 +10,9 @@ over the records, stopping at the first problem:
   the round, and the players' nonces, each checked against the hash its seat committed to;
 * every move replayed with the engine: each committed move applies; each refused move does not;
 * every score — each ``round_end`` result is the engine's, the ``match_end`` totals the sums;
-* the clock — ``at`` never goes back (by more than the fairness window, inside which moves are
-  committed in the order of their timestamps, not of their arrival), and in Racing Demon each
+* the clock — ``at`` never goes back by more than the fairness window (inside which moves are
+  committed in the order of their timestamps, not of their arrival) and
+  :data:`RELEASE_SLACK` (the window is released at the loop's next turn), and in Racing Demon each
   table move (RD-13's minute, seat -1) comes at least 60 s after the last play;
 * the end — a journal without its ``match_end`` ends before the match does (a cut at the end
   cannot be told from a match still in progress: nothing follows the last record to say so).
@@ -32,6 +33,10 @@ from lan_demon.net.journal import (JournalError, JournalRead, MatchFold, read_jo
 
 RD13_MINUTE = 60.0  # RD-13: a table move comes after a minute without a play (STUCK_TIMEOUT)
 EPSILON = 1e-6  # seconds: float rounding in a journaled time
+#: How far past the fairness window an arrival time may go back: a window is released at the
+#: arbiter loop's next turn after it closes, and a move that arrived in between (no rival of the
+#: held ones) was committed before them.
+RELEASE_SLACK = 0.5
 
 
 class Problem(Exception):
@@ -218,8 +223,9 @@ class _Audit:
         at = record.get("at")
         if at is None:
             raise Problem("it has no arrival time (at)")
-        if self.latest is not None and at < self.latest - self.window - EPSILON:
+        if self.latest is not None and at < self.latest - self.window - RELEASE_SLACK:
             raise Problem(f"its arrival time goes back {self.latest - at:.3f} s, more than the "
-                          f"fairness window ({self.window * 1000:g} ms) allows")
+                          f"fairness window ({self.window * 1000:g} ms) and "
+                          f"{RELEASE_SLACK * 1000:g} ms for its release allow")
         self.latest = at if self.latest is None else max(self.latest, at)
         return at
