@@ -439,7 +439,9 @@ def spy_on_moves(client: Any, seen: list[tuple[int, int, int, dict]]) -> None:
 
 #: game: (host flags, players, about how many records its match journals)
 CRASH_GAMES = {
-    "racing-demon": (["--players", "3", "--rounds", "3", "--seed", "21"], 3, 1000),
+    # Flat-out bots' races make 440-820 records (measured): the first kill point must come
+    # before the shortest match's end.
+    "racing-demon": (["--players", "3", "--rounds", "3", "--seed", "21"], 3, 400),
     "racko": (["--players", "2", "--seed", "8"], 2, 350),
 }
 

@@ -22,7 +22,8 @@ Records, by ``j``:
 * ``seat`` ``{seat, name, bot, key?}`` — a seat taken in the lobby, ``key`` the CURVE
   public key that took it (encrypted tables only), which a resumed arbiter binds the seat to
   again. Its session token is not here (version 1 had it): it is kept in the secrets file, by
-  the seat record's ordinal (:meth:`JournalWriter.keep_token`); ``leave`` ``{seat}`` — a seat said leave (in the lobby the seats after it move up one);
+  the seat record's ordinal (:meth:`JournalWriter.keep_token`); ``leave`` ``{seat}`` — a seat
+  said leave (in the lobby the seats after it move up one);
   ``ready`` ``{seat}``;
 * ``seq`` ``{upto}`` — every update number handed out so far is at most ``upto`` (written
   before the first number above the last mark is used), so a resumed arbiter numbers on above
@@ -45,9 +46,10 @@ secrets file beside the journal, ``<journal>.secret`` (0600).
 
 Journals written before the ``host`` record existed begin with ``match``; they replay as before
 but cannot be resumed (they hold no seats); version 1 journals (unchained, dealt with CPython's
-``random``) replay too, marked unchained, but are not resumed. Replaying deals each round from the seed and applies
-the moves in order with the engine, so a replay checks the journal as much as it reads it: a move
-that does not apply, or a round whose scores differ from the ones recorded, is reported.
+``random``) replay too, marked unchained, but are not resumed. Replaying deals each round again
+and applies the moves in order with the engine, so a replay checks the journal as much as it
+reads it: a move that does not apply, or a round whose scores differ from the ones recorded, is
+reported.
 """
 
 from __future__ import annotations

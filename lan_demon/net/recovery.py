@@ -19,10 +19,11 @@ Every journaled table has a *secrets file* beside the journal, ``<journal>.secre
 (:class:`HostSecrets`, mode 0600, replaced atomically whenever it changes): the session tokens
 (by the ordinal of each ``seat`` record: lobby leaves renumber seats, never records), the round
 in progress's host secret and, on a table with them, the room code and CURVE keys — never in the
-journal itself, which may be shared to replay and verify a match. The journal says only whether there was a code and which public key
-the table had, so a resumed host can tell that the secrets file is the table's, and refuses to
-resume a coded or encrypted table without it (it could not be the same table: its clients hold
-its key and code). Each ``seat`` record names the key that took the seat, so a resumed seat
+journal itself, which may be shared to replay and verify a match. The journal says only whether
+there was a code and which public key the table had, so a resumed host can tell that the secrets
+file is the table's, and refuses to resume a coded or encrypted table without it (it could not
+be the same table: its clients hold its key and code), or a journal with seats without it (their
+tokens are there). Each ``seat`` record names the key that took the seat, so a resumed seat
 speaks only with that key again — a token alone does not win it back after a crash either.
 
 Clients notice a dead arbiter by silence (about 3.5 s with nothing heard) and reconnect with
