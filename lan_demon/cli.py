@@ -282,6 +282,14 @@ def build_parser() -> argparse.ArgumentParser:
                      "arbiter to answer")
     _lan_join_flags(bot)
 
+    ver = sub.add_parser("verify", help="audit a match journal: chain, deals, moves, scores",
+                         description="Check a journal from its records and the spec alone: "
+                                     "the chain of records, every deal against its "
+                                     "commitments, every move and refusal with the engine, "
+                                     "every score, the clock. Prints one line: OK with the "
+                                     "counts (exit 0), or the first problem and where (exit "
+                                     "1); a file that cannot be read exits 2.")
+    ver.add_argument("journal", help="a journal written by 'lan-demon host --journal'")
     rep = sub.add_parser("replay", help="replay a match journal round by round",
                          description="Deal every round again from the journal's seed, apply "
                          "its moves, and print the match round by round.")
@@ -575,11 +583,13 @@ def _table_name(given: str | None, game: str) -> str:
 
 def _keep_secrets(journal: str | None, code: str | None, keys: Any, name: str | None,
                   lan: bool) -> Any:
-    """A journaled table with a code or keys: write them beside the journal (0600) before the
-    journal's first record, so a crash at any moment can be resumed as the same table. Returns
-    the secrets file's path, or None when there is nothing to keep."""
+    """A journaled table: write its secrets file beside the journal (0600) before the journal's
+    first record — its code and keys, if any; the seats' tokens and the round secrets follow
+    as they come — so a crash at any moment can be resumed as the same table, and a stale file
+    of another match is never taken for this one's. Returns the secrets file's path, or None
+    without a journal."""
     from lan_demon.net.recovery import HostSecrets, write_secrets
-    if journal is None or (code is None and keys is None):
+    if journal is None:
         return None
     return write_secrets(journal, HostSecrets(code, keys, name, lan))
 
@@ -868,6 +878,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if rep.torn:
         print(f"lan-demon: the journal's last record was cut off mid-write; read up to the "
               f"last whole record", file=sys.stderr)
+    if rep.unchained:
+        print("lan-demon: a version 1 journal (unchained: an edit in it cannot be found; "
+              "'lan-demon verify' needs version 2)", file=sys.stderr)
     doc = rep.match.result_data()
     if args.json:
         print(json.dumps(doc, ensure_ascii=False, indent=1))
@@ -876,6 +889,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for k, moves in enumerate(rep.moves, 1):
         print(f"round {k}: {moves} moves" + (" (unfinished)" if k > len(doc["rounds"]) else ""))
     return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from lan_demon.net.audit import verify
+    verdict = verify(args.journal)
+    print(verdict.line)
+    return 0 if verdict.ok else 1
 
 
 def cmd_hosts(args: argparse.Namespace) -> int:
@@ -898,6 +918,7 @@ def cmd_hosts(args: argparse.Namespace) -> int:
 
 COMMANDS = {"simulate": cmd_simulate, "arena": cmd_arena, "deal": cmd_deal,
             "deadwood": cmd_deadwood, "host": cmd_host, "bot": cmd_bot, "replay": cmd_replay,
+            "verify": cmd_verify,
             "play": cmd_play, "join": cmd_join, "hosts": cmd_hosts}
 
 

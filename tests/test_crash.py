@@ -34,7 +34,8 @@ from lan_demon.bots.base import Turn
 from lan_demon.net.arbiter import STUCK_TIMEOUT, Arbiter, Config
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.journal import JournalError, JournalWriter, read_journal, replay
-from lan_demon.net.recovery import RESUME_QUIET, restore, summary, take_up
+from lan_demon.net.recovery import (RESUME_QUIET, read_secrets, restore, secret_path, summary,
+                                    take_up)
 
 PORTS = {"port": 7700, "pub_port": 7701}
 
@@ -187,6 +188,13 @@ def finish_from(cut: Path, full_moves: list[tuple[int, int, int, dict]],
     return arbiter
 
 
+def tokens_of(path: Path) -> dict[str, str]:
+    """Each seat's session token, by name: from the secrets file, by seat record ordinal (the
+    journal holds none)."""
+    names = [r["name"] for r in read_journal(path).records if r["j"] == "seat"]
+    return dict(zip(names, read_secrets(path).tokens))
+
+
 def moves_of_records(records: list[dict]) -> list[tuple[int, int, int, dict]]:
     return [(r["seq"], r["round"], r["seat"], r["move"]) for r in records if r["j"] == "move"]
 
@@ -206,15 +214,15 @@ def test_rd15_a_journal_cut_at_every_record_resumes_to_the_uncrashed_result(
     data = full.read_bytes()
     ends = boundaries(data)
     full_moves = moves_of(full)
-    records = read_journal(full).records
     names = [f"bot{k}" for k in range(players)]
-    tokens = {r["name"]: r["token"] for r in records if r["j"] == "seat"}
+    tokens = tokens_of(full)
     assert result == replay(full).match.result_data()
     cuts = [(end, False) for end in ends[:-1]]
     cuts += [((a + b) // 2, True) for a, b in zip(ends[:-1], ends[1:])][::7]
     for cut_at, torn in cuts:
         cut = tmp_path / f"cut-{cut_at}.journal"
         cut.write_bytes(data[:cut_at])
+        secret_path(cut).write_bytes(secret_path(full).read_bytes())
         assert read_journal(cut).torn == torn
         arbiter = finish_from(cut, full_moves, names, tokens)
         assert arbiter.phase == "over" and arbiter.result == result, cut_at
@@ -224,6 +232,7 @@ def test_rd15_a_journal_cut_at_every_record_resumes_to_the_uncrashed_result(
             [m[1:] for m in full_moves], cut_at
         assert replay(cut).match.result_data() == result, cut_at
         cut.unlink()
+        secret_path(cut).unlink()
     assert len(cuts) > 50
 
 
@@ -325,8 +334,7 @@ def test_a_match_resumed_after_its_end_tells_returning_clients_the_result(tmp_pa
     a.attach_journal(JournalWriter(path, keep=read.size), PORTS)
     take_up(restored, 10.0)
     assert a.phase == "over" and not a.finished(10.0)
-    tokens = {r["name"]: r["token"] for r in read.records if r["j"] == "seat"}
-    driver = Driver(a, ["bot0", "bot1"], 10.0, tokens)
+    driver = Driver(a, ["bot0", "bot1"], 10.0, tokens_of(path))
     driver.connect("bot0")
     driver.connect("bot1")
     ends = []
@@ -431,7 +439,9 @@ def spy_on_moves(client: Any, seen: list[tuple[int, int, int, dict]]) -> None:
 
 #: game: (host flags, players, about how many records its match journals)
 CRASH_GAMES = {
-    "racing-demon": (["--players", "3", "--rounds", "3", "--seed", "21"], 3, 1000),
+    # Flat-out bots' races make 440-820 records (measured): the first kill point must come
+    # before the shortest match's end.
+    "racing-demon": (["--players", "3", "--rounds", "3", "--seed", "21"], 3, 400),
     "racko": (["--players", "2", "--seed", "8"], 2, 350),
 }
 
@@ -626,14 +636,19 @@ def test_host_keeps_the_code_and_keys_beside_the_journal_not_in_it(tmp_path, no_
     assert f"key fingerprint {seen['keys'].fingerprint}" in capsys.readouterr().err
 
 
-def test_a_plain_journaled_host_keeps_no_secrets_file(tmp_path, no_lan, monkeypatch):
+def test_item7_a_plain_journaled_host_keeps_a_secrets_file_too(tmp_path, no_lan, monkeypatch):
+    """Issue 11, item 7: every journaled table has its secrets file (0600) — the tokens go
+    there — and a stale one from another match at the same path is replaced, not reused."""
     from lan_demon.net import server as server_module
     monkeypatch.setattr(server_module.ArbiterServer, "serve",
                         lambda self, exit_when_over=True: {"game": "racko"})
     journal = tmp_path / "t.journal"
+    write_secrets(journal, HostSecrets("ZZZZ", None, None, False, ("stale-token",)))
     assert main(["host", "--game", "racko", "--port", "0", "--journal", str(journal),
                  "--json"]) == 0
-    assert not secret_path(journal).exists()
+    assert secret_path(journal).stat().st_mode & 0o777 == 0o600
+    assert journal.stat().st_mode & 0o777 == 0o600
+    assert read_secrets(journal) == HostSecrets()
     head = read_journal(journal).records[0]
     assert head["coded"] is False and "key" not in head
 
@@ -690,8 +705,8 @@ def test_resume_flags_that_disagree_with_the_table_get_one_line(tmp_path, no_lan
 
 
 @pytest.mark.parametrize("flags, words", [
-    (["--secure"], "--secure conflicts with the resumed table, which was not encrypted (it "
-                   "has no secrets file)"),
+    (["--secure"], "--secure conflicts with the resumed table, which was not encrypted (kept "
+                   "in "),
     (["--code", "ABCD"], "--code conflicts with the resumed table, which needed no room "
                          "code"),
 ])
@@ -718,7 +733,9 @@ def test_a_secure_journal_without_its_own_secrets_file_is_not_resumed(tmp_path, 
     journal = tmp_path / "t.journal"
     keys = new_keypair()
     secure_journal(journal, keys)
-    if damage == "other table":
+    if damage == "missing":
+        secret_path(journal).unlink()
+    elif damage == "other table":
         write_secrets(journal, HostSecrets(CODE, new_keypair()))
     elif damage == "no code":
         write_secrets(journal, HostSecrets(None, keys))

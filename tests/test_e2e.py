@@ -393,6 +393,30 @@ def test_gs7_gs8_gin_solitaire_1_bot_to_100_over_the_network(played, spawn):
     check_same_scores(replayed, match.doc)
 
 
+@pytest.mark.parametrize("game", list(GAMES))
+def test_item7_item9_a_real_hosted_match_journal_verifies_and_holds_no_token(played, spawn,
+                                                                             game):
+    """Issue 11: the journal of a match hosted for real (bots over 127.0.0.1) verifies OK with
+    ``lan-demon verify``, and it is 0600 and holds none of the seats' tokens, which are in its
+    0600 secrets file."""
+    from lan_demon.net.journal import read_journal, secret_path
+    from lan_demon.net.recovery import read_secrets
+    match = played(game)
+    code, out, err = run_quick(spawn, "verify", str(match.journal))
+    assert (code, err) == (0, ""), (code, out, err)
+    records = read_journal(match.journal).records
+    assert out == f"OK: {game}, {GAMES[game]['players']} seats, {len(match.doc['rounds'])} " \
+        f"rounds, {sum(r['j'] == 'move' for r in records)} moves, " \
+        f"{sum(r['j'] == 'refused' for r in records)} refused, {len(records)} records " \
+        f"chained\n", out
+    tokens = read_secrets(match.journal).tokens
+    assert len(tokens) == GAMES[game]["players"] and all(tokens)
+    data = match.journal.read_bytes()
+    assert not any(token.encode() in data for token in tokens)
+    for path in (match.journal, secret_path(match.journal)):
+        assert path.stat().st_mode & 0o777 == 0o600, path
+
+
 # --- 2. bad input: one line on stderr, status 2, no traceback ----------------------------------
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from lan_demon.games import TABLE, BadMove, GameError, IllegalMove, Match, get_game
 from lan_demon.games.base import public_events
@@ -24,6 +24,7 @@ from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, decode, make, reque
                                  state_hash)
 from lan_demon.net.fairdeal import HostDeal, is_hash
 from lan_demon.net.guard import RateLimiter, RecentIds, log_internal
+from lan_demon.net.journal import VERSION as JOURNAL_VERSION
 from lan_demon.net.security import CodeThrottle, codes_match
 
 BEAT_INTERVAL = 1.0  # seconds between heartbeats, both ways
@@ -40,6 +41,10 @@ SEQ_BLOCK = 1000  # update numbers reserved per journal "seq" mark (crash recove
 
 
 class Journal(Protocol):
+    """Where records go (:class:`lan_demon.net.journal.JournalWriter`). A journal may also
+    have ``keep_token(token)`` and ``keep_round_secret(round, hex)``: secrets that never enter
+    it, kept in the secrets file beside it."""
+
     def write(self, record: dict[str, Any]) -> None: ...
 
 
@@ -103,6 +108,7 @@ class Held:
     rid: int = field(compare=False)
     move: Any = field(compare=False)
     place: str | None = field(default=None, compare=False)  # where it was going on arrival
+    claimed: float | None = field(default=None, compare=False)  # its ``ts`` as sent (journal)
 
 
 @dataclass(frozen=True)
@@ -186,11 +192,10 @@ class Arbiter:
         self.queued: dict[int, list[Held]] = {}  # moves behind a seat's held move, in order
         self.result: dict[str, Any] | None = None
         # The round being dealt or played: its host secret and commitments (§22). The secret
-        # is told to ``keep_secret(round, hex)`` (the server's secrets file) before it is
-        # committed to, so a resumed arbiter deals the same round.
+        # goes to the journal's secrets file (keep_round_secret) before it is committed to,
+        # so a resumed arbiter deals the same round.
         self.deal_round: HostDeal | None = None
         self.disputes: set[tuple[int, int]] = set()  # (seat, round) already published
-        self.keep_secret: Callable[[int, str], None] | None = None
         self._captain_told: int | None = None  # the captain the last lobby update named
         self.last_on: dict[int, LastPlay] = {}  # stack id -> its last committed play (RD-11)
         # Crash recovery (lan_demon.net.recovery): the journal's header, the update numbers the
@@ -403,7 +408,8 @@ class Arbiter:
         seat = Seat(len(self.seats), name, secrets.token_hex(8), bool(msg.get("bot")), peer,
                     key=sender.key, heard=now)
         self.seats.append(seat)
-        self.record("seat", seat=seat.index, name=seat.name, token=seat.token, bot=seat.bot,
+        self.keep_secret("keep_token", seat.token)  # beside the journal, never in it
+        self.record("seat", seat=seat.index, name=seat.name, bot=seat.bot,
                     **({"key": seat.key} if seat.key else {}))  # a resume binds it again
         out.private.append((peer, self._welcome(msg["id"], seat.index, seat.token)))
         self._probe(seat, now, out)
@@ -607,8 +613,7 @@ class Arbiter:
                   if s.commit is not None and s.commit[0] == round_no})
         for s in self.seats:
             s.ready, s.commit = False, None
-        if self.keep_secret is not None:
-            self.keep_secret(round_no, deal.secret.hex())
+        self.keep_round_secret(round_no, deal.secret.hex())
         self.record("countdown", round=round_no, **deal.announced())
         self._publish(out, "countdown", round=round_no, go=self.go_at, **deal.announced())
         if self.config.countdown <= 0:
@@ -629,7 +634,7 @@ class Arbiter:
         out.public.append(make("update", seq=self.seq, k="round", round=self.match.round_no,
                                setup=self.match.setup, state=public, nonces=deal.used()))
         self.record("round", round=self.match.round_no, setup=self.match.setup,
-                    nonces=deal.used(), **deal.announced())
+                    nonces=deal.used(), at=now, **deal.announced())
         if self.game.round_over(self.state):  # RD-16: a Pile of 0 is out at Go
             self._end_round(now, out)
 
@@ -682,7 +687,7 @@ class Arbiter:
         credit = min(player.one_way() + TOLERANCE, self.config.lag_cap_ms / 1000)
         ts = min(max(msg["ts"], now - credit), now)
         held = Held(ts, now, player.index, msg["id"], move,
-                    self.game.destination(self.state, player.index, move))
+                    self.game.destination(self.state, player.index, move), claimed=msg["ts"])
         if player.index in self.queued:  # keep a seat's moves in the order it sent them
             self.queued[player.index].append(held)
         elif self.config.fairness_ms > 0 and self.game.rivals(self.state, player.index, move):
@@ -753,13 +758,16 @@ class Arbiter:
         try:
             events = self.game.apply(self.state, seat, move)
         except IllegalMove as err:
+            refusal = self._refusal(held, err)
+            self._record_refused(held, refusal)
             if peer is not None:
-                out.private.append((peer, self._refusal(held, err)))
+                out.private.append((peer, refusal))
             return
         except BadMove as err:
+            refusal = make("error", re=held.rid, code="bad_move", reason=str(err))
+            self._record_refused(held, refusal)
             if peer is not None:
-                out.private.append((peer, make("error", re=held.rid, code="bad_move",
-                                               reason=str(err))))
+                out.private.append((peer, refusal))
             return
         if self.game.races:
             self._remember_play(held, events)
@@ -777,12 +785,24 @@ class Arbiter:
         if peer is not None:
             out.private.append((peer, make("ok", re=held.rid, seq=self.seq)))
         self.record("move", seq=self.seq, round=self.match.round_no, seat=seat,
-                    move=move.to_data())
+                    move=move.to_data(), at=held.arrival,
+                    **({"ts": held.claimed} if held.claimed is not None else {}))
         if any(e.get("e") in ("play", "rotate") for e in events):
             self.last_play = now
         self.turn_since = now
         if self.game.round_over(self.state):
             self._end_round(now, out)
+
+    def _record_refused(self, held: Held, refusal: dict[str, Any]) -> None:
+        """A client's move refused in play goes in the journal with its reason, so an auditor
+        can check it was refused by the rules (``lan-demon verify``)."""
+        if held.rid < 0:
+            return  # the table's own moves and stand-in turns: nobody asked
+        self.record("refused", round=self.match.round_no, seat=held.seat,
+                    move=held.move.to_data(), at=held.arrival,
+                    ts=held.claimed if held.claimed is not None else held.ts,
+                    code=refusal["code"],
+                    **{k: refusal[k] for k in ("rule", "by") if refusal.get(k) is not None})
 
     def _concrete(self, move: Any, events: list[dict[str, Any]]) -> Any:
         """A "to the middle" play as it was placed: the stack it went to (aces stay "middle",
@@ -1034,6 +1054,20 @@ class Arbiter:
             self._header()
             self.journal.write({"j": kind, **fields})
 
+    def keep_secret(self, what: str, *values: Any) -> None:
+        """Hand a secret to the journal's secrets file (``keep_token``, ``keep_round_secret``),
+        when the journal keeps one: it never enters the journal itself."""
+        keep = getattr(self.journal, what, None) if self.journal else None
+        if keep is not None:
+            self._header()
+            keep(*values)
+
+    def keep_round_secret(self, round_no: int, secret_hex: str) -> None:
+        """Call when a round's countdown begins (before the countdown record): the round's host
+        secret, kept beside the journal so that a resumed arbiter deals the round in progress
+        again; its ``round_end`` record reveals it in the journal."""
+        self.keep_secret("keep_round_secret", round_no, secret_hex)
+
     def _header(self) -> None:
         if self.journal and not self.headed:
             self.headed = True
@@ -1047,7 +1081,7 @@ class Arbiter:
             # key, which stay in the secrets file beside the journal (recovery.HostSecrets).
             guard = {"coded": cfg.code is not None,
                      **({"key": cfg.server_key} if cfg.server_key else {})}
-            self.journal.write({"j": "host", "v": 1, "config": config,
+            self.journal.write({"j": "host", "v": JOURNAL_VERSION, "config": config,
                                 "port": self.ports.get("port", 0),
                                 "pub_port": self.ports.get("pub_port", 0), **guard})
 

@@ -1,7 +1,11 @@
 """The match journal: every canonical event, appended as it is committed — enough to replay the
 match, and enough for a restarted arbiter to take it up again (:mod:`lan_demon.net.recovery`).
 
-A journal is a stream of msgpack maps, one per record, each flushed as it is written. The
+A journal is a stream of msgpack maps, one per record, each flushed as it is written, in a file
+readable by its owner only (0600). Since version 2 the records are *chained*: each carries
+``prev``, the SHA-256 (hex) of the exact bytes of the record before it (the first: 64 zeros), so
+that an edit, or a cut at a record boundary anywhere but the end, is found by whoever reads it
+(:func:`read_journal`; ``lan-demon verify`` checks the rest, :mod:`lan_demon.net.audit`). The
 arbiter writes a record *before* it publishes the event the record describes (the outbox of a
 step is sent only after the step has returned), so nothing a client has seen is missing from the
 journal. Flushed records are in the operating system's hands: they survive the arbiter process
@@ -11,34 +15,49 @@ trip per move).
 Records, by ``j``:
 
 * ``host`` — first: ``config`` (game, players, rounds, seed, options, fairness_ms, countdown,
-  pause, turn_timeout), ``port`` and ``pub_port`` bound, ``v`` the journal version (1),
+  pause, turn_timeout), ``port`` and ``pub_port`` bound, ``v`` the journal version (2),
   ``coded`` whether a room code was needed and, on an encrypted table, ``key`` its CURVE public
   key — never the code or the secret key: a journal may be shared to replay a match, so those
   stay in the secrets file beside it (:class:`lan_demon.net.recovery.HostSecrets`);
-* ``seat`` ``{seat, name, token, bot, key?}`` — a seat taken in the lobby, ``key`` the CURVE
+* ``seat`` ``{seat, name, bot, key?}`` — a seat taken in the lobby, ``key`` the CURVE
   public key that took it (encrypted tables only), which a resumed arbiter binds the seat to
-  again; ``leave`` ``{seat}`` — a seat said leave (in the lobby the seats after it move up one);
+  again. Its session token is not here (version 1 had it): it is kept in the secrets file, by
+  the seat record's ordinal (:meth:`JournalWriter.keep_token`); ``leave`` ``{seat}`` — a seat
+  said leave (in the lobby the seats after it move up one);
   ``ready`` ``{seat}``;
 * ``seq`` ``{upto}`` — every update number handed out so far is at most ``upto`` (written
   before the first number above the last mark is used), so a resumed arbiter numbers on above
   anything a client has seen;
 * ``match`` ``{game, seed, players, options, rounds}`` — the match started;
 * ``countdown`` ``{round}`` — the countdown to a round's Go began;
-* ``round`` ``{round, setup}`` — a round was dealt (from the seed: the deal itself is not
-  stored, since the seed and round number make it again);
-* ``move`` ``{seq, round, seat, move}`` — a committed move (seat -1: the table);
-* ``round_end`` ``{round, result}`` and ``match_end`` ``{result}``;
-* ``resumed`` ``{port, pub_port, torn}`` — an arbiter took the match up again from here.
+* ``round`` ``{round, setup, commit?, commits?, nonces?, seeded?}`` — a round was dealt: from
+  the seed when ``seeded`` is true or there is no ``commit``, otherwise from the host secret
+  the ``round_end`` record reveals and the players' ``nonces`` ([[seat, hex], …]);
+* ``move`` ``{seq, round, seat, move, at, ts?}`` — a committed move (seat -1: the table), ``at``
+  its arrival on the arbiter's clock, ``ts`` the time its client claimed, as sent;
+* ``refused`` ``{round, seat, move, at, ts, code, rule?, by?}`` — a move refused in play
+  (``illegal``, ``beaten``, ``bad_move``);
+* ``round_end`` ``{round, result, secret?}`` and ``match_end`` ``{result}``;
+* ``resumed`` ``{port, pub_port, torn, at?}`` — an arbiter took the match up again from here.
+
+No record holds a secret but the face-down Gin Solitaire discards (in their move records): the
+session tokens, the room code, the key pair and the round in progress's host secret are in the
+secrets file beside the journal, ``<journal>.secret`` (0600).
 
 Journals written before the ``host`` record existed begin with ``match``; they replay as before
-but cannot be resumed (they hold no seats). Replaying deals each round from the seed and applies
-the moves in order with the engine, so a replay checks the journal as much as it reads it: a move
-that does not apply, or a round whose scores differ from the ones recorded, is reported.
+but cannot be resumed (they hold no seats); version 1 journals (unchained, dealt with CPython's
+``random``) replay too, marked unchained, but are not resumed. Replaying deals each round again
+and applies the moves in order with the engine, so a replay checks the journal as much as it
+reads it: a move that does not apply, or a round whose scores differ from the ones recorded, is
+reported.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -48,36 +67,151 @@ import msgpack
 from lan_demon.games import GameError, Match, RoundResult, get_game
 from lan_demon.net.security import is_public_key
 
-VERSION = 1
+VERSION = 2
+GENESIS = "0" * 64  # the ``prev`` of a journal's first record
 
 
 class JournalError(GameError):
-    """A journal that cannot be read or does not replay."""
+    """A journal that cannot be read or does not replay. ``number`` and ``kind``: the record
+    it is about, when it is about one; ``words``: the problem without the journal's name."""
+
+    def __init__(self, message: str, number: int | None = None, kind: str | None = None,
+                 words: str | None = None):
+        super().__init__(message)
+        self.number, self.kind, self.words = number, kind, words or message
+
+
+def record_hash(raw: bytes) -> str:
+    """What the next record's ``prev`` holds: the SHA-256 of a record's exact bytes, in hex."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+# --- the secrets file beside the journal (its format: lan_demon.net.recovery.HostSecrets) ------
+
+SECRET_SUFFIX = ".secret"
+PLAIN_SECRETS = {"v": 1, "code": None, "public": None, "secret": None, "name": None,
+                 "lan": False, "tokens": [], "round_secret": None}
+
+
+def secret_path(journal: str | Path) -> Path:
+    """Where a journal's secrets are kept: beside it, ``<journal>.secret``."""
+    return Path(str(journal) + SECRET_SUFFIX)
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data``, readable by its owner only (0600) from its first byte on:
+    written to a new file made with that mode, flushed to disk, then renamed over the old one,
+    so a crash leaves the old file or the new one, never half of either."""
+    temporary = path.with_name(path.name + ".new")
+    try:
+        if temporary.exists():
+            temporary.unlink()
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.fchmod(fd, 0o600)  # whatever the umask
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except OSError as err:
+        raise JournalError(f"cannot write the secrets file {str(path)!r}: {err.strerror}") \
+            from None
+
+
+def _secrets_data(journal: Path) -> dict[str, Any]:
+    """The secrets file's fields as they stand (a plain table's when there is none yet)."""
+    try:
+        data = json.loads(secret_path(journal).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return dict(PLAIN_SECRETS)
+    except (OSError, ValueError) as err:
+        raise JournalError(f"cannot read the secrets file {str(secret_path(journal))!r}: "
+                           f"{getattr(err, 'strerror', None) or err}") from None
+    if not isinstance(data, dict):
+        raise JournalError(f"{secret_path(journal)}: not a lan-demon secrets file")
+    return {**PLAIN_SECRETS, **data}
 
 
 class JournalWriter:
-    """Appends records to a file, flushing each so a crash loses at most the one being written.
+    """Appends records to a file (0600), flushing each so a crash loses at most the one being
+    written, and chains each to the one before (``prev``). Keeps the secrets file beside it up
+    to date: the seats' session tokens and the round in progress's host secret.
 
     ``keep``: cut the file to this many bytes first — a resumed arbiter drops a torn last record
-    so that what it appends follows the last whole one."""
+    so that what it appends follows (and is chained to) the last whole one. A new (empty)
+    journal starts its secrets file afresh: no tokens, no round secret (the code and keys a host
+    wrote there just before are kept)."""
 
     def __init__(self, path: str | Path, keep: int | None = None):
         self.path = Path(path)
         try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+            os.fchmod(fd, 0o600)  # whatever the umask, and an older journal's mode too
             if keep is not None:
-                os.truncate(self.path, keep)
-            self._file: BinaryIO = open(self.path, "ab")
+                os.truncate(fd, keep)
+            self._file: BinaryIO = os.fdopen(fd, "ab+")
+            self._file.seek(0)
+            old = self._file.read()
         except OSError as err:
             raise JournalError(f"cannot write the journal {str(path)!r}: {err.strerror}") \
                 from None
         self._packer = msgpack.Packer(use_bin_type=True)
+        self.prev, self.seat_records = GENESIS, 0
+        for raw, record in _raw_records(old):
+            self.prev = record_hash(raw)
+            self.seat_records += isinstance(record, dict) and record.get("j") == "seat"
+        self._secrets = _secrets_data(self.path)
+        if not old:
+            self._secrets.update(tokens=[], round_secret=None)
+            self._keep()
 
     def write(self, record: dict[str, Any]) -> None:
-        self._file.write(self._packer.pack(record))
+        raw = self._packer.pack({**record, "prev": self.prev})
+        self._file.write(raw)
         self._file.flush()
+        self.prev = record_hash(raw)
+        if record.get("j") == "seat":
+            self.seat_records += 1
+
+    def keep_token(self, token: str) -> None:
+        """The session token of the ``seat`` record about to be written, kept in the secrets
+        file (by that record's ordinal) *before* the record: a seat in the journal always has
+        its token there, and a resumed arbiter gives it back to the same seat."""
+        tokens = list(self._secrets.get("tokens") or [])
+        tokens += [None] * (self.seat_records + 1 - len(tokens))
+        tokens[self.seat_records] = token
+        self._secrets["tokens"] = tokens
+        self._keep()
+
+    def keep_round_secret(self, round_no: int, secret_hex: str) -> None:
+        """The host secret of the round about to be dealt (from its countdown until its end
+        reveals it in the journal): a resumed arbiter deals the round in progress again from
+        it and the nonces in its ``round`` record."""
+        self._secrets["round_secret"] = {"round": round_no, "secret": secret_hex}
+        self._keep()
+
+    def _keep(self) -> None:
+        write_private(secret_path(self.path),
+                      json.dumps(self._secrets, indent=1).encode("utf-8"))
 
     def close(self) -> None:
         self._file.close()
+
+
+def _raw_records(data: bytes) -> list[tuple[bytes, Any]]:
+    """Each whole record's exact bytes and value (a torn or garbled tail is left out)."""
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True)
+    unpacker.feed(data)
+    found, start = [], 0
+    try:
+        for record in unpacker:
+            end = unpacker.tell()
+            found.append((data[start:end], record))
+            start = end
+    except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError):
+        pass
+    return found
 
 
 @dataclass
@@ -85,13 +219,21 @@ class JournalRead:
     records: list[dict[str, Any]]
     torn: bool = False  # the last record was cut off mid-write and was left out
     size: int = 0  # bytes of the whole records (where a torn one begins)
+    version: int = VERSION  # 1: written before records were chained
+    chained: int = 0  # how many records carry a ``prev`` that was checked
+
+    @property
+    def unchained(self) -> bool:
+        return self.version < 2
 
 
 FIRST = ("host", "match")  # the kinds a journal may begin with (match: older journals)
 
 
 def read_journal(path: str | Path) -> JournalRead:
-    """Every whole record of a journal; a torn last record is left out and flagged."""
+    """Every whole record of a journal, its chain checked; a torn last record is left out and
+    flagged. An edit, or records removed or inserted anywhere but at the end, breaks the chain
+    and is refused, naming the first record that does not follow the one before it."""
     try:
         data = Path(path).read_bytes()
     except OSError as err:
@@ -99,22 +241,60 @@ def read_journal(path: str | Path) -> JournalRead:
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True)
     unpacker.feed(data)
     records: list[dict[str, Any]] = []
+    hashes: list[str] = []
     size = 0  # where the last whole record ends (tell() after a partial one is past it)
     try:
         for record in unpacker:
             if not isinstance(record, dict) or "j" not in record:
-                raise JournalError(f"{path}: record {len(records) + 1} is not a journal record")
+                raise JournalError(f"{path}: record {len(records) + 1} is not a journal record",
+                                   len(records) + 1, None, "it is not a journal record")
             records.append(record)
-            size = unpacker.tell()
+            end = unpacker.tell()
+            hashes.append(record_hash(data[size:end]))
+            size = end
     except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError) as err:
         if isinstance(err, JournalError):
             raise
         raise JournalError(f"{path}: not a lan_demon journal ({type(err).__name__})") from None
     if not records or records[0].get("j") not in FIRST:
         raise JournalError(f"{path}: not a lan_demon journal (no host or match record first)")
+    head = records[0]
+    version = head.get("v", 1) if head["j"] == "host" else 1
+    if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
+        raise JournalError(f"{path}: a journal of version {version!r}, which this lan-demon "
+                           f"does not know (it reads versions 1 to {VERSION})", 1, head["j"])
+    chained = 0
     for number, record in enumerate(records, 1):
-        check(record, number, path)
-    return JournalRead(records, size < len(data), size)
+        if version >= 2:
+            _check_link(record, number, hashes[number - 2] if number > 1 else GENESIS,
+                        records[number - 2] if number > 1 else None, path)
+            chained += 1
+        elif "prev" in record:
+            _fail(path, number, record, "the journal says it is version 1 (unchained), but its "
+                  "records are chained: its host record was edited")
+        check(record, number, path, version)
+    return JournalRead(records, size < len(data), size, version, chained)
+
+
+def _fail(path: Any, number: int, record: dict[str, Any], words: str) -> None:
+    raise JournalError(f"{path}: record {number} ({record.get('j')}): {words}", number,
+                       record.get("j"), words)
+
+
+def _check_link(record: dict[str, Any], number: int, expected: str,
+                before: dict[str, Any] | None, path: Any) -> None:
+    prev = record.get("prev")
+    if prev == expected:
+        return
+    if not isinstance(prev, str):
+        _fail(path, number, record, "it has no prev field: a version 2 journal chains every "
+              "record")
+    if before is None:
+        _fail(path, number, record, "the first record's prev is not 64 zeros: records were "
+              "removed before it")
+    _fail(path, number, record, f"the chain is broken: its prev is not the hash of record "
+          f"{number - 1} ({before.get('j')}) — record {number - 1} was edited, or records were "
+          f"removed or inserted between them")
 
 
 @dataclass
@@ -127,6 +307,7 @@ class Replay:
     torn: bool = False
     last: Any = None  # the state of the last round dealt, finished or not
     result: dict[str, Any] | None = None  # the match_end record's result, if any
+    unchained: bool = False  # a version 1 journal: its records carry no chain to check
 
 
 _CONFIG = (dict,)
@@ -135,7 +316,7 @@ _INT = (int,)
 #: The fields each record must have, with their types.
 _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "host": {"config": _CONFIG, "port": _INT, "pub_port": _INT},
-    "seat": {"seat": _INT, "name": (str,), "token": (str,), "bot": (bool,)},
+    "seat": {"seat": _INT, "name": (str,), "bot": (bool,)},
     "leave": {"seat": _INT},
     "ready": {"seat": _INT},
     "seq": {"upto": _INT},
@@ -144,6 +325,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "countdown": {"round": _INT},
     "round": {"round": _INT},
     "move": {"round": _INT, "seat": _INT, "move": (dict,)},
+    "refused": {"round": _INT, "seat": _INT, "move": (dict,), "code": (str,)},
     "round_end": {"round": _INT, "result": (dict,)},
     "match_end": {"result": (dict,)},
     "resumed": {"port": _INT, "pub_port": _INT},
@@ -151,47 +333,92 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
 
 #: Fields a record may leave out (journals of plain tables, older journals), with their types
 #: when present. A ``key`` must be a z85 CURVE public key.
+_TIME = (int, float)
 _OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "host": {"coded": (bool,), "key": (str,)},
-    "seat": {"key": (str,)},
+    "seat": {"key": (str,), "token": (str,)},  # token: version 1 only
     "leave": {"away": (bool,)},  # a leave during the match: the seat is kept, away
+    "round": {"commit": (str,), "commits": (list,), "nonces": (list,), "seeded": (bool,),
+              "at": _TIME},
+    "move": {"at": _TIME, "ts": _TIME},
+    "refused": {"at": _TIME, "ts": _TIME, "rule": (str,), "by": _INT},
+    "round_end": {"secret": (str,)},
+    "resumed": {"at": _TIME},
 }
 
 
-def check(record: dict[str, Any], number: int, path: Any) -> None:
+def check(record: dict[str, Any], number: int, path: Any, version: int = VERSION) -> None:
     """Refuse a record of an unknown kind or with a field missing or of the wrong type."""
-    fields = _FIELDS.get(record["j"])
+    kind = record["j"]
+    fields = _FIELDS.get(kind)
     if fields is None:
-        raise JournalError(f"{path}: record {number} has an unknown kind {record['j']!r}")
+        _fail(path, number, record, f"an unknown kind {kind!r}")
     for name, types in fields.items():
         value = record.get(name)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            raise JournalError(f"{path}: record {number} ({record['j']}) has a bad or missing "
-                               f"field {name!r}")
-    for name, types in _OPTIONAL.get(record["j"], {}).items():
+            _fail(path, number, record, f"a bad or missing field {name!r}")
+    for name, types in _OPTIONAL.get(kind, {}).items():
         value = record.get(name)
         if value is None:
             continue
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types) \
                 or (name == "key" and not is_public_key(value)):
-            raise JournalError(f"{path}: record {number} ({record['j']}) has a bad field "
-                               f"{name!r}")
-    if record["j"] == "match" and not all(isinstance(p, str) for p in record["players"]):
-        raise JournalError(f"{path}: the match record's players are not names")
+            _fail(path, number, record, f"a bad field {name!r}")
+    if kind == "match" and not all(isinstance(p, str) for p in record["players"]):
+        _fail(path, number, record, "the match record's players are not names")
+    if version >= 2 and kind == "seat" and "token" in record:
+        _fail(path, number, record, "a seat record holds a session token, which a version 2 "
+              "journal never does (tokens stay in the secrets file): it was edited")
+    if version < 2 and kind == "seat" and not isinstance(record.get("token"), str):
+        _fail(path, number, record, "a bad or missing field 'token'")
+    if kind == "round":
+        for name in ("commits", "nonces"):
+            if name in record and not _pairs(record[name]):
+                _fail(path, number, record, f"its {name} are not [seat, hex] pairs")
+
+
+def _pairs(value: Any) -> bool:
+    """A list of [seat, hex] pairs, as the ``round`` record's commits and nonces are."""
+    try:
+        return all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], int)
+                   and isinstance(p[1], str) and bytes.fromhex(p[1]) is not None
+                   for p in value)
+    except ValueError:
+        return False
+
+
+def legacy_rng(seed: int | str, round_no: int) -> random.Random:
+    """How a version 1 journal's rounds were dealt: CPython's ``random``, seeded with the match
+    seed and round (any other Python's shuffle may deal otherwise: only the spec'd deal of
+    version 2 is the same everywhere)."""
+    return random.Random(f"lan_demon:{seed}:{round_no}")
 
 
 class MatchFold:
-    """The match as its records tell it, record by record: the part of a journal that replay
-    and resume share. Records that are not about the match itself are ignored here."""
+    """The match as its records tell it, record by record: the part of a journal that replay,
+    resume and verify share. Records that are not about the match itself are ignored here.
 
-    def __init__(self, path: Any = "journal"):
+    ``version``: the journal's (1: rounds dealt with :func:`legacy_rng`). ``secrets``: the host
+    secret (hex) of each round not dealt from the seed, by round — the ``round_end`` records
+    reveal them (:func:`revealed_secrets`); a resumed round in progress takes its own from the
+    secrets file."""
+
+    def __init__(self, path: Any = "journal", version: int = VERSION,
+                 secrets: dict[int, str] | None = None):
         self.path = path
+        self.version = version
+        self.secrets = dict(secrets or {})
         self.replay: Replay | None = None
         self.state: Any = None  # the round in progress, if any
+        self.round_record: dict[str, Any] | None = None  # its ``round`` record
+        self.events: list[dict[str, Any]] = []  # what the last move did (its engine events)
 
     @property
     def match(self) -> Match | None:
         return self.replay.match if self.replay else None
+
+    def fail(self, words: str) -> None:
+        raise JournalError(f"{self.path}: {words}", words=words)
 
     def feed(self, record: dict[str, Any]) -> None:
         try:
@@ -201,12 +428,11 @@ class MatchFold:
         except (KeyError, TypeError, ValueError) as err:
             if isinstance(err, GameError):
                 raise
-            raise JournalError(f"{self.path}: the journal does not replay "
-                               f"({type(err).__name__}: {err})") from None
+            self.fail(f"the journal does not replay ({type(err).__name__}: {err})")
 
     def _match(self, record: dict[str, Any]) -> None:
         if self.replay is not None:
-            raise JournalError(f"{self.path}: a second match record")
+            self.fail("a second match record")
         game = get_game(record["game"])
         match = Match(game, list(record["players"]), record["seed"],
                       dict(record.get("options") or {}), rounds_wanted=record.get("rounds"))
@@ -214,38 +440,50 @@ class MatchFold:
 
     def _need_match(self, what: str) -> Replay:
         if self.replay is None:
-            raise JournalError(f"{self.path}: {what} before the match record")
+            self.fail(f"{what} before the match record")
+        assert self.replay is not None
         return self.replay
 
     def _round(self, record: dict[str, Any]) -> None:
         rep = self._need_match("a round")
-        if record["round"] != rep.match.round_no:
-            raise JournalError(f"{self.path}: round {record['round']} dealt where round "
-                               f"{rep.match.round_no} was due")
-        self.state = rep.last = rep.match.deal()
+        match = rep.match
+        if record["round"] != match.round_no:
+            self.fail(f"round {record['round']} dealt where round {match.round_no} was due")
+        if self.version < 2:
+            self.state = match.game.deal(match.setup, legacy_rng(match.seed, match.round_no))
+        elif seeded(record):
+            self.state = match.deal()
+        else:
+            secret = self.secrets.get(record["round"])
+            if secret is None:
+                self.fail(f"round {record['round']} was dealt from a host secret that neither "
+                          "the journal (its round_end) nor the secrets file holds: it cannot "
+                          "be dealt again")
+            self.state = match.deal(bytes.fromhex(secret), nonces_of(record))
+        rep.last = self.state
+        self.round_record = record
         rep.moves.append(0)
 
     def _move(self, record: dict[str, Any]) -> None:
         rep = self._need_match("a move")
         if self.state is None:
-            raise JournalError(f"{self.path}: a move before any round was dealt")
+            self.fail("a move before any round was dealt")
         game = rep.match.game
         try:
-            game.apply(self.state, record["seat"], game.move_from_data(record["move"]))
+            self.events = game.apply(self.state, record["seat"],
+                                     game.move_from_data(record["move"]))
         except GameError as err:
-            raise JournalError(f"{self.path}: move {record.get('seq')} does not replay: {err}") \
-                from None
+            self.fail(f"move {record.get('seq')} does not replay: {err}")
         rep.moves[-1] += 1
 
     def _round_end(self, record: dict[str, Any]) -> None:
         rep = self._need_match("a round end")
         game, state = rep.match.game, self.state
         if state is None or not game.round_over(state):
-            raise JournalError(f"{self.path}: round {record['round']} ends in the journal but "
-                               "not in the replay")
+            self.fail(f"round {record['round']} ends in the journal but not in the replay")
         result = game.round_result(state)
         if result.to_data() != RoundResult.from_data(record["result"]).to_data():
-            raise JournalError(f"{self.path}: round {record['round']} replays to other scores")
+            self.fail(f"round {record['round']} replays to other scores")
         rep.match.record(result)
         self.state = None
 
@@ -253,14 +491,34 @@ class MatchFold:
         self._need_match("the match end").result = record["result"]
 
 
+def seeded(round_record: dict[str, Any]) -> bool:
+    """Whether a ``round`` record's deal comes from the match seed: it says so, or it names no
+    commitment (journals written before commit and reveal)."""
+    if "seeded" in round_record:
+        return bool(round_record["seeded"])
+    return "commit" not in round_record
+
+
+def nonces_of(round_record: dict[str, Any]) -> dict[int, bytes]:
+    """The players' nonces a ``round`` record says were mixed into its deal."""
+    return {int(seat): bytes.fromhex(nonce) for seat, nonce in round_record.get("nonces") or []}
+
+
+def revealed_secrets(records: list[dict[str, Any]]) -> dict[int, str]:
+    """Each round's host secret as its ``round_end`` record reveals it, by round."""
+    return {r["round"]: r["secret"] for r in records
+            if r["j"] == "round_end" and isinstance(r.get("secret"), str)}
+
+
 def replay(path: str | Path) -> Replay:
-    """Deal every round again from the seed, apply its moves, and check the recorded scores."""
+    """Deal every round again, apply its moves, and check the recorded scores."""
     read = read_journal(path)
-    fold = MatchFold(path)
+    fold = MatchFold(path, read.version, revealed_secrets(read.records))
     for record in read.records:
         fold.feed(record)
     if fold.replay is None:
         raise JournalError(f"{path}: the match never started (the journal ends in the lobby)")
     fold.replay.unfinished = fold.state
     fold.replay.torn = read.torn
+    fold.replay.unchained = read.unchained
     return fold.replay

@@ -1,24 +1,29 @@
 """Crash recovery: an arbiter taken up again from its journal (``lan-demon host --resume``).
 
 The journal (:mod:`lan_demon.net.journal`) holds everything a restarted arbiter cannot work out
-for itself — the host's configuration and ports, the seats with their session tokens, who said
-ready, the update numbers handed out — next to the match: its seed, every committed move and
-every round's result. :func:`restore` reads it back into an :class:`Arbiter`: finished rounds,
-totals and RD-15 handicaps come from :class:`~lan_demon.games.Match` recording each result again;
-the round in progress is dealt again from the seed and every committed move re-applied with the
-engine. Seats come back *away*, each waiting for its client to say hello with its token.
+for itself — the host's configuration and ports, the seats, who said ready, the update numbers
+handed out — next to the match: its seed, every committed move and every round's result; the
+secrets file beside it holds the seats' session tokens and the round in progress's host secret.
+:func:`restore` reads both back into an :class:`Arbiter`: finished rounds, totals and RD-15
+handicaps come from :class:`~lan_demon.games.Match` recording each result again; the round in
+progress is dealt again (from the seed, or from its host secret and the nonces of its ``round``
+record) and every committed move re-applied with the engine. Seats come back *away*, each
+waiting for its client to say hello with its token.
 
 What the crashed arbiter had not journaled it had not sent either (a step's outbox goes out
 after the step's records are written), so a client never saw anything that is lost: a move still
 in the fairness window, or a ``ready`` not yet written, was never answered — its client's
 snapshot after reconnecting clears it.
 
-A table with a room code or CURVE keys keeps them in a *secrets file* beside the journal,
-``<journal>.secret`` (:class:`HostSecrets`, mode 0600), never in the journal itself, which may be
-shared to replay a match. The journal says only whether there was a code and which public key
-the table had, so a resumed host can tell that the secrets file is the table's, and refuses to
-resume a coded or encrypted table without it (it could not be the same table: its clients hold
-its key and code). Each ``seat`` record names the key that took the seat, so a resumed seat
+Every journaled table has a *secrets file* beside the journal, ``<journal>.secret``
+(:class:`HostSecrets`, mode 0600, replaced atomically whenever it changes): the session tokens
+(by the ordinal of each ``seat`` record: lobby leaves renumber seats, never records), the round
+in progress's host secret and, on a table with them, the room code and CURVE keys — never in the
+journal itself, which may be shared to replay and verify a match. The journal says only whether
+there was a code and which public key the table had, so a resumed host can tell that the secrets
+file is the table's, and refuses to resume a coded or encrypted table without it (it could not
+be the same table: its clients hold its key and code), or a journal with seats without it (their
+tokens are there). Each ``seat`` record names the key that took the seat, so a resumed seat
 speaks only with that key again — a token alone does not win it back after a crash either.
 
 Clients notice a dead arbiter by silence (about 3.5 s with nothing heard) and reconnect with
@@ -30,9 +35,9 @@ port on their own, and an answer there (a pong) would keep them from ever notici
 from __future__ import annotations
 
 import json
-import os
+from secrets import token_hex
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -42,7 +47,8 @@ from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter, Config, Outbox, Seat
 from lan_demon.net.client import SILENCE
 from lan_demon.net.fairdeal import HostDeal, unpairs
-from lan_demon.net.journal import JournalError, JournalRead, MatchFold, read_journal
+from lan_demon.net.journal import (SECRET_SUFFIX, JournalError, JournalRead, MatchFold,
+                                   read_journal, revealed_secrets, secret_path, write_private)
 from lan_demon.net.security import KeyPair, fingerprint, is_public_key
 
 #: How long a resumed arbiter answers only ``hello`` from connections it does not know: a
@@ -91,10 +97,13 @@ def config_of(head: dict[str, Any], path: Any) -> Config:
 class _Restorer:
     """Folds the records into a new arbiter, the way the crashed one moved through them."""
 
-    def __init__(self, head: dict[str, Any], now: float, path: Any):
+    def __init__(self, head: dict[str, Any], now: float, path: Any,
+                 tokens: tuple[str | None, ...] = (), secrets: dict[int, str] | None = None):
         self.path, self.now = path, now
         self.arbiter = Arbiter(config_of(head, path), now=now)
-        self.fold = MatchFold(path)
+        self.fold = MatchFold(path, secrets=secrets)
+        self.secrets = dict(secrets or {})  # round -> host secret (hex), kept or revealed
+        self.tokens, self.seat_records = tokens, 0
         self.port, self.pub_port = head["port"], head["pub_port"]
         self.seq = self.mark = 0
         self.match_ended = False
@@ -109,9 +118,13 @@ class _Restorer:
         seats = self.arbiter.seats
         if record["seat"] != len(seats) or self.arbiter.phase != "lobby":
             raise JournalError(f"{self.path}: seat {record['seat']} taken out of turn")
-        seats.append(Seat(record["seat"], record["name"], record["token"], record["bot"], None,
-                          key=record.get("key"), status="away", heard=self.now,
-                          away_since=self.now))
+        ordinal, self.seat_records = self.seat_records, self.seat_records + 1
+        token = self.tokens[ordinal] if ordinal < len(self.tokens) else None
+        # No token kept (its secrets file was cut short): one nobody knows — the seat plays on
+        # (stand-ins, RD-13 votes) but cannot be taken back.
+        seats.append(Seat(record["seat"], record["name"], token or token_hex(8),
+                          record["bot"], None, key=record.get("key"), status="away",
+                          heard=self.now, away_since=self.now))
 
     def _seat_at(self, record: dict[str, Any]) -> Seat:
         seats = self.arbiter.seats
@@ -151,15 +164,20 @@ class _Restorer:
     def _round(self, record: dict[str, Any]) -> None:
         self.arbiter.phase = "playing"
         deal = self._deal_round(record["round"])
+        deal.commits = unpairs(record.get("commits"))
         deal.nonces = {seat: bytes.fromhex(n) for seat, n in unpairs(record.get("nonces"))
                        .items()}
 
     def _deal_round(self, round_no: int) -> HostDeal:
-        """The round's secret and commitments as the crashed arbiter held them. A seeded
-        table's secret follows from its seed."""
+        """The round's secret as the crashed arbiter held it: a seeded table's follows from
+        its seed; an unseeded one's was kept in the secrets file before it was committed to
+        (or revealed by the round's end). Without it, a fresh one: the round was not dealt."""
         a = self.arbiter
         if a.deal_round is None or a.deal_round.round != round_no:
             a.deal_round = HostDeal.draw(round_no, a.config.seed)
+            kept = self.secrets.get(round_no)
+            if a.config.seed is None and kept is not None:
+                a.deal_round.secret = bytes.fromhex(kept)
         return a.deal_round
 
     def _move(self, record: dict[str, Any]) -> None:
@@ -203,11 +221,27 @@ def host_config(read: JournalRead, path: Any = "journal") -> Config:
     return config_of(head, path)
 
 
-def restore(read: JournalRead, now: float, path: Any = "journal") -> Restored:
-    """Rebuild the arbiter of a journal as it stood at its last whole record."""
+def restore(read: JournalRead, now: float, path: Any = "journal",
+            secrets: HostSecrets | None = None) -> Restored:
+    """Rebuild the arbiter of a journal as it stood at its last whole record; the seats'
+    tokens and the round in progress's host secret come from ``secrets`` (read from the
+    secrets file beside ``path`` when not given)."""
     host_config(read, path)
+    if read.unchained:
+        raise JournalError(f"{path}: this journal was written by an older lan-demon (version "
+                           f"1, unchained); it replays, but it cannot be resumed")
+    if secrets is None:
+        secrets = read_secrets(path)
+    if secrets is None and any(r["j"] == "seat" for r in read.records):
+        raise JournalError(f"{path}: its secrets file {secret_path(path)} is missing: the seats' "
+                           "session tokens are kept there, and without them nobody could take "
+                           "a seat back")
+    kept = revealed_secrets(read.records)
+    if secrets is not None and secrets.round_secret is not None:
+        kept.setdefault(secrets.round_secret["round"], secrets.round_secret["secret"])
     try:
-        restorer = _Restorer(read.records[0], now, path)
+        restorer = _Restorer(read.records[0], now, path, secrets.tokens if secrets else (),
+                             kept)
         for record in read.records[1:]:
             if record["j"] == "host":
                 raise JournalError(f"{path}: a second host record")
@@ -241,7 +275,7 @@ def take_up(restored: Restored, now: float) -> None:
     :data:`RESUME_QUIET` seconds (see the module's notes)."""
     arbiter = restored.arbiter
     arbiter.record("resumed", port=arbiter.ports.get("port", 0),
-                   pub_port=arbiter.ports.get("pub_port", 0), torn=restored.torn)
+                   pub_port=arbiter.ports.get("pub_port", 0), torn=restored.torn, at=now)
     complete(restored, now)
     arbiter.quiet_until = now + RESUME_QUIET
     if arbiter.phase == "over":  # its end may not have gone out before the crash
@@ -250,26 +284,30 @@ def take_up(restored: Restored, now: float) -> None:
 
 # --- the secrets file beside the journal ------------------------------------------------------
 
-SECRET_SUFFIX = ".secret"
-_SECRET_FIELDS = ("v", "code", "public", "secret", "name", "lan")
+_SECRET_FIELDS = ("v", "code", "public", "secret", "name", "lan", "tokens", "round_secret")
 
 
 @dataclass(frozen=True)
 class HostSecrets:
     """What makes a resumed host the *same* table and must not be in a journal that may be
     shared: the room code, the CURVE key pair (the clients hold its public half and would not
-    talk to another), and, on the LAN, the table's announced name."""
+    talk to another), on the LAN the table's announced name; and what a resumed arbiter needs
+    and nobody else may have: the session tokens, by ``seat`` record ordinal (written by
+    :meth:`~lan_demon.net.journal.JournalWriter.keep_token`), and the host secret of the round
+    in progress, ``{round, secret}`` (:func:`keep_round_secret`)."""
 
     code: str | None = None
     keys: KeyPair | None = None
     name: str | None = None  # the table's name on the LAN (None: not announced)
     lan: bool = False  # bound every interface and announced with mDNS
+    tokens: tuple[str | None, ...] = ()
+    round_secret: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def to_data(self) -> dict[str, Any]:
         keys = self.keys
         return {"v": 1, "code": self.code, "public": keys.public.decode() if keys else None,
                 "secret": keys.secret.decode() if keys else None, "name": self.name,
-                "lan": self.lan}
+                "lan": self.lan, "tokens": list(self.tokens), "round_secret": self.round_secret}
 
     @classmethod
     def from_data(cls, data: Any, where: Any) -> HostSecrets:
@@ -280,7 +318,9 @@ class HostSecrets:
         if not (code is None or (isinstance(code, str) and code.isalnum())) \
                 or not (name is None or isinstance(name, str)) \
                 or not isinstance(data.get("lan", False), bool) \
-                or (public is None) != (secret is None):
+                or (public is None) != (secret is None) \
+                or not _tokens(data.get("tokens", [])) \
+                or not _round_secret(data.get("round_secret")):
             raise JournalError(f"{where}: a secrets file with a bad field")
         keys = None
         if public is not None:
@@ -289,7 +329,24 @@ class HostSecrets:
             if keys is None or not _pair(keys):
                 raise JournalError(f"{where}: the secrets file's key pair is not a CURVE key "
                                    "pair")
-        return cls(code, keys, name, bool(data.get("lan", False)))
+        return cls(code, keys, name, bool(data.get("lan", False)),
+                   tuple(data.get("tokens") or ()), data.get("round_secret"))
+
+
+def _tokens(value: Any) -> bool:
+    return isinstance(value, list) and all(t is None or isinstance(t, str) for t in value)
+
+
+def _round_secret(value: Any) -> bool:
+    if value is None:
+        return True
+    if not isinstance(value, dict) or set(value) != {"round", "secret"} \
+            or not isinstance(value["round"], int) or not isinstance(value["secret"], str):
+        return False
+    try:
+        return bool(bytes.fromhex(value["secret"]))
+    except ValueError:
+        return False
 
 
 def _pair(keys: KeyPair) -> bool:
@@ -302,32 +359,25 @@ def _pair(keys: KeyPair) -> bool:
         return False
 
 
-def secret_path(journal: str | Path) -> Path:
-    """Where a journal's secrets are kept: beside it, ``<journal>.secret``."""
-    return Path(str(journal) + SECRET_SUFFIX)
-
-
 def write_secrets(journal: str | Path, secrets: HostSecrets) -> Path:
     """Write the secrets file of ``journal``, readable by its owner only (0600) from its first
-    byte on: written to a new file made with that mode, flushed to disk (it is written once and
-    a resume depends on it), then renamed over any older one."""
+    byte on: written to a new file made with that mode, flushed to disk, then renamed over any
+    older one (:func:`lan_demon.net.journal.write_private`)."""
     path = secret_path(journal)
-    temporary = path.with_name(path.name + ".new")
-    data = json.dumps(secrets.to_data(), indent=1).encode("utf-8")
-    try:
-        if temporary.exists():
-            temporary.unlink()
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.fchmod(fd, 0o600)  # whatever the umask
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temporary, path)
-    except OSError as err:
-        raise JournalError(f"cannot write the secrets file {str(path)!r}: {err.strerror}") \
-            from None
+    write_private(path, json.dumps(secrets.to_data(), indent=1).encode("utf-8"))
+    return path
+
+
+def keep_round_secret(journal: str | Path, round_no: int, secret_hex: str) -> Path:
+    """Keep the host secret of round ``round_no`` (hex) in the secrets file beside ``journal``
+    (atomically, 0600), for a resumed arbiter to deal that round again while it is in progress.
+    An arbiter with its journal attached does the same with ``Arbiter.keep_round_secret``,
+    which goes through its :class:`~lan_demon.net.journal.JournalWriter` (and must be used
+    while that writer is open, which keeps its own copy of the file)."""
+    old = read_secrets(journal) or HostSecrets()
+    data = {**old.to_data(), "round_secret": {"round": round_no, "secret": secret_hex}}
+    path = secret_path(journal)
+    write_private(path, json.dumps(data, indent=1).encode("utf-8"))
     return path
 
 
@@ -384,7 +434,7 @@ def resume(path: str | Path, port: int | None = None,
     from lan_demon.net.server import LOOPBACK, ArbiterServer  # the socket shell, only here
     read = read or read_journal(path)
     check_secrets(read, secrets, path)
-    restored = restore(read, clock(), path)
+    restored = restore(read, clock(), path, secrets)
     arbiter = restored.arbiter
     arbiter.config.code = secrets.code if secrets else None
     server = ArbiterServer(arbiter.config, host="0.0.0.0" if secrets and secrets.lan else
@@ -416,6 +466,7 @@ def summary(restored: Restored) -> str:
     return f"{where}; totals: {totals}"
 
 
-__all__ = ["RESUME_QUIET", "HostSecrets", "Restored", "check_secrets", "complete", "config_of",
-           "host_config", "read_secrets", "restore", "resume", "secret_path",
+__all__ = ["RESUME_QUIET", "SECRET_SUFFIX", "HostSecrets", "Restored", "check_secrets",
+           "complete", "config_of", "host_config", "keep_round_secret", "read_secrets",
+           "restore", "resume", "secret_path",
            "summary", "take_up", "write_secrets"]

@@ -1,0 +1,231 @@
+"""``lan-demon verify JOURNAL``: audit a match journal from its records and the spec alone.
+
+Everything a verifier in another language would do (``protocol/PROTOCOL.md`` §19), in one pass
+over the records, stopping at the first problem:
+
+* the chain — each record's ``prev`` is the SHA-256 of the record before it
+  (:func:`lan_demon.net.journal.read_journal`); a version 1 journal has none and fails;
+* every deal — a seeded round from ``seed_secret(seed, round)`` and no nonces; any other from
+  the host secret its ``round_end`` reveals, checked against the commitment published before
+  the round, and the players' nonces, each checked against the hash its seat committed to;
+* every move replayed with the engine: each committed move applies; each refused move does not;
+* every score — each ``round_end`` result is the engine's, the ``match_end`` totals the sums;
+* the clock — ``at`` never goes back by more than the fairness window (inside which moves are
+  committed in the order of their timestamps, not of their arrival) and
+  :data:`RELEASE_SLACK` (the window is released at the loop's next turn), and in Racing Demon each
+  table move (RD-13's minute, seat -1) comes at least 60 s after the last play;
+* the end — a journal without its ``match_end`` ends before the match does (a cut at the end
+  cannot be told from a match still in progress: nothing follows the last record to say so).
+
+Imports the games and the journal format only: it needs no arbiter, no socket.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lan_demon.games import GameError
+from lan_demon.games.deal import commitment, seed_secret
+from lan_demon.net.journal import (JournalError, JournalRead, MatchFold, read_journal,
+                                   revealed_secrets, seeded)
+
+RD13_MINUTE = 60.0  # RD-13: a table move comes after a minute without a play (STUCK_TIMEOUT)
+EPSILON = 1e-6  # seconds: float rounding in a journaled time
+#: How far past the fairness window an arrival time may go back: a window is released at the
+#: arbiter loop's next turn after it closes, and a move that arrived in between (no rival of the
+#: held ones) was committed before them.
+RELEASE_SLACK = 0.5
+
+
+class Problem(Exception):
+    """The first thing wrong with a journal, in words."""
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    line: str  # the one line ``verify`` prints
+
+
+def verify(path: str | Path) -> Verdict:
+    """Audit the journal at ``path``. A file that cannot be read at all raises
+    :class:`JournalError` (the command's one line, exit 2); anything else is a verdict."""
+    try:
+        Path(path).read_bytes()
+    except OSError as err:
+        raise JournalError(f"cannot read the journal {str(path)!r}: {err.strerror}") from None
+    try:
+        read = read_journal(path)
+    except JournalError as err:
+        return _fail(err.number or 1, err.kind or "?", "-", err.words)
+    return _Audit(read, path).run()
+
+
+def _fail(number: int, kind: str, round_no: Any, words: str) -> Verdict:
+    return Verdict(False, f"FAIL at record {number} ({kind}, round {round_no}): {words}")
+
+
+class _Audit:
+    def __init__(self, read: JournalRead, path: Any):
+        self.read, self.path = read, path
+        self.fold = MatchFold(path, read.version, revealed_secrets(read.records))
+        head = read.records[0]
+        config = head.get("config") if head["j"] == "host" else None
+        fairness = (config or {}).get("fairness_ms") or 0
+        self.window = (fairness if isinstance(fairness, (int, float)) else 0) / 1000
+        self.round: Any = "-"
+        self.latest: float | None = None  # the latest arrival time seen on this clock
+        self.last_play: float | None = None  # when the round in progress last saw a play
+        self.rounds: dict[int, dict[str, Any]] = {}  # round records, by round
+        self.moves = self.refused = 0
+
+    def run(self) -> Verdict:
+        records = self.read.records
+        if self.read.unchained:
+            return _fail(1, records[0]["j"], "-", "a version 1 journal is not chained, so an "
+                         "edit in it cannot be found: it replays (lan-demon replay) but cannot "
+                         "be verified")
+        for number, record in enumerate(records, 1):
+            if isinstance(record.get("round"), int):
+                self.round = record["round"]
+            try:
+                self.feed(record)
+            except (Problem, JournalError) as err:
+                return _fail(number, record["j"], self.round, getattr(err, "words", str(err)))
+        last = len(records)
+        if self.read.torn:
+            return _fail(last + 1, "?", self.round, "the last record was cut off mid-write: "
+                         "the journal ends before the match does")
+        match = self.fold.match
+        if match is None or self.fold.replay.result is None:
+            return _fail(last, records[-1]["j"], self.round, "the journal ends before the "
+                         "match does (no match_end record: cut at the end, or the match is "
+                         "still being played)")
+        return Verdict(True, f"OK: {match.game.id}, {len(match.players)} seats, "
+                             f"{len(match.rounds)} rounds, {self.moves} moves, "
+                             f"{self.refused} refused, {self.read.chained} records chained")
+
+    # --- record by record ------------------------------------------------------------------
+
+    def feed(self, record: dict[str, Any]) -> None:
+        kind = record["j"]
+        before = getattr(self, "_before_" + kind, None)
+        if before is not None:
+            before(record)
+        if kind != "refused":
+            self.fold.feed(record)
+        after = getattr(self, "_after_" + kind, None)
+        if after is not None:
+            after(record)
+
+    def _before_round(self, record: dict[str, Any]) -> None:
+        match = self.fold.match
+        if match is None:
+            return  # the fold says so
+        self.rounds[record["round"]] = record
+        self.last_play = record.get("at")
+        commits = {seat: h for seat, h in record.get("commits") or []}
+        if seeded(record):
+            if "commit" in record and \
+                    commitment(seed_secret(match.seed, record["round"])) != record["commit"]:
+                raise Problem("a seeded round's commitment is not the hash of the seed's secret")
+            if record.get("nonces"):
+                raise Problem("a seeded round names nonces: a seeded deal has none")
+            return
+        if not isinstance(record.get("commit"), str):
+            raise Problem("the round is not seeded but names no commitment to its host secret")
+        for seat, nonce in record.get("nonces") or []:
+            if seat not in commits:
+                raise Problem(f"seat {seat}'s nonce is mixed in, but seat {seat} committed to "
+                              "none before the round")
+            if commitment(bytes.fromhex(nonce)) != commits[seat]:
+                raise Problem(f"seat {seat}'s nonce is not the one it committed to (its hash "
+                              "differs from the commits list)")
+        secret = self.fold.secrets.get(record["round"])
+        if secret is None:
+            raise Problem("the journal ends before the match does: the end of this round, "
+                          "which reveals the host secret it was dealt from, is not in it")
+        if commitment(bytes.fromhex(secret)) != record["commit"]:
+            raise Problem("the host secret its round_end reveals does not match the "
+                          "commitment published before the round: the deal was not the one "
+                          "committed to")
+
+    def _before_move(self, record: dict[str, Any]) -> None:
+        at = self._clock(record)
+        if record["seat"] == -1 and self.fold.match is not None and \
+                self.fold.match.game.races and at is not None:
+            if self.last_play is not None and at - self.last_play < RD13_MINUTE - EPSILON:
+                raise Problem(f"an RD-13 table move {at - self.last_play:.3f} s after the last "
+                              f"play, not the {RD13_MINUTE:g} s RD-13 waits")
+
+    def _after_move(self, record: dict[str, Any]) -> None:
+        self.moves += 1
+        at = record.get("at")
+        if record["seat"] == -1 or any(e.get("e") in ("play", "rotate")
+                                       for e in self.fold.events):
+            self.last_play = at if at is not None else self.last_play
+
+    def _before_refused(self, record: dict[str, Any]) -> None:
+        self._clock(record)
+        code = record["code"]
+        if code not in ("illegal", "beaten", "bad_move"):
+            raise Problem(f"a refusal with the code {code!r}, which play never gives")
+        match, state = self.fold.match, self.fold.state
+        if match is None or state is None:
+            raise Problem("a refused move when no round is in progress")
+        game = match.game
+        try:
+            game.apply(game.copy_state(state), record["seat"], game.move_from_data(record["move"]))
+        except GameError:
+            self.refused += 1
+            return
+        raise Problem(f"a move refused as {code} was legal at that point")
+
+    def _before_round_end(self, record: dict[str, Any]) -> None:
+        match = self.fold.match
+        dealt = self.rounds.get(record["round"])
+        secret = record.get("secret")
+        if match is None or dealt is None:
+            return  # the fold says so
+        if seeded(dealt):
+            if secret is not None and secret != seed_secret(match.seed, record["round"]).hex():
+                raise Problem("a seeded round's revealed secret is not the seed's")
+        elif not isinstance(secret, str):
+            raise Problem("the round was dealt from a committed secret, but its end does not "
+                          "reveal it")
+
+    def _before_match_end(self, record: dict[str, Any]) -> None:
+        match = self.fold.match
+        if match is None:
+            return
+        if not match.over:
+            raise Problem("the match ends in the journal before its last round")
+        replayed = match.result_data()
+        result = record["result"]
+        if result.get("totals") != replayed["totals"]:
+            raise Problem(f"the match_end totals {result.get('totals')} are not the sums of "
+                          f"its rounds {replayed['totals']}")
+        if result != replayed:
+            different = sorted(k for k in set(result) | set(replayed)
+                               if result.get(k) != replayed.get(k))
+            raise Problem(f"the match_end result is not the replay's (it differs in "
+                          f"{', '.join(different)})")
+
+    def _before_resumed(self, record: dict[str, Any]) -> None:
+        # A new arbiter: perhaps a new clock (after a reboot), and RD-13's minute starts again.
+        self.latest = record.get("at")
+        self.last_play = record.get("at")
+
+    def _clock(self, record: dict[str, Any]) -> float | None:
+        """A move's or refusal's arrival time: there, and not before what came earlier."""
+        at = record.get("at")
+        if at is None:
+            raise Problem("it has no arrival time (at)")
+        if self.latest is not None and at < self.latest - self.window - RELEASE_SLACK:
+            raise Problem(f"its arrival time goes back {self.latest - at:.3f} s, more than the "
+                          f"fairness window ({self.window * 1000:g} ms) and "
+                          f"{RELEASE_SLACK * 1000:g} ms for its release allow")
+        self.latest = at if self.latest is None else max(self.latest, at)
+        return at
