@@ -177,12 +177,17 @@ class Played:
             game, doc, journal, host_err, bots
 
 
-def play_match(spawn: Spawner, workdir: Path, game: str) -> Played:
-    """Host ``game`` with its set-up from GAMES, seat greedy flat-out bots, wait for the end."""
-    setup = GAMES[game]
+def play_match(spawn: Spawner, workdir: Path, game: str,
+               setup: dict[str, Any] | None = None) -> Played:
+    """Host ``game`` with its set-up from GAMES (or ``setup``: a seed None deals secretly, and
+    ``countdown`` gives the bots time to reveal their nonces), seat greedy flat-out bots, wait
+    for the end."""
+    setup = setup or GAMES[game]
     journal = workdir / f"{game}.journal"
-    argv = ["--game", game, "--players", str(setup["players"]), "--seed", str(setup["seed"]),
-            "--journal", str(journal), "--countdown", "0", "--pause", "0"]
+    seed = ["--seed", str(setup["seed"])] if setup["seed"] is not None else []
+    argv = ["--game", game, "--players", str(setup["players"]), *seed,
+            "--journal", str(journal), "--countdown", str(setup.get("countdown", 0)),
+            "--pause", "0"]
     if setup["rounds"]:
         argv += ["--rounds", str(setup["rounds"])]
     deadline = time.monotonic() + MATCH_DEADLINE
@@ -415,6 +420,21 @@ def test_item7_item9_a_real_hosted_match_journal_verifies_and_holds_no_token(pla
     assert not any(token.encode() in data for token in tokens)
     for path in (match.journal, secret_path(match.journal)):
         assert path.stat().st_mode & 0o777 == 0o600, path
+
+
+def test_item1_item9_a_secret_hosted_match_mixes_every_bots_nonce_and_verifies(spawn, tmp_path):
+    """Issue 11: a host without --seed deals every round from a committed secret mixed with
+    each bot's nonce (the bots reveal during a short countdown), and its journal verifies."""
+    from lan_demon.net.journal import read_journal
+    match = play_match(spawn, tmp_path, "racing-demon",
+                       {"players": 3, "rounds": 2, "seed": None, "countdown": 0.75})
+    assert match.doc["seed"] is None
+    rounds = [r for r in read_journal(match.journal).records if r["j"] == "round"]
+    assert len(rounds) == 2 and not any(r["seeded"] for r in rounds)
+    for r in rounds:
+        assert [seat for seat, _ in r["nonces"]] == [0, 1, 2], r["nonces"]
+    code, out, err = run_quick(spawn, "verify", str(match.journal))
+    assert (code, err) == (0, "") and out.startswith("OK: racing-demon, 3 seats, 2 rounds"), out
 
 
 # --- 2. bad input: one line on stderr, status 2, no traceback ----------------------------------

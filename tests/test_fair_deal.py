@@ -208,10 +208,12 @@ def _play_one_round(host, cheat: bool) -> list[Client]:
     for c in (ann, bob):
         c.ready()
     pump_until(lambda: all(c.table.get("phase") == "playing" for c in (ann, bob)), [ann, bob])
-    for _ in range(3):
+    for k in range(1, 3):  # RD-13: two rotations, then the third vote ends the round
         for c in (ann, bob):
             c.play(c.game.parse_move("stuck"))
-        pump_until(lambda: not ann.pending and not bob.pending, [ann, bob])
+        pump_until(lambda: all(c.mirror.rotations == k for c in (ann, bob)), [ann, bob])
+    for c in (ann, bob):
+        c.play(c.game.parse_move("stuck"))
     pump_until(lambda: all(c.table.get("phase") == "over" for c in (ann, bob)), [ann, bob])
     return [ann, bob]
 
@@ -233,3 +235,18 @@ def test_item3_a_cheating_host_is_named_loudly_at_every_seat(host):
         kinds = [n.kind for n in c.notices]
         assert "dishonest" in kinds  # its own check failed
         assert kinds.count("dispute") == 2  # and both seats' disputes reached every screen
+
+
+def test_item3_during_a_round_a_commit_is_for_the_next_round_so_no_pause_still_takes_it():
+    t = Table(seed=None, countdown=1.0, pause=0, rounds=2)
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    to_go(t)
+    (now,) = t.send(b"A", "commit", id=910, round=0, hash=commitment(NONCE_B))
+    assert now["code"] == "too_late"  # round 0 is dealt already
+    (ok,) = t.send(b"A", "commit", id=911, round=1, hash=commitment(NONCE_B))
+    assert ok["t"] == "ok"
+    end_round(t)  # pause 0: the next countdown begins at once, with Ann's commitment in it
+    t.tick(t.now)
+    countdown = [u for u in t.published if u.get("k") == "countdown"][-1]
+    assert countdown["round"] == 1 and countdown["commits"] == [[0, commitment(NONCE_B)]]

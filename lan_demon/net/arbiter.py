@@ -538,10 +538,14 @@ class Arbiter:
 
     def _on_commit(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                    out: Outbox) -> None:
-        """A player's nonce commitment for the next round (§22); a later one replaces it."""
+        """A player's nonce commitment for the next round to be dealt (§22) — in the lobby,
+        during the round before it (so a table with no pause still takes it) or between
+        rounds; a later one replaces it."""
         player = self._player(seat, peer)
         upcoming = self.match.round_no if self.match is not None else 0
-        if self.phase not in ("lobby", "between") or msg["round"] != upcoming:
+        if self.phase == "playing":
+            upcoming += 1
+        if self.phase not in ("lobby", "playing", "between") or msg["round"] != upcoming:
             raise ProtocolError("too_late", f"round {msg['round']}'s deal is already fixed; "
                                 f"commit for the next round when it is announced")
         if not is_hash(msg["hash"]):

@@ -285,7 +285,13 @@ class Client:
     # --- playing ---------------------------------------------------------------------------
 
     def ready(self) -> None:
+        """Say ready — after our nonce's commitment for the round it may start (§22): a
+        ``ready`` can be the one that starts the countdown, which fixes the commitments."""
         self._said_ready = True
+        phase = self.table.get("phase")
+        if phase in ("lobby", "between"):
+            self._commit_due = self.table.get("round", 0)
+            self._commit_when_due()
         self._send(make("ready", id=next(self._ids)))
 
     def start(self) -> None:
@@ -563,15 +569,18 @@ class Client:
         phase, deal = self.table.get("phase"), self.table.get("deal")
         if phase in ("lobby", "between"):
             self._commit_due = self.table.get("round", 0)
+        elif phase == "playing":
+            self._commit_due = self.table.get("round", 0) + 1
         elif phase == "countdown" and deal:
             self._reveal(deal["round"], deal)
 
     def _commit_when_due(self) -> None:
-        """Commit a fresh nonce for the next round — once the updates that arrived with the
-        last round's end are applied, so none is sent after the match is over."""
+        """Commit a fresh nonce for the next round to be dealt — once the updates that came
+        with it are applied, so none is sent after the match is over."""
         due, self._commit_due = self._commit_due, None
         if due is None or self.seat is None or self.role != "player" or \
-                self.table.get("phase") not in ("lobby", "between"):
+                self.table.get("phase") not in ("lobby", "playing", "between") or \
+                due in self.witness.nonces:  # committed already (a nonce is never resent)
             return
         self._deal_request(make("commit", id=next(self._ids), round=due,
                                 hash=self.witness.commit_for(due)))
@@ -684,6 +693,7 @@ class Client:
         self.pending.clear()
         self.predicted = self.mirror
         self.table.update(phase="playing", round=update["round"], setup=update["setup"])
+        self._commit_due = update["round"] + 1  # ready for a next round that starts at once
         self.notices.append(Notice("round", f"round {update['round'] + 1}: go!", update))
 
     def _k_move(self, update: dict[str, Any], private: Any) -> None:

@@ -320,7 +320,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "leave": {"seat": _INT},
     "ready": {"seat": _INT},
     "seq": {"upto": _INT},
-    "match": {"game": (str,), "seed": (int, str), "players": (list,),
+    "match": {"game": (str,), "seed": (int, str, type(None)), "players": (list,),
               "options": (dict, type(None)), "rounds": (int, type(None))},
     "countdown": {"round": _INT},
     "round": {"round": _INT},
