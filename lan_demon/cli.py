@@ -565,8 +565,8 @@ def _serve_table(server: Any, lan: _Announcement, name: str | None, game: str, k
     fingerprint, announce the table on the LAN when it has a LAN name, and serve."""
     if code is not None:
         from lan_demon.net.security import format_code
-        print(f"lan-demon: room code {format_code(code)} — tell it to the players (typed with "
-              f"or without the hyphen, in any case)", file=info, flush=True)
+        print(f"lan-demon: room code {format_code(code)} — tell it to the players",
+              file=info, flush=True)
     if keys is not None:
         print(f"lan-demon: encrypted; key fingerprint {keys.fingerprint} (public key "
               f"{keys.public.decode()})", file=info, flush=True)

@@ -60,9 +60,12 @@ def normalize_code(text: str) -> str:
 
 
 def format_code(code: str) -> str:
-    """A code as the host's screen shows it: groups of four joined by hyphens
-    (``"KQZR-MWTB"``); a short code (``--code ABC``) stays as it is."""
+    """A code as the host's screen shows it: a code of :data:`CODE_LENGTH` letters in two
+    groups of four (``"KQZR-MWTB"``); a code of another length (a host's own ``--code``) as
+    it is, upper case."""
     clean = normalize_code(code)
+    if len(clean) != CODE_LENGTH:
+        return clean
     return "-".join(clean[i:i + CODE_GROUP] for i in range(0, len(clean), CODE_GROUP))
 
 
