@@ -37,6 +37,14 @@ DRAIN = 256  # frames handled per wake-up before time is looked at again
 # MAX_MESSAGE per connection wait in libzmq; beyond that it stops reading that TCP connection
 # (the sender waits; nothing is lost).
 ROUTER_SNDHWM, PUB_SNDHWM, ROUTER_RCVHWM = 256, 10_000, 256
+# A flood is cheap to drop but not free: every frame read costs a wake-up, a receive and a
+# bucket lookup, so a peer sending thousands of frames a second would take a core just to be
+# dropped. After a wake-up that dropped frames the loop rests at least MIN_NAP, NAP_PER_DROP a
+# dropped frame, at most MAX_NAP, before reading again: a flooder wakes it at most 1,000 times
+# a second, its frames wait in its own queue (ROUTER_RCVHWM, then TCP backpressure) and are
+# read in batches, and the rest of the table waits at most MAX_NAP more. benchmarks/hostile.py
+# measures it (docs/benchmarks.md).
+MIN_NAP, NAP_PER_DROP, MAX_NAP = 0.001, 20e-6, 0.003
 
 
 class ServerError(GameError):
@@ -160,7 +168,11 @@ class ArbiterServer:
             now = self.clock()
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
             if poller.poll(wait * 1000):
+                dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 self._drain()
+                dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped - dropped
+                if dropped:
+                    self._stop.wait(min(MAX_NAP, max(MIN_NAP, dropped * NAP_PER_DROP)))
             self._guarded("a tick", lambda: arbiter.tick(self.clock()))
             self._tell_seats()
             if exit_when_over and arbiter.finished(self.clock()):
