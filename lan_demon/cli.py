@@ -262,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--secure", action=argparse.BooleanOptionalAction, default=None,
                       help="encrypt with ZeroMQ CURVE and bind seats to connection keys "
                       "(default: on with --lan, off on loopback)")
-    host.add_argument("--code", help="the room code a seat needs (default: a fresh 4-letter "
+    host.add_argument("--code", help="the room code a seat needs (default: a fresh 8-letter "
                       "code with --lan, none on loopback)")
     host.add_argument("--name", dest="table_name", help="the table's name on the LAN "
                       "(default: GAME on HOSTNAME)")
@@ -617,7 +617,9 @@ def _serve_table(server: Any, lan: _Announcement, name: str | None, game: str, k
     """What a fresh host and a resumed one do alike once bound: show the room code and the key's
     fingerprint, announce the table on the LAN when it has a LAN name, and serve."""
     if code is not None:
-        print(f"lan-demon: room code {code} — tell it to the players", file=info, flush=True)
+        from lan_demon.net.security import format_code
+        print(f"lan-demon: room code {format_code(code)} — tell it to the players",
+              file=info, flush=True)
     if keys is not None:
         print(f"lan-demon: encrypted; key fingerprint {keys.fingerprint} (public key "
               f"{keys.public.decode()})", file=info, flush=True)
@@ -797,7 +799,8 @@ def _check_code(code: str | None, flag: str) -> str | None:
         return None
     clean = normalize_code(code)
     if not clean or not clean.isalnum() or not clean.isascii() or len(clean) > 16:
-        raise UsageError(f"{flag} must be 1 to 16 letters or digits, not {code!r}")
+        raise UsageError(f"{flag} must be 1 to 16 letters or digits (spaces and hyphens "
+                         f"are ignored), not {code!r}")
     return clean
 
 

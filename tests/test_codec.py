@@ -280,7 +280,7 @@ def test_a_version_that_only_equals_2_is_refused(version: Any) -> None:
 
 
 @pytest.mark.parametrize("frame", [b"", b"\xc1", b"\x82\xa1v", b"\x81\xa1v\x01\x00",
-                                   b"\xa5hello", b"\x91" * 5000 + b"\xc0", b"\x81\x01\x01",
+                                   b"\xa5hello", b"\x91" * 2000 + b"\xc0", b"\x81\x01\x01",
                                    b"\x81\xa1v\xa2\xff\xfe", b"\xff\xff\xff"],
                          ids=["empty", "never-used-byte", "truncated", "trailing-bytes",
                               "a-string", "deep-nesting", "int-key", "bad-utf8", "garbage"])
@@ -372,12 +372,15 @@ def test_unknown_fields_are_ignored() -> None:
 
 
 def test_oversized_frames_are_too_big() -> None:
-    base = encode(make("hello", id=1, name="", role="player"))
-    fill = MAX_MESSAGE - len(base) - 2  # str16 takes 2 more header bytes than fixstr
-    at_limit = encode(make("hello", id=1, name="x" * fill, role="player"))
+    # A frame of exactly MAX_MESSAGE bytes, padded with unknown fields of 200-byte strings
+    # (each under max_str_len), is read; one byte more is too_big.
+    pad = {f"p{i}": "x" * 200 for i in range(9)}
+    base = encode({**make("hello", id=1, name="", role="player"), **pad})
+    fill = MAX_MESSAGE - len(base) - 1  # str8 takes 1 more header byte than fixstr
+    at_limit = encode({**make("hello", id=1, name="x" * fill, role="player"), **pad})
     assert len(at_limit) == MAX_MESSAGE
     assert decode(at_limit)["name"] == "x" * fill
-    over = encode(make("hello", id=1, name="x" * (fill + 1), role="player"))
+    over = encode({**make("hello", id=1, name="x" * (fill + 1), role="player"), **pad})
     assert len(over) == MAX_MESSAGE + 1
     err = refused(over)
     assert err.code == "too_big" and str(MAX_MESSAGE) in err.reason

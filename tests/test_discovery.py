@@ -177,15 +177,16 @@ def test_seat_updates_leave_the_loop_at_once_and_only_the_latest_is_published():
 
 # --- room code, throttle, fingerprint (no network) ------------------------------------------
 
-def test_room_codes_are_four_unambiguous_letters_and_follow_the_seed():
+def test_item6_room_codes_are_eight_unambiguous_letters_and_follow_the_seed():
     codes = [new_code(random.Random(7)) for _ in range(2)]
     assert codes[0] == codes[1]  # the same seed, the same code
     many = {new_code(random.Random(seed)) for seed in range(200)}
     assert len(many) > 190
     for code in many:
-        assert len(code) == 4 and set(code) <= set(CODE_ALPHABET)
+        assert len(code) == 8 and set(code) <= set(CODE_ALPHABET)
     assert not set("ILO") & set(CODE_ALPHABET)
-    assert len(new_code()) == 4  # from secrets when no chooser is passed
+    assert len(new_code()) == 8  # from secrets when no chooser is passed
+    assert len(CODE_ALPHABET) ** 8 > 7.8e10
 
 
 def test_codes_match_ignores_case_and_spaces_and_nothing_else():

@@ -23,7 +23,8 @@ from lan_demon.games.base import public_events
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, decode, make, request_id,
                                  state_hash)
 from lan_demon.net.fairdeal import HostDeal, is_hash
-from lan_demon.net.guard import RateLimiter, RecentIds, log_internal
+from lan_demon.net.guard import (SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE, RateLimiter,
+                                 RecentIds, frame_cost, log_internal)
 from lan_demon.net.journal import VERSION as JOURNAL_VERSION
 from lan_demon.net.security import CodeThrottle, codes_match
 
@@ -209,6 +210,8 @@ class Arbiter:
         # Hostile input (PROTOCOL.md §10): a token bucket per connection, the move ids each
         # seated connection has used, and the probes whose echo each is awaited.
         self.limiter = RateLimiter(config.rate_limit, config.rate_burst)
+        self.snapshots = RateLimiter(SNAPSHOT_RATE if config.rate_limit > 0 else 0,
+                                     SNAPSHOT_BURST)  # snapshots answered per connection
         self.throttle = CodeThrottle()  # wrong room codes, by the sender's IP address
         self.move_ids: dict[bytes, RecentIds] = {}
         self.probes: dict[bytes, deque[float]] = {}
@@ -245,12 +248,15 @@ class Arbiter:
         return out
 
     def _admit(self, peer: bytes, frame: bytes, now: float, out: Outbox) -> bool:
-        verdict = self.limiter.admit(peer, now)
+        """The flood brake (PROTOCOL.md §2), weighed by bytes: a frame costs one token per
+        started 512 bytes, so big frames drain the bucket faster than small ones."""
+        verdict = self.limiter.admit(peer, now, frame_cost(len(frame)))
         if verdict == RateLimiter.WARN:
             out.private.append((peer, make(
                 "error", re=request_id(frame), code="rate_limited",
-                reason=f"more than {self.config.rate_limit:g} messages a second (bursts of "
-                       f"{self.config.rate_burst:g}); the rest are dropped unanswered")))
+                reason=f"more than {self.config.rate_limit:g} tokens a second (bursts of "
+                       f"{self.config.rate_burst:g}; a message costs one per started 512 "
+                       f"bytes, a snapshot {SNAPSHOT_COST}); the rest are dropped unanswered")))
         return verdict == RateLimiter.ADMIT
 
     def _handle(self, peer: bytes, frame: bytes, now: float, out: Outbox,
@@ -534,6 +540,19 @@ class Arbiter:
 
     def _on_snapshot(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                      out: Outbox) -> None:
+        """A snapshot is the dearest thing a client can ask (the whole table, encoded): it
+        costs ``SNAPSHOT_COST`` tokens of the rate limit, and one connection is answered at most
+        ``SNAPSHOT_RATE`` a second (bursts of ``SNAPSHOT_BURST``); beyond that one
+        ``rate_limited`` error a second, the rest dropped unanswered (PROTOCOL.md §2)."""
+        self.limiter.charge(peer, SNAPSHOT_COST - 1, now)  # the frame already paid its own
+        verdict = self.snapshots.admit(peer, now)
+        if verdict == RateLimiter.WARN:
+            out.private.append((peer, make(
+                "error", re=msg["id"], code="rate_limited",
+                reason=f"more than {SNAPSHOT_RATE:g} snapshots a second (bursts of "
+                       f"{SNAPSHOT_BURST:g}); the rest are dropped unanswered")))
+        if verdict != RateLimiter.ADMIT:
+            return
         out.private.append((peer, self.snapshot(msg["id"], seat.index if seat else None)))
 
     def _on_commit(self, peer: bytes, seat: Seat | None, msg: dict, now: float,

@@ -16,8 +16,23 @@ from typing import Any
 import msgpack
 
 VERSION = 2  # 2: commit and reveal (§22), the spec'd shuffle (§21), journal v2
-MAX_MESSAGE = 64 * 1024  # bytes a client may send; larger frames are refused
+#: Bytes a client's frame may hold; larger ones are refused ``too_big`` unread. A client's largest
+#: legitimate message is a ``hello`` (a name of at most 24 characters, a 22-character token, a
+#: room code): about 200 bytes. 2 KiB leaves ten times that for fields later revisions may add,
+#: and bounds everything a hostile frame can make the arbiter build (see :data:`UNPACK_LIMITS`).
+MAX_MESSAGE = 2 * 1024
 MAX_DEPTH = 16  # how deep a client's maps and lists may nest (a move is 2 deep)
+#: What msgpack's unpacker may build from a client's frame, checked from each header *before*
+#: the object is built: a 60,000-element list is refused on reading its length, not after
+#: 60,000 objects were made. No client message holds a list today and the longest map is a
+#: ``hello`` (9 entries); the longest string is a name (24 characters, at most 96 bytes of
+#: UTF-8); ``bin`` and extension types are never used (PROTOCOL.md §2) but are bounded like
+#: strings, so that a ``bin`` where a string belongs is still read and refused by field, with
+#: its request id. Depth and the total
+#: number of objects are then bounded by :data:`MAX_MESSAGE`: every object takes at least one
+#: byte, so a frame holds at most 2,048 of them, and :data:`MAX_DEPTH` is checked on those.
+UNPACK_LIMITS = {"max_array_len": 64, "max_map_len": 32, "max_str_len": 256,
+                 "max_bin_len": 256, "max_ext_len": 256}
 
 # Field kinds, as msgpack sees them.
 INT, FLOAT, STR, BOOL, MAP, LIST, ANY = "int", "float", "str", "bool", "map", "list", "any"
@@ -143,11 +158,17 @@ def request_id(frame: bytes) -> int | None:
     if len(frame) > MAX_MESSAGE:
         return None
     try:
-        msg = msgpack.unpackb(frame, raw=False)
+        msg = unpack_client(frame)
     except Exception:
         return None
     rid = msg.get("id") if isinstance(msg, dict) else None
     return rid if type(rid) is int and rid > 0 else None
+
+
+def unpack_client(frame: bytes) -> Any:
+    """msgpack-unpack a client's frame within :data:`UNPACK_LIMITS` (a ``ValueError`` from the
+    unpacker when a header asks for more). The caller checks the size first."""
+    return msgpack.unpackb(frame, raw=False, strict_map_key=True, **UNPACK_LIMITS)
 
 
 def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
@@ -156,7 +177,13 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
     if channel == "client" and len(frame) > MAX_MESSAGE:
         raise ProtocolError("too_big", f"{len(frame)} bytes; the limit is {MAX_MESSAGE}")
     try:
-        msg = msgpack.unpackb(frame, raw=False, strict_map_key=True)
+        msg = unpack_client(frame) if channel == "client" else \
+            msgpack.unpackb(frame, raw=False, strict_map_key=True)
+    except ValueError as err:
+        if "exceeds max_" in str(err):  # a header over UNPACK_LIMITS: refused before building
+            raise ProtocolError("malformed", f"a list, map or string is longer than a client's "
+                                f"message allows ({_limit_named(err)})") from None
+        raise ProtocolError("malformed", f"not msgpack ({type(err).__name__})") from None
     except Exception as err:  # msgpack raises several types for garbage
         raise ProtocolError("malformed", f"not msgpack ({type(err).__name__})") from None
     if not isinstance(msg, dict):
@@ -178,6 +205,14 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
         raise ProtocolError("malformed", f"{kind!r} field 'id' must be a positive int, "
                             f"not {msg['id']}")
     return msg
+
+
+def _limit_named(err: ValueError) -> str:
+    """``max_array_len 64`` from msgpack's "70 exceeds max_array_len(64)"."""
+    for name, value in UNPACK_LIMITS.items():
+        if name in str(err):
+            return f"{name} {value}"
+    return "a limit"
 
 
 def _check_fields(msg: dict[str, Any], schema: dict[str, tuple[str, bool]], kind: str) -> None:

@@ -11,6 +11,15 @@ from dataclasses import dataclass
 
 RECENT_MOVE_IDS = 1024  # move ids remembered per connection, so a replayed move is refused
 RATE_WARN_EVERY = 1.0  # seconds between rate_limited errors to a flooding connection
+BYTES_PER_TOKEN = 512  # a frame costs one token per started 512 bytes (PROTOCOL.md §2)
+SNAPSHOT_COST = 16  # tokens a snapshot costs in all: building one is dearer than a move
+SNAPSHOT_RATE, SNAPSHOT_BURST = 4.0, 8.0  # snapshots one connection is answered a second
+
+
+def frame_cost(size: int) -> int:
+    """Tokens a frame of ``size`` bytes costs: one per started :data:`BYTES_PER_TOKEN` bytes,
+    at least one (an empty frame too), so a 2 KiB frame costs what four small ones do."""
+    return max(1, -(-size // BYTES_PER_TOKEN))
 
 
 @dataclass
@@ -24,7 +33,9 @@ class Bucket:
 
 
 class RateLimiter:
-    """A token bucket per connection: ``burst`` messages at once, then ``rate`` a second.
+    """A token bucket per connection: ``burst`` tokens at once, then ``rate`` a second; a
+    message costs the tokens :meth:`admit` is told (:func:`frame_cost`: one per started 512
+    bytes), and :meth:`charge` takes more for work found dear once the message is read.
 
     A message over the limit is dropped unread; the connection is told so at most once a
     second, so a flood costs the arbiter a dictionary lookup per frame and the rest of the
@@ -39,18 +50,12 @@ class RateLimiter:
         self.dropped = 0
         self.warned = 0
 
-    def admit(self, peer: bytes, now: float) -> str:
+    def admit(self, peer: bytes, now: float, cost: float = 1.0) -> str:
         if self.rate <= 0:
             return self.ADMIT
-        bucket = self.buckets.get(peer)
-        if bucket is None:
-            if len(self.buckets) >= self.PRUNE_AT:
-                self._prune(now)
-            bucket = self.buckets[peer] = Bucket(self.burst, now)
-        bucket.tokens = min(self.burst, bucket.tokens + max(0.0, now - bucket.at) * self.rate)
-        bucket.at = now
-        if bucket.tokens >= 1:
-            bucket.tokens -= 1
+        bucket = self._refilled(peer, now)
+        if bucket.tokens >= cost:
+            bucket.tokens -= cost
             return self.ADMIT
         bucket.dropped += 1
         self.dropped += 1
@@ -59,6 +64,22 @@ class RateLimiter:
         bucket.warned = now
         self.warned += 1
         return self.WARN
+
+    def charge(self, peer: bytes, cost: float, now: float) -> None:
+        """Take ``cost`` more tokens from a connection whose message turned out dear (a
+        snapshot); the bucket may go below zero, and the next messages wait for it to refill."""
+        if self.rate > 0:
+            self._refilled(peer, now).tokens -= cost
+
+    def _refilled(self, peer: bytes, now: float) -> Bucket:
+        bucket = self.buckets.get(peer)
+        if bucket is None:
+            if len(self.buckets) >= self.PRUNE_AT:
+                self._prune(now)
+            bucket = self.buckets[peer] = Bucket(self.burst, now)
+        bucket.tokens = min(self.burst, bucket.tokens + max(0.0, now - bucket.at) * self.rate)
+        bucket.at = now
+        return bucket
 
     def _prune(self, now: float) -> None:
         self.buckets = {peer: b for peer, b in self.buckets.items()

@@ -1,9 +1,10 @@
 """What keeps a LAN table to the people in the room: a room code, a brake on guessing it, and
 ZeroMQ CURVE encryption with the connection key as the player's identity.
 
-* **Room code.** Four letters from an alphabet without look-alikes (no I, L or O, which read as
-  1 and 0), shown on the host's screen and said aloud. 23**4 = 279 841 codes: too many to guess
-  while :class:`CodeThrottle` makes every wrong try after the first few cost more waiting.
+* **Room code.** Eight letters from an alphabet without look-alikes (no I, L or O, which read as
+  1 and 0), shown on the host's screen in two groups (``KQZR-MWTB``) and said aloud; typed with
+  or without the hyphen, spaces, in any case. 23**8 = 7.8e10 codes, and :class:`CodeThrottle`
+  holds the whole table to a few wrong codes a second (its docstring has the sum).
 * **CURVE.** The host has one key pair; its public key travels in the mDNS TXT record and its
   :func:`fingerprint` is shown on the host's screen, so a joiner can check they found the real
   table and not an impostor. The ROUTER and the PUB are CURVE servers; a client's DEALER and SUB
@@ -31,7 +32,8 @@ from zmq.utils import z85
 
 #: Letters that cannot be misread for one another or for digits (no I, L, O).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
-CODE_LENGTH = 4
+CODE_LENGTH = 8
+CODE_GROUP = 4  # letters shown together: "KQZR-MWTB"
 KEY_BYTES = 32  # a CURVE public key; its z85 text is 40 characters
 
 
@@ -45,14 +47,26 @@ class Chooser(Protocol):
 # --- the room code ---------------------------------------------------------------------------
 
 def new_code(rng: Chooser | None = None, length: int = CODE_LENGTH) -> str:
-    """A fresh room code such as ``"KQZR"``; from ``secrets`` unless a chooser is passed."""
+    """A fresh room code such as ``"KQZRMWTB"`` (shown as :func:`format_code` writes it); from
+    ``secrets`` unless a chooser is passed."""
     source = rng if rng is not None else secrets.SystemRandom()
     return "".join(source.choice(CODE_ALPHABET) for _ in range(length))
 
 
 def normalize_code(text: str) -> str:
-    """What the player typed, as the host shows it: no spaces, upper case."""
-    return "".join(text.split()).upper()
+    """What the player typed, as the arbiter compares it: no spaces or hyphens, upper case
+    (``"kqzr mwtb"``, ``"KQZR-MWTB"`` and ``"kqzrmwtb"`` are one code)."""
+    return "".join(text.replace("-", " ").split()).upper()
+
+
+def format_code(code: str) -> str:
+    """A code as the host's screen shows it: a code of :data:`CODE_LENGTH` letters in two
+    groups of four (``"KQZR-MWTB"``); a code of another length (a host's own ``--code``) as
+    it is, upper case."""
+    clean = normalize_code(code)
+    if len(clean) != CODE_LENGTH:
+        return clean
+    return "-".join(clean[i:i + CODE_GROUP] for i in range(0, len(clean), CODE_GROUP))
 
 
 def codes_match(given: str | None, expected: str) -> bool:
@@ -67,56 +81,102 @@ def codes_match(given: str | None, expected: str) -> bool:
 @dataclass
 class _Record:
     fails: int = 0
-    last: float = 0.0
-    until: float = 0.0
+    last: float = 0.0  # the last wrong code
+    until: float = 0.0  # the address's own wait ends
+    reserved: int = 0  # wrong codes its own allowance paid for (the table's bucket was empty)
 
 
 @dataclass
 class CodeThrottle:
-    """A per-peer brake on wrong room codes; pure, the caller passes the time.
+    """A brake on wrong room codes, per address and over the whole table; pure, the caller
+    passes the time. An address is keyed by its IP address (frame ``Peer-Address``) rather
+    than its routing id or CURVE key, which a guesser can change at will.
 
-    The first ``free`` wrong codes cost nothing (a typo happens). After that, the k-th further
-    wrong code makes the peer wait ``base * 2**(k-1)`` seconds, at most ``cap``, before a new
-    try is even looked at. A right code forgets the peer; so does ``forget`` seconds of quiet.
-    The key is whatever names a peer best: its IP address (frame ``Peer-Address``) rather than
-    its routing id or CURVE key, which a guesser can change at will.
+    **Per address.** The first ``free`` wrong codes cost nothing (a typo happens). After that,
+    the k-th further wrong code makes the address wait ``base * 2**(k-1)`` seconds, at most
+    ``cap``, before a new try is even looked at. A right code forgets the address; so does
+    ``forget`` seconds without a wrong one.
+
+    **Over the table.** Wrong codes from all addresses together draw on one token bucket of
+    ``table_rate`` a second (bursts of ``table_burst``), so many addresses cannot each take
+    their typos and their waits side by side. While the bucket is empty, an address's try is
+    still looked at (once its own wait is over) if it has had fewer than ``reserve`` wrong
+    codes paid that way: each address keeps that small allowance of its own, which other
+    addresses cannot take away. So someone who keeps the table's bucket empty from other
+    addresses delays the right code from a slowed address by its own wait only — at most
+    ``cap`` seconds — unless that address itself has made more than ``reserve`` mistakes while
+    the table was under attack; then it waits for the bucket (``1/table_rate`` seconds a
+    token, shared with the guessers).
+
+    **The sum.** A record lives until its address has been quiet for ``forget`` seconds, so over
+    T seconds A addresses get at most ``table_rate*T + table_burst + A*reserve*ceil(T/forget)``
+    wrong codes looked at. With the defaults, 200 addresses over a 4-hour evening (T = 14,400
+    s): 2*14,400 + 20 + 200*10*24 = 76,820 tries of 23**8 = 7.8e10 codes (:data:`CODE_LENGTH`):
+    a chance of 1.0e-6 of finding the code, under 1 in 10,000 even for 20,000 addresses. (The
+    four-letter code of old, 279,841 codes, would be found that evening with a chance of 27%.)
+    Once the allowances are spent the whole table is held to ``table_rate`` wrong codes a
+    second.
     """
 
     free: int = 3
     base: float = 1.0
-    cap: float = 60.0
+    cap: float = 5.0
     forget: float = 600.0
+    table_rate: float = 2.0
+    table_burst: float = 20.0
+    reserve: int = 10
     _peers: dict[str, _Record] = field(default_factory=dict, repr=False)
+    _tokens: float | None = field(default=None, repr=False)  # the table's bucket (None: full)
+    _at: float = field(default=0.0, repr=False)
 
     def wait(self, peer: str, now: float) -> float:
         """Seconds ``peer`` must still wait before a try counts; 0.0 when it may try now."""
         record = self._peers.get(peer)
-        if record is None:
-            return 0.0
-        if now - record.last >= self.forget:
+        if record is not None and now - record.last >= self.forget:
             del self._peers[peer]
+            record = None
+        if record is not None and record.until > now:
+            return record.until - now
+        tokens = self._table(now)
+        if tokens >= 1 or record is None or record.reserved < self.reserve:
             return 0.0
-        return max(0.0, record.until - now)
+        return (1 - tokens) / self.table_rate if self.table_rate > 0 else self.cap
 
     def failed(self, peer: str, now: float) -> float:
-        """Record a wrong code from ``peer``; returns the wait it has earned (0.0 if none)."""
+        """Record a wrong code from ``peer`` (one looked at: :meth:`wait` said 0); returns the
+        wait its address has earned (0.0 if none)."""
         self.wait(peer, now)  # drops a record that has gone quiet for long enough
         record = self._peers.setdefault(peer, _Record())
         record.fails += 1
         record.last = now
+        tokens = self._table(now)
+        if tokens >= 1:
+            self._tokens = tokens - 1
+        else:  # the address's own allowance pays
+            record.reserved += 1
         over = record.fails - self.free
         delay = min(self.cap, self.base * 2 ** (over - 1)) if over > 0 else 0.0
         record.until = now + delay
         return delay
 
     def succeeded(self, peer: str) -> None:
-        """The right code: the peer starts afresh."""
+        """The right code: the address starts afresh."""
         self._peers.pop(peer, None)
 
     def prune(self, now: float) -> None:
-        """Drop peers quiet for ``forget`` seconds, so the table stays small."""
+        """Drop addresses quiet for ``forget`` seconds, so the table stays small."""
         for peer in [p for p, r in self._peers.items() if now - r.last >= self.forget]:
             del self._peers[peer]
+
+    def _table(self, now: float) -> float:
+        """The table's bucket at ``now``, refilled since it was last looked at."""
+        if self._tokens is None:
+            self._tokens, self._at = self.table_burst, now
+        elif now > self._at:
+            self._tokens = min(self.table_burst,
+                               self._tokens + (now - self._at) * self.table_rate)
+            self._at = now
+        return self._tokens
 
     def __len__(self) -> int:
         return len(self._peers)

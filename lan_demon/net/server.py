@@ -24,6 +24,27 @@ from lan_demon.net.security import (KeyPair, make_curve_server, peer_address, pe
 
 LOOPBACK = "127.0.0.1"
 DRAIN = 256  # frames handled per wake-up before time is looked at again
+# Send queues, in messages (ZeroMQ high-water marks; PROTOCOL.md §2). ROUTER: what waits for one
+# peer that does not read — replies are 20-100 B, a `private` round message up to ~8 kB and a
+# snapshot 8-22 kB at 20 seats, and snapshots are answered at most 4 a second; 256 of the
+# largest is about 5 MB, and 256 is more than a second of a flat-out bot's replies (two per
+# move), so an honest client that stalls briefly loses nothing. Past it the ROUTER drops what
+# is sent to that peer (it never blocks nor raises: ROUTER_MANDATORY is off) and the peer heals
+# the gap with a snapshot. PUB: updates are ~150-200 B and a frame is shared by every
+# subscriber's queue (libzmq counts references), so 10,000 is several seconds of a flat-out
+# table for a subscriber that stalls, and about 2 MB in all however many never read; past it
+# the PUB drops for that subscriber, which resyncs. ROUTER receive: 256 frames of at most
+# MAX_MESSAGE per connection wait in libzmq; beyond that it stops reading that TCP connection
+# (the sender waits; nothing is lost).
+ROUTER_SNDHWM, PUB_SNDHWM, ROUTER_RCVHWM = 256, 10_000, 256
+# A flood is cheap to drop but not free: every frame read costs a wake-up, a receive and a
+# bucket lookup, so a peer sending thousands of frames a second would take a core just to be
+# dropped. After a wake-up that dropped frames the loop rests at least MIN_NAP, NAP_PER_DROP a
+# dropped frame, at most MAX_NAP, before reading again: a flooder wakes it at most 1,000 times
+# a second, its frames wait in its own queue (ROUTER_RCVHWM, then TCP backpressure) and are
+# read in batches, and the rest of the table waits at most MAX_NAP more. benchmarks/hostile.py
+# measures it (docs/benchmarks.md).
+MIN_NAP, NAP_PER_DROP, MAX_NAP = 0.001, 20e-6, 0.003
 
 
 class ServerError(GameError):
@@ -90,8 +111,9 @@ class ArbiterServer:
         # A frame over this is never read: ZeroMQ drops that connection (PROTOCOL.md §2); the
         # sender's DEALER reconnects as a new peer, and the table goes on.
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE + 1024)
-        self.router.setsockopt(zmq.SNDHWM, 0)
-        self.pub.setsockopt(zmq.SNDHWM, 0)
+        self.router.setsockopt(zmq.SNDHWM, ROUTER_SNDHWM)
+        self.router.setsockopt(zmq.RCVHWM, ROUTER_RCVHWM)
+        self.pub.setsockopt(zmq.SNDHWM, PUB_SNDHWM)
         try:
             self.port = self._bind(self.router, host, port)
             self.pub_port = self._bind_pub(host, avoid_pub)
@@ -146,7 +168,11 @@ class ArbiterServer:
             now = self.clock()
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
             if poller.poll(wait * 1000):
+                dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 self._drain()
+                dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped - dropped
+                if dropped:
+                    self._stop.wait(min(MAX_NAP, max(MIN_NAP, dropped * NAP_PER_DROP)))
             self._guarded("a tick", lambda: arbiter.tick(self.clock()))
             self._tell_seats()
             if exit_when_over and arbiter.finished(self.clock()):
@@ -215,6 +241,8 @@ class ArbiterServer:
             frame = encode(msg)
             self.sent_bytes += len(frame)
             try:
+                # A full queue to this peer (it does not read): the ROUTER drops the message
+                # without blocking or raising; the peer resyncs with a snapshot when it reads.
                 self.router.send_multipart([peer, frame], zmq.NOBLOCK)
             except zmq.ZMQError:
                 pass  # the peer is gone; its seat is kept and it will resync on return

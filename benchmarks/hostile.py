@@ -1,0 +1,282 @@
+"""One hostile peer against a table (issue 11, items 4 and 5): what it costs the arbiter and the
+honest seats, measured against a baseline with no attacker in the same run, on 127.0.0.1.
+
+    python benchmarks/hostile.py [--seconds 8] [--bots 3] [--speed expert] [--seed 1]
+
+The arbiter runs in a process of its own (``ArbiterServer``, Racing Demon, the default rate
+limits and high-water marks, RD-15 handicaps off so a long table keeps dealing), so its CPU
+time (utime + stime of every thread, ``/proc/PID/stat``) and its RSS (``VmRSS``) can be read.
+``--bots`` greedy bots at the ``--speed`` pace play in a second process; this process is a
+spectator that pings the arbiter every 10 ms (ping p50/p99) and counts the committed moves on
+the PUB (moves/s). Phases, ``--seconds`` each, an attacker process started and stopped for each:
+
+* baseline: no attacker;
+* (a) 60 KB frames each holding a 60,000-element list, ~155 a second (the issue's attack);
+* (a') the same list shape at the byte cap: 2 KiB frames of 2,000-element lists, ~155 a second;
+* (b) one connection asking ``snapshot`` ~4,500 times a second and never reading;
+* (c) flat-out junk: random bytes and capped list frames, as fast as the attacker can send.
+
+For each: arbiter CPU% (CPU time / wall time), ping p50/p99, moves/s, and the arbiter's RSS
+before, at its peak during, and 2 s after the attacker stopped. Nothing is asserted; the
+figures go to docs/benchmarks.md. Every process and socket started here is stopped by its id.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+import msgpack
+import zmq
+
+HOST = "127.0.0.1"
+HERE = os.path.abspath(__file__)
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+# --------------------------------------------------------------------------- children
+
+def host_worker(args: argparse.Namespace) -> None:
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.server import ArbiterServer
+    config = Config("racing-demon", players=args.bots, rounds=1_000_000, seed=args.seed,
+                    options={"handicap": False}, countdown=0, pause=0)
+    server = ArbiterServer(config, host=HOST, port=0)
+    print(server.address, flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: server._stop.set())
+    try:
+        server.serve(exit_when_over=False)
+    finally:
+        server.close()
+
+
+def bots_worker(args: argparse.Namespace) -> None:
+    from lan_demon.net.bots import make_bot, run_pool
+    stopping: list[int] = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    bots = [make_bot(args.address, "greedy", f"bot-{i}", seed=f"{args.seed}:{i}",
+                     speed=args.speed, connect_timeout=30) for i in range(args.bots)]
+    try:
+        run_pool(bots, until=lambda: bool(stopping), timeout=3600)
+    finally:
+        for bot in bots:
+            bot.client.close()
+        zmq.Context.instance().term()
+
+
+def _list_frame(n: int) -> bytes:
+    """A map {"v":1,"t":"hb","x":[0]*n}: n one-byte elements (array32 header)."""
+    return b"\x83\xa1v\x01\xa1t\xa2hb\xa1x\xdd" + n.to_bytes(4, "big") + b"\x00" * n
+
+
+def attacker_worker(args: argparse.Namespace) -> None:
+    stopping: list[int] = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    ctx = zmq.Context()
+    sock = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.setsockopt(zmq.RCVHWM, 1)  # (b) reads nothing: let the replies pile up at the arbiter
+    sock.setsockopt(zmq.SNDHWM, 1000)
+    sock.connect(args.address)
+    rng = random.Random(args.seed)
+    mode = args.attack
+    if mode in ("lists", "capped"):
+        frame = _list_frame(60_000 if mode == "lists" else 2_000)
+        rate = 155.0
+    elif mode == "snapshot":
+        frames = [msgpack.packb({"v": 1, "t": "snapshot", "id": i + 1}) for i in range(4500)]
+        rate = 4500.0
+    else:
+        junk = [bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 2048)))
+                for _ in range(64)] + [_list_frame(2_000)] * 16
+        rate = None
+    start, sent = time.monotonic(), 0
+    try:
+        while not stopping:
+            if rate is not None:
+                due = start + sent / rate
+                wait = due - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)  # the attacker's own pace, not a synchronisation
+            if mode in ("lists", "capped"):
+                msg = frame
+            elif mode == "snapshot":
+                msg = frames[sent % len(frames)]
+            else:
+                msg = junk[sent % len(junk)]
+            try:
+                sock.send(msg, zmq.NOBLOCK)
+            except zmq.Again:
+                pass
+            sent += 1
+    finally:
+        sock.close(linger=0)
+        ctx.term()
+
+
+# --------------------------------------------------------------------------- measuring
+
+def proc_cpu(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def proc_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/statm") as f:
+        return int(f.read().split()[1]) * PAGE / 1e6
+
+
+class Spectator:
+    """Pings every 10 ms on a DEALER (a spectator's seatless connection), counts moves on a
+    SUB."""
+
+    def __init__(self, ctx: zmq.Context, address: str):
+        self.dealer = ctx.socket(zmq.DEALER)
+        self.sub = ctx.socket(zmq.SUB)
+        for sock in (self.dealer, self.sub):
+            sock.setsockopt(zmq.LINGER, 0)
+        self.dealer.connect(address)
+        self.ids = iter(range(1, 10**9))
+        self.dealer.send(msgpack.packb({"v": 1, "t": "hello", "id": next(self.ids),
+                                        "name": "watch", "role": "spectator"}))
+        if not self.dealer.poll(30_000):
+            raise SystemExit("the arbiter did not answer")
+        welcome = msgpack.unpackb(self.dealer.recv())
+        port = welcome["pub"].rsplit(":", 1)[1]
+        self.sub.setsockopt(zmq.SUBSCRIBE, b"")
+        self.sub.connect(f"tcp://{HOST}:{port}")
+
+    def run(self, seconds: float, pid: int) -> dict[str, Any]:
+        poller = zmq.Poller()
+        poller.register(self.dealer, zmq.POLLIN)
+        poller.register(self.sub, zmq.POLLIN)
+        rtts: list[float] = []
+        sent: dict[int, float] = {}
+        moves = 0
+        peak = proc_rss_mb(pid)
+        cpu0, t0 = proc_cpu(pid), time.monotonic()
+        end, next_ping, next_rss = t0 + seconds, t0, t0
+        while (now := time.monotonic()) < end:
+            if now >= next_ping:
+                rid = next(self.ids)
+                sent[rid] = now
+                self.dealer.send(msgpack.packb({"v": 1, "t": "ping", "id": rid, "c": now}))
+                next_ping = now + 0.010
+            if now >= next_rss:
+                peak = max(peak, proc_rss_mb(pid))
+                next_rss = now + 0.25
+            for sock, _ in poller.poll(max(0.0, min(next_ping, next_rss) - now) * 1000):
+                while True:
+                    try:
+                        frame = sock.recv(zmq.NOBLOCK)
+                    except zmq.Again:
+                        break
+                    msg = msgpack.unpackb(frame, raw=False)
+                    if sock is self.dealer and msg.get("t") == "pong" and msg["re"] in sent:
+                        rtts.append(time.monotonic() - sent.pop(msg["re"]))
+                    elif msg.get("t") == "update" and msg.get("k") == "move":
+                        moves += 1
+        wall = time.monotonic() - t0
+        cpu = proc_cpu(pid) - cpu0
+        rtts.sort()
+        lost = len([t for t in sent.values() if t < end - 1.0])
+        return {"cpu": 100 * cpu / wall, "p50": 1e3 * statistics.median(rtts) if rtts else 0,
+                "p99": 1e3 * rtts[int(0.99 * (len(rtts) - 1))] if rtts else 0,
+                "pings": len(rtts), "lost": lost, "moves": moves / wall, "peak": peak}
+
+    def close(self) -> None:
+        self.dealer.close(linger=0)
+        self.sub.close(linger=0)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+ATTACKS = [("baseline", None, "no attacker"),
+           ("a", "lists", "60 KB frames of 60,000-element lists, 155/s"),
+           ("a'", "capped", "2 KiB frames of 2,000-element lists, 155/s"),
+           ("b", "snapshot", "snapshot 4,500/s, never reading"),
+           ("c", "junk", "flat-out junk (random bytes, capped lists)")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--bots", type=int, default=3)
+    parser.add_argument("--speed", default="expert")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--host-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bots-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--attack", help=argparse.SUPPRESS)
+    parser.add_argument("--address", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.host_worker:
+        return host_worker(args)
+    if args.bots_worker:
+        return bots_worker(args)
+    if args.attack:
+        return attacker_worker(args)
+
+    print(f"command: python benchmarks/hostile.py --seconds {args.seconds:g} --bots {args.bots} "
+          f"--speed {args.speed} --seed {args.seed}")
+    print(f"python {sys.version.split()[0]}, pyzmq {zmq.__version__} (libzmq "
+          f"{zmq.zmq_version()}), msgpack {'.'.join(map(str, msgpack.version))}, "
+          f"{os.cpu_count()} cores, loopback {HOST}")
+    began = time.monotonic()
+    common = ["--seed", str(args.seed), "--bots", str(args.bots), "--speed", args.speed]
+    host = subprocess.Popen([sys.executable, HERE, "--host-worker"] + common,
+                            stdout=subprocess.PIPE, text=True)
+    procs = [host]
+    ctx = zmq.Context()
+    watcher = None
+    try:
+        address = host.stdout.readline().strip()
+        if not address.startswith("tcp://"):
+            raise SystemExit("the arbiter did not start")
+        bots = subprocess.Popen([sys.executable, HERE, "--bots-worker", "--address", address]
+                                + common)
+        procs.append(bots)
+        watcher = Spectator(ctx, address)
+        watcher.run(3.0, host.pid)  # warm-up: the bots sit down and the first round is dealt
+        for name, mode, what in ATTACKS:
+            before = proc_rss_mb(host.pid)
+            attacker = None
+            if mode is not None:
+                attacker = subprocess.Popen([sys.executable, HERE, "--attack", mode,
+                                             "--address", address] + common)
+                procs.append(attacker)
+            got = watcher.run(args.seconds, host.pid)
+            if attacker is not None:
+                stop(attacker)
+            after = watcher.run(2.0, host.pid)["peak"]  # 2 s after the attacker stopped
+            print(f"{name:>8}  {what:<46} arbiter CPU {got['cpu']:5.1f}%  ping p50 "
+                  f"{got['p50']:5.2f} ms p99 {got['p99']:6.2f} ms ({got['pings']} pings, "
+                  f"{got['lost']} lost)  moves {got['moves']:6.1f}/s  RSS {before:5.1f} → "
+                  f"{got['peak']:5.1f} → {after:5.1f} MB", flush=True)
+    finally:
+        if watcher is not None:
+            watcher.close()
+        for proc in reversed(procs):
+            stop(proc)
+        ctx.term()
+    print(f"took {time.monotonic() - began:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
