@@ -36,6 +36,9 @@ from typing import Any
 import msgpack
 import zmq
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from lan_demon.net.codec import VERSION  # noqa: E402  (the protocol version this table speaks)
+
 HOST = "127.0.0.1"
 HERE = os.path.abspath(__file__)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -73,8 +76,9 @@ def bots_worker(args: argparse.Namespace) -> None:
 
 
 def _list_frame(n: int) -> bytes:
-    """A map {"v":1,"t":"hb","x":[0]*n}: n one-byte elements (array32 header)."""
-    return b"\x83\xa1v\x01\xa1t\xa2hb\xa1x\xdd" + n.to_bytes(4, "big") + b"\x00" * n
+    """A map {"v": VERSION, "t": "hb", "x": [0] * n}: n one-byte elements (array32 header)."""
+    return (b"\x83\xa1v" + bytes([VERSION]) + b"\xa1t\xa2hb\xa1x\xdd" + n.to_bytes(4, "big")
+            + b"\x00" * n)
 
 
 def attacker_worker(args: argparse.Namespace) -> None:
@@ -92,7 +96,8 @@ def attacker_worker(args: argparse.Namespace) -> None:
         frame = _list_frame(60_000 if mode == "lists" else 2_000)
         rate = 155.0
     elif mode == "snapshot":
-        frames = [msgpack.packb({"v": 1, "t": "snapshot", "id": i + 1}) for i in range(4500)]
+        frames = [msgpack.packb({"v": VERSION, "t": "snapshot", "id": i + 1})
+                  for i in range(4500)]
         rate = 4500.0
     else:
         junk = [bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 2048)))
@@ -146,7 +151,7 @@ class Spectator:
             sock.setsockopt(zmq.LINGER, 0)
         self.dealer.connect(address)
         self.ids = iter(range(1, 10**9))
-        self.dealer.send(msgpack.packb({"v": 1, "t": "hello", "id": next(self.ids),
+        self.dealer.send(msgpack.packb({"v": VERSION, "t": "hello", "id": next(self.ids),
                                         "name": "watch", "role": "spectator"}))
         if not self.dealer.poll(30_000):
             raise SystemExit("the arbiter did not answer")
@@ -169,7 +174,7 @@ class Spectator:
             if now >= next_ping:
                 rid = next(self.ids)
                 sent[rid] = now
-                self.dealer.send(msgpack.packb({"v": 1, "t": "ping", "id": rid, "c": now}))
+                self.dealer.send(msgpack.packb({"v": VERSION, "t": "ping", "id": rid, "c": now}))
                 next_ping = now + 0.010
             if now >= next_rss:
                 peak = max(peak, proc_rss_mb(pid))

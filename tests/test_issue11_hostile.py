@@ -15,7 +15,7 @@ from lan_demon.cli import _check_code
 from lan_demon.net.arbiter import Config, Outbox, Sender
 from lan_demon.net.codec import (MAX_MESSAGE, UNPACK_LIMITS, ProtocolError, decode, encode,
                                  make)
-from lan_demon.net.guard import SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE
+from lan_demon.net.guard import MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE
 from lan_demon.net.security import (CODE_ALPHABET, CodeThrottle, codes_match, format_code,
                                     new_code, normalize_code)
 from lan_demon.net.server import PUB_SNDHWM, ROUTER_RCVHWM, ROUTER_SNDHWM, ArbiterServer
@@ -79,6 +79,17 @@ def test_item4_the_rate_limit_weighs_a_frame_by_its_bytes() -> None:
         for _ in range(40):
             t.deliver(b"X", frame)
         assert t.arbiter.limiter.dropped - before == 40 - admitted
+
+
+def test_item4_a_frame_the_codec_refuses_costs_the_rate_limit_sixteen_times_a_move() -> None:
+    """Junk (not msgpack, a bad field) is answered with an error, which is dearer than
+    dropping it: each refused frame costs MALFORMED_COST tokens, so a junk flood is answered
+    at a sixteenth of the rate an honest client's messages are."""
+    t = race_table(rate_limit=1.0, rate_burst=64.0)
+    before = t.arbiter.limiter.dropped
+    replies = [r for _ in range(64) for r in t.deliver(b"X", b"\xc1junk")]
+    assert len([r for r in replies if r["code"] == "malformed"]) == 64 // MALFORMED_COST
+    assert t.arbiter.limiter.dropped - before == 64 - 64 // MALFORMED_COST
 
 
 def test_item4_snapshots_are_limited_per_connection_and_cost_more_than_a_move() -> None:

@@ -23,8 +23,8 @@ from lan_demon.games.base import public_events
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, decode, make, request_id,
                                  state_hash)
 from lan_demon.net.fairdeal import HostDeal, is_hash
-from lan_demon.net.guard import (SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE, RateLimiter,
-                                 RecentIds, frame_cost, log_internal)
+from lan_demon.net.guard import (MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE,
+                                 RateLimiter, RecentIds, frame_cost, log_internal)
 from lan_demon.net.journal import VERSION as JOURNAL_VERSION
 from lan_demon.net.security import CodeThrottle, codes_match
 
@@ -264,6 +264,7 @@ class Arbiter:
         try:
             msg = decode(frame, "client")
         except ProtocolError as err:
+            self.limiter.charge(peer, MALFORMED_COST - 1, now)  # junk is dear (§2)
             out.private.append((peer, make("error", re=request_id(frame), code=err.code,
                                            reason=err.reason)))
             return

@@ -13,6 +13,9 @@ RECENT_MOVE_IDS = 1024  # move ids remembered per connection, so a replayed move
 RATE_WARN_EVERY = 1.0  # seconds between rate_limited errors to a flooding connection
 BYTES_PER_TOKEN = 512  # a frame costs one token per started 512 bytes (PROTOCOL.md §2)
 SNAPSHOT_COST = 16  # tokens a snapshot costs in all: building one is dearer than a move
+# Tokens a frame the codec refuses costs in all (not msgpack, not a message, a bad field): no
+# honest client sends one, and each costs an error reply, so junk is held to ~1/16 of the rate.
+MALFORMED_COST = 16
 SNAPSHOT_RATE, SNAPSHOT_BURST = 4.0, 8.0  # snapshots one connection is answered a second
 
 
