@@ -253,7 +253,8 @@ def test_item9_every_move_record_holds_its_arrival_and_claimed_time(demon):
     assert any(m["seat"] == -1 for m in moves)  # RD-13 table moves are in it
 
 
-def test_item9_the_claimed_ts_is_journaled_as_sent_before_any_clamp(tmp_path):
+def journaled_racko(tmp_path):
+    """A two-seat Rack-O table journaling to ``tmp_path/j``, dealt: (table, path, writer)."""
     t = Table("racko")
     path = tmp_path / "j"
     writer = JournalWriter(path)
@@ -262,6 +263,11 @@ def test_item9_the_claimed_ts_is_journaled_as_sent_before_any_clamp(tmp_path):
     t.seat(b"B", "bob")
     t.send(b"A", "ready")
     t.send(b"B", "ready")
+    return t, path, writer
+
+
+def test_item9_the_claimed_ts_is_journaled_as_sent_before_any_clamp(tmp_path):
+    t, path, writer = journaled_racko(tmp_path)
     peer = (b"A", b"B")[t.arbiter.state.turn]
     t.send(peer, "move", round=0, move={"t": "draw"}, ts=-5000.0, at=101.0)  # a lie
     writer.close()
@@ -272,14 +278,7 @@ def test_item9_the_claimed_ts_is_journaled_as_sent_before_any_clamp(tmp_path):
 def test_item9_refused_moves_are_journaled_and_verify_checks_them(tmp_path):
     """An illegal move is recorded as refused with its rule; verify replays it and agrees;
     a legal move forged into a refusal is found."""
-    t = Table("racko")
-    path = tmp_path / "j"
-    writer = JournalWriter(path)
-    t.arbiter.attach_journal(writer, PORTS)
-    t.seat(b"A", "ann")
-    t.seat(b"B", "bob")
-    t.send(b"A", "ready")
-    t.send(b"B", "ready")
+    t, path, writer = journaled_racko(tmp_path)
     idle = (b"A", b"B")[1 - t.arbiter.state.turn]
     (error,) = t.send(idle, "move", round=0, move={"t": "draw"}, ts=100.0, at=100.5)
     assert error["code"] == "illegal"
