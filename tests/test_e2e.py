@@ -410,8 +410,9 @@ def test_item7_item9_a_real_hosted_match_journal_verifies_and_holds_no_token(pla
     code, out, err = run_quick(spawn, "verify", str(match.journal))
     assert (code, err) == (0, ""), (code, out, err)
     records = read_journal(match.journal).records
-    assert out == f"OK: {game}, {GAMES[game]['players']} seats, {len(match.doc['rounds'])} " \
-        f"rounds, {sum(r['j'] == 'move' for r in records)} moves, " \
+    seats, rounds = GAMES[game]["players"], len(match.doc["rounds"])
+    assert out == f"OK: {game}, {seats} seat{'s' * (seats != 1)}, {rounds} " \
+        f"round{'s' * (rounds != 1)}, {sum(r['j'] == 'move' for r in records)} moves, " \
         f"{sum(r['j'] == 'refused' for r in records)} refused, {len(records)} records " \
         f"chained\n", out
     tokens = read_secrets(match.journal).tokens

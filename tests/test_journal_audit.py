@@ -242,7 +242,7 @@ def test_item9_a_whole_match_journal_verifies_ok(name, request, capsys):
     game = records[first(records, "match")]["game"]
     assert main(["verify", str(path)]) == 0
     assert capsys.readouterr().out == \
-        f"OK: {game}, 2 seats, {rounds} rounds, {moves} moves, 0 refused, " \
+        f"OK: {game}, 2 seats, {rounds} round{'s' * (rounds != 1)}, {moves} moves, 0 refused, " \
         f"{len(records)} records chained\n"
 
 

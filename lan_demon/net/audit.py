@@ -63,6 +63,11 @@ def verify(path: str | Path) -> Verdict:
     return _Audit(read, path).run()
 
 
+def _count(n: int, what: str) -> str:
+    """``1 round``, ``2 rounds``."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
 def _fail(number: int, kind: str, round_no: Any, words: str) -> Verdict:
     return Verdict(False, f"FAIL at record {number} ({kind}, round {round_no}): {words}")
 
@@ -103,9 +108,10 @@ class _Audit:
             return _fail(last, records[-1]["j"], self.round, "the journal ends before the "
                          "match does (no match_end record: cut at the end, or the match is "
                          "still being played)")
-        return Verdict(True, f"OK: {match.game.id}, {len(match.players)} seats, "
-                             f"{len(match.rounds)} rounds, {self.moves} moves, "
-                             f"{self.refused} refused, {self.read.chained} records chained")
+        return Verdict(True, f"OK: {match.game.id}, {_count(len(match.players), 'seat')}, "
+                             f"{_count(len(match.rounds), 'round')}, "
+                             f"{_count(self.moves, 'move')}, {self.refused} refused, "
+                             f"{self.read.chained} records chained")
 
     # --- record by record ------------------------------------------------------------------
 
