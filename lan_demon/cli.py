@@ -537,6 +537,10 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _resume_host(args)
     secure = args.lan if args.secure is None else args.secure
     code = _check_code(args.code, "--code")
+    if code is not None and len(code) < MIN_HOST_CODE:
+        raise UsageError(f"--code needs at least {MIN_HOST_CODE} letters or digits, not "
+                         f"{len(code)}: a shorter code can be guessed in an evening "
+                         f"(docs/hosting.md); with --lan and no --code one is made for you")
     if args.table_name is not None and not args.lan:
         raise UsageError("--name names the table on the LAN; it goes with --lan")
     for name, default in HOST_SETTINGS.items():
@@ -791,6 +795,9 @@ def _check_key(key: str | None) -> str | None:
         raise UsageError(f"--key is not a CURVE public key: {key!r} (40 characters of z85, "
                          f"as 'host --secure' prints it)")
     return key.strip()
+
+
+MIN_HOST_CODE = 8  # a host's own room code: as long as a made one (issue 11, item 6)
 
 
 def _check_code(code: str | None, flag: str) -> str | None:

@@ -624,12 +624,12 @@ def test_host_keeps_the_code_and_keys_beside_the_journal_not_in_it(tmp_path, no_
 
     monkeypatch.setattr(server_module.ArbiterServer, "serve", serve)
     journal = tmp_path / "t.journal"
-    assert main(["host", "--game", "racko", "--port", "0", "--secure", "--code", "ab cd",
+    assert main(["host", "--game", "racko", "--port", "0", "--secure", "--code", "ab cd ef-gh",
                  "--journal", str(journal), "--json"]) == 0
-    assert seen["host"] == "127.0.0.1" and seen["code"] == "ABCD"
+    assert seen["host"] == "127.0.0.1" and seen["code"] == "ABCDEFGH"
     sidecar = secret_path(journal)
     assert sidecar.stat().st_mode & 0o777 == 0o600
-    assert read_secrets(journal) == HostSecrets("ABCD", seen["keys"], None, False)
+    assert read_secrets(journal) == HostSecrets("ABCDEFGH", seen["keys"], None, False)
     head = read_journal(journal).records[0]
     assert head["coded"] is True and head["key"] == seen["keys"].public.decode()
     assert seen["keys"].secret not in journal.read_bytes()

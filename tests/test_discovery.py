@@ -615,16 +615,16 @@ def test_bots_find_a_lan_host_by_browsing_and_play_its_match(netns_pair):
     the host prints the result and exits 0."""
     pair = netns_pair
     host = Lines(_in_ns(pair.host_ns, "-m", "lan_demon", "host", "--lan", "--players", "2",
-                        "--rounds", "1", "--game", "racko", "--code", "ABCD", "--seed", "11",
+                        "--rounds", "1", "--game", "racko", "--code", "ABCDEFGH", "--seed", "11",
                         "--countdown", "0", "--name", "Ann's table"))
     bots: list[Lines] = []
     try:
-        host.expect("room code ABCD")
+        host.expect("room code ABCD-EFGH")
         fingerprint_line = host.expect("key fingerprint")
         assert host.expect("on the LAN as").startswith(
             f"lan-demon: on the LAN as \"Ann's table\" at {pair.host_ip}:7700 (updates on ")
         for name in ("ann", "bob"):
-            bots.append(Lines(_in_ns(pair.join_ns, "-m", "lan_demon", "bot", "--code", "abcd",
+            bots.append(Lines(_in_ns(pair.join_ns, "-m", "lan_demon", "bot", "--code", "abcd-efgh",
                                      "--name", name, "--speed", "flat-out", "--browse", "4")))
         for bot in bots:
             code, out, err = bot.finish(timeout=60)

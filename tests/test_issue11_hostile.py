@@ -252,3 +252,11 @@ def test_item6_the_right_code_from_a_slowed_address_gets_in_after_a_short_wait()
         guessing(reply["wait"])
         reply = hello(b"me", me, "kqzr mwtb")
     assert reply["t"] == "welcome"
+
+
+def test_item6_a_host_cannot_pick_a_room_code_shorter_than_a_made_one(capsys) -> None:
+    """`host --code CAT` would undo the long code: refused in one line, before anything binds."""
+    from lan_demon.cli import main
+    assert main(["host", "--port", "0", "--code", "cat"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "at least 8 letters" in err and "CAT" not in err

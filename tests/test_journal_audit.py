@@ -166,7 +166,7 @@ def test_item8_an_added_token_is_found(racko):
         records[first(records, "seat")]["token"] = "0123456789abcdef"
     bad = edited(racko, add, rechain=True)  # even chained again: a v2 seat holds no token
     verdict = verify(bad)
-    assert not verdict.ok and "(seat, round -)" in verdict.line and "session token" in \
+    assert not verdict.ok and "(a seat record)" in verdict.line and "session token" in \
         verdict.line, verdict.line
 
 
@@ -302,14 +302,14 @@ def test_item9_a_forged_score_fails_verify(demon):
         name = next(iter(end["totals"]))
         end["totals"][name] += 10
     verdict = verify(edited(demon, forge_total, rechain=True))
-    assert verdict.line.startswith("FAIL at record") and "(match_end" in verdict.line and \
+    assert verdict.line.startswith("FAIL at record") and "(a match_end record" in verdict.line and \
         "totals" in verdict.line and "not the sums" in verdict.line, verdict.line
 
     def forge_round(records):
         result = records[first(records, "round_end")]["result"]
         result["scores"][0] += 1
     verdict = verify(edited(demon, forge_round, rechain=True))
-    assert "(round_end, round 0)" in verdict.line and "other scores" in verdict.line, \
+    assert "(a round_end record, in round 1)" in verdict.line and "other scores" in verdict.line, \
         verdict.line
 
 
@@ -438,7 +438,7 @@ def test_item7_a_round_in_progress_is_dealt_again_from_the_secrets_file(tmp_path
     assert [s.token for s in restored.arbiter.seats] == ["token-ann", "token-bob"]
     # Without the secret the round cannot be dealt: one clear error.
     write_secrets(cut, HostSecrets(tokens=("token-ann", "token-bob")))
-    with pytest.raises(JournalError, match="round 0 was dealt from a host secret that neither"):
+    with pytest.raises(JournalError, match="round 1 was dealt from a host secret that neither"):
         restore(read_journal(cut), 5.0, cut)
     keep_round_secret(cut, 0, SECRET.hex())  # what the server would have kept
     assert restore(read_journal(cut), 5.0, cut).arbiter.state == replay(full).last

@@ -289,7 +289,7 @@ def no_lan(monkeypatch):
     monkeypatch.setattr(discovery, "lan_addresses", refuse)
 
 
-@pytest.mark.parametrize("extra", [[], ["--secure", "--code", "abcd"]])
+@pytest.mark.parametrize("extra", [[], ["--secure", "--code", "abcdefgh"]])
 def test_host_without_lan_binds_loopback_and_announces_nothing(extra, no_lan, monkeypatch,
                                                                 capsys):
     seen = {}
@@ -304,8 +304,8 @@ def test_host_without_lan_binds_loopback_and_announces_nothing(extra, no_lan, mo
     assert seen["host"] == "127.0.0.1" and seen["endpoint"].startswith("tcp://127.0.0.1:")
     err = capsys.readouterr().err
     if extra:
-        assert seen["code"] == "ABCD" and seen["keys"] is not None
-        assert "room code ABCD" in err and seen["keys"].fingerprint in err
+        assert seen["code"] == "ABCDEFGH" and seen["keys"] is not None
+        assert "room code ABCD-EFGH" in err and seen["keys"].fingerprint in err
     else:
         assert seen["code"] is None and seen["keys"] is None
         assert "room code" not in err and "fingerprint" not in err
@@ -378,11 +378,11 @@ def test_a_lan_host_resumed_from_its_journal_is_announced_as_the_same_table(netn
     pair = netns_pair
     journal = tmp_path / "lan.journal"
     first = Lines(_in_ns(pair.host_ns, "-m", "lan_demon", "host", "--lan", "--players", "2",
-                         "--game", "racko", "--code", "abcd", "--name", "Ann's table",
+                         "--game", "racko", "--code", "abcdefgh", "--name", "Ann's table",
                          "--journal", str(journal)))
     hosts = [first]
     try:
-        code = first.expect("room code ABCD")
+        code = first.expect("room code ABCD-EFGH")
         key = first.expect("key fingerprint")
         first.expect("on the LAN as")
         first.stop()  # SIGKILL

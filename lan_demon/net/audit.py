@@ -69,7 +69,11 @@ def _count(n: int, what: str) -> str:
 
 
 def _fail(number: int, kind: str, round_no: Any, words: str) -> Verdict:
-    return Verdict(False, f"FAIL at record {number} ({kind}, round {round_no}): {words}")
+    """``FAIL at record 57 (a move record, in round 2): …`` — rounds counted from 1, as every
+    screen counts them (the journal's own ``round`` fields count from 0)."""
+    what = f"a {kind} record" if kind not in ("?", "") else "a record that is not a journal's"
+    where = f", in round {round_no + 1}" if isinstance(round_no, int) and round_no >= 0 else ""
+    return Verdict(False, f"FAIL at record {number} ({what}{where}): {words}")
 
 
 class _Audit:

@@ -448,7 +448,7 @@ class MatchFold:
         rep = self._need_match("a round")
         match = rep.match
         if record["round"] != match.round_no:
-            self.fail(f"round {record['round']} dealt where round {match.round_no} was due")
+            self.fail(f"round {record['round'] + 1} dealt where round {match.round_no + 1} was due")
         if self.version < 2:
             self.state = match.game.deal(match.setup, legacy_rng(match.seed, match.round_no))
         elif seeded(record):
@@ -456,7 +456,7 @@ class MatchFold:
         else:
             secret = self.secrets.get(record["round"])
             if secret is None:
-                self.fail(f"round {record['round']} was dealt from a host secret that neither "
+                self.fail(f"round {record['round'] + 1} was dealt from a host secret that neither "
                           "the journal (its round_end) nor the secrets file holds: it cannot "
                           "be dealt again")
             self.state = match.deal(bytes.fromhex(secret), nonces_of(record))
@@ -480,10 +480,10 @@ class MatchFold:
         rep = self._need_match("a round end")
         game, state = rep.match.game, self.state
         if state is None or not game.round_over(state):
-            self.fail(f"round {record['round']} ends in the journal but not in the replay")
+            self.fail(f"round {record['round'] + 1} ends in the journal but not in the replay")
         result = game.round_result(state)
         if result.to_data() != RoundResult.from_data(record["result"]).to_data():
-            self.fail(f"round {record['round']} replays to other scores")
+            self.fail(f"round {record['round'] + 1} replays to other scores")
         rep.match.record(result)
         self.state = None
 

@@ -317,5 +317,8 @@ def deal_checked(ctl: Controller) -> Fragments:
     last = len(results) + ctl.client.table.get("results_from", 0) - 1
     if witness is None or last not in witness.honest or ctl.alarms:
         return []
+    if ctl.client.config.get("seeded"):  # checked, but anyone with the seed knew it (§22)
+        return line(("class:dim", " this round's deal came from a fixed seed (--seed): "
+                                  "checked, but not secret"))
     return line(("class:good", " ✓"), ("class:dim", " this round's deal was checked: the "
                                        "cards are the ones the host committed to before Go"))
