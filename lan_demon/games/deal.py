@@ -50,12 +50,15 @@ class DealRandom:
         self._block = 0
         self._words: list[int] = []
 
+    def _next_block(self) -> None:
+        """The next block's four words, appended so that its first 8 bytes are popped first."""
+        digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
+        self._block += 1
+        self._words.extend(int.from_bytes(digest[k:k + 8], "big") for k in (24, 16, 8, 0))
+
     def _next(self) -> int:
         if not self._words:
-            digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
-            self._block += 1
-            # popped from the end: reversed, so the block's first 8 bytes come out first
-            self._words = [int.from_bytes(digest[k:k + 8], "big") for k in (24, 16, 8, 0)]
+            self._next_block()
         return self._words.pop()
 
     def below(self, n: int) -> int:
@@ -69,9 +72,19 @@ class DealRandom:
                 return u % n
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
-        """Fisher–Yates from the end, in place."""
+        """Fisher–Yates from the end, in place (:meth:`below` written out: every client
+        re-deals each round to check it, so this is the deal's hot loop)."""
+        words = self._words
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _TWO_64 - _TWO_64 % n
+            while True:
+                if not words:
+                    self._next_block()
+                u = words.pop()
+                if u < limit:
+                    break
+            j = u % n
             items[i], items[j] = items[j], items[i]
 
 
