@@ -138,5 +138,14 @@ def parse_card(text: str, owner: int = -1) -> Card:
 
 
 def full_pack(owner: int = -1) -> list[Card]:
-    """The 52 cards of one pack in a fixed order (suit by suit, ace to king)."""
-    return [Card(rank, suit, owner) for suit in SUITS for rank in range(1, 14)]
+    """The 52 cards of one pack in a fixed order (suit by suit, ace to king): a new list of
+    the same (frozen) cards each time — every deal at the table and every client's check of
+    it starts from one per seat."""
+    pack = _PACKS.get(owner)
+    if pack is None:
+        pack = _PACKS[owner] = tuple(Card(rank, suit, owner) for suit in SUITS
+                                     for rank in range(1, 14))
+    return list(pack)
+
+
+_PACKS: dict[int, tuple[Card, ...]] = {}
