@@ -573,10 +573,10 @@ def cmd_host(args: argparse.Namespace) -> int:
             kept.unlink(missing_ok=True)
         raise
     info = sys.stderr if args.json else sys.stdout
+    seated = "" if not args.players else f", starting when {args.players} " + \
+        ("player is seated" if args.players == 1 else "players are seated")
     print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
-          f"(updates on port {server.pub_port})"
-          + (f", starting when {args.players} players are seated" if args.players else ""),
-          file=info, flush=True)
+          f"(updates on port {server.pub_port}){seated}", file=info, flush=True)
     return _serve_table(server, lan, name, args.game, keys, code, info, args.json)
 
 
