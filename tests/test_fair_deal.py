@@ -250,3 +250,24 @@ def test_item3_during_a_round_a_commit_is_for_the_next_round_so_no_pause_still_t
     t.tick(t.now)
     countdown = [u for u in t.published if u.get("k") == "countdown"][-1]
     assert countdown["round"] == 1 and countdown["commits"] == [[0, commitment(NONCE_B)]]
+
+
+def test_item3_a_journal_that_recorded_a_dispute_still_reads_and_verifies(tmp_path):
+    """A dispute is journaled (who said the deal was wrong, and why); the journal stays
+    readable, resumable and verifiable — verify re-derives the deal itself."""
+    from lan_demon.net.audit import verify
+    from lan_demon.net.journal import JournalWriter, read_journal
+    t = Table(seed=None, countdown=1.0, rounds=1)
+    path = tmp_path / "j"
+    writer = JournalWriter(path)
+    t.arbiter.attach_journal(writer, {"port": 7700, "pub_port": 7701})
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    to_go(t)
+    end_round(t)
+    t.send(b"A", "dispute", id=990, round=0, reason="your cards differ")
+    writer.close()
+    kinds = [r["j"] for r in read_journal(path).records]
+    assert "dispute" in kinds and kinds[-1] == "dispute"
+    verdict = verify(path)
+    assert verdict.ok, verdict.line

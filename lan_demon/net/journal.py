@@ -39,6 +39,8 @@ Records, by ``j``:
   (``illegal``, ``beaten``, ``bad_move``);
 * ``round_end`` ``{round, result, secret?}`` and ``match_end`` ``{result}``;
 * ``resumed`` ``{port, pub_port, torn, at?}`` — an arbiter took the match up again from here.
+* ``dispute`` ``{seat, round, reason}`` — a seat's client found a round's deal not the one
+  committed to (PROTOCOL.md §22); ``verify`` re-derives the deal itself either way.
 
 No record holds a secret but the face-down Gin Solitaire discards (in their move records): the
 session tokens, the room code, the key pair and the round in progress's host secret are in the
@@ -329,6 +331,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "round_end": {"round": _INT, "result": (dict,)},
     "match_end": {"result": (dict,)},
     "resumed": {"port": _INT, "pub_port": _INT},
+    "dispute": {"seat": _INT, "round": _INT, "reason": (str,)},  # a client's failed check
 }
 
 #: Fields a record may leave out (journals of plain tables, older journals), with their types
@@ -356,7 +359,8 @@ def check(record: dict[str, Any], number: int, path: Any, version: int = VERSION
     for name, types in fields.items():
         value = record.get(name)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            _fail(path, number, record, f"a bad or missing field {name!r}")
+            _fail(path, number, record, f"a bad or missing field {name!r} (the record was "
+                  "damaged or edited)")
     for name, types in _OPTIONAL.get(kind, {}).items():
         value = record.get(name)
         if value is None:
