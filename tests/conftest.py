@@ -47,3 +47,24 @@ def state_home(tmp_path_factory, monkeypatch):
     path = tmp_path_factory.mktemp("state")
     monkeypatch.setenv("XDG_STATE_HOME", str(path))
     return path
+
+
+class HostStopped(Exception):
+    """Raised by the stand-in ArbiterServer of :func:`host_configs`: the command got as far as
+    making its table, and no socket was bound."""
+
+
+@pytest.fixture
+def host_configs(monkeypatch):
+    """The Configs that ``lan-demon host`` hands to its server, which is replaced by a stand-in
+    that records them and raises :class:`HostStopped` (no socket is bound)."""
+    import lan_demon.net.server as server_mod
+    configs = []
+
+    class FakeServer:
+        def __init__(self, config, **kw):
+            configs.append(config)
+            raise HostStopped
+
+    monkeypatch.setattr(server_mod, "ArbiterServer", FakeServer)
+    return configs

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from conftest import HostStopped
 from lan_demon.bots import strategy_names, strongest
 from lan_demon.bots.speed import PROFILES
 from lan_demon.cli import DEFAULT_PAUSE, PLAY_SPEED, build_parser, main
@@ -254,18 +255,10 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     assert seen["table_for"]["bell"] is True
 
 
-def test_host_hands_its_pause_to_the_arbiter(monkeypatch):
+def test_host_hands_its_pause_to_the_arbiter(host_configs):
     """``host --pause none`` is Config.pause None (no limit); no socket is bound here."""
-    import lan_demon.net.server as server_mod
-    configs = []
-
-    class FakeServer:
-        def __init__(self, config: Any, **kw: Any) -> None:
-            configs.append(config)
-            raise _Stop
-
-    monkeypatch.setattr(server_mod, "ArbiterServer", FakeServer)
+    configs = host_configs
     for argv, want in ((["--pause", "none"], None), ([], 60.0), (["--pause", "5"], 5.0)):
-        with pytest.raises(_Stop):
+        with pytest.raises(HostStopped):
             main(["host", "--port", "0", *argv])
         assert configs[-1].pause == want

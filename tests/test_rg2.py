@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from conftest import HostStopped
 from lan_demon.cli import main
 from lan_demon.games import Match, RoundResult, get_game
 
@@ -62,23 +63,11 @@ def test_rg2_simulate_deals_german_piles_of_eleven_unless_handicapping_is_asked(
     assert _piles(classic) == [[13, 13, 13]] * 5
 
 
-class _Stop(Exception):
-    pass
-
-
-def test_rg2_host_passes_handicap_to_the_match_and_refuses_it_elsewhere(monkeypatch, capsys):
-    import lan_demon.net.server as server_mod
-    configs = []
-
-    class FakeServer:
-        def __init__(self, config: Any, **kw: Any) -> None:
-            configs.append(config)
-            raise _Stop
-
-    monkeypatch.setattr(server_mod, "ArbiterServer", FakeServer)
+def test_rg2_host_passes_handicap_to_the_match_and_refuses_it_elsewhere(host_configs, capsys):
+    configs = host_configs
     for argv, want in ((["--handicap"], {"handicap": True}), ([], {}),
                        (["--no-handicap"], {"handicap": False})):
-        with pytest.raises(_Stop):
+        with pytest.raises(HostStopped):
             main(["host", "--port", "0", "--game", "racing-demon-german", *argv])
         assert configs[-1].options == want
     capsys.readouterr()
