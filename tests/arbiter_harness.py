@@ -69,6 +69,16 @@ def c(code: str, owner: int) -> Any:
     return parse_card(code, owner)
 
 
+def dealt_table(game: str = "racko", **config: Any) -> Table:
+    """Ann (seat 0) and Bob (seat 1) seated and ready, so the first round is dealt."""
+    t = Table(game, **config)
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    return t
+
+
 def race_table(rtts: tuple[float, float] | None = (0.200, 0.002), **config: Any) -> Table:
     """Ann (seat 0) and Bob (seat 1) playing; both show a 2♥ on column 1 and A♥ founds stack
     1, so both can race for it (RD-11). By default Ann's messages take long to arrive."""

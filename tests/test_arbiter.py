@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter_harness import PLAY, RD, Table, c, race_table
+from arbiter_harness import PLAY, RD, Table, c, dealt_table, race_table
 from lan_demon.net.arbiter import AWAY_AFTER
 from lan_demon.net.codec import encode, make
 
@@ -153,11 +153,7 @@ def test_rd13_the_arbiter_calls_the_minute_without_a_play():
 
 
 def test_rk4_an_absent_player_s_rack_o_turn_is_played_for_them():
-    t = Table("racko", players=2, turn_timeout=5)
-    t.seat(b"A", "Ann")
-    t.seat(b"B", "Bob")
-    t.send(b"A", "ready")
-    t.send(b"B", "ready")
+    t = dealt_table("racko", players=2, turn_timeout=5)
     mover = t.arbiter.state.turn
     peer = (b"A", b"B")[mover]
     other = (b"A", b"B")[1 - mover]
@@ -235,11 +231,7 @@ def test_the_journal_holds_every_committed_move(tmp_path):
 
 
 def test_rk4_a_seat_that_leaves_mid_round_is_played_for_too():
-    t = Table("racko", players=2, turn_timeout=5)
-    t.seat(b"A", "Ann")
-    t.seat(b"B", "Bob")
-    t.send(b"A", "ready")
-    t.send(b"B", "ready")
+    t = dealt_table("racko", players=2, turn_timeout=5)
     mover = t.arbiter.state.turn
     t.send((b"A", b"B")[mover], "leave", at=100.5)
     t.send((b"A", b"B")[1 - mover], "hb", at=106.0)

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from arbiter_harness import PLAY, RD, Table, c, race_table
+from arbiter_harness import PLAY, RD, Table, c, dealt_table, race_table
 from lan_demon.games import IllegalMove
 from lan_demon.games.racing_demon import (COLUMN_NAMES, DemonSeat, DemonState, Play,
                                           RacingDemon, TurnPack)
@@ -146,11 +146,7 @@ def test_rd13_a_seat_that_said_leave_is_absent_at_once_for_the_stuck_vote():
 
 
 def test_rk4_a_seat_that_said_leave_has_its_turn_played_at_once():
-    t = Table("racko", players=2, turn_timeout=20)
-    t.seat(b"A", "Ann")
-    t.seat(b"B", "Bob")
-    t.send(b"A", "ready")
-    t.send(b"B", "ready")
+    t = dealt_table("racko", players=2, turn_timeout=20)
     mover = t.arbiter.state.turn
     t.send((b"A", b"B")[mover], "leave", at=100.5)
     t.tick(100.6)

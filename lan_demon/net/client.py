@@ -288,10 +288,8 @@ class Client:
         """Say ready — after our nonce's commitment for the round it may start (§22): a
         ``ready`` can be the one that starts the countdown, which fixes the commitments."""
         self._said_ready = True
-        phase = self.table.get("phase")
-        if phase in ("lobby", "between"):
-            self._commit_due = self.table.get("round", 0)
-            self._commit_when_due()
+        self._commit_due = self._upcoming_round()
+        self._commit_when_due()
         self._send(make("ready", id=next(self._ids)))
 
     def start(self) -> None:
@@ -564,23 +562,28 @@ class Client:
 
     # --- commit and reveal (§22) -----------------------------------------------------------
 
+    def _upcoming_round(self) -> int | None:
+        """The next round to be dealt, whose nonce may be committed now: in the lobby and
+        between rounds ``table.round``, during a round the one after it; None while a
+        countdown has fixed the commitments, or once the match is over (§22)."""
+        phase, round_no = self.table.get("phase"), self.table.get("round", 0)
+        if phase in ("lobby", "between"):
+            return round_no
+        return round_no + 1 if phase == "playing" else None
+
     def _deal_again(self) -> None:
         """After a snapshot: commit for the next round, or reveal for the one counting down."""
-        phase, deal = self.table.get("phase"), self.table.get("deal")
-        if phase in ("lobby", "between"):
-            self._commit_due = self.table.get("round", 0)
-        elif phase == "playing":
-            self._commit_due = self.table.get("round", 0) + 1
-        elif phase == "countdown" and deal:
+        deal = self.table.get("deal")
+        if self.table.get("phase") == "countdown" and deal:
             self._reveal(deal["round"], deal)
+        self._commit_due = self._upcoming_round()
 
     def _commit_when_due(self) -> None:
         """Commit a fresh nonce for the next round to be dealt — once the updates that came
         with it are applied, so none is sent after the match is over."""
         due, self._commit_due = self._commit_due, None
-        if due is None or self.seat is None or self.role != "player" or \
-                self.table.get("phase") not in ("lobby", "playing", "between") or \
-                due in self.witness.nonces:  # committed already (a nonce is never resent)
+        if due is None or due != self._upcoming_round() or self.seat is None or \
+                self.role != "player" or due in self.witness.nonces:  # (never resent)
             return
         self._deal_request(make("commit", id=next(self._ids), round=due,
                                 hash=self.witness.commit_for(due)))

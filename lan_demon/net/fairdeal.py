@@ -198,8 +198,14 @@ class DealWitness:
         # a copy (the state a client builds from ``dealt`` may share its lists and move on),
         # packed: a tenth of the cost of a deep copy, every round at every seat
         self.dealt[round_no] = (msgpack.packb(setup), msgpack.packb(dealt))
-        for old in [r for r in self.dealt if r < round_no - 1]:
-            self.dealt.pop(old, None)
+        self._forget_before(round_no - 1)  # an endless table keeps only the last rounds
+
+    def _forget_before(self, round_no: int) -> None:
+        for kept in (self.revealed, self.announced, self.used, self.dealt):
+            for old in [r for r in kept if r < round_no]:
+                del kept[old]
+        self.checked = {r for r in self.checked if r >= round_no}
+        self.honest = {r for r in self.honest if r >= round_no}
 
     def check(self, game: Game, seat: int | None, round_no: int,
               secret_hex: Any) -> str | None:

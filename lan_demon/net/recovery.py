@@ -174,10 +174,9 @@ class _Restorer:
         (or revealed by the round's end). Without it, a fresh one: the round was not dealt."""
         a = self.arbiter
         if a.deal_round is None or a.deal_round.round != round_no:
-            a.deal_round = HostDeal.draw(round_no, a.config.seed)
-            kept = self.secrets.get(round_no)
-            if a.config.seed is None and kept is not None:
-                a.deal_round.secret = bytes.fromhex(kept)
+            kept = self.secrets.get(round_no) if a.config.seed is None else None
+            a.deal_round = HostDeal(round_no, bytes.fromhex(kept), False) if kept else \
+                HostDeal.draw(round_no, a.config.seed)
         return a.deal_round
 
     def _move(self, record: dict[str, Any]) -> None:
