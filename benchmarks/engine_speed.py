@@ -20,7 +20,7 @@ import time
 from lan_demon.bots.base import Turn
 from lan_demon.games import Match, get_game
 from lan_demon.games.cards import full_pack
-from lan_demon.simulator import simulate
+from lan_demon.bots.simulator import simulate
 
 
 def timed(fn, repeat: int = 3) -> float:

@@ -62,7 +62,7 @@ def host_worker(args: argparse.Namespace) -> None:
 
 
 def bots_worker(args: argparse.Namespace) -> None:
-    from lan_demon.net.bots import make_bot, run_pool
+    from lan_demon.bots.runner import make_bot, run_pool
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     bots = [make_bot(args.address, "greedy", f"bot-{i}", seed=f"{args.seed}:{i}",

@@ -473,7 +473,7 @@ def throughput(players: int, seconds: float, seed: int, fairness_ms: float, proc
 
 def bots_worker(args: argparse.Namespace) -> None:
     """Child: ``count`` bots in one process (run_pool) until SIGTERM; then a JSON line."""
-    from lan_demon.net.bots import make_bot, run_pool
+    from lan_demon.bots.runner import make_bot, run_pool
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     tally: dict[str, list[int]] = {}

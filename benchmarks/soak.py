@@ -248,7 +248,7 @@ class Tally:
 
 def seat_group(group: Group, seed: int, tallies: dict[int, Tally], timeout: float) -> None:
     """Connect ``group.count`` flat-out greedy bots to the group's table (all or none)."""
-    from lan_demon.net.bots import make_bot
+    from lan_demon.bots.runner import make_bot
     bots = []
     try:
         for i in range(group.first, group.first + group.count):
@@ -289,7 +289,7 @@ def bots_worker(args: argparse.Namespace) -> None:
     every client pumped, reads the update number each table settled at from stdin (one JSON
     line), waits until every client has applied it, and prints one JSON line per client."""
     from lan_demon.games import GameError
-    from lan_demon.net.bots import run_pool
+    from lan_demon.bots.runner import run_pool
     watch_parent()
     stopping: list[int] = []
     paused: list[int] = []

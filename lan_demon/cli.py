@@ -324,7 +324,7 @@ def _default_players(game_id: str) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from lan_demon.simulator import simulate
+    from lan_demon.bots.simulator import simulate
     get_game(args.game)
     players = args.players or _default_players(args.game)
     strategy = args.strategy.split(",") if "," in args.strategy else args.strategy
@@ -354,7 +354,7 @@ def format_table(result: dict[str, Any]) -> str:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from lan_demon.arena import Progress, format_report, parse_seats, run_arena, run_network
+    from lan_demon.bots.arena import Progress, format_report, parse_seats, run_arena, run_network
     game = get_game(args.game)
     seats = parse_seats(args.seats)
     if args.network and args.jobs is not None:
@@ -445,7 +445,7 @@ def _need_terminal() -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     from lan_demon.bots import make_strategy, strongest
     from lan_demon.net.client import Client
-    from lan_demon.simulator import PROFILES
+    from lan_demon.bots.speed import PROFILES
     from lan_demon.tui.app import build_app, start_local_table, table_for
     game = get_game(args.game)
     bots = args.bots if args.bots is not None else (0 if game.id == "gin-solitaire" else 3)
@@ -757,9 +757,9 @@ def _agree_with_secrets(args: argparse.Namespace, secrets: Any) -> None:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    from lan_demon.net.bots import make_bot, run_pool
+    from lan_demon.bots.runner import make_bot, run_pool
     from lan_demon.net.client import normalize_address
-    from lan_demon.simulator import PROFILES
+    from lan_demon.bots.speed import PROFILES
     address = normalize_address(args.address) if args.address else None
     if args.speed not in PROFILES:
         raise UsageError(f"unknown speed profile {args.speed!r}; choose one of: "

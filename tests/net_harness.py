@@ -11,7 +11,7 @@ from typing import Any
 
 import zmq
 
-from lan_demon.net.bots import leave_and_close, make_bot, run_pool
+from lan_demon.bots.runner import leave_and_close, make_bot, run_pool
 
 
 def pump_until(condition, clients, timeout: float = 10.0) -> None:

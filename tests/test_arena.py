@@ -13,12 +13,12 @@ import threading
 
 import pytest
 
-from lan_demon import arena
-from lan_demon.arena import (ArenaError, Progress, chunks, play_one, round_winners, run_arena,
+from lan_demon.bots import arena
+from lan_demon.bots.arena import (ArenaError, Progress, chunks, play_one, round_winners, run_arena,
                              run_network, seating, wilson)
 from lan_demon.cli import main
 from lan_demon.games import RoundResult, get_game
-from lan_demon.simulator import simulate
+from lan_demon.bots.simulator import simulate
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -272,7 +272,7 @@ def test_library_refuses_jobs_0_and_rounds_0():
 def started(monkeypatch):
     """Every arbiter and bot process the network arena starts, to check afterwards that they
     are stopped."""
-    from lan_demon import arena
+    from lan_demon.bots import arena
     from lan_demon.net import server as net_server
     seen: dict[str, list] = {"servers": [], "bots": []}
     real_start, real_spawn = net_server.ArbiterServer.start, arena.spawn_bot
@@ -320,7 +320,7 @@ def test_rk6_network_arena_plays_racko_through_an_arbiter_and_stops_it(capsys, s
 def test_network_arena_stops_everything_on_an_error(started, monkeypatch):
     """The second bot process cannot start: the arbiter and the first bot are stopped all the
     same, and the error is one clear GameError."""
-    from lan_demon import arena
+    from lan_demon.bots import arena
     before = set(threading.enumerate())
     recording = arena.spawn_bot
 
@@ -340,7 +340,7 @@ def test_network_arena_stops_everything_on_an_error(started, monkeypatch):
 def test_network_arena_says_so_when_a_bot_process_dies(started, monkeypatch):
     """A bot process that ends before its match (here: it is given a strategy it does not
     know) is one line naming what it said, and the rest is stopped."""
-    from lan_demon import arena
+    from lan_demon.bots import arena
     before = set(threading.enumerate())
     recording = arena.spawn_bot
     monkeypatch.setattr(arena, "spawn_bot",

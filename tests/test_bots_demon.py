@@ -19,8 +19,8 @@ from lan_demon.games import TABLE, IllegalMove, get_game
 from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.racing_demon import (COLUMN_NAMES, DemonSeat, DemonState, Play,
                                           RacingDemon, Timeout, TurnPack, VoteStuck)
-from lan_demon.net.bots import NetBot
-from lan_demon.simulator import _GlancingTurn, _Sight, play_round, simulate
+from lan_demon.bots.runner import NetBot
+from lan_demon.bots.simulator import _GlancingTurn, _Sight, play_round, simulate
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -243,7 +243,7 @@ def test_over_40_seeded_rounds_the_strong_bot_outscores_the_greedy_ones():
 
 
 def test_speed_profiles_live_in_bots_speed_and_the_simulator_re_exports_them():
-    import lan_demon.simulator as sim
+    import lan_demon.bots.simulator as sim
     assert sim.SpeedProfile is SpeedProfile and sim.PROFILES is PROFILES
     assert set(PROFILES) == {"newcomer", "beginner", "club", "expert", "flat-out"}
     medians = [PROFILES[n].median for n in ("newcomer", "beginner", "club", "expert")]
@@ -256,7 +256,7 @@ def test_flat_out_notices_at_once_never_misses_and_draws_nothing():
     before = rng.getstate()
     assert flat.notice_delay(rng) == 0 and not any(flat.misses(rng) for _ in range(1000))
     assert rng.getstate() == before
-    assert flat.react(rng) == flat.sample(rng) == 0.001
+    assert flat.react(rng) == flat.react(rng) == 0.001
 
 
 def test_person_profiles_draw_seeded_reaction_notice_and_misses():

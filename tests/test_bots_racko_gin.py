@@ -21,7 +21,7 @@ from lan_demon.games.cards import JOKER, Card, full_pack, parse_card
 from lan_demon.games.gin_solitaire import (BigGin, Discard, Draw, GinSolitaire, Knock,
                                            deadwood_after_discard)
 from lan_demon.games.racko import DiscardHeld, Place, RackO, RackOState, TakeDiscard
-from lan_demon.simulator import play_round, simulate
+from lan_demon.bots.simulator import play_round, simulate
 
 pytestmark = pytest.mark.timeout(60)
 

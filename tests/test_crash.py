@@ -452,7 +452,7 @@ def test_a_host_killed_at_seeded_moments_resumes_and_loses_no_committed_move(tmp
     """RD-4..RD-17 / RK-4..RK-7 over a crashing host: kill -9 at seeded moments, resume on the
     same port, bots come back with their tokens; the printed result is the journal's replay and
     every committed move a client saw is in the journal."""
-    from lan_demon.net.bots import make_bot, run_pool
+    from lan_demon.bots.runner import make_bot, run_pool
     flags, players, records = CRASH_GAMES[game]
     span = max(4, 2 * records // (CRASH_RUNS + 1))  # kill points spread over the whole match
     journal = tmp_path / "match.journal"
@@ -775,7 +775,7 @@ def test_a_resumed_table_serves_where_it_served():
 
 def secure_bot(address: str, name: str, server_key: str, code: str, seed: int) -> Any:
     """A greedy flat-out bot at a coded, encrypted table (its key pair lasts its whole life)."""
-    from lan_demon.net.bots import make_bot
+    from lan_demon.bots.runner import make_bot
     return make_bot(address, "greedy", name, seed=f"secure-bot:{seed}", speed="flat-out",
                     connect_timeout=10.0, server_key=server_key, code=code)
 
@@ -810,7 +810,7 @@ def test_a_secure_coded_host_killed_mid_round_resumes_as_the_same_table(tmp_path
     the same code and key (same fingerprint, from J.secret, mode 0600); the bots come back with
     their tokens and their own keys by themselves; a seat's token from another key is refused
     wrong_key; the match ends, and its result is the journal's replay."""
-    from lan_demon.net.bots import run_pool
+    from lan_demon.bots.runner import run_pool
     from lan_demon.net.client import Client, ConnectError
     journal = tmp_path / "secure.journal"
     argv = ["host", "--port", "0", "--game", "racko", "--players", "2", "--seed", "8",

@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lan_demon.net.arbiter import Config
-from lan_demon.net.bots import make_bot, run_pool
+from lan_demon.bots.runner import make_bot, run_pool
 from lan_demon.net.codec import (FROM_CLIENT, MAX_MESSAGE, ProtocolError, decode, encode,
                                  make, request_id)
 from lan_demon.net.journal import replay

@@ -9,7 +9,7 @@ import pytest
 
 from lan_demon.games import Match, get_game
 from lan_demon.net.arbiter import Config
-from lan_demon.net.bots import NetBot, make_bot, run_pool
+from lan_demon.bots.runner import NetBot, make_bot, run_pool
 from lan_demon.net.client import Client, ConnectError
 from lan_demon.net.codec import make
 from lan_demon.net.server import ArbiterServer

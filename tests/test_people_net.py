@@ -211,7 +211,7 @@ def test_a_player_s_token_is_forgotten_at_the_match_end(host):
 
 def test_a_plain_host_is_started_by_the_person_who_joined_after_a_bot(host, context):
     """Issue 10 item 1: no --players; a bot took seat 0; Ann, the first person, is captain."""
-    from lan_demon.net.bots import leave_and_close, make_bot
+    from lan_demon.bots.runner import leave_and_close, make_bot
     server = host("racko", seed=1)
     bot = make_bot(server.address, "greedy", "Robo", context=context)
     try:

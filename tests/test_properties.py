@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from lan_demon.games import GAME_IDS, IllegalMove, Match, get_game
 from lan_demon.games.cards import full_pack
-from lan_demon.simulator import simulate
+from lan_demon.bots.simulator import simulate
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -17,7 +17,7 @@ from lan_demon.bots import (Beaten, Bot, MatchEnd, Played, Refused, RoundEnd, Ro
 from lan_demon.bots.racko import GreedyRackO
 from lan_demon.bots.sdk import BotStrategy, result_of, seat
 from lan_demon.games import get_game
-from lan_demon.net.bots import leave_and_close, make_bot, run_pool
+from lan_demon.bots.runner import leave_and_close, make_bot, run_pool
 from lan_demon.net.client import Notice
 from net_harness import play_beside_bots
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lan_demon.games import get_game
-from lan_demon.simulator import PROFILES, SimulationError, SpeedProfile, simulate
+from lan_demon.bots.simulator import SimulationError, simulate
+from lan_demon.bots.speed import PROFILES, SpeedProfile
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -28,9 +29,9 @@ def test_rd4_rd13_rounds_take_simulated_table_time_and_end():
 def test_speed_profiles_are_seeded():
     import random
     club = PROFILES["club"]
-    draws = [club.sample(random.Random(5)) for _ in range(3)]
+    draws = [club.react(random.Random(5)) for _ in range(3)]
     assert draws[0] == draws[1] == draws[2] and draws[0] > 0
-    assert SpeedProfile("flat-out", 0.001, 0.0).sample(random.Random(1)) == 0.001
+    assert SpeedProfile("flat-out", 0.001, 0.0).react(random.Random(1)) == 0.001
 
 
 def test_mixed_strategies_and_their_count():

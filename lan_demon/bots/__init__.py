@@ -1,6 +1,11 @@
 """Bots: strategies that play through the same engine interface as people.
 
-``make_strategy(game_id, name)`` builds one by name; ``STRATEGIES`` lists the names per game.
+This package's face is the bot SDK (:mod:`lan_demon.bots.sdk`: ``Bot``, ``run``, the events) and
+the built-in strategies by name (:mod:`lan_demon.bots.registry`: ``make_strategy``,
+``strategy_names``). The modules inside: ``base`` (the Strategy interface), one module of
+strategies per game, ``speed`` (how fast a bot plays), ``runner`` (bots at a networked table),
+``simulator`` (bots on the engines alone, in simulated time) and ``arena`` (many matches, for
+win rates).
 """
 
 from __future__ import annotations
@@ -8,41 +13,7 @@ from __future__ import annotations
 from lan_demon.bots.base import RandomStrategy, Strategy, Turn
 from lan_demon.bots.sdk import (Beaten, Bot, MatchEnd, Played, Refused, Result, RoundEnd,
                                 RoundStart, run, run_many)
-from lan_demon.games.base import BadConfig
-
-
-def _registry() -> dict[str, dict[str, type[Strategy]]]:
-    from lan_demon.bots.gin import GreedyGin, SolverGin
-    from lan_demon.bots.racing_demon import GreedyDemon, RandomDemon, StrongDemon
-    from lan_demon.bots.racko import GreedyRackO, PlannerRackO
-    table: dict[str, dict[str, type[Strategy]]] = {}
-    for cls in (RandomStrategy, RandomDemon, GreedyDemon, StrongDemon, GreedyRackO,
-                PlannerRackO, GreedyGin, SolverGin):
-        for game in cls.games:
-            table.setdefault(game, {})[cls.name] = cls
-    return table
-
-
-#: The strongest strategy of each game: what `lan-demon play` seats unless told otherwise.
-STRONGEST = {"racing-demon": "demon", "racing-demon-german": "demon", "racko": "planner",
-             "gin-solitaire": "solver"}
-
-
-def strongest(game_id: str) -> str:
-    return STRONGEST.get(game_id, "greedy")
-
-
-def strategy_names(game_id: str) -> list[str]:
-    return sorted(_registry().get(game_id, {}))
-
-
-def make_strategy(game_id: str, name: str) -> Strategy:
-    """A fresh strategy; :class:`BadConfig` naming the choices when ``name`` is unknown."""
-    known = _registry().get(game_id, {})
-    if name not in known:
-        raise BadConfig(f"unknown strategy {name!r} for {game_id}; "
-                        f"choose one of: {', '.join(sorted(known))}")
-    return known[name]()
+from lan_demon.bots.registry import STRONGEST, make_strategy, strategy_names, strongest
 
 
 __all__ = ["Beaten", "Bot", "MatchEnd", "Played", "RandomStrategy", "Refused", "Result",

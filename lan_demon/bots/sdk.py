@@ -14,7 +14,7 @@ in flight, so it never decides on a table it has not seen yet. It may answer a m
 text the game parses (``"pile s3"``, ``"turn"``) or ``None`` (nothing now: asked again later).
 
 Underneath, a :class:`Bot` is wrapped as a :class:`~lan_demon.bots.base.Strategy` and driven by
-the same :class:`~lan_demon.net.bots.NetBot` as the built-in bots. This module imports the
+the same :class:`~lan_demon.bots.runner.NetBot` as the built-in bots. This module imports the
 network layer only inside :func:`run_many`, so strategies stay free of sockets.
 """
 
@@ -31,7 +31,7 @@ from lan_demon.games import GAME_IDS, BadConfig, Game, GameError
 if TYPE_CHECKING:  # the network layer is imported only when a bot is run (see above)
     import zmq
 
-    from lan_demon.net.bots import NetBot
+    from lan_demon.bots.runner import NetBot
 
 # --- events ---------------------------------------------------------------------------------
 
@@ -270,7 +270,7 @@ def run_many(bots: list[Bot], address: str, names: list[str] | None = None,
              speed: str = "club", seed: int | str = 0, timeout: float = 3600.0,
              connect_timeout: float = 5.0, context: zmq.Context | None = None) -> list[Result]:
     """Several bots in this one process, each in its own seat (one poll drives them all)."""
-    from lan_demon.net.bots import leave_and_close, run_pool
+    from lan_demon.bots.runner import leave_and_close, run_pool
     names = names or [type(b).__name__ for b in bots]
     seated: list[NetBot] = []
     try:
@@ -289,9 +289,9 @@ def seat(bot: Bot, address: str, name: str | None = None, speed: str = "club",
          seed: int | str = 0, context: zmq.Context | None = None,
          connect_timeout: float = 5.0) -> NetBot:
     """Connect ``bot`` and take a seat, without playing yet: a
-    :class:`~lan_demon.net.bots.NetBot` for :func:`~lan_demon.net.bots.run_pool`, where SDK
+    :class:`~lan_demon.bots.runner.NetBot` for :func:`~lan_demon.bots.runner.run_pool`, where SDK
     bots and built-in ones can share one loop."""
-    from lan_demon.net.bots import seat_bot
+    from lan_demon.bots.runner import seat_bot
 
     def build(client: Any) -> BotStrategy:
         bot.seat = client.seat

@@ -50,10 +50,6 @@ class SpeedProfile:
         """Seconds from looking at the table to the chosen card landing."""
         return self._lognormal(self.median, rng)
 
-    def sample(self, rng: random.Random) -> float:
-        """The reaction time (the name older callers use)."""
-        return self._lognormal(self.median, rng)
-
     def notice_delay(self, rng: random.Random) -> float:
         """Seconds before a change someone else made on the table is seen (0: at once)."""
         return self._lognormal(self.notice, rng)

@@ -115,7 +115,7 @@ class LocalTable:
         """Every bot plays at speed profile ``name`` from its next action on (a NetBot reads
         its profile from its ``speed`` attribute at each decision)."""
         from lan_demon.games import BadConfig
-        from lan_demon.simulator import PROFILES
+        from lan_demon.bots.speed import PROFILES
         if name not in PROFILES:
             raise BadConfig(f"unknown speed profile {name!r}; choose one of: "
                             f"{', '.join(PROFILES)}")
@@ -139,7 +139,7 @@ class LocalTable:
         seated.wait(timeout=timeout)
 
     def _run_bots(self, count: int, seated: threading.Event) -> None:
-        from lan_demon.net.bots import make_bot, run_pool
+        from lan_demon.bots.runner import make_bot, run_pool
         bots = self.bots
         try:
             for i in range(count):

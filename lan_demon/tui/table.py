@@ -676,5 +676,5 @@ def _is_rule_id(text: str) -> bool:
 
 def speed_names() -> list[str]:
     """The bots' speed profiles, slowest first."""
-    from lan_demon.simulator import PROFILES
+    from lan_demon.bots.speed import PROFILES
     return list(PROFILES)

@@ -10,8 +10,7 @@ A bot plays like the person its speed profile describes (:mod:`lan_demon.bots.sp
 someone else puts on a stack reaches its eyes only a notice time later — until then it decides on
 the stacks as it last saw them, and a card aimed at a stack that has moved on meets RD-11 — and
 at each look it may overlook a playable card. Every draw is seeded per seat, so a run replays
-byte for byte from its seed. ``SpeedProfile`` and ``PROFILES`` live in ``bots.speed`` and are
-re-exported here for older callers.
+byte for byte from its seed.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from lan_demon.bots import make_strategy
+from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import TABLE, Game, GameError, IllegalMove, Match, get_game
@@ -224,7 +223,7 @@ def _race(game: Game, state: Any, bots: list[Strategy], rngs: list[random.Random
     return stats
 
 
-__all__ = ["PROFILES", "RoundStats", "Simulation", "SimulationError", "SpeedProfile",
+__all__ = ["RoundStats", "Simulation", "SimulationError", "SpeedProfile",
            "play_round", "simulate"]
 
 

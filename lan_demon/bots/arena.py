@@ -49,9 +49,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
 
-from lan_demon.bots import make_strategy
+from lan_demon.bots.registry import make_strategy
 from lan_demon.games import BadConfig, Game, GameError, Match, RoundResult, get_game, round_rng
-from lan_demon.simulator import PROFILES, play_round
+from lan_demon.bots.simulator import play_round
+from lan_demon.bots.speed import PROFILES
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
 CHUNKS_PER_JOB = 4  # chunks per worker: enough to balance the load and move the progress bar
