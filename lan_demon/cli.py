@@ -354,7 +354,8 @@ def format_table(result: dict[str, Any]) -> str:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from lan_demon.bots.arena import Progress, format_report, parse_seats, run_arena, run_network
+    from lan_demon.bots.arena import Progress, parse_seats, run_arena, run_network
+    from lan_demon.bots.arena_report import format_report
     game = get_game(args.game)
     seats = parse_seats(args.seats)
     if args.network and args.jobs is not None:

@@ -15,7 +15,8 @@ import pytest
 
 from lan_demon.bots import arena
 from lan_demon.bots.arena import (ArenaError, Progress, chunks, play_one, round_winners, run_arena,
-                             run_network, seating, wilson)
+                             run_network, seating)
+from lan_demon.bots.arena_report import Z95, wilson
 from lan_demon.cli import main
 from lan_demon.games import RoundResult, get_game
 from lan_demon.bots.simulator import simulate
@@ -93,7 +94,7 @@ def test_wilson_interval_on_known_numbers(wins, n, low, high):
 
 def test_wilson_interval_is_its_defining_equation():
     """The Wilson bounds are the p for which |p̂ − p| = z·sqrt(p(1 − p)/n)."""
-    z = arena.Z95
+    z = Z95
     for wins, n in [(3, 17), (40, 41), (500, 1000)]:
         for p in wilson(wins, n):
             assert abs(wins / n - p) == pytest.approx(z * math.sqrt(p * (1 - p) / n))

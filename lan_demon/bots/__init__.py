@@ -11,9 +11,9 @@ win rates).
 from __future__ import annotations
 
 from lan_demon.bots.base import RandomStrategy, Strategy, Turn
+from lan_demon.bots.registry import STRONGEST, make_strategy, strategy_names, strongest
 from lan_demon.bots.sdk import (Beaten, Bot, MatchEnd, Played, Refused, Result, RoundEnd,
                                 RoundStart, run, run_many)
-from lan_demon.bots.registry import STRONGEST, make_strategy, strategy_names, strongest
 
 
 __all__ = ["Beaten", "Bot", "MatchEnd", "Played", "RandomStrategy", "Refused", "Result",

@@ -21,8 +21,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.base import Strategy, Turn
+from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import TABLE, Game, GameError, IllegalMove, Match, get_game
 from lan_demon.games.cards import Card
