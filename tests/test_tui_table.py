@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from lan_demon.net.client import Client, Notice
+from lan_demon.net.client import Client
+from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
 from lan_demon.tui.table import GameScreen
 from tui_fake import FakeClient, controller, seats

@@ -30,7 +30,8 @@ from lan_demon.bots.base import Strategy, Turn
 from lan_demon.games import BadConfig, BadMove, GameError, IllegalMove
 from lan_demon.games.cards import Card
 from lan_demon.games.racing_demon import Play
-from lan_demon.net.client import Client, Notice
+from lan_demon.net.client import Client
+from lan_demon.net.table_copy import Notice
 from lan_demon.bots.speed import PROFILES, SpeedProfile
 
 GOODBYE_LINGER_MS = 500  # a removed bot's `leave` gets this long to reach the arbiter

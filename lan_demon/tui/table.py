@@ -14,7 +14,8 @@ import time
 from typing import Any, Callable
 
 from lan_demon.games import GameError, IllegalMove
-from lan_demon.net.client import Client, Notice
+from lan_demon.net.client import Client
+from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import Fragments, clip_line, line, text_of
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
