@@ -12,9 +12,12 @@ gap in the sequence (or a late join) is healed with a snapshot, after the Clone 
 seat's duties under commit and reveal (§22) follow the same updates: a nonce committed for the
 next round, revealed at its countdown, and the round's deal checked when its secret comes.
 
-:class:`lan_demon.net.client.Client` is a TableCopy with the sockets: it hands each decoded
-message to the ``_on_<type>`` handler here and supplies what this needs to answer
-(``_send``, ``_ids``, ``clock``, ``connected``, ``role``, ``store``, ``ready``).
+:class:`lan_demon.net.client.Client` is a TableCopy with the sockets: the handlers of
+snapshots, updates, private halves and beats (``_on_snap``, ``_on_update``, ``_on_private``,
+``_on_beat``) are here, the client's own messages (welcome, pong, ok, error, probe) there. The
+client supplies what this needs to answer: ``_send``, ``_ids``, ``clock``, ``connected``,
+``role``, ``store`` and ``ready``. (A base class rather than an object the client holds, so
+``client.mirror``, ``client.table``, ``client.seq``… stay plain attributes on the hot path.)
 """
 
 from __future__ import annotations
