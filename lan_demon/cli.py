@@ -478,7 +478,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from lan_demon.net.client import normalize_address
+    from lan_demon.net.connect import normalize_address
     from lan_demon.tui.app import build_app, table_for
     address = normalize_address(args.address) if args.address else None
     key, code = _check_key(args.key), _check_code(args.code, "--code")
@@ -503,7 +503,8 @@ def _connect_person(args: argparse.Namespace, address: str, key: str | None,
     """Take a seat (or a spectator's place), the stored token first (a restart within 5
     minutes is the same seat). Only "no answer" is tried again; a wrong room code is asked
     again; any other refusal cannot change: one line, and None."""
-    from lan_demon.net.client import Client, ConnectError
+    from lan_demon.net.client import Client
+    from lan_demon.net.connect import ConnectError
     attempt = 1
     while True:
         client = Client(address, name=args.name, role="spectator" if args.spectate
@@ -759,7 +760,7 @@ def _agree_with_secrets(args: argparse.Namespace, secrets: Any) -> None:
 
 def cmd_bot(args: argparse.Namespace) -> int:
     from lan_demon.bots.runner import make_bot, run_pool
-    from lan_demon.net.client import normalize_address
+    from lan_demon.net.connect import normalize_address
     from lan_demon.bots.speed import PROFILES
     address = normalize_address(args.address) if args.address else None
     if args.speed not in PROFILES:

@@ -811,7 +811,8 @@ def test_a_secure_coded_host_killed_mid_round_resumes_as_the_same_table(tmp_path
     their tokens and their own keys by themselves; a seat's token from another key is refused
     wrong_key; the match ends, and its result is the journal's replay."""
     from lan_demon.bots.runner import run_pool
-    from lan_demon.net.client import Client, ConnectError
+    from lan_demon.net.client import Client
+    from lan_demon.net.connect import ConnectError
     journal = tmp_path / "secure.journal"
     argv = ["host", "--port", "0", "--game", "racko", "--players", "2", "--seed", "8",
             "--secure", "--code", CODE, "--journal", str(journal), "--countdown", "0",

@@ -10,7 +10,8 @@ import pytest
 from lan_demon.games import Match, get_game
 from lan_demon.net.arbiter import Config
 from lan_demon.bots.runner import NetBot, make_bot, run_pool
-from lan_demon.net.client import Client, ConnectError
+from lan_demon.net.client import Client
+from lan_demon.net.connect import ConnectError
 from lan_demon.net.codec import make
 from lan_demon.net.server import ArbiterServer
 from net_harness import pump_until
@@ -290,7 +291,7 @@ def test_a_client_whose_arbiter_is_gone_drops_frames_and_refuses_moves_without_r
 def test_the_sub_connects_to_the_host_it_reached_the_router_at():
     """PROTOCOL.md §2: a LAN host binds 0.0.0.0, so the welcome's ``pub`` host is no address;
     the client keeps the ROUTER's host and takes only the port."""
-    from lan_demon.net.client import pub_endpoint
+    from lan_demon.net.connect import pub_endpoint
     assert pub_endpoint("tcp://0.0.0.0:7701", "tcp://192.0.2.7:7700") == "tcp://192.0.2.7:7701"
     assert pub_endpoint("tcp://127.0.0.1:5001", "tcp://127.0.0.1:5000") == \
         "tcp://127.0.0.1:5001"
@@ -346,3 +347,48 @@ def test_a_client_with_a_history_keeps_only_the_last_results():
     bot._on_snap({"table": {"results": [{"scores": [k]} for k in range(7)]}, "seq": 1})
     assert [r["scores"] for r in bot.table["results"]] == [[5], [6]]
     assert bot.table["results_from"] == 5
+
+
+def test_watchers_hear_every_frame_before_it_is_applied(host):
+    """Client.watchers: (channel, decoded message, frame size) for every frame received, an
+    update while the mirror is still before it; the sizes add up to what came in."""
+    server = host("racing-demon", players=2, rounds=1, seed=4)
+    ann = join(host, server, "Ann")
+    heard: list[tuple[str, str, int, int | None, int]] = []
+    ann.watchers.append(lambda channel, msg, size: heard.append(
+        (channel, msg["t"], size, msg.get("seq"), ann.seq)))
+    before = ann.bytes_in
+    bob = join(host, server, "Bob")  # a lobby update for Ann (published)
+    pump_until(lambda: len(ann.table["seats"]) == 2, [ann, bob])
+    ann.resync()  # a snapshot for Ann (private)
+    pump_until(lambda: not ann.catching_up, [ann, bob])
+    channels = {channel for channel, *_ in heard}
+    assert channels == {"update", "private"}
+    updates = [h for h in heard if h[1] == "update"]
+    assert updates and all(seq > seq_then for _, _, _, seq, seq_then in updates)
+    assert "snap" in {kind for channel, kind, *_ in heard if channel == "private"}
+    assert sum(size for _, _, size, _, _ in heard) == ann.bytes_in - before
+
+
+def test_buffered_counts_updates_waiting_behind_a_missing_one():
+    """Client.buffered: updates (and private halves) that came and wait to be applied."""
+    client = Client("127.0.0.1:1")  # never connected: updates are handed in directly
+    lobby = {"k": "lobby", "seats": [], "captain": None}
+    assert client.buffered == 0
+    client._on_update(dict(lobby, seq=3))
+    client._on_update(dict(lobby, seq=2))
+    assert client.buffered == 2 and client.seq == 0  # update 1 is missing
+    client._on_update(dict(lobby, seq=1))
+    assert client.buffered == 0 and client.seq == 3
+
+
+def test_catching_up_from_asking_for_a_snapshot_until_it_comes(host):
+    """Client.catching_up: a snapshot asked for and not yet come (no update is applied)."""
+    server = host("racing-demon", players=2, rounds=1, seed=4)
+    ann = join(host, server, "Ann")
+    assert not ann.catching_up  # connect waits for the first snapshot
+    seq = ann.seq
+    ann.resync()
+    assert ann.catching_up
+    pump_until(lambda: not ann.catching_up, [ann])
+    assert ann.seq == seq and ann.buffered == 0 and ann.table["phase"] == "lobby"

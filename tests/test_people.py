@@ -13,7 +13,7 @@ from lan_demon.games import IllegalMove
 from lan_demon.games.racing_demon import (COLUMN_NAMES, DemonSeat, DemonState, Play,
                                           RacingDemon, TurnPack)
 from lan_demon.net.arbiter import AWAY_AFTER, TOKEN_LIFE
-from lan_demon.net.client import normalize_address
+from lan_demon.net.connect import normalize_address
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -18,7 +18,7 @@ from lan_demon.bots.racko import GreedyRackO
 from lan_demon.bots.sdk import BotStrategy, result_of, seat
 from lan_demon.games import get_game
 from lan_demon.bots.runner import leave_and_close, make_bot, run_pool
-from lan_demon.net.client import Notice
+from lan_demon.net.table_copy import Notice
 from net_harness import play_beside_bots
 
 pytestmark = pytest.mark.timeout(90)

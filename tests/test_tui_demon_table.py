@@ -15,8 +15,9 @@ from prompt_toolkit.data_structures import Size
 
 from lan_demon.games.cards import Card
 from lan_demon.games.racing_demon import Play, RacingDemon, Stack, TurnPack
-from lan_demon.net.client import Notice
-from lan_demon.tui.demon import SOURCE_KEYS, DemonScreen, race_text
+from lan_demon.net.table_copy import Notice
+from lan_demon.tui.demon import SOURCE_KEYS, DemonScreen
+from lan_demon.tui.demon_words import race_text
 from lan_demon.tui.style import STYLE, owner_mark, text_of
 from lan_demon.tui.table import Controller
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from lan_demon.net.client import Notice
+from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
 from tui_fake import FakeClient, controller, seats
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from lan_demon.net.client import Client, Notice
+from lan_demon.net.client import Client
+from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
 from lan_demon.tui.table import GameScreen
 from tui_fake import FakeClient, controller, seats
@@ -89,6 +90,30 @@ def test_without_a_captain_field_seat_0_is_the_captain():
     assert ctl.captain_seat == 0 and ctl.captain
     other, _ = controller(lobby(captain=None, seat=1))
     assert not other.captain and "Waiting for Tess (captain) to start" in shown(other)
+
+
+def test_the_lobby_offers_the_speeds_the_controller_is_given():
+    """Controller(speeds=...): the names v steps through, slowest first, shown in the lobby;
+    with none given, v does nothing."""
+    from lan_demon.tui.table import Controller
+
+    class Local:
+        speed = "slow"
+
+        def set_speed(self, name: str) -> None:
+            self.speed = name
+
+    local = Local()
+    ctl = Controller(lobby(), GameScreen(), local=local,  # type: ignore[arg-type]
+                     speeds=["slow", "fast"])
+    assert "(slow, fast)" in shown(ctl)
+    ctl.key("v")
+    assert local.speed == "fast"
+    ctl.key("v")
+    assert local.speed == "slow"
+    bare = Controller(lobby(), GameScreen(), local=local)  # type: ignore[arg-type]
+    bare.key("v")
+    assert local.speed == "slow"
 
 
 def test_the_lobby_gives_the_games_real_number_of_rounds():
@@ -324,7 +349,7 @@ def test_someone_stepping_away_is_said_in_words_and_nothing_is_said_at_the_match
 
 
 def test_the_help_wraps_the_rules_to_the_terminal_not_to_the_source_lines():
-    from lan_demon.tui.table import paragraphs
+    from lan_demon.tui.text import paragraphs
     text = """
         RK-2 The highest cut deals ten cards each, into slots 50 down to 5. A rack is never
         rearranged, and only its owner sees it.

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lan_demon.games import get_game
-from lan_demon.net.client import Notice
+from lan_demon.net.table_copy import Notice
 from lan_demon.tui.app import table_for
 from lan_demon.tui.table import Controller
 

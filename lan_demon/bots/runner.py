@@ -31,7 +31,8 @@ from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import BadConfig, BadMove, GameError, IllegalMove
 from lan_demon.games.cards import Card
 from lan_demon.games.racing_demon import Play
-from lan_demon.net.client import Client, Notice
+from lan_demon.net.client import Client
+from lan_demon.net.table_copy import Notice
 
 GOODBYE_LINGER_MS = 500  # a removed bot's `leave` gets this long to reach the arbiter
 LOOK_AGAIN = 0.05  # seconds before a bot whose move was refused locally is asked again

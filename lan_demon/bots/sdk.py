@@ -208,7 +208,7 @@ class BotStrategy(Strategy):
 
 
 def to_event(notice: Any, game: Game, seat: int) -> Event | None:
-    """Translate a client :class:`~lan_demon.net.client.Notice` (kind, text, data)."""
+    """Translate a client :class:`~lan_demon.net.table_copy.Notice` (kind, text, data)."""
     kind, data = notice.kind, notice.data
     if kind == "round":
         return RoundStart(data["round"])

@@ -1,15 +1,11 @@
 """A seat at a remote table: the client library that people (the UI) and bots both use.
 
-The client keeps two copies of the round:
-
-* ``mirror`` — the canonical table as this seat may see it (a redacted engine state), moved on
-  only by the arbiter's sequenced updates (``Game.replay``);
-* ``predicted`` — the mirror with this seat's own moves that are still in flight applied on
-  top, so the screen answers a key press at once instead of waiting for the network.
-
-When the arbiter refuses a move, or another card beat it to its place (RD-11), the move leaves
-the in-flight list, ``predicted`` is rebuilt from the mirror, and a :class:`Notice` says why.
-A gap in the sequence (or a late join) is healed with a snapshot, after the Clone pattern.
+:class:`Client` is the socket side of a :class:`~lan_demon.net.table_copy.TableCopy` (the
+mirror, the prediction, the buffered updates, the duties of §22): a DEALER for requests and
+private halves, a SUB for the published updates, the clock sync, heartbeats, the send queue and
+the reconnect. When the arbiter refuses a move, or another card beat it to its place (RD-11),
+the move leaves the in-flight list, ``predicted`` is rebuilt from the mirror, and a
+:class:`~lan_demon.net.table_copy.Notice` says why.
 
 Nothing here blocks for long: :meth:`Client.poll` handles whatever arrived and returns.
 
@@ -23,87 +19,37 @@ from __future__ import annotations
 import collections
 import itertools
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import zmq
-from zmq.utils.monitor import recv_monitor_message
 
-from lan_demon.games import GameError, IllegalMove, get_game
-from lan_demon.net.codec import ProtocolError, decode, encode, make, state_hash
-from lan_demon.net.fairdeal import DealWitness
-from lan_demon.net.security import (KeyPair, is_public_key, make_curve_client, new_keypair,
-                                    normalize_code)
+from lan_demon.games import IllegalMove, get_game
+from lan_demon.net.codec import ProtocolError, decode, encode, make
+from lan_demon.net.connect import (ConnectError, check_server_key, handshake_failure,
+                                   normalize_address,
+                                   pub_endpoint, unwatch, watch_handshake)
+from lan_demon.net.security import KeyPair, make_curve_client, new_keypair, normalize_code
+from lan_demon.net.table_copy import PRIVATE_WAIT, Notice, TableCopy
 from lan_demon.net.tokens import TokenStore
 
 BEAT = 1.0
 SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
 SYNC_PINGS = 5
-DEFAULT_PORT = 7700  # the port of an address given without one (``host``'s default)
-PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
 RATE_BACKOFF = 1.0  # told rate_limited: hold everything we send this long (the arbiter's warning
 #                     interval), rather than keep a flood going
 REFUSALS = ("bad_token", "full", "version", "not_joined", "bad_code", "slow_down", "wrong_key")
-HANDSHAKE_FAILED = (zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL | zmq.EVENT_HANDSHAKE_FAILED_AUTH
-                    | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL)
+WATCHED = {"pub": "update", "private": "private"}  # a socket's channel as a watcher hears it
 
 
-class ConnectError(GameError):
-    """The arbiter could not be reached or refused us; the text says which and why, ``code``
-    the arbiter's error code when it refused (e.g. ``bad_code``), else None."""
+class Client(TableCopy):
+    """One connection to an arbiter, as a player or a spectator.
 
-    def __init__(self, text: str, code: str | None = None, wait: float | None = None):
-        super().__init__(text)
-        self.code = code
-        self.wait = wait
-
-
-@dataclass
-class Notice:
-    """Something the player should hear about: ``kind`` is one of beaten, refused, round,
-    round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected,
-    closed (the host went quiet after the match: the final scoreboard stays), dishonest (our
-    own check of a round's deal failed, §22) and dispute (a seat's check failed: the text
-    says whose and why)."""
-
-    kind: str
-    text: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-def normalize_address(address: str) -> str:
-    """``HOST:PORT``, ``tcp://HOST:PORT`` or ``HOST`` (port 7700) → ``tcp://HOST:PORT``; a
-    clear error otherwise. A host without a port is an IPv4 address, ``localhost`` or a
-    dotted name (``ann.local``): a bare word is more likely a slip than a machine."""
-    text = address.strip()
-    if text.startswith("tcp://"):
-        text = text[len("tcp://"):]
-    host, sep, port = text.rpartition(":")
-    if not sep and _looks_like_host(text):
-        host, sep, port = text, ":", str(DEFAULT_PORT)  # no port given: the default
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ConnectError(f"not an address: {address!r} (use HOST:PORT, e.g. 127.0.0.1:7700)")
-    return f"tcp://{host}:{port}"
-
-
-def _looks_like_host(text: str) -> bool:
-    labels = text.split(".")
-    if not all(label and all(ch.isalnum() or ch == "-" for ch in label) for label in labels):
-        return False
-    return text == "localhost" or len(labels) > 1
-
-
-def pub_endpoint(pub: str, router: str) -> str:
-    """Where to connect the SUB: the welcome's ``pub`` names the host the arbiter bound to,
-    which on a LAN host is a wildcard (``0.0.0.0``) — so take the host we reached the ROUTER
-    at, with the ``pub`` port (PROTOCOL.md §2)."""
-    port = pub.rpartition(":")[2]
-    host = router[len("tcp://"):].rpartition(":")[0]
-    return f"tcp://{host}:{port}"
-
-
-class Client:
-    """One connection to an arbiter, as a player or a spectator."""
+    ``watchers`` (a list, empty at first) is for measuring tools: each is called as
+    ``watcher(channel, msg, size)`` for every frame the client receives — ``channel``
+    ``"update"`` (the published updates and beats) or ``"private"`` (everything the arbiter
+    sends this seat alone), ``msg`` the decoded message, ``size`` the frame's length in bytes —
+    before the message is handled. An empty list costs one truth test per frame. A watcher
+    must not change ``msg``. See also :attr:`buffered` and :attr:`catching_up`."""
 
     def __init__(self, address: str, name: str = "player", role: str = "player",
                  token: str | None = None, bot: bool = False,
@@ -119,10 +65,11 @@ class Client:
         endless table all of them would grow without end). ``table["results_from"]`` is the
         number of the first round kept. ``remember``: keep the session token on disk
         (:mod:`lan_demon.net.tokens`), so a restart within 5 minutes takes the same seat."""
-        self.history = history
+        super().__init__(history)
+        self.watchers: list[Callable[[str, dict[str, Any], int], None]] = []
         self.address = normalize_address(address)
         self.name, self.role, self.token, self.bot = name, role, token, bot
-        self.server_key = _server_key(server_key)
+        self.server_key = check_server_key(server_key)
         self.store: TokenStore | None = None
         self._stored_token = False  # the hello carries a token read from disk
         if remember and role == "player" and token is None:
@@ -135,7 +82,6 @@ class Client:
                     keys = KeyPair(pair[0].encode("ascii"), pair[1].encode("ascii"))
         self.keys = keys or (new_keypair() if self.server_key is not None else None)
         self.code = normalize_code(code) if code else None
-        self._said_ready = False  # we said ready and no countdown has used it up yet
         self._hold_until = float("-inf")  # told rate_limited: nothing is sent before this
         self._reconnect_soon = False
         self.context = context or zmq.Context.instance()
@@ -145,32 +91,15 @@ class Client:
         self._outgoing: collections.deque[tuple[float, bytes]] = collections.deque()
         self.dealer: zmq.Socket | None = None
         self.sub: zmq.Socket | None = None
-        self.seat: int | None = None
-        self.game: Any = None
         self.config: dict[str, Any] = {}
         self.offset = 0.0  # arbiter clock minus ours
         self.rtt: float | None = None
-        self.seq = 0
-        self.table: dict[str, Any] = {"phase": "lobby", "seats": []}
-        self.mirror: Any = None
-        self._predicted: Any = None
-        self._stale = False  # predicted must be worked out again before it is read
-        self.pending: dict[int, Any] = {}  # in-flight moves by request id, oldest first
-        self._updates: dict[int, dict[str, Any]] = {}
-        self._privates: dict[int, dict[str, Any]] = {}
-        self._waiting_since: float | None = None
-        self._snapshot_asked = False
         self._pings: dict[int, float] = {}
         self._samples: list[tuple[float, float]] = []
-        self.notices: list[Notice] = []
         self.heard = self.next_beat = self.clock()
         self.connected = False
         self.bytes_in = 0
         self.dropped = 0  # frames the arbiter's full queue would not take (see _put)
-        # Commit and reveal (§22): our nonces, and what each round's deal was held to.
-        self.witness = DealWitness()
-        self._commit_due: int | None = None  # the round to commit a nonce for, when we can
-        self._deal_rids: set[int] = set()  # our commit/reveal/dispute requests
 
     # --- connecting ------------------------------------------------------------------------
 
@@ -184,7 +113,7 @@ class Client:
         try:
             while not self.connected or self._snapshot_asked or \
                     len(self._samples) < SYNC_PINGS:
-                failure = _handshake_failure(monitor, self.server_key is not None)
+                failure = handshake_failure(monitor, self.server_key is not None)
                 if failure is not None:
                     raise ConnectError(f"cannot talk to the arbiter at {self.address}: "
                                        f"{failure}")
@@ -192,10 +121,10 @@ class Client:
                     raise ConnectError(self._silence(timeout))
                 self.poll(0.05)
         except BaseException:
-            self._unwatch(monitor)
+            unwatch(self.dealer, monitor)
             self.close()
             raise
-        self._unwatch(monitor)
+        unwatch(self.dealer, monitor)
         return self
 
     def _silence(self, timeout: float) -> str:
@@ -204,29 +133,13 @@ class Client:
             return f"{text} — wrong key? (check the host's fingerprint), or is it not running?"
         return f"{text} — is the host running?"
 
-    def _watch_handshake(self) -> zmq.Socket | None:
-        try:
-            return self.dealer.get_monitor_socket(HANDSHAKE_FAILED)
-        except (zmq.ZMQError, NotImplementedError):
-            return None  # no monitor: a failed handshake shows as silence instead
-
-    def _unwatch(self, monitor: zmq.Socket | None) -> None:
-        if monitor is None:
-            return
-        try:
-            if self.dealer is not None and not self.dealer.closed:
-                self.dealer.disable_monitor()
-        except zmq.ZMQError:
-            pass
-        monitor.close(linger=0)
-
     def _open(self, watch: bool = False) -> zmq.Socket | None:
         """A new DEALER to the arbiter, saying hello. ``watch``: return a monitor of its
         handshake, attached before connecting (a refused one is not tried again)."""
         self.dealer = self.context.socket(zmq.DEALER)
         self.dealer.setsockopt(zmq.LINGER, 0)
         self._secure(self.dealer)
-        monitor = self._watch_handshake() if watch else None
+        monitor = watch_handshake(self.dealer) if watch else None
         self.dealer.connect(self.address)
         self.connected = False
         self._send(make("hello", id=next(self._ids), name=self.name, role=self.role,
@@ -255,12 +168,6 @@ class Client:
         self._samples.clear()
         self._ping()
         self.resync()
-
-    def resync(self) -> None:
-        """Ask for a snapshot; updates after it are applied when it comes (Clone pattern)."""
-        if not self._snapshot_asked:
-            self._snapshot_asked = True
-            self._send(make("snapshot", id=next(self._ids)))
 
     def _ping(self) -> None:
         rid = next(self._ids)
@@ -326,19 +233,6 @@ class Client:
                                "(it may be restarting)")
         self._stale = True  # predicted now shows the move too, from the next time it is read
         return rid
-
-    @property
-    def predicted(self) -> Any:
-        """The mirror with our moves in flight applied, worked out when it is read (a bot
-        never reads it, and a person's screen reads it once per change)."""
-        if self._stale:
-            self._stale = False
-            self._predicted = self._prediction()
-        return self._predicted
-
-    @predicted.setter
-    def predicted(self, state: Any) -> None:
-        self._predicted, self._stale = state, False
 
     def leave(self) -> None:
         if self.dealer is not None:
@@ -416,6 +310,9 @@ class Client:
             self.notices.append(Notice("refused", f"a bad message from the arbiter: {err}"))
             return
         self.heard = self.clock()
+        if self.watchers:
+            for watcher in self.watchers:
+                watcher(WATCHED[channel], msg, len(frame))
         handler = getattr(self, "_on_" + msg["t"])
         handler(msg)
 
@@ -531,255 +428,4 @@ class Client:
         self._close_sockets()
         self._open()
 
-    def _on_snap(self, msg: dict[str, Any]) -> None:
-        self._snapshot_asked = False
-        self.table = msg["table"]
-        self.table["results_from"] = 0
-        self._trim_history()
-        self.seq = msg["seq"]
-        state = msg.get("state")
-        self.mirror = self.game.state_from_data(state) if state is not None else None
-        self.pending.clear()
-        self._repredict()
-        self._updates = {s: u for s, u in self._updates.items() if s > self.seq}
-        self._privates = {s: p for s, p in self._privates.items() if s > self.seq}
-        self.notices.append(Notice("resync", f"synchronised at update {self.seq}"))
-        self._ready_again()
-        self._deal_again()
-        self._advance()
 
-    def _ready_again(self) -> None:
-        """After a reconnect (or a resumed arbiter) the table may not know we said ready: if
-        the snapshot shows the lobby or a pause between rounds with our seat not ready, say it
-        again — only when we had said it, never for a player who had not."""
-        if not self._said_ready or self.seat is None:
-            return
-        phase, seats = self.table.get("phase"), self.table.get("seats") or []
-        if phase in ("countdown", "playing", "over"):
-            self._said_ready = False  # used up: the arbiter clears it at each countdown
-        elif self.seat < len(seats) and not seats[self.seat].get("ready"):
-            self.ready()
-
-    # --- commit and reveal (§22) -----------------------------------------------------------
-
-    def _upcoming_round(self) -> int | None:
-        """The next round to be dealt, whose nonce may be committed now: in the lobby and
-        between rounds ``table.round``, during a round the one after it; None while a
-        countdown has fixed the commitments, or once the match is over (§22)."""
-        phase, round_no = self.table.get("phase"), self.table.get("round", 0)
-        if phase in ("lobby", "between"):
-            return round_no
-        return round_no + 1 if phase == "playing" else None
-
-    def _deal_again(self) -> None:
-        """After a snapshot: commit for the next round, or reveal for the one counting down."""
-        deal = self.table.get("deal")
-        if self.table.get("phase") == "countdown" and deal:
-            self._reveal(deal["round"], deal)
-        self._commit_due = self._upcoming_round()
-
-    def _commit_when_due(self) -> None:
-        """Commit a fresh nonce for the next round to be dealt — once the updates that came
-        with it are applied, so none is sent after the match is over."""
-        due, self._commit_due = self._commit_due, None
-        if due is None or due != self._upcoming_round() or self.seat is None or \
-                self.role != "player" or due in self.witness.nonces:  # (never resent)
-            return
-        self._deal_request(make("commit", id=next(self._ids), round=due,
-                                hash=self.witness.commit_for(due)))
-
-    def _reveal(self, round_no: int, announced: dict[str, Any]) -> None:
-        nonce = self.witness.reveal_for(self.seat, round_no, announced)
-        if nonce is not None:
-            self._deal_request(make("reveal", id=next(self._ids), round=round_no, nonce=nonce))
-
-    def _deal_request(self, msg: dict[str, Any]) -> None:
-        self._deal_rids.add(msg["id"])
-        self._send(msg)
-
-    def _check_deal(self, update: dict[str, Any]) -> None:
-        """The round is over and the host's secret revealed: was this round's deal the one
-        committed to? A failure is ours to say, loudly, and every seat is told (dispute)."""
-        problem = self.witness.check(self.game, self.seat, update["round"], update.get("secret"))
-        if problem is None:
-            return
-        text = f"round {update['round'] + 1}: {problem}"
-        self.notices.append(Notice("dishonest", text, {"round": update["round"]}))
-        if self.seat is not None and self.connected:
-            self._deal_request(make("dispute", id=next(self._ids), round=update["round"],
-                                    reason=problem))
-
-    def _on_private(self, msg: dict[str, Any]) -> None:
-        if msg["seq"] > self.seq:
-            self._privates[msg["seq"]] = msg
-            self._advance()
-
-    # --- published updates ------------------------------------------------------------------
-
-    def _on_beat(self, msg: dict[str, Any]) -> None:
-        if msg["seq"] > self.seq and self.seq + 1 not in self._updates \
-                and not self._snapshot_asked:
-            self.resync()  # we missed the next update and nothing else will tell us
-        elif msg["seq"] == self.seq and msg.get("hash") and self.mirror is not None:
-            public = self.game.state_to_data(self.game.redact(self.mirror, None))
-            if state_hash(public) != msg["hash"]:  # our table drifted from the canonical one
-                self.notices.append(Notice("resync", "the table drifted; resynchronising"))
-                self.resync()
-
-    def _on_update(self, msg: dict[str, Any]) -> None:
-        if msg["seq"] <= self.seq:
-            return
-        self._updates[msg["seq"]] = msg
-        self._advance()
-
-    def _advance(self) -> None:
-        """Apply buffered updates in sequence order while the next one is complete.
-
-        Later updates waiting behind a missing one are a gap: ask for a snapshot (Clone). An
-        update merely waiting for its private half is no gap — that half comes over the other
-        socket, usually a moment later (PRIVATE_WAIT bounds the wait)."""
-        if self._snapshot_asked:
-            return
-        while self.seq + 1 in self._updates:
-            update = self._updates[self.seq + 1]
-            private = self._privates.get(update["seq"])
-            if self._needs_private(update) and private is None:
-                if self._waiting_since is None:
-                    self._waiting_since = self.clock()
-                return
-            self._waiting_since = None
-            del self._updates[update["seq"]]
-            self._privates.pop(update["seq"], None)
-            self.seq = update["seq"]
-            getattr(self, "_k_" + update["k"])(update, private)
-        if self._updates and self.connected:
-            self.resync()  # the next update is missing while later ones wait: a gap
-
-    def _needs_private(self, update: dict[str, Any]) -> bool:
-        if self.seat is None:
-            return False
-        if update["k"] == "round":
-            return True
-        return update["k"] == "move" and update.get("p") and update.get("seat") == self.seat
-
-    def _k_lobby(self, update: dict[str, Any], private: Any) -> None:
-        self.table["seats"] = update["seats"]
-        self.table["captain"] = update.get("captain")
-        self.notices.append(Notice("lobby", data=update))
-
-    def _k_presence(self, update: dict[str, Any], private: Any) -> None:
-        seats = self.table.get("seats", [])
-        if update["seat"] < len(seats):
-            seats[update["seat"]]["status"] = update["status"]
-        self.notices.append(Notice("presence", data=update))
-
-    def _unready(self) -> None:
-        """The arbiter clears every seat's ready at a countdown and at a round's end: so does
-        our copy, or a screen would show who was ready for the round before."""
-        for seat in self.table.get("seats", []):
-            seat["ready"] = False
-
-    def _k_countdown(self, update: dict[str, Any], private: Any) -> None:
-        self._said_ready = False  # the arbiter clears every seat's ready at a countdown
-        self._unready()
-        self.table.update(phase="countdown", go=update["go"], round=update["round"],
-                          next_at=None, deal={"round": update["round"],
-                                              **{k: update.get(k) for k in
-                                                 ("commit", "commits", "seeded")}})
-        self._reveal(update["round"], self.table["deal"])
-        self.notices.append(Notice("countdown", data=update))
-
-    def _k_round(self, update: dict[str, Any], private: Any) -> None:
-        state = private["state"] if private is not None else update["state"]
-        self.witness.on_go(update["round"], update.get("nonces"), update["setup"], state)
-        self.mirror = self.game.state_from_data(state)
-        self.pending.clear()
-        self.predicted = self.mirror
-        self.table.update(phase="playing", round=update["round"], setup=update["setup"])
-        self._commit_due = update["round"] + 1  # ready for a next round that starts at once
-        self.notices.append(Notice("round", f"round {update['round'] + 1}: go!", update))
-
-    def _k_move(self, update: dict[str, Any], private: Any) -> None:
-        events = private["events"] if private is not None else update["events"]
-        move = self.game.move_from_data((private or {}).get("move") or update["move"])
-        self.game.replay(self.mirror, update["seat"], move, events)
-        if update["seat"] == self.seat:
-            self.pending.pop(update.get("rid"), None)
-        self._repredict()
-
-    def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
-        self.table.setdefault("results", []).append(update["result"])
-        self._trim_history()
-        self._unready()
-        self.table.update(phase="between", totals=update["totals"], setup=update["next"],
-                          round=update["round"] + 1, next_at=update.get("next_at"))
-        self.pending.clear()
-        self._repredict()
-        self.notices.append(Notice("round_end", data=update))
-        self._check_deal(update)
-        self._commit_due = update["round"] + 1
-
-    def _trim_history(self) -> None:
-        results = self.table.setdefault("results", [])
-        if self.history is not None and len(results) > self.history:
-            dropped = len(results) - self.history
-            del results[:dropped]
-            self.table["results_from"] = self.table.get("results_from", 0) + dropped
-
-    def _k_dispute(self, update: dict[str, Any], private: Any) -> None:
-        seats = self.table.get("seats") or []
-        who = seats[update["seat"]]["name"] if 0 <= update["seat"] < len(seats) else \
-            f"seat {update['seat']}"
-        text = f"{who}'s client says round {update['round'] + 1}'s deal was not the one " \
-               f"the host committed to: {update['reason']}"
-        self.notices.append(Notice("dispute", text, update))
-
-    def _k_match_end(self, update: dict[str, Any], private: Any) -> None:
-        self.table.update(phase="over", result=update["result"])
-        if self.store is not None:
-            self.store.forget()  # nothing to come back to (the token stays in memory)
-        self.notices.append(Notice("match_end", data=update))
-
-    def _repredict(self) -> None:
-        """The mirror or the moves in flight changed: ``predicted`` is worked out again (when
-        it is next read)."""
-        self._stale = True
-
-    def _prediction(self) -> Any:
-        """The mirror plus our moves still in flight; a move that no longer applies is left
-        out (the arbiter will refuse it too, and the player is told then)."""
-        if self.mirror is None or not self.pending:
-            return self.mirror
-        state = self.game.copy_state(self.mirror)
-        for rid, move in list(self.pending.items()):
-            try:
-                self.game.apply(state, self.seat, move)
-            except GameError:
-                continue  # its refusal (with the reason) is on its way from the arbiter
-        return state
-
-
-def _server_key(key: str | bytes | None) -> bytes | None:
-    """The host's public key as z85 bytes, checked; a clear error for anything else."""
-    if key is None:
-        return None
-    text = key.decode("ascii", errors="replace") if isinstance(key, bytes) else key
-    if not is_public_key(text.strip()):
-        raise ConnectError(f"not a CURVE public key: {text!r} (40 characters of z85, as the "
-                           f"host prints it)")
-    return text.strip().encode("ascii")
-
-
-def _handshake_failure(monitor: zmq.Socket | None, secure: bool) -> str | None:
-    """What a failed CURVE handshake seen on ``monitor`` means, in words; None if none."""
-    while monitor is not None and monitor.poll(0):
-        event = recv_monitor_message(monitor)
-        if event["event"] == zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL:
-            if secure:
-                return "it is not encrypted (leave out --key), or not a lan-demon arbiter"
-            return ("it is encrypted (CURVE): join with its public key (--key), or without "
-                    "an address to find it on the LAN")
-        if event["event"] & HANDSHAKE_FAILED:
-            return ("the encrypted handshake failed — wrong key? check the fingerprint on "
-                    "the host's screen")
-    return None

@@ -91,7 +91,9 @@ def table_for(client: Client, host: bool = False, bell: bool = True,
               local: LocalTable | None = None) -> Controller:
     """The screen for ``client``'s game. ``bell=False``: silent (``--no-bell``); ``local``:
     the in-process table of ``lan-demon play``, whose bots' speed the lobby can change."""
-    return Controller(client, screen_for(client.game.id), host=host, bell=bell, local=local)
+    from lan_demon.bots.speed import PROFILES
+    return Controller(client, screen_for(client.game.id), host=host, bell=bell, local=local,
+                      speeds=list(PROFILES))
 
 
 @dataclass

@@ -30,12 +30,12 @@ Fitting the height (``render`` is given the rows it may use and never uses more)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lan_demon.games.base import GameError
 from lan_demon.games.cards import Card
 from lan_demon.games.racing_demon import COLUMN_NAMES, Play, TurnPack, VoteStuck
+from lan_demon.tui.demon_words import (CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, race_text,
+                                       rank_name, short_name, with_article)
 from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,
                                  signed, text_of)
 from lan_demon.tui.table import READ_SECONDS, Controller, GameScreen
@@ -45,36 +45,6 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SUIT_ROWS = "SHDC"  # the order of the stack rows in the classic game
 FULL_NAME, COMPACT_NAME = 6, 4  # characters of a name in a full / compact entry
 GAP = 2  # spaces between two entries on a row
-
-PLAYER_KEYS = [("1-4", "play a column"), ("p", "play the Pile top"),
-               ("w", "play the waste top"), ("space", "turn the Pack"), ("s", "vote stuck"),
-               ("t", "choose the place"), ("h", "highlight what fits")]
-
-CLASSIC_RULES = """
-Everybody plays at once. Empty your Pile: first OUT
-  ends the round (RD-12).
-Stacks start on aces, build up in suit (RD-5); the King
-  claims the stack (RD-6). Anyone plays on any stack.
-Columns build down, red on black (RD-7); an empty one
-  refills from your Pile (RD-8). Only tops play (RD-10).
-The Pack turns three at a time (RD-9).
-Two cards for one place: the first counts (RD-11).
-Stuck: all vote, or the Pack is turned through: Packs
-  rotate; three in a row end the round (RD-13).
-Score: +1 a card on a stack, +5 a King, +10 OUT, −1 a
-  card left in your Pile (RD-14)."""
-
-GERMAN_RULES = """
-Everybody plays at once. Empty your Pile of 11 (RG-2):
-  the first OUT ends the round (RG-6).
-Stacks start on aces and build up in rank, whatever
-  the suit (RG-3). The King claims the stack (RD-6).
-No laddering: a Line card goes to a stack only; the
-  Pile refills its place (RG-4).
-The Pack turns one card at a time (RG-5).
-Two cards for one place: the first counts (RD-11).
-Penalty: the cards left in your Pile; the lowest total
-  wins the match (RG-6, RG-7)."""
 
 
 def score_so_far(p: dict[str, Any], german: bool) -> int:
@@ -97,30 +67,6 @@ def rank_target(move: Play, column_size: int) -> int:
 def takes(top: Card, card: Card, german: bool) -> bool:
     """A stack showing ``top`` takes ``card`` next (RD-5 in suit; RG-3 any suit)."""
     return card.rank == top.rank + 1 and (german or card.suit == top.suit)
-
-
-def short_name(name: str, width: int) -> str:
-    return name.removesuffix(" (bot)")[:width]
-
-
-def race_text(names: Sequence[str], data: Mapping[str, Any]) -> str:
-    """A lost race in a player's words, from the arbiter's ``beaten`` fields (``by`` the
-    winner's seat, ``top`` the stack's top card before the winner's card, ``ms`` how much
-    earlier the winner was): "Ann beat you to the A♥ stack, by 12 ms". The stack is named by
-    the card it showed, as the screen showed it. Without those fields: the arbiter's reason."""
-    by = data.get("by")
-    if not isinstance(by, int) or not ("top" in data or "stack" in data):
-        return str(data.get("reason") or "another player got there first (RD-11)")
-    who = short_name(names[by], 40) if 0 <= by < len(names) else "another player"
-    try:
-        top = code_card(data.get("top"))
-    except GameError:
-        top = None
-    text = f"{who} beat you to the {top.symbol} stack" if top else f"{who} beat you to it"
-    ms = data.get("ms")
-    if isinstance(ms, (int, float)) and not isinstance(ms, bool):
-        text += f", by {ms:.0f} ms" if ms >= 1 else ", by under 1 ms"
-    return text
 
 
 class DemonScreen(GameScreen):
@@ -209,7 +155,7 @@ class DemonScreen(GameScreen):
         lost = self.lost_race(ctl, card)
         if lost:
             return lost, "RD-11"
-        below = _a(_rank_name(card.rank - 1)) if german else \
+        below = with_article(rank_name(card.rank - 1)) if german else \
             Card(card.rank - 1, card.suit).symbol
         if german:  # words short enough for the status line at 60 columns
             return f"{card.symbol} fits no stack (needs {below}); no laddering here", \
@@ -217,8 +163,8 @@ class DemonScreen(GameScreen):
         if card.rank == 13:
             return f"{card.symbol} fits no stack (needs {below}); no column takes a King", \
                 "RD-5, RD-7"
-        column = f"no column ({_a('black' if card.red else 'red')} " \
-            f"{_rank_name(card.rank + 1)})"
+        column = f"no column ({with_article('black' if card.red else 'red')} " \
+            f"{rank_name(card.rank + 1)})"
         return f"{card.symbol} fits no stack (needs {below}) and {column}", "RD-5, RD-7"
 
     def lost_race(self, ctl: Controller, card: Card) -> str | None:
@@ -491,14 +437,6 @@ class DemonScreen(GameScreen):
 
 def _rows(frags: Fragments) -> int:
     return sum(text.count("\n") for _, text in frags)
-
-
-def _a(word: str) -> str:
-    return ("an " if word[0] in "a8" else "a ") + word
-
-
-def _rank_name(rank: int) -> str:
-    return {1: "ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
 
 
 def _same_tops(group: list[tuple[int, Card]], german: bool) -> list[tuple[Card, list[int]]]:

@@ -8,13 +8,12 @@ chart is drawn with the lowest total at the top, so the best is always up and fi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from lan_demon.net.client import Client
+from lan_demon.tui.facts import TableFacts
 from lan_demon.tui.style import BACKS, Fragments, line
-
-if TYPE_CHECKING:
-    from lan_demon.net.client import Client
-    from lan_demon.tui.table import Controller
+from lan_demon.tui.text import wrap
 
 #: The parts of a score worth a column, per game, as (detail key, heading, width).
 PARTS: dict[str, list[tuple[str, str, int]]] = {
@@ -28,11 +27,6 @@ SCORE_WORD = {"racing-demon": "score (RD-14)", "racing-demon-german": "penalty (
               "racko": "score (RK-6)", "gin-solitaire": "score (GS-7)"}
 CHART_ROWS = 6
 CHART_LINES = 5  # sides drawn in the chart: the leaders, and you
-
-
-def wrap(text: str, width: int, style: str = "") -> Fragments:
-    from lan_demon.tui.table import wrap as wrap_words
-    return wrap_words(text, width, style)
 
 
 def rounds_text(client: Client) -> str:
@@ -56,7 +50,7 @@ def short(name: str, width: int) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
-def sides(ctl: Controller, count: int | None = None) -> list[str]:
+def sides(ctl: TableFacts, count: int | None = None) -> list[str]:
     """The names of the match's sides; Gin Solitaire's Jokers score too (GS-9)."""
     names = [s["name"] for s in ctl.seats]
     results = ctl.client.table.get("results", [])
@@ -69,13 +63,13 @@ def sides(ctl: Controller, count: int | None = None) -> list[str]:
     return names[:count]
 
 
-def lower_is_better(ctl: Controller) -> bool:
+def lower_is_better(ctl: TableFacts) -> bool:
     return bool(getattr(ctl.client.game, "lower_is_better", False))
 
 
 # --- the ending --------------------------------------------------------------------------------
 
-def ending_text(ctl: Controller, result: dict[str, Any]) -> str:
+def ending_text(ctl: TableFacts, result: dict[str, Any]) -> str:
     """What ended the round, in words: "Cy is OUT!" (RD-12), "Ann: Rack-O!" (RK-5), who
     knocked or went Gin (GS-6), or the table stuck three times (RD-13)."""
     game = ctl.client.game.id if ctl.client.game else ""
@@ -106,7 +100,7 @@ def ending_text(ctl: Controller, result: dict[str, Any]) -> str:
 
 # --- the board ---------------------------------------------------------------------------------
 
-def score_board(ctl: Controller, width: int) -> Fragments:
+def score_board(ctl: TableFacts, width: int) -> Fragments:
     table = ctl.client.table
     game = ctl.client.game.id
     results = table.get("results", [])
@@ -141,7 +135,7 @@ def order(scores: list[int], totals: list[int], low: bool, by_total: bool) -> li
     return sorted(range(len(scores)), key=key)
 
 
-def _round_table(ctl: Controller, game: str, result: dict[str, Any], totals: list[int],
+def _round_table(ctl: TableFacts, game: str, result: dict[str, Any], totals: list[int],
                  width: int, over: bool) -> Fragments:
     parts = [p for p in PARTS.get(game, []) if any(p[0] in d or p[0] == "in_order"
                                                     for d in result["detail"])]
@@ -189,7 +183,7 @@ def _cell(value: Any) -> str:
     return "–" if value is None else str(value)
 
 
-def _next_piles(ctl: Controller, sizes: list[int], width: int) -> Fragments:
+def _next_piles(ctl: TableFacts, sizes: list[int], width: int) -> Fragments:
     cells = [f"{short(n, 10)} {s}" for n, s in zip(sides(ctl, len(sizes)), sizes)]
     out = line(("class:dim", " next Piles (RD-15):"))
     row = " "
@@ -215,7 +209,7 @@ def running(results: list[dict[str, Any]], count: int) -> list[list[int]]:
     return runs
 
 
-def chart(ctl: Controller, results: list[dict[str, Any]], width: int) -> Fragments:
+def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragments:
     """Running totals by round, as a line chart ``CHART_ROWS`` tall: the leaders (and you),
     one marker each. German penalties are drawn upside down: the lowest is at the top."""
     if not results:
@@ -274,7 +268,7 @@ def chart(ctl: Controller, results: list[dict[str, Any]], width: int) -> Fragmen
     return out + line(legend)
 
 
-def footer(ctl: Controller, width: int) -> Fragments:
+def footer(ctl: TableFacts, width: int) -> Fragments:
     """What happens next: the countdown to the next round and who is ready (contract 4), or,
     once the match is over, how to leave (contract 5)."""
     table = ctl.client.table
@@ -308,7 +302,7 @@ def footer(ctl: Controller, width: int) -> Fragments:
     return checked + out + line(("class:dim", said))
 
 
-def deal_checked(ctl: Controller) -> Fragments:
+def deal_checked(ctl: TableFacts) -> Fragments:
     """One quiet line when our client re-dealt the last round from the revealed secret and
     found it the one committed to (§22); nothing when it could not check, and never when a
     check failed (that is the alarm at the top of the screen)."""

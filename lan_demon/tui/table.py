@@ -3,21 +3,27 @@
 :class:`Controller` turns the client's state into formatted text and key presses into moves.
 It holds no rules: legal moves come from the client's local engine, and a move the engine
 refuses is flashed with its rule id, never sent. The game's own table and keys live in one
-:class:`GameScreen` per game (``demon.py``, ``racko.py``, ``gin.py``); the lobby, the countdown,
-the round-end scores and the help are shared here.
+:class:`GameScreen` per game (``demon.py``, ``racko.py``, ``gin.py``); the frame around them
+is shared here: the title, the countdown, the banner, the status line and the pages, with the
+lobby from ``lobby.py``, the round-end scores from ``scores.py`` and the help from ``text.py``.
+The facts they all read (the phase, the seats, the captain, …) are ``facts.py``'s.
 """
 
 from __future__ import annotations
 
-import textwrap
 import time
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from lan_demon.games import GameError, IllegalMove
-from lan_demon.net.client import Client, Notice
-from lan_demon.tui.style import Fragments, clip_line, line, text_of
+from lan_demon.net.client import Client
+from lan_demon.net.table_copy import Notice
+from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts
+from lan_demon.tui.lobby import lobby, lobby_footer
+from lan_demon.tui.scores import ending_text, footer, score_board
+from lan_demon.tui.style import Fragments, clip_line, line
+from lan_demon.tui.text import help_page, is_rule_id, join_lines, lines_of, names_list, wrap
 
-MIN_WIDTH, MIN_HEIGHT = 60, 20
 FLASH_SECONDS = 2.5
 GIVE_UP_HINT = 15.0  # seconds reconnecting before the screen says the host may be gone
 READ_SECONDS = 6.0  # a refusal or a lost race: long enough to read a sentence
@@ -45,54 +51,21 @@ class GameScreen:
         """A new round begins."""
 
 
-def lines_of(frags: Fragments) -> list[Fragments]:
-    """Fragments split into lines (no newline fragments left)."""
-    out: list[Fragments] = [[]]
-    for style, text in frags:
-        parts = text.split("\n")
-        for i, part in enumerate(parts):
-            if i:
-                out.append([])
-            if part:
-                out[-1].append((style, part))
-    if not out[-1]:
-        out.pop()
-    return out
-
-
-def join_lines(rows: list[Fragments]) -> Fragments:
-    out: Fragments = []
-    for row in rows:
-        out += row + [("", "\n")]
-    return out
-
-
-def wrap(text: str, width: int, style: str = "", indent: str = " ") -> Fragments:
-    """``text`` as whole words on as many lines as ``width`` needs."""
-    return join_lines([[(style, part)] for part in
-                       textwrap.wrap(text, max(10, width - 1), initial_indent=indent,
-                                     subsequent_indent=indent + "  ")])
-
-
-def names_list(names: list[str], most: int = 3) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob, Cy and 2 more``."""
-    if len(names) > most:
-        return ", ".join(names[:most]) + f" and {len(names) - most} more"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-class Controller:
+class Controller(TableFacts):
     """The state of one player's (or spectator's) screen."""
 
     def __init__(self, client: Client, screen: GameScreen, host: bool = False,
                  clock: Callable[[], float] = time.monotonic, bell: bool = True,
-                 local: Any = None):
+                 local: Any = None, speeds: Sequence[str] = ()):
+        """``local``: the in-process table of ``lan-demon play``, whose bots' speed the lobby
+        can change (``v``) to each of ``speeds`` in turn (the speed profiles, slowest first)."""
         self.client = client
         self.screen = screen
         self.host = host
         self.clock = clock
         self.bell = bell  # False: never ring the terminal bell (--no-bell)
         self.local = local  # the LocalTable of `lan-demon play`: its bots' speed can change
+        self.speeds = tuple(speeds)
         self.output: Any = None  # has .bell(); build_app sets the application's output
         self.flash_text = ""
         self.flash_rule: str | None = None  # the rule id behind the flash, shown dimmed after it
@@ -185,7 +158,6 @@ class Controller:
 
     def _round_end(self, notice: Notice) -> None:
         """Going out is an event: a banner, a bell, held a moment before the scores."""
-        from lan_demon.tui.scores import ending_text
         self.next_at = notice.data.get("next_at")
         if self.next_at is None and "next_at" not in notice.data:
             pause = self.client.config.get("pause")
@@ -265,62 +237,10 @@ class Controller:
     def flash_refusal(self, text: str) -> None:
         """A refusal worded ``RULE: words``: flashed as the words, the rule dimmed after."""
         rule, sep, words = text.partition(": ")
-        if sep and _is_rule_id(rule):
+        if sep and is_rule_id(rule):
             self.flash(words, rule=rule, seconds=READ_SECONDS)
         else:
             self.flash(text, seconds=READ_SECONDS)
-
-    # --- facts the screens use -------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        return self.client.table.get("phase", "lobby")
-
-    @property
-    def seats(self) -> list[dict[str, Any]]:
-        return self.client.table.get("seats", [])
-
-    @property
-    def spectator(self) -> bool:
-        """This screen watches: no seat, no play keys."""
-        return self.client.seat is None or getattr(self.client, "role", "player") == "spectator"
-
-    @property
-    def captain_seat(self) -> int | None:
-        """Who starts the match: the table's captain (contract 1), else seat 0 as on tables
-        that do not name one."""
-        table = self.client.table
-        if "captain" in table:
-            return table["captain"]
-        return 0 if self.seats else None
-
-    @property
-    def captain(self) -> bool:
-        """This screen is the captain's: its Enter starts the match."""
-        return not self.spectator and self.client.seat == self.captain_seat
-
-    @property
-    def self_starting(self) -> bool:
-        """``host --players N``: the match starts by itself once N seats are ready."""
-        return bool(self.client.config.get("players"))
-
-    def name(self, seat: int) -> str:
-        seats = self.seats
-        return seats[seat]["name"] if 0 <= seat < len(seats) else f"seat {seat}"
-
-    def not_ready(self) -> list[str]:
-        """The present people, other than this seat, who have not said ready."""
-        return [s["name"] for i, s in enumerate(self.seats)
-                if i != self.client.seat and not s.get("ready")
-                and s.get("status", "here") == "here"]
-
-    def ping_text(self) -> str:
-        rtt = self.client.rtt
-        return "ping —" if rtt is None else f"ping {rtt * 1000:.1f} ms"
-
-    def too_small(self, width: int | None = None, height: int | None = None) -> bool:
-        w, h = (width, height) if width is not None else self.size
-        return w < MIN_WIDTH or h < MIN_HEIGHT
 
     # --- keys ------------------------------------------------------------------------------
 
@@ -368,7 +288,7 @@ class Controller:
         self.page = max(0, min(self.pages - 1, self.page + step))
 
     def _lobby_key(self, key: str) -> None:
-        if key == "v" and self.local is not None:
+        if key == "v" and self.local is not None and self.speeds:
             self._next_speed()
         elif key in ("enter", "s"):
             if self.self_starting:  # host --players N: nobody starts it, ready is all
@@ -389,7 +309,7 @@ class Controller:
         self.flash("starting the match…")
 
     def _next_speed(self) -> None:
-        names = list(speed_names())
+        names = list(self.speeds)
         now = getattr(self.local, "speed", names[0])
         name = names[(names.index(now) + 1) % len(names)] if now in names else names[0]
         self.local.set_speed(name)
@@ -474,7 +394,8 @@ class Controller:
 
     def _body(self, width: int, height: int) -> Fragments:
         if self.help:
-            return self._help(width)
+            return help_page([] if self.spectator else list(self.screen.keys),
+                             self.screen.rules, width)
         phase = self.phase
         if self.reconnecting and phase != "over":
             out = line(("class:warn", " reconnecting…")) + wrap(
@@ -487,13 +408,13 @@ class Controller:
                             "again.", width, "class:dim")
             return out
         if phase == "lobby":
-            return self._lobby(width, height)
+            return lobby(self, width, height)
         if phase == "countdown":
             left = max(0.0, (self.client.table.get("go") or 0) - self.client.arbiter_now())
             if self.client.table.get("results"):  # between rounds: not the lobby
                 return line(("class:good", f" Round {self.client.table.get('round', 0) + 1} "
                              f"starts in {left:.0f}…"))
-            return self._lobby(width, height) + line(("class:good", f" Starting in {left:.0f}…"))
+            return lobby(self, width, height) + line(("class:good", f" Starting in {left:.0f}…"))
         if phase in ("between", "over"):
             if self.clock() < self.banner_until:
                 return self._banner(width, height)
@@ -505,10 +426,9 @@ class Controller:
         if self.help or self.reconnecting:
             return []
         if self.phase == "lobby":
-            return self._lobby_footer(width)
+            return lobby_footer(self, width)
         if self.phase not in ("between", "over") or self.clock() < self.banner_until:
             return []
-        from lan_demon.tui.scores import footer
         return footer(self, width)
 
     def _banner(self, width: int, height: int) -> Fragments:
@@ -568,113 +488,5 @@ class Controller:
             text += f" {hint} "
         return [("class:dim", f"{text} " + "  ".join(tail))]
 
-    def _lobby(self, width: int, height: int = 99) -> Fragments:
-        from lan_demon.tui.scores import rounds_text
-        cfg = self.client.config
-        options = ", ".join(f"{k} {'on' if v is True else 'off' if v is False else v}"
-                            for k, v in cfg.get("options", {}).items()) or "none"
-        out = line(("class:me", " Lobby"), ("class:dim", f"  {cfg.get('game', '')} · "
-                                            f"{rounds_text(self.client)} · options: {options}"))
-        if cfg.get("seeded"):  # §22: a seed deals the same cards to anyone who knows it
-            out += wrap("Deals come from a fixed seed (--seed): not secret — anyone who knows "
-                        "the seed knows every card", width, "class:warn")
-        cells = [self._seat_cell(i, seat, 22) for i, seat in enumerate(self.seats)]
-        if len(cells) > height - 2 and width >= 2 * 38:  # two columns: 20 seats on one page
-            cells = [self._seat_cell(i, seat, 12) for i, seat in enumerate(self.seats)]
-            half = -(-len(cells) // 2)
-            for a, b in zip(cells[:half], cells[half:] + [[]]):
-                pad = width // 2 - sum(len(t) for _, t in a)
-                out += line(a, " " * max(1, pad), b)
-            return out
-        for cell in cells:
-            out += line(cell)
-        return out
-
-    def _seat_cell(self, i: int, seat: dict[str, Any], name_width: int) -> Fragments:
-        """One seat of the lobby: who, and captain · bot · ready · away."""
-        tags = ["captain"] if i == self.captain_seat else []
-        if seat.get("bot"):
-            tags.append("bot")
-        if self.phase == "lobby":  # at the countdown the arbiter clears them: no news
-            tags.append("ready" if seat.get("ready") else "not ready")
-        away = seat.get("status", "here") != "here"
-        if away:
-            tags.append(seat.get("status", ""))
-        mark = "▶" if i == self.client.seat else " "
-        style = "class:away" if away else "class:me" if i == self.client.seat else ""
-        name = seat["name"].replace(" (bot)", "") if name_width < 20 else seat["name"]
-        if len(name) > name_width:
-            name = name[: name_width - 1] + "…"
-        return [("", f" {mark}{i + 1:>3}. "), (style, f"{name:<{name_width}} "),
-                ("class:good" if seat.get("ready") else "class:dim", " · ".join(tags))]
-
-    def _lobby_footer(self, width: int) -> Fragments:
-        """Under the seats, on every page: the bots' speed and who waits for whom."""
-        out: Fragments = []
-        if self.local is not None and not self.spectator:
-            out += line(("class:key", " v"), f" bots' speed: {self.local.speed}",
-                        ("class:dim", f"  ({', '.join(speed_names())})"[: max(0, width - 24)]))
-        return out + wrap(self.waiting_text(), width, "class:key")
-
-    def waiting_text(self) -> str:
-        """Who waits for whom, in one sentence."""
-        cap = self.captain_seat
-        late = self.not_ready()
-        if self.self_starting:
-            want = self.client.config.get("players")
-            return (f"The match starts by itself when {want} seats are filled and ready"
-                    + ("" if self.spectator else " — Enter says you are ready"))
-        boss = f"{self.name(cap)} (captain)" if cap is not None else "the captain"
-        if self.spectator:
-            return f"Watching — waiting for {boss} to start"
-        if self.captain:
-            if late:
-                verb = "is" if len(late) == 1 else "are"
-                return (f"You are the captain: Enter starts — {names_list(late)} {verb} "
-                        "not ready yet")
-            return "You are the captain: Enter starts the match"
-        seat = self.seats[self.client.seat] if self.client.seat < len(self.seats) else {}
-        if seat.get("ready"):
-            return f"You are ready. Waiting for {boss} to start"
-        return f"Enter says you are ready. Waiting for {boss} to start"
-
     def _scores(self, width: int) -> Fragments:
-        from lan_demon.tui.scores import score_board
         return score_board(self, width)
-
-    def _help(self, width: int) -> Fragments:
-        out = line(("class:me", " Keys"))
-        keys = [] if self.spectator else list(self.screen.keys)
-        for k, what in keys + [("PgDn", "next page of a long screen"), ("?", "this help"),
-                               ("q", "leave the table")]:
-            out += line(("class:key", f"  {k:>8}"), f"  {what}"[: width - 10])
-        out += line(("class:me", " The rules in short"))
-        for text in paragraphs(self.screen.rules):
-            out += wrap(text, width, indent="  ")
-        return out + line(("class:dim", " (any key closes this)"))
-
-
-def paragraphs(text: str) -> list[str]:
-    """The rules text as paragraphs: a line that starts with a rule id (or a dash) begins one,
-    any other line goes on the one before — so the help wraps to the terminal, not to the
-    line breaks of the source."""
-    out: list[str] = []
-    for raw in text.strip().splitlines():
-        piece = raw.strip()
-        starts = piece.split(" ", 1)[0].rstrip(":,.") if piece else ""
-        if out and piece and not _is_rule_id(starts) and not piece.startswith(("-", "•")):
-            out[-1] += " " + piece
-        elif piece:
-            out.append(piece)
-    return out
-
-
-def _is_rule_id(text: str) -> bool:
-    prefix, _, number = text.partition("-")
-    return prefix in ("RD", "RG", "RK", "GS") and number.isdigit()
-
-
-def speed_names() -> list[str]:
-    """The bots' speed profiles, slowest first."""
-    from lan_demon.bots.speed import PROFILES
-    return list(PROFILES)

@@ -1,0 +1,348 @@
+"""The table as one seat knows it, moved on only by what the arbiter says — no sockets here.
+
+:class:`TableCopy` keeps two copies of the round:
+
+* ``mirror`` — the canonical table as this seat may see it (a redacted engine state), moved on
+  only by the arbiter's sequenced updates (``Game.replay``);
+* ``predicted`` — the mirror with this seat's own moves that are still in flight applied on
+  top, so the screen answers a key press at once instead of waiting for the network.
+
+Updates and their private halves are buffered until they can be applied in sequence order; a
+gap in the sequence (or a late join) is healed with a snapshot, after the Clone pattern. The
+seat's duties under commit and reveal (§22) follow the same updates: a nonce committed for the
+next round, revealed at its countdown, and the round's deal checked when its secret comes.
+
+:class:`lan_demon.net.client.Client` is a TableCopy with the sockets: the handlers of
+snapshots, updates, private halves and beats (``_on_snap``, ``_on_update``, ``_on_private``,
+``_on_beat``) are here, the client's own messages (welcome, pong, ok, error, probe) there. The
+client supplies what this needs to answer: ``_send``, ``_ids``, ``clock``, ``connected``,
+``role``, ``store`` and ``ready``. (A base class rather than an object the client holds, so
+``client.mirror``, ``client.table``, ``client.seq``… stay plain attributes on the hot path.)
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lan_demon.games import GameError
+from lan_demon.net.codec import make, state_hash
+from lan_demon.net.fairdeal import DealWitness
+from lan_demon.net.tokens import TokenStore
+
+PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
+
+
+@dataclass
+class Notice:
+    """Something the player should hear about: ``kind`` is one of beaten, refused, round,
+    round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected,
+    closed (the host went quiet after the match: the final scoreboard stays), dishonest (our
+    own check of a round's deal failed, §22) and dispute (a seat's check failed: the text
+    says whose and why)."""
+
+    kind: str
+    text: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+
+class TableCopy:
+    """The lobby, the scores and the round as this seat may see them; see the module text."""
+
+    # supplied by the client that owns the sockets
+    clock: Callable[[], float]
+    connected: bool
+    role: str
+    store: TokenStore | None
+    _ids: itertools.count
+
+    def __init__(self, history: int | None = None):
+        """``history``: how many finished rounds' results to keep in ``table["results"]``
+        (None: all)."""
+        self.history = history
+        self.seat: int | None = None
+        self.game: Any = None
+        self.seq = 0
+        self.table: dict[str, Any] = {"phase": "lobby", "seats": []}
+        self.mirror: Any = None
+        self._predicted: Any = None
+        self._stale = False  # predicted must be worked out again before it is read
+        self.pending: dict[int, Any] = {}  # in-flight moves by request id, oldest first
+        self._updates: dict[int, dict[str, Any]] = {}
+        self._privates: dict[int, dict[str, Any]] = {}
+        self._waiting_since: float | None = None
+        self._snapshot_asked = False
+        self.notices: list[Notice] = []
+        self._said_ready = False  # we said ready and no countdown has used it up yet
+        # Commit and reveal (§22): our nonces, and what each round's deal was held to.
+        self.witness = DealWitness()
+        self._commit_due: int | None = None  # the round to commit a nonce for, when we can
+        self._deal_rids: set[int] = set()  # our commit/reveal/dispute requests
+
+    def _send(self, msg: dict[str, Any]) -> bool:
+        raise NotImplementedError  # the client's: queue a message for the arbiter
+
+    def ready(self) -> None:
+        raise NotImplementedError  # the client's: say ready (after our commitment, §22)
+
+    @property
+    def buffered(self) -> int:
+        """How many updates and private halves have arrived and wait to be applied: behind a
+        missing one, for their other half, or for a snapshot asked for."""
+        return len(self._updates) + len(self._privates)
+
+    @property
+    def catching_up(self) -> bool:
+        """A snapshot has been asked for and has not come yet: until it does, what is shown
+        may be behind the table, and no update is applied."""
+        return self._snapshot_asked
+
+    def resync(self) -> None:
+        """Ask for a snapshot; updates after it are applied when it comes (Clone pattern)."""
+        if not self._snapshot_asked:
+            self._snapshot_asked = True
+            self._send(make("snapshot", id=next(self._ids)))
+
+    @property
+    def predicted(self) -> Any:
+        """The mirror with our moves in flight applied, worked out when it is read (a bot
+        never reads it, and a person's screen reads it once per change)."""
+        if self._stale:
+            self._stale = False
+            self._predicted = self._prediction()
+        return self._predicted
+
+    @predicted.setter
+    def predicted(self, state: Any) -> None:
+        self._predicted, self._stale = state, False
+
+    # --- snapshots --------------------------------------------------------------------------
+
+    def _on_snap(self, msg: dict[str, Any]) -> None:
+        self._snapshot_asked = False
+        self.table = msg["table"]
+        self.table["results_from"] = 0
+        self._trim_history()
+        self.seq = msg["seq"]
+        state = msg.get("state")
+        self.mirror = self.game.state_from_data(state) if state is not None else None
+        self.pending.clear()
+        self._repredict()
+        self._updates = {s: u for s, u in self._updates.items() if s > self.seq}
+        self._privates = {s: p for s, p in self._privates.items() if s > self.seq}
+        self.notices.append(Notice("resync", f"synchronised at update {self.seq}"))
+        self._ready_again()
+        self._deal_again()
+        self._advance()
+
+    def _ready_again(self) -> None:
+        """After a reconnect (or a resumed arbiter) the table may not know we said ready: if
+        the snapshot shows the lobby or a pause between rounds with our seat not ready, say it
+        again — only when we had said it, never for a player who had not."""
+        if not self._said_ready or self.seat is None:
+            return
+        phase, seats = self.table.get("phase"), self.table.get("seats") or []
+        if phase in ("countdown", "playing", "over"):
+            self._said_ready = False  # used up: the arbiter clears it at each countdown
+        elif self.seat < len(seats) and not seats[self.seat].get("ready"):
+            self.ready()
+
+    # --- commit and reveal (§22) -----------------------------------------------------------
+
+    def _upcoming_round(self) -> int | None:
+        """The next round to be dealt, whose nonce may be committed now: in the lobby and
+        between rounds ``table.round``, during a round the one after it; None while a
+        countdown has fixed the commitments, or once the match is over (§22)."""
+        phase, round_no = self.table.get("phase"), self.table.get("round", 0)
+        if phase in ("lobby", "between"):
+            return round_no
+        return round_no + 1 if phase == "playing" else None
+
+    def _deal_again(self) -> None:
+        """After a snapshot: commit for the next round, or reveal for the one counting down."""
+        deal = self.table.get("deal")
+        if self.table.get("phase") == "countdown" and deal:
+            self._reveal(deal["round"], deal)
+        self._commit_due = self._upcoming_round()
+
+    def _commit_when_due(self) -> None:
+        """Commit a fresh nonce for the next round to be dealt — once the updates that came
+        with it are applied, so none is sent after the match is over."""
+        due, self._commit_due = self._commit_due, None
+        if due is None or due != self._upcoming_round() or self.seat is None or \
+                self.role != "player" or due in self.witness.nonces:  # (never resent)
+            return
+        self._deal_request(make("commit", id=next(self._ids), round=due,
+                                hash=self.witness.commit_for(due)))
+
+    def _reveal(self, round_no: int, announced: dict[str, Any]) -> None:
+        nonce = self.witness.reveal_for(self.seat, round_no, announced)
+        if nonce is not None:
+            self._deal_request(make("reveal", id=next(self._ids), round=round_no, nonce=nonce))
+
+    def _deal_request(self, msg: dict[str, Any]) -> None:
+        self._deal_rids.add(msg["id"])
+        self._send(msg)
+
+    def _check_deal(self, update: dict[str, Any]) -> None:
+        """The round is over and the host's secret revealed: was this round's deal the one
+        committed to? A failure is ours to say, loudly, and every seat is told (dispute)."""
+        problem = self.witness.check(self.game, self.seat, update["round"], update.get("secret"))
+        if problem is None:
+            return
+        text = f"round {update['round'] + 1}: {problem}"
+        self.notices.append(Notice("dishonest", text, {"round": update["round"]}))
+        if self.seat is not None and self.connected:
+            self._deal_request(make("dispute", id=next(self._ids), round=update["round"],
+                                    reason=problem))
+
+    def _on_private(self, msg: dict[str, Any]) -> None:
+        if msg["seq"] > self.seq:
+            self._privates[msg["seq"]] = msg
+            self._advance()
+
+    # --- published updates ------------------------------------------------------------------
+
+    def _on_beat(self, msg: dict[str, Any]) -> None:
+        if msg["seq"] > self.seq and self.seq + 1 not in self._updates \
+                and not self._snapshot_asked:
+            self.resync()  # we missed the next update and nothing else will tell us
+        elif msg["seq"] == self.seq and msg.get("hash") and self.mirror is not None:
+            public = self.game.state_to_data(self.game.redact(self.mirror, None))
+            if state_hash(public) != msg["hash"]:  # our table drifted from the canonical one
+                self.notices.append(Notice("resync", "the table drifted; resynchronising"))
+                self.resync()
+
+    def _on_update(self, msg: dict[str, Any]) -> None:
+        if msg["seq"] <= self.seq:
+            return
+        self._updates[msg["seq"]] = msg
+        self._advance()
+
+    def _advance(self) -> None:
+        """Apply buffered updates in sequence order while the next one is complete.
+
+        Later updates waiting behind a missing one are a gap: ask for a snapshot (Clone). An
+        update merely waiting for its private half is no gap — that half comes over the other
+        socket, usually a moment later (PRIVATE_WAIT bounds the wait)."""
+        if self._snapshot_asked:
+            return
+        while self.seq + 1 in self._updates:
+            update = self._updates[self.seq + 1]
+            private = self._privates.get(update["seq"])
+            if self._needs_private(update) and private is None:
+                if self._waiting_since is None:
+                    self._waiting_since = self.clock()
+                return
+            self._waiting_since = None
+            del self._updates[update["seq"]]
+            self._privates.pop(update["seq"], None)
+            self.seq = update["seq"]
+            getattr(self, "_k_" + update["k"])(update, private)
+        if self._updates and self.connected:
+            self.resync()  # the next update is missing while later ones wait: a gap
+
+    def _needs_private(self, update: dict[str, Any]) -> bool:
+        if self.seat is None:
+            return False
+        if update["k"] == "round":
+            return True
+        return update["k"] == "move" and update.get("p") and update.get("seat") == self.seat
+
+    def _k_lobby(self, update: dict[str, Any], private: Any) -> None:
+        self.table["seats"] = update["seats"]
+        self.table["captain"] = update.get("captain")
+        self.notices.append(Notice("lobby", data=update))
+
+    def _k_presence(self, update: dict[str, Any], private: Any) -> None:
+        seats = self.table.get("seats", [])
+        if update["seat"] < len(seats):
+            seats[update["seat"]]["status"] = update["status"]
+        self.notices.append(Notice("presence", data=update))
+
+    def _unready(self) -> None:
+        """The arbiter clears every seat's ready at a countdown and at a round's end: so does
+        our copy, or a screen would show who was ready for the round before."""
+        for seat in self.table.get("seats", []):
+            seat["ready"] = False
+
+    def _k_countdown(self, update: dict[str, Any], private: Any) -> None:
+        self._said_ready = False  # the arbiter clears every seat's ready at a countdown
+        self._unready()
+        self.table.update(phase="countdown", go=update["go"], round=update["round"],
+                          next_at=None, deal={"round": update["round"],
+                                              **{k: update.get(k) for k in
+                                                 ("commit", "commits", "seeded")}})
+        self._reveal(update["round"], self.table["deal"])
+        self.notices.append(Notice("countdown", data=update))
+
+    def _k_round(self, update: dict[str, Any], private: Any) -> None:
+        state = private["state"] if private is not None else update["state"]
+        self.witness.on_go(update["round"], update.get("nonces"), update["setup"], state)
+        self.mirror = self.game.state_from_data(state)
+        self.pending.clear()
+        self.predicted = self.mirror
+        self.table.update(phase="playing", round=update["round"], setup=update["setup"])
+        self._commit_due = update["round"] + 1  # ready for a next round that starts at once
+        self.notices.append(Notice("round", f"round {update['round'] + 1}: go!", update))
+
+    def _k_move(self, update: dict[str, Any], private: Any) -> None:
+        events = private["events"] if private is not None else update["events"]
+        move = self.game.move_from_data((private or {}).get("move") or update["move"])
+        self.game.replay(self.mirror, update["seat"], move, events)
+        if update["seat"] == self.seat:
+            self.pending.pop(update.get("rid"), None)
+        self._repredict()
+
+    def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
+        self.table.setdefault("results", []).append(update["result"])
+        self._trim_history()
+        self._unready()
+        self.table.update(phase="between", totals=update["totals"], setup=update["next"],
+                          round=update["round"] + 1, next_at=update.get("next_at"))
+        self.pending.clear()
+        self._repredict()
+        self.notices.append(Notice("round_end", data=update))
+        self._check_deal(update)
+        self._commit_due = update["round"] + 1
+
+    def _trim_history(self) -> None:
+        results = self.table.setdefault("results", [])
+        if self.history is not None and len(results) > self.history:
+            dropped = len(results) - self.history
+            del results[:dropped]
+            self.table["results_from"] = self.table.get("results_from", 0) + dropped
+
+    def _k_dispute(self, update: dict[str, Any], private: Any) -> None:
+        seats = self.table.get("seats") or []
+        who = seats[update["seat"]]["name"] if 0 <= update["seat"] < len(seats) else \
+            f"seat {update['seat']}"
+        text = f"{who}'s client says round {update['round'] + 1}'s deal was not the one " \
+               f"the host committed to: {update['reason']}"
+        self.notices.append(Notice("dispute", text, update))
+
+    def _k_match_end(self, update: dict[str, Any], private: Any) -> None:
+        self.table.update(phase="over", result=update["result"])
+        if self.store is not None:
+            self.store.forget()  # nothing to come back to (the token stays in memory)
+        self.notices.append(Notice("match_end", data=update))
+
+    def _repredict(self) -> None:
+        """The mirror or the moves in flight changed: ``predicted`` is worked out again (when
+        it is next read)."""
+        self._stale = True
+
+    def _prediction(self) -> Any:
+        """The mirror plus our moves still in flight; a move that no longer applies is left
+        out (the arbiter will refuse it too, and the player is told then)."""
+        if self.mirror is None or not self.pending:
+            return self.mirror
+        state = self.game.copy_state(self.mirror)
+        for rid, move in list(self.pending.items()):
+            try:
+                self.game.apply(state, self.seat, move)
+            except GameError:
+                continue  # its refusal (with the reason) is on its way from the arbiter
+        return state

@@ -1,0 +1,76 @@
+"""Racing Demon in words: the keys, the rules in short (classic and German), a lost race as a
+player would say it, and the names of ranks — what the table (``demon.py``) says, apart from
+how it lays the cards out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lan_demon.games.base import GameError
+from lan_demon.tui.style import code_card
+
+PLAYER_KEYS = [("1-4", "play a column"), ("p", "play the Pile top"),
+               ("w", "play the waste top"), ("space", "turn the Pack"), ("s", "vote stuck"),
+               ("t", "choose the place"), ("h", "highlight what fits")]
+
+CLASSIC_RULES = """
+Everybody plays at once. Empty your Pile: first OUT
+  ends the round (RD-12).
+Stacks start on aces, build up in suit (RD-5); the King
+  claims the stack (RD-6). Anyone plays on any stack.
+Columns build down, red on black (RD-7); an empty one
+  refills from your Pile (RD-8). Only tops play (RD-10).
+The Pack turns three at a time (RD-9).
+Two cards for one place: the first counts (RD-11).
+Stuck: all vote, or the Pack is turned through: Packs
+  rotate; three in a row end the round (RD-13).
+Score: +1 a card on a stack, +5 a King, +10 OUT, −1 a
+  card left in your Pile (RD-14)."""
+
+GERMAN_RULES = """
+Everybody plays at once. Empty your Pile of 11 (RG-2):
+  the first OUT ends the round (RG-6).
+Stacks start on aces and build up in rank, whatever
+  the suit (RG-3). The King claims the stack (RD-6).
+No laddering: a Line card goes to a stack only; the
+  Pile refills its place (RG-4).
+The Pack turns one card at a time (RG-5).
+Two cards for one place: the first counts (RD-11).
+Penalty: the cards left in your Pile; the lowest total
+  wins the match (RG-6, RG-7)."""
+
+
+def short_name(name: str, width: int) -> str:
+    """A name in ``width`` characters at most, without its " (bot)"."""
+    return name.removesuffix(" (bot)")[:width]
+
+
+def race_text(names: Sequence[str], data: Mapping[str, Any]) -> str:
+    """A lost race in a player's words, from the arbiter's ``beaten`` fields (``by`` the
+    winner's seat, ``top`` the stack's top card before the winner's card, ``ms`` how much
+    earlier the winner was): "Ann beat you to the A♥ stack, by 12 ms". The stack is named by
+    the card it showed, as the screen showed it. Without those fields: the arbiter's reason."""
+    by = data.get("by")
+    if not isinstance(by, int) or not ("top" in data or "stack" in data):
+        return str(data.get("reason") or "another player got there first (RD-11)")
+    who = short_name(names[by], 40) if 0 <= by < len(names) else "another player"
+    try:
+        top = code_card(data.get("top"))
+    except GameError:
+        top = None
+    text = f"{who} beat you to the {top.symbol} stack" if top else f"{who} beat you to it"
+    ms = data.get("ms")
+    if isinstance(ms, (int, float)) and not isinstance(ms, bool):
+        text += f", by {ms:.0f} ms" if ms >= 1 else ", by under 1 ms"
+    return text
+
+
+def with_article(word: str) -> str:
+    """``an ace``, ``a red``: the word with its article."""
+    return ("an " if word[0] in "a8" else "a ") + word
+
+
+def rank_name(rank: int) -> str:
+    """A rank as a player says it: ace, 2 … 10, Jack, Queen, King."""
+    return {1: "ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))

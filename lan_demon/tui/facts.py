@@ -1,0 +1,78 @@
+"""The facts about a table that every screen reads — the lobby, the scores, each game's table.
+
+:class:`TableFacts` works them out from the client's state (the phase, the seats, who is the
+captain, whose seat this is, …); :class:`lan_demon.tui.table.Controller` is one, adding the
+notices, the keys and the frame around them. The drawing modules take a TableFacts, so none of
+them needs the Controller's module (which uses them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from lan_demon.net.client import Client
+
+MIN_WIDTH, MIN_HEIGHT = 60, 20
+
+
+class TableFacts:
+    """Facts the screens use; the attributes below are the Controller's."""
+
+    client: Client
+    local: Any  # the LocalTable of `lan-demon play`, or None
+    speeds: Sequence[str]  # the bots' speeds the lobby offers, slowest first
+    size: tuple[int, int]  # the terminal at the last render or key
+    alarms: list[str]  # deal checks that failed (§22), said on every screen
+    banner_text: str  # "Cy is OUT!" at a round's end
+    next_at: float | None  # when the next round starts, from the round_end notice
+
+    @property
+    def phase(self) -> str:
+        return self.client.table.get("phase", "lobby")
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.client.table.get("seats", [])
+
+    @property
+    def spectator(self) -> bool:
+        """This screen watches: no seat, no play keys."""
+        return self.client.seat is None or getattr(self.client, "role", "player") == "spectator"
+
+    @property
+    def captain_seat(self) -> int | None:
+        """Who starts the match: the table's captain (contract 1), else seat 0 as on tables
+        that do not name one."""
+        table = self.client.table
+        if "captain" in table:
+            return table["captain"]
+        return 0 if self.seats else None
+
+    @property
+    def captain(self) -> bool:
+        """This screen is the captain's: its Enter starts the match."""
+        return not self.spectator and self.client.seat == self.captain_seat
+
+    @property
+    def self_starting(self) -> bool:
+        """``host --players N``: the match starts by itself once N seats are ready."""
+        return bool(self.client.config.get("players"))
+
+    def name(self, seat: int) -> str:
+        seats = self.seats
+        return seats[seat]["name"] if 0 <= seat < len(seats) else f"seat {seat}"
+
+    def not_ready(self) -> list[str]:
+        """The present people, other than this seat, who have not said ready."""
+        return [s["name"] for i, s in enumerate(self.seats)
+                if i != self.client.seat and not s.get("ready")
+                and s.get("status", "here") == "here"]
+
+    def ping_text(self) -> str:
+        rtt = self.client.rtt
+        return "ping —" if rtt is None else f"ping {rtt * 1000:.1f} ms"
+
+    def too_small(self, width: int | None = None, height: int | None = None) -> bool:
+        w, h = (width, height) if width is not None else self.size
+        return w < MIN_WIDTH or h < MIN_HEIGHT

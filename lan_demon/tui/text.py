@@ -1,0 +1,78 @@
+"""Words on a terminal: formatted text split into lines and joined again, wrapping to the
+width, lists of names in a sentence, the rules text cut into paragraphs, and the help page."""
+
+from __future__ import annotations
+
+import textwrap
+
+from lan_demon.tui.style import Fragments, line
+
+
+def lines_of(frags: Fragments) -> list[Fragments]:
+    """Fragments split into lines (no newline fragments left)."""
+    out: list[Fragments] = [[]]
+    for style, text in frags:
+        parts = text.split("\n")
+        for i, part in enumerate(parts):
+            if i:
+                out.append([])
+            if part:
+                out[-1].append((style, part))
+    if not out[-1]:
+        out.pop()
+    return out
+
+
+def join_lines(rows: list[Fragments]) -> Fragments:
+    out: Fragments = []
+    for row in rows:
+        out += row + [("", "\n")]
+    return out
+
+
+def wrap(text: str, width: int, style: str = "", indent: str = " ") -> Fragments:
+    """``text`` as whole words on as many lines as ``width`` needs."""
+    return join_lines([[(style, part)] for part in
+                       textwrap.wrap(text, max(10, width - 1), initial_indent=indent,
+                                     subsequent_indent=indent + "  ")])
+
+
+def names_list(names: list[str], most: int = 3) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob, Cy and 2 more``."""
+    if len(names) > most:
+        return ", ".join(names[:most]) + f" and {len(names) - most} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def paragraphs(text: str) -> list[str]:
+    """The rules text as paragraphs: a line that starts with a rule id (or a dash) begins one,
+    any other line goes on the one before — so the help wraps to the terminal, not to the
+    line breaks of the source."""
+    out: list[str] = []
+    for raw in text.strip().splitlines():
+        piece = raw.strip()
+        starts = piece.split(" ", 1)[0].rstrip(":,.") if piece else ""
+        if out and piece and not is_rule_id(starts) and not piece.startswith(("-", "•")):
+            out[-1] += " " + piece
+        elif piece:
+            out.append(piece)
+    return out
+
+
+def is_rule_id(text: str) -> bool:
+    """A rule book id: ``RD-7``, ``RG-6``, ``RK-4``, ``GS-9``."""
+    prefix, _, number = text.partition("-")
+    return prefix in ("RD", "RG", "RK", "GS") and number.isdigit()
+
+
+def help_page(keys: list[tuple[str, str]], rules: str, width: int) -> Fragments:
+    """The help: a game's keys (none for a spectator), the keys every screen has, and its
+    rules in short, wrapped to the terminal."""
+    out = line(("class:me", " Keys"))
+    for k, what in keys + [("PgDn", "next page of a long screen"), ("?", "this help"),
+                           ("q", "leave the table")]:
+        out += line(("class:key", f"  {k:>8}"), f"  {what}"[: width - 10])
+    out += line(("class:me", " The rules in short"))
+    for text in paragraphs(rules):
+        out += wrap(text, width, indent="  ")
+    return out + line(("class:dim", " (any key closes this)"))
