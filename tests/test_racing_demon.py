@@ -8,8 +8,9 @@ import pytest
 
 from lan_demon.games import TABLE, BadConfig, BadMove, IllegalMove, Match, RoundResult, get_game
 from lan_demon.games.cards import Card, parse_card
-from lan_demon.games.racing_demon import (CallOut, DemonSeat, DemonState, Play, RacingDemon,
-                                          Timeout, TurnPack, VoteStuck)
+from lan_demon.games.demon_moves import CallOut, Play, Timeout, TurnPack, VoteStuck
+from lan_demon.games.demon_table import DemonSeat, DemonState
+from lan_demon.games.racing_demon import RacingDemon
 
 pytestmark = pytest.mark.timeout(60)
 

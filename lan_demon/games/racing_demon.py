@@ -5,158 +5,35 @@ moment, and the order in which moves reach :meth:`RacingDemon.apply` *is* the or
 Who was first when two cards meet (RD-11) is settled before that, by whoever calls ``apply``
 (the arbiter, or the simulator's clock); the engine then refuses the late card and says why.
 
-Places are named with short strings that read like the table:
+The engine is this module, and it is the only one here that decides whether a move may be
+made; around it, in modules named after what they hold: the moves and their parsing
+(:mod:`.demon_moves`), the table as data with its copies and redaction (:mod:`.demon_table`),
+RD-13's turning, votes and rotations (:mod:`.demon_stuck`), the scores and handicaps
+(:mod:`.demon_scoring`).
 
-* sources: ``pile``, ``waste``, ``c1`` … ``c4`` (the columns of the Line of 4);
-* targets: ``middle`` (a new stack for an ace, else any stack that takes the card), ``s7``
-  (stack 7: ids are never reused, so a target stays meaningful while moves are in flight),
-  ``c1`` … ``c4``.
+One method resolves where a "to the middle" play goes — :meth:`RacingDemon.to_middle` — for
+:meth:`~RacingDemon.apply`, the mirror's :meth:`~RacingDemon.replay` and
+:meth:`~RacingDemon.destination` alike.
 
-A move from a column may carry a ``count`` to move a run of its top cards (RD-7).
-
-Over the network each client keeps a *redacted* copy of the table (:meth:`RacingDemon.redact`):
-every face-down card — the Packs, the Pile cards under each top, the waste cards under each top,
-and the other players' waste tops (not public until played) — is a placeholder ``??@owner``.
+Over the network each client keeps a *redacted* copy of the table (:meth:`RacingDemon.redact`);
 :meth:`RacingDemon.replay` keeps such a copy in step from the events of each committed move.
 """
 
 from __future__ import annotations
 
 import random
-import re
-from dataclasses import dataclass, field
 from typing import Any
 
-from lan_demon.games.base import (TABLE, BadConfig, BadMove, Game, IllegalMove, Match,
-                                  RoundResult)
+from lan_demon.games import demon_moves, demon_scoring, demon_table
+from lan_demon.games.base import TABLE, BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
 from lan_demon.games.cards import Card, full_pack, hidden
+from lan_demon.games.demon_moves import (COLUMN_NAMES, COLUMNS, PLACE, CallOut, Move, Play,
+                                         Timeout, TurnPack, VoteStuck)
+from lan_demon.games.demon_stuck import empty_pack, rotate, turn_pack, vote_stuck, voted_already
+from lan_demon.games.demon_table import DemonSeat, DemonState, Stack, copy_table
 
-COLUMNS = 4
-MAX_PILE = 48  # RD-15: a Pile never goes above 48, so a Line of 4 can always be dealt
 CLASSIC_PILE = 13  # RD-3
 GERMAN_PILE = 11  # RG-2
-MAX_ROTATIONS = 3  # RD-13
-COLUMN_NAMES = tuple(f"c{i + 1}" for i in range(COLUMNS))
-
-
-# --------------------------------------------------------------------------------- moves
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Play a card (or, column to column, a run of ``count`` cards) from a source to a target."""
-
-    source: str
-    target: str
-    count: int = 1
-
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"t": "play", "from": self.source, "to": self.target}
-        if self.count != 1:
-            data["n"] = self.count
-        return data
-
-    def __str__(self) -> str:
-        src = self.source if self.count == 1 else f"{self.source}:{self.count}"
-        return f"{src} {self.target}"
-
-
-@dataclass(frozen=True, slots=True)
-class TurnPack:
-    """Turn the Pack: three cards (one in the German variant) onto the waste (RD-9, RG-5)."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "turn"}
-
-    def __str__(self) -> str:
-        return "turn"
-
-
-@dataclass(frozen=True, slots=True)
-class VoteStuck:
-    """Say "I'm stuck" (RD-13). Cleared as soon as anyone plays a card."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "stuck"}
-
-    def __str__(self) -> str:
-        return "stuck"
-
-
-@dataclass(frozen=True, slots=True)
-class CallOut:
-    """Shout OUT (RD-12). The engine calls it itself the moment a Pile empties, so a call by hand
-    only ever meets a refusal that explains why (the Pile is not empty, or someone was first)."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "out"}
-
-    def __str__(self) -> str:
-        return "out"
-
-
-@dataclass(frozen=True, slots=True)
-class Timeout:
-    """The table's own move: 60 seconds passed with no card played (RD-13). Seat TABLE only."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "timeout"}
-
-    def __str__(self) -> str:
-        return "timeout"
-
-
-Move = Play | TurnPack | VoteStuck | CallOut | Timeout
-_SIMPLE_MOVES = {"turn": TurnPack(), "stuck": VoteStuck(), "out": CallOut(), "timeout": Timeout()}
-_PLACE = re.compile(r"^(pile|waste|c[1-4]|middle|s\d+)$")
-_PLAYS: dict[tuple[str, str, int], Play] = {}  # wire form -> move, for the plays parsed so far
-
-
-# --------------------------------------------------------------------------------- state
-
-
-@dataclass
-class DemonSeat:
-    """One player's cards. Every list has its top card last."""
-
-    pile: list[Card]
-    columns: list[list[Card]]
-    pack: list[Card]
-    waste: list[Card] = field(default_factory=list)
-    pile_size: int = 0
-    stacked: int = 0  # own cards on stacks or in claimed Kings (RD-14)
-    kings: int = 0
-    out: bool = False
-    voted: bool = False
-    turned: int = 0  # cards turned since the last play anywhere (RD-13)
-
-    def stock(self) -> int:
-        return len(self.pack) + len(self.waste)
-
-    def cycled(self) -> bool:
-        """Turned through the whole Pack since the last play (RD-13); true with no Pack at all."""
-        return self.turned >= self.stock()
-
-
-@dataclass
-class Stack:
-    id: int
-    cards: list[Card]
-
-
-@dataclass
-class DemonState:
-    german: bool
-    seats: list[DemonSeat]
-    stacks: dict[int, Stack] = field(default_factory=dict)
-    next_stack: int = 1
-    claimed: dict[int, int] = field(default_factory=dict)  # stack id -> seat that claimed it
-    kings_cards: list[list[Card]] = field(default_factory=list)
-    over: bool = False
-    ended: str = ""  # "out" or "stuck" once over
-    rotations: int = 0  # RD-13 rotations in a row with no play
-    plays: int = 0
-    wants: dict[Any, list[int]] = field(default_factory=dict)  # next card -> stack ids
 
 
 # --------------------------------------------------------------------------------- engine
@@ -201,18 +78,7 @@ class RacingDemon(Game):
 
     def next_setup(self, match: Match) -> dict[str, Any]:
         """RD-15: move each Pile size by the last round's and the running standings."""
-        setup = match.setup
-        if not setup["handicap"]:
-            return setup
-        n = len(match.players)
-        sign = -1 if self.german else 1  # German scores are penalties: lower is better
-        game = [sign * s for s in match.rounds[-1].scores]
-        steps = [0] * n
-        _adjust(steps, game)
-        if len(match.rounds) > 1:
-            _adjust(steps, [sign * t for t in match.totals])
-        sizes = [min(MAX_PILE, max(0, p + d)) for p, d in zip(setup["pile_sizes"], steps)]
-        return {"pile_sizes": sizes, "handicap": True}
+        return demon_scoring.next_setup(match, self.german)
 
     def match_over(self, match: Match) -> bool:
         return False  # RD-17: the host sets how many rounds (Match.rounds_wanted)
@@ -346,9 +212,9 @@ class RacingDemon(Game):
         if isinstance(move, Play):
             return self._play(state, seat, move)
         if isinstance(move, TurnPack):
-            return self._turn(state, seat)
+            return turn_pack(state, seat, self.turn_size, self.german)
         if isinstance(move, VoteStuck):
-            return self._vote(state, seat)
+            return vote_stuck(state, seat)
         raise BadMove(f"not a Racing Demon move: {move!r}")
 
     def check(self, state: DemonState, seat: int, move: Move) -> None:
@@ -365,11 +231,11 @@ class RacingDemon(Game):
                 return
             if isinstance(move, TurnPack):
                 if not me.pack and not me.waste:
-                    raise _empty_pack(self.german)
+                    raise empty_pack(self.german)
                 return
             if isinstance(move, VoteStuck):
                 if me.voted:
-                    raise _voted_already()
+                    raise voted_already()
                 return
         super().check(state, seat, move)
 
@@ -451,7 +317,7 @@ class RacingDemon(Game):
                 raise IllegalMove("RG-3" if self.german else "RD-5",
                                   f"no stack in the middle takes {card.symbol}", move)
             return fits[0]
-        if not _PLACE.match(move.target) or not move.target.startswith("s"):
+        if not PLACE.match(move.target) or not move.target.startswith("s"):
             raise BadMove(f"unknown target {move.target!r}: use middle, s<stack> or c1-c4")
         sid = int(move.target[1:])
         if card.rank == 1:
@@ -541,126 +407,29 @@ class RacingDemon(Game):
                 s.voted = False
                 s.turned = 0
 
-    def _turn(self, state: DemonState, seat: int) -> list[dict[str, Any]]:
-        """RD-9 / RG-5: turn three (or one); an empty Pack first takes the waste back, unshuffled."""
-        me = state.seats[seat]
-        if not me.pack and not me.waste:
-            raise _empty_pack(self.german)
-        events: list[dict[str, Any]] = []
-        if not me.pack:
-            me.pack = me.waste[::-1]
-            me.waste = []
-            events.append({"e": "recycle", "seat": seat})
-        k = min(self.turn_size, len(me.pack))
-        chunk = me.pack[-k:]
-        del me.pack[-k:]
-        me.waste.extend(reversed(chunk))
-        me.turned += k
-        events.append({"e": "turn", "seat": seat, "n": k, "pack": len(me.pack),
-                       "waste": len(me.waste), "private": {"waste_top": me.waste[-1].to_data()}})
-        return events + self._check_stuck(state)
-
-    def _vote(self, state: DemonState, seat: int) -> list[dict[str, Any]]:
-        me = state.seats[seat]
-        if me.voted:
-            raise _voted_already()
-        me.voted = True
-        return [{"e": "stuck", "seat": seat}] + self._check_stuck(state)
-
     def _timeout(self, state: DemonState, seat: int) -> list[dict[str, Any]]:
         if seat != TABLE:
             raise IllegalMove("RD-13", "only the table calls the 60-second timeout", Timeout())
         if state.over:
             raise self._over_refusal(state, Timeout())
-        return self._rotate(state, "timeout")
-
-    def _check_stuck(self, state: DemonState) -> list[dict[str, Any]]:
-        """RD-13: stuck when everyone still in has voted or turned through their whole Pack."""
-        for s in state.seats:
-            if not s.out and not s.voted and not s.cycled():
-                return []
-        return self._rotate(state, "stuck")
-
-    def _rotate(self, state: DemonState, why: str) -> list[dict[str, Any]]:
-        """RD-13: waste back under the Pack, the Pack's top card to its bottom; after three in a
-        row with no play the round ends with nobody out."""
-        for s in state.seats:
-            s.pack = s.waste[::-1] + s.pack
-            s.waste = []
-            if s.pack:
-                s.pack.insert(0, s.pack.pop())
-            s.voted = False
-            s.turned = 0
-        state.rotations += 1
-        events: list[dict[str, Any]] = [{"e": "rotate", "why": why, "n": state.rotations}]
-        if state.rotations >= MAX_ROTATIONS:
-            state.over, state.ended = True, "stuck"
-            events.append({"e": "stuck_end"})
-        return events
+        return rotate(state, "timeout")
 
     # --- what travels to one seat ----------------------------------------------------------
 
     def copy_state(self, state: DemonState) -> DemonState:
         """An independent copy: every list is new, the (immutable) cards are shared."""
-        return self._copy(state, None, redacted=False)
+        return copy_table(state, None, redacted=False)
 
     def redact(self, state: DemonState, seat: int | None) -> DemonState:
         """The table as ``seat`` may know it (``None``: a spectator): the Packs, the Pile cards
         under each top and the waste cards under each top become placeholders ``??@owner``; a
         waste top stays only for its owner (it is not public until played). Columns, Pile tops,
         stacks, claimed Kings and every count stay as they are."""
-        return self._copy(state, seat, redacted=True)
+        return copy_table(state, seat, redacted=True)
 
-    def redacted_data(self, state: DemonState, seats: list[int | None]) -> list[dict[str, Any]]:
-        """Every seat's copy is the spectator's but for that seat's own waste top, so the
-        table is redacted once (a deal goes to 50 seats at once; at Go every waste is empty,
-        so one copy serves them all)."""
-        public = self.state_to_data(self.redact(state, None))
-        found = []
-        for viewer in seats:
-            if viewer is None or not 0 <= viewer < len(state.seats) or \
-                    not state.seats[viewer].waste:
-                found.append(public)
-                continue
-            data = dict(public)
-            data["seats"] = list(public["seats"])
-            mine = data["seats"][viewer] = dict(public["seats"][viewer])
-            mine["waste"] = mine["waste"][:-1] + [state.seats[viewer].waste[-1].to_data()]
-            found.append(data)
-        return found
-
-    @staticmethod
-    def _copy(state: DemonState, viewer: int | None, redacted: bool) -> DemonState:
-        # Built without the dataclasses' __init__ (attribute dicts copied, then the lists
-        # replaced): a client copies the whole table on every move it plays.
-        new = object.__new__
-        seats = []
-        for i, s in enumerate(state.seats):
-            data = s.__dict__.copy()
-            pile, pack, waste = s.pile, s.pack, s.waste
-            if redacted:
-                blank = hidden(i)
-                data["pile"] = [blank] * (len(pile) - 1) + pile[-1:]
-                data["pack"] = [blank] * len(pack)
-                top = waste[-1:] if i == viewer else [blank] * bool(waste)
-                data["waste"] = [blank] * (len(waste) - 1) + top
-            else:
-                data["pile"], data["pack"], data["waste"] = list(pile), list(pack), list(waste)
-            data["columns"] = [list(c) for c in s.columns]
-            seat = new(DemonSeat)
-            seat.__dict__ = data
-            seats.append(seat)
-        stacks = {}
-        for sid, st in state.stacks.items():
-            stack = new(Stack)
-            stack.__dict__ = {"id": st.id, "cards": list(st.cards)}
-            stacks[sid] = stack
-        return DemonState(
-            german=state.german, seats=seats, stacks=stacks,
-            next_stack=state.next_stack, claimed=dict(state.claimed),
-            kings_cards=[list(k) for k in state.kings_cards], over=state.over,
-            ended=state.ended, rotations=state.rotations, plays=state.plays,
-            wants={key: list(sids) for key, sids in state.wants.items()})
+    #: Every seat's copy is the spectator's but for that seat's own waste top, so the table is
+    #: redacted once (:func:`.demon_table.redacted_data`).
+    redacted_data = staticmethod(demon_table.redacted_data)
 
     def replay(self, mirror: DemonState, seat: int, move: Move,
                events: list[dict[str, Any]]) -> None:
@@ -755,126 +524,17 @@ class RacingDemon(Game):
 
     def round_result(self, state: DemonState) -> RoundResult:
         """RD-14 (classic) or RG-6 (German penalties); RD-16 falls out of the same sums."""
-        scores, detail = [], []
-        for s in state.seats:
-            left = len(s.pile)
-            if self.german:
-                scores.append(left)
-                detail.append({"pile_size": s.pile_size, "pile_left": left, "out": s.out})
-            else:
-                scores.append(s.stacked + 5 * s.kings + 10 * s.out - left)
-                detail.append({"pile_size": s.pile_size, "stacked": s.stacked, "kings": s.kings,
-                               "out": s.out, "pile_left": left})
-        return RoundResult(scores, detail)
+        return demon_scoring.round_result(state, self.german)
 
     # --- plain data ------------------------------------------------------------------------
 
-    def parse_move(self, text: str) -> Move:
-        """``pile middle``, ``c2 s5``, ``c1:3 c4``, ``waste c2``, ``turn``, ``stuck``, ``out``."""
-        words = text.strip().lower().split()
-        if len(words) == 1 and words[0] in _SIMPLE_MOVES:
-            return _SIMPLE_MOVES[words[0]]
-        if len(words) != 2:
-            raise BadMove(f"not a move: {text!r} (try 'pile middle', 'c2 s5', 'c1:2 c3', "
-                          "'turn', 'stuck')")
-        src, _, count = words[0].partition(":")
-        if count and not count.isdigit():
-            raise BadMove(f"not a move: {text!r} (a run is written like 'c1:2')")
-        return self.move_from_data({"t": "play", "from": src, "to": words[1],
-                                    "n": int(count) if count else 1})
-
-    def move_from_data(self, data: Any) -> Move:
-        if not isinstance(data, dict) or not isinstance(data.get("t"), str):
-            raise BadMove(f"a move is a map with a type 't', not {data!r}")
-        kind = data["t"]
-        if kind in _SIMPLE_MOVES:
-            return _SIMPLE_MOVES[kind]
-        if kind != "play":
-            raise BadMove(f"unknown move type {kind!r}")
-        src, dst, n = data.get("from"), data.get("to"), data.get("n", 1)
-        plain = type(src) is str and type(dst) is str and type(n) is int
-        if plain:
-            known = _PLAYS.get((src, dst, n))
-            if known is not None:  # every client parses every move: the same few, over again
-                return known
-        if not isinstance(src, str) or src not in ("pile", "waste", *COLUMN_NAMES):
-            raise BadMove(f"unknown source {src!r}: use pile, waste or c1-c4")
-        if not isinstance(dst, str) or not _PLACE.match(dst) or dst in ("pile", "waste"):
-            raise BadMove(f"unknown target {dst!r}: use middle, s<stack> or c1-c4")
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 52:
-            raise BadMove(f"a run has 1 to 52 cards, not {n!r}")
-        move = Play(src, dst, n)
-        if plain and len(_PLAYS) < 4096:
-            _PLAYS[(src, dst, n)] = move  # moves are immutable: one object serves every parse
-        return move
-
-    def state_to_data(self, state: DemonState) -> dict[str, Any]:
-        def cards(cs: list[Card]) -> list[str]:
-            return [c.to_data() for c in cs]
-
-        return {
-            "german": state.german,
-            "seats": [{
-                "pile": cards(s.pile), "columns": [cards(c) for c in s.columns],
-                "pack": cards(s.pack), "waste": cards(s.waste), "pile_size": s.pile_size,
-                "stacked": s.stacked, "kings": s.kings, "out": s.out, "voted": s.voted,
-                "turned": s.turned,
-            } for s in state.seats],
-            "stacks": [{"id": st.id, "cards": cards(st.cards)} for st in state.stacks.values()],
-            "next_stack": state.next_stack,
-            "claimed": [[sid, who] for sid, who in state.claimed.items()],
-            "kings_cards": [cards(k) for k in state.kings_cards],
-            "over": state.over, "ended": state.ended, "rotations": state.rotations,
-            "plays": state.plays,
-        }
+    # The text and wire forms live with the moves (:mod:`.demon_moves`), the table's with the
+    # table (:mod:`.demon_table`); bound here as they are, with no call in between (every
+    # client parses every move).
+    parse_move = staticmethod(demon_moves.parse_move)
+    move_from_data = staticmethod(demon_moves.move_from_data)
+    state_to_data = staticmethod(demon_table.table_to_data)
+    cards_in_play = staticmethod(demon_table.cards_in_play)
 
     def state_from_data(self, data: dict[str, Any]) -> DemonState:
-        from_data = Card.from_data
-
-        def cards(cs: list[str]) -> list[Card]:
-            return [from_data(c) for c in cs]
-
-        seats = [DemonSeat(pile=cards(s["pile"]), columns=[cards(c) for c in s["columns"]],
-                           pack=cards(s["pack"]), waste=cards(s["waste"]),
-                           pile_size=s["pile_size"], stacked=s["stacked"], kings=s["kings"],
-                           out=s["out"], voted=s["voted"], turned=s["turned"])
-                 for s in data["seats"]]
-        state = DemonState(german=data["german"], seats=seats, next_stack=data["next_stack"],
-                           claimed={sid: who for sid, who in data["claimed"]},
-                           kings_cards=[cards(k) for k in data["kings_cards"]],
-                           over=data["over"], ended=data["ended"], rotations=data["rotations"],
-                           plays=data["plays"])
-        for st in data["stacks"]:
-            stack = Stack(st["id"], cards(st["cards"]))
-            state.stacks[stack.id] = stack
-            state.wants.setdefault(self._next_key(stack.cards[-1]), []).append(stack.id)
-        return state
-
-    def cards_in_play(self, state: DemonState) -> list[Card]:
-        every: list[Card] = []
-        for s in state.seats:
-            every += s.pile + s.pack + s.waste
-            for col in s.columns:
-                every += col
-        for st in state.stacks.values():
-            every += st.cards
-        for k in state.kings_cards:
-            every += k
-        return every
-
-
-def _empty_pack(german: bool = False) -> IllegalMove:
-    """RD-9, or in the German variant RG-5 (its Pack rule, one card at a time)."""
-    return IllegalMove("RG-5" if german else "RD-9", "your Pack and waste are both empty",
-                       TurnPack())
-
-
-def _voted_already() -> IllegalMove:
-    return IllegalMove("RD-13", "you have already voted stuck", VoteStuck())
-
-
-def _adjust(steps: list[int], scores: list[int]) -> None:
-    """RD-15: +1 to the best of ``scores``, −1 to the worst; ties share the step."""
-    best, worst = max(scores), min(scores)
-    for i, s in enumerate(scores):
-        steps[i] += (s == best) - (s == worst)
+        return demon_table.table_from_data(data, self._next_key)

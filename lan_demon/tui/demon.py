@@ -35,7 +35,7 @@ from typing import Any
 
 from lan_demon.games.base import GameError
 from lan_demon.games.cards import Card
-from lan_demon.games.racing_demon import COLUMN_NAMES, Play, TurnPack, VoteStuck
+from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
 from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,
                                  signed, text_of)
 from lan_demon.tui.table import READ_SECONDS, Controller, GameScreen
