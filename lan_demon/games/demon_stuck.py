@@ -1,17 +1,18 @@
-"""RD-13 (and RG-5): when nobody can play — turning the Pack, stuck votes, rotations.
+"""The Pack (RD-9, RG-5), the stuck table (RD-13) and the refusals once a round is over.
 
 The table is stuck when everyone still in has voted or turned through their whole Pack since
 the last card played anywhere, or when 60 seconds pass with no play (the table's own timeout
 move); each time, every waste goes back under its Pack and the Pack's top card to its bottom.
-Three rotations in a row with no play end the round with nobody out.
+Three rotations in a row with no play end the round with nobody out (RD-13); a Pile played out
+ends it with OUT (RD-12), and nothing is played after either.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.games.base import IllegalMove
-from lan_demon.games.demon_moves import TurnPack, VoteStuck
+from lan_demon.games.base import TABLE, IllegalMove
+from lan_demon.games.demon_moves import CallOut, Timeout, TurnPack, VoteStuck
 from lan_demon.games.demon_table import DemonState
 
 MAX_ROTATIONS = 3  # RD-13
@@ -80,3 +81,31 @@ def empty_pack(german: bool = False) -> IllegalMove:
 
 def voted_already() -> IllegalMove:
     return IllegalMove("RD-13", "you have already voted stuck", VoteStuck())
+
+
+def timeout(state: DemonState, seat: int) -> list[dict[str, Any]]:
+    """RD-13: 60 seconds with no card played; the table's own move (seat TABLE)."""
+    if seat != TABLE:
+        raise IllegalMove("RD-13", "only the table calls the 60-second timeout", Timeout())
+    if state.over:
+        raise over_refusal(state, Timeout())
+    return rotate(state, "timeout")
+
+
+def over_refusal(state: DemonState, move: Any) -> IllegalMove:
+    """Any move once the round is over: RD-13 when the table was stuck, RD-12 after OUT."""
+    if state.ended == "stuck":
+        return IllegalMove("RD-13", "the round is over: the table was stuck", move)
+    who = ", ".join(f"seat {i}" for i, s in enumerate(state.seats) if s.out)
+    return IllegalMove("RD-12", f"the round is over: {who} went out; nothing is played "
+                       "after OUT", move)
+
+def out_refusal(state: DemonState, seat: int) -> IllegalMove:
+    """RD-12: a call of OUT by hand (the engine calls it itself when a Pile empties)."""
+    if state.over:
+        if state.seats[seat].out:
+            return IllegalMove("RD-12", "you are already out; OUT counts once", CallOut())
+        return over_refusal(state, CallOut())
+    left = len(state.seats[seat].pile)
+    return IllegalMove("RD-12", f"you still have {left} card{'s' * (left != 1)} in your Pile",
+                       CallOut())

@@ -174,3 +174,35 @@ def cards_in_play(state: DemonState) -> list[Card]:
     for k in state.kings_cards:
         every += k
     return every
+
+
+def table_view(state: DemonState, seat: int | None, game_id: str) -> dict[str, Any]:
+    """The table as ``seat`` sees it. Face-down cards (Packs, Pile cards under the top) are
+    absent; a waste top is shown to its owner only, as it is not public until played."""
+    players = []
+    for i, s in enumerate(state.seats):
+        entry: dict[str, Any] = {
+            "pile": len(s.pile),
+            "pile_top": s.pile[-1].to_data() if s.pile else None,
+            "columns": [[c.to_data() for c in col] for col in s.columns],
+            "pack": len(s.pack),
+            "waste": len(s.waste),
+            "stacked": s.stacked,
+            "kings": s.kings,
+            "out": s.out,
+            "voted": s.voted,
+        }
+        if i == seat:
+            entry["waste_top"] = s.waste[-1].to_data() if s.waste else None
+            entry["cycled"] = s.cycled()
+        players.append(entry)
+    return {
+        "game": game_id,
+        "seat": seat,
+        "over": state.over,
+        "ended": state.ended,
+        "stacks": [{"id": st.id, "top": st.cards[-1].to_data(), "size": len(st.cards)}
+                   for st in state.stacks.values()],
+        "players": players,
+        "rotations": state.rotations,
+    }

@@ -5,18 +5,13 @@ moment, and the order in which moves reach :meth:`RacingDemon.apply` *is* the or
 Who was first when two cards meet (RD-11) is settled before that, by whoever calls ``apply``
 (the arbiter, or the simulator's clock); the engine then refuses the late card and says why.
 
-The engine is this module, and it is the only one here that decides whether a move may be
-made; around it, in modules named after what they hold: the moves and their parsing
-(:mod:`.demon_moves`), the table as data with its copies and redaction (:mod:`.demon_table`),
-RD-13's turning, votes and rotations (:mod:`.demon_stuck`), the scores and handicaps
-(:mod:`.demon_scoring`).
-
-One method resolves where a "to the middle" play goes — :meth:`RacingDemon.to_middle` — for
-:meth:`~RacingDemon.apply`, the mirror's :meth:`~RacingDemon.replay` and
-:meth:`~RacingDemon.destination` alike.
-
-Over the network each client keeps a *redacted* copy of the table (:meth:`RacingDemon.redact`);
-:meth:`RacingDemon.replay` keeps such a copy in step from the events of each committed move.
+Around the engine, in modules named after what they hold: the moves and their parsing
+(:mod:`.demon_moves`), the table as data — plain data, copies, redaction, views
+(:mod:`.demon_table`), the Pack and RD-13's stuck table (:mod:`.demon_stuck`), the scores and
+handicaps (:mod:`.demon_scoring`). One method, :meth:`RacingDemon.to_middle`, resolves where a
+"to the middle" play goes, for :meth:`~RacingDemon.apply`, the mirror's
+:meth:`~RacingDemon.replay` (which keeps a client's redacted copy in step from the events of each
+committed move) and :meth:`~RacingDemon.destination` alike.
 """
 
 from __future__ import annotations
@@ -25,15 +20,18 @@ import random
 from typing import Any
 
 from lan_demon.games import demon_moves, demon_scoring, demon_table
-from lan_demon.games.base import TABLE, BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
+from lan_demon.games.base import BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
 from lan_demon.games.cards import Card, full_pack, hidden
 from lan_demon.games.demon_moves import (COLUMN_NAMES, COLUMNS, PLACE, CallOut, Move, Play,
                                          Timeout, TurnPack, VoteStuck)
-from lan_demon.games.demon_stuck import empty_pack, rotate, turn_pack, vote_stuck, voted_already
+from lan_demon.games.demon_stuck import (empty_pack, out_refusal, over_refusal, timeout, turn_pack,
+                                         vote_stuck, voted_already)
 from lan_demon.games.demon_table import DemonSeat, DemonState, Stack, copy_table
 
 CLASSIC_PILE = 13  # RD-3
 GERMAN_PILE = 11  # RG-2
+#: :meth:`RacingDemon.to_middle`'s answer when no stack takes the card (stack ids start at 1).
+NOWHERE = 0
 
 
 # --------------------------------------------------------------------------------- engine
@@ -168,47 +166,20 @@ class RacingDemon(Game):
         return moves
 
     def view(self, state: DemonState, seat: int | None) -> dict[str, Any]:
-        """The table as ``seat`` sees it. Face-down cards (Packs, Pile cards under the top) are
-        absent; a waste top is shown to its owner only, as it is not public until played."""
-        players = []
-        for i, s in enumerate(state.seats):
-            entry: dict[str, Any] = {
-                "pile": len(s.pile),
-                "pile_top": s.pile[-1].to_data() if s.pile else None,
-                "columns": [[c.to_data() for c in col] for col in s.columns],
-                "pack": len(s.pack),
-                "waste": len(s.waste),
-                "stacked": s.stacked,
-                "kings": s.kings,
-                "out": s.out,
-                "voted": s.voted,
-            }
-            if i == seat:
-                entry["waste_top"] = s.waste[-1].to_data() if s.waste else None
-                entry["cycled"] = s.cycled()
-            players.append(entry)
-        return {
-            "game": self.id,
-            "seat": seat,
-            "over": state.over,
-            "ended": state.ended,
-            "stacks": [{"id": st.id, "top": st.cards[-1].to_data(), "size": len(st.cards)}
-                       for st in state.stacks.values()],
-            "players": players,
-            "rotations": state.rotations,
-        }
+        """The table as ``seat`` sees it (:func:`.demon_table.table_view`)."""
+        return demon_table.table_view(state, seat, self.id)
 
     # --- applying a move -------------------------------------------------------------------
 
     def apply(self, state: DemonState, seat: int, move: Move) -> list[dict[str, Any]]:
         if isinstance(move, Timeout):
-            return self._timeout(state, seat)
+            return timeout(state, seat)
         if not 0 <= seat < len(state.seats):
             raise BadMove(f"there is no seat {seat} at this table")
         if isinstance(move, CallOut):
-            raise self._out_refusal(state, seat)
+            raise out_refusal(state, seat)
         if state.over:
-            raise self._over_refusal(state, move)
+            raise over_refusal(state, move)
         if isinstance(move, Play):
             return self._play(state, seat, move)
         if isinstance(move, TurnPack):
@@ -239,22 +210,6 @@ class RacingDemon(Game):
                 return
         super().check(state, seat, move)
 
-    def _over_refusal(self, state: DemonState, move: Move) -> IllegalMove:
-        if state.ended == "stuck":
-            return IllegalMove("RD-13", "the round is over: the table was stuck", move)
-        who = ", ".join(f"seat {i}" for i, s in enumerate(state.seats) if s.out)
-        return IllegalMove("RD-12", f"the round is over: {who} went out; nothing is played "
-                           "after OUT", move)
-
-    def _out_refusal(self, state: DemonState, seat: int) -> IllegalMove:
-        if state.over:
-            if state.seats[seat].out:
-                return IllegalMove("RD-12", "you are already out; OUT counts once", CallOut())
-            return self._over_refusal(state, CallOut())
-        left = len(state.seats[seat].pile)
-        return IllegalMove("RD-12", f"you still have {left} card{'s' * (left != 1)} in your Pile",
-                           CallOut())
-
     def _source_cards(self, me: DemonSeat, move: Play) -> list[Card]:
         """The card(s) a move takes, checked against RD-10 (only top cards may be touched)."""
         src, n = move.source, move.count
@@ -282,14 +237,15 @@ class RacingDemon(Game):
             raise BadMove("that card is not known yet")
         return taken
 
-    def _play(self, state: DemonState, seat: int, move: Play) -> list[dict[str, Any]]:
+    def _play(self, state: DemonState, seat: int, move: Play,
+              placed: str | None = None) -> list[dict[str, Any]]:
         me = state.seats[seat]
         cards = self._source_cards(me, move)
         if move.target in COLUMN_NAMES:
             self._check_ladder(me, move, cards)
             sid = None
         else:
-            sid = self._check_stack(state, move, cards)
+            sid = self._check_stack(state, move, cards, placed)
         return self._commit(state, seat, move, cards, sid)
 
     def _check_ladder(self, me: DemonSeat, move: Play, cards: list[Card]) -> None:
@@ -304,19 +260,18 @@ class RacingDemon(Game):
             raise IllegalMove("RD-7", f"{base.symbol} does not go on {top.symbol}: columns "
                               "build down in rank, alternating red and black", move)
 
-    def _check_stack(self, state: DemonState, move: Play, cards: list[Card]) -> int | None:
+    def _check_stack(self, state: DemonState, move: Play, cards: list[Card],
+                     placed: str | None = None) -> int | None:
         """The stack a card goes to (None: it founds a new one), or the rule it breaks."""
         if len(cards) != 1:
             raise IllegalMove("RD-10", "only one card at a time goes to a stack", move)
         card = cards[0]
         if move.target == "middle":
-            if card.rank == 1:
-                return None
-            fits = state.wants.get(self._key(card))
-            if not fits:
+            sid = self.to_middle(state, card, move, placed)
+            if sid == NOWHERE:
                 raise IllegalMove("RG-3" if self.german else "RD-5",
                                   f"no stack in the middle takes {card.symbol}", move)
-            return fits[0]
+            return sid
         if not PLACE.match(move.target) or not move.target.startswith("s"):
             raise BadMove(f"unknown target {move.target!r}: use middle, s<stack> or c1-c4")
         sid = int(move.target[1:])
@@ -332,6 +287,26 @@ class RacingDemon(Game):
         if sid not in state.wants.get(self._key(card), ()):
             return self._stack_refusal(stack, card, move)
         return sid
+
+    def to_middle(self, state: DemonState, card: Card, move: Play,
+                  placed: str | None = None) -> int | None:
+        """Where ``card``, played "to the middle" by ``move``, goes: the one place that decides
+        it, for :meth:`apply`, the mirror's :meth:`replay` and :meth:`destination`. None: it
+        founds a new stack (an ace); :data:`NOWHERE` when no stack takes it (RD-5, RG-3); else
+        the first stack that takes it. A mirror replaying a committed play passes ``placed``, the
+        stack the table chose (the play event's ``to``): its copy of the table may list stacks
+        that want the same card in another order, so that stack is the answer whenever the copy
+        has it (a copy that has it and on which the card does not go on it refuses the play, as
+        a play to that stack would be refused)."""
+        if placed is not None and placed[:1] == "s" and int(placed[1:]) in state.stacks:
+            sid = int(placed[1:])
+            if sid in state.wants.get(self._key(card), ()):
+                return sid
+            return self._check_stack(state, Play(move.source, placed, move.count), [card])
+        if card.rank == 1:
+            return None
+        fits = state.wants.get(self._key(card))
+        return fits[0] if fits else NOWHERE
 
     def _stack_refusal(self, stack: Stack, card: Card, move: Play) -> int:
         top = stack.cards[-1]
@@ -407,13 +382,6 @@ class RacingDemon(Game):
                 s.voted = False
                 s.turned = 0
 
-    def _timeout(self, state: DemonState, seat: int) -> list[dict[str, Any]]:
-        if seat != TABLE:
-            raise IllegalMove("RD-13", "only the table calls the 60-second timeout", Timeout())
-        if state.over:
-            raise self._over_refusal(state, Timeout())
-        return rotate(state, "timeout")
-
     # --- what travels to one seat ----------------------------------------------------------
 
     def copy_state(self, state: DemonState) -> DemonState:
@@ -446,14 +414,16 @@ class RacingDemon(Game):
             elif kind == "rotate":
                 rotated = True
         is_play = isinstance(move, Play)
+        placed = None
         if is_play and play is not None:
             me = mirror.seats[seat]
             if move.source == "waste" and me.waste and me.waste[-1].hidden:
                 me.waste[-1] = Card.from_data(play["cards"][0])
-            to = play.get("to", move.target)
-            if move.target == "middle" and to.startswith("s") and int(to[1:]) in mirror.stacks:
-                move = Play(move.source, to, move.count)  # the stack the table chose
-        self.apply(mirror, seat, move)
+            placed = play.get("to")  # a "to the middle" card goes where the table put it
+        if placed is not None and not mirror.over and 0 <= seat < len(mirror.seats):
+            self._play(mirror, seat, move, placed)  # what apply does with a play, told that
+        else:
+            self.apply(mirror, seat, move)
         if rotated:
             touched: Any = range(len(mirror.seats))
         elif is_play:  # a play turns no card face down: the Pack is not touched, and the
@@ -485,8 +455,8 @@ class RacingDemon(Game):
                 card = self._source_cards(state.seats[seat], move)[0]
             except (IllegalMove, BadMove):
                 return None
-            fits = state.wants.get(self._key(card)) if card.rank != 1 else None
-            return f"s{fits[0]}" if fits else None
+            sid = self.to_middle(state, card, move)
+            return f"s{sid}" if sid else None  # None (a new stack) and NOWHERE alike
         if move.target.startswith("s") and move.target[1:].isdigit():
             return move.target
         return None
