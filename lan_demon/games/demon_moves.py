@@ -104,11 +104,12 @@ def parse_move(text: str) -> Move:
     if count and not count.isdigit():
         raise BadMove(f"not a move: {text!r} (a run is written like 'c1:2')")
     return move_from_data({"t": "play", "from": src, "to": words[1],
-                                "n": int(count) if count else 1})
+                           "n": int(count) if count else 1})
 
 
 def move_from_data(data: Any) -> Move:
-    """A move from its wire form (``{"t": "play", "from": "c1", "to": "s5", "n": 2}``, ``{"t": "turn"}``, …)."""
+    """A move from its wire form: ``{"t": "play", "from": "c1", "to": "s5", "n": 2}``,
+    ``{"t": "turn"}``, …"""
     if not isinstance(data, dict) or not isinstance(data.get("t"), str):
         raise BadMove(f"a move is a map with a type 't', not {data!r}")
     kind = data["t"]

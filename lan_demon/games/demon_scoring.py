@@ -10,7 +10,7 @@ from lan_demon.games.demon_table import DemonState
 MAX_PILE = 48  # RD-15: a Pile never goes above 48, so a Line of 4 can always be dealt
 
 
-def next_setup(match: Match, german: bool) -> dict[str, Any]:
+def handicap_setup(match: Match, german: bool) -> dict[str, Any]:
     """RD-15: move each Pile size by the last round's and the running standings."""
     setup = match.setup
     if not setup["handicap"]:
@@ -26,7 +26,7 @@ def next_setup(match: Match, german: bool) -> dict[str, Any]:
     return {"pile_sizes": sizes, "handicap": True}
 
 
-def round_result(state: DemonState, german: bool) -> RoundResult:
+def score_round(state: DemonState, german: bool) -> RoundResult:
     """RD-14 (classic) or RG-6 (German penalties); RD-16 falls out of the same sums."""
     scores, detail = [], []
     for s in state.seats:

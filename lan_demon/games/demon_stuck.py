@@ -100,6 +100,7 @@ def over_refusal(state: DemonState, move: Any) -> IllegalMove:
     return IllegalMove("RD-12", f"the round is over: {who} went out; nothing is played "
                        "after OUT", move)
 
+
 def out_refusal(state: DemonState, seat: int) -> IllegalMove:
     """RD-12: a call of OUT by hand (the engine calls it itself when a Pile empties)."""
     if state.over:

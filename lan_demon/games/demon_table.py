@@ -1,4 +1,4 @@
-"""The Racing Demon table as data: seats, stacks, its plain-data form, copies and redaction.
+"""The Racing Demon table as data: seats, stacks, the deal, plain data, copies, redaction, views.
 
 Every list has its top card last. ``DemonState.wants`` indexes the stacks by the card each takes
 next (the engine's key: rank and suit, or rank alone in the German variant), so a play to the
@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from lan_demon.games.cards import Card, hidden
+from lan_demon.games.cards import Card, full_pack, hidden
+from lan_demon.games.deal import Shuffler
+from lan_demon.games.demon_moves import COLUMNS
 
 
 @dataclass
@@ -60,6 +62,28 @@ class DemonState:
     rotations: int = 0  # RD-13 rotations in a row with no play
     plays: int = 0
     wants: dict[Any, list[int]] = field(default_factory=dict)  # next card -> stack ids
+
+
+def deal_table(pile_sizes: list[int], rng: Shuffler, german: bool) -> DemonState:
+    """RD-3: from each own shuffled pack, the Pile, then the Line of 4; the rest is the Pack.
+
+    RD-16: a player dealt a Pile of 0 is out at Go, so such a round is over as it starts.
+    """
+    seats = []
+    for owner, size in enumerate(pile_sizes):
+        pack = full_pack(owner)
+        rng.shuffle(pack)
+        pile = pack[len(pack) - size:]
+        del pack[len(pack) - size:]
+        columns = [[pack.pop()] for _ in range(COLUMNS)]
+        seats.append(DemonSeat(pile=pile, columns=columns, pack=pack, pile_size=size))
+    state = DemonState(german=german, seats=seats)
+    zero = [s for s in seats if not s.pile]
+    if zero:
+        for seat in zero:
+            seat.out = True
+        state.over, state.ended = True, "out"
+    return state
 
 
 def table_to_data(state: DemonState) -> dict[str, Any]:
@@ -110,7 +134,7 @@ def table_from_data(data: dict[str, Any], next_key: Callable[[Card], Any]) -> De
 
 def copy_table(state: DemonState, viewer: int | None, redacted: bool) -> DemonState:
     """An independent copy of the table (every list new, the immutable cards shared); with
-    ``redacted``, as ``viewer`` may know it (see :meth:`RacingDemon.redact`)."""
+    ``redacted``, as ``viewer`` may know it (see :meth:`~lan_demon.games.racing_demon.RacingDemon.redact`)."""
     # Built without the dataclasses' __init__ (attribute dicts copied, then the lists
     # replaced): a client copies the whole table on every move it plays.
     new = object.__new__

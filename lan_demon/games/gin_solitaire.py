@@ -23,10 +23,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from lan_demon.games import gin_moves
 from lan_demon.games.base import BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
 from lan_demon.games.cards import HIDDEN, JOKER, Card, full_pack
-from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock, Move
+from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock, Move, move_from_data, parse_move
 from lan_demon.games.gin_scoring import (SAT_OUT, TARGET, score_big_gin, score_ending,
                                          score_joker, score_knock)
 from lan_demon.games.melds import (HAND_SIZE, deadwood_after_discard, hand_mask, is_big_gin,
@@ -412,8 +411,8 @@ class GinSolitaire(Game):
 
     #: The moves' text and wire forms live with the moves (:mod:`.gin_moves`); bound here as
     #: they are, with no call in between (every client parses every move).
-    parse_move = staticmethod(gin_moves.parse_move)
-    move_from_data = staticmethod(gin_moves.move_from_data)
+    parse_move = staticmethod(parse_move)
+    move_from_data = staticmethod(move_from_data)
 
     def public_move(self, move: Any) -> dict[str, Any]:
         """GS-3: a discard is face down, so others learn only that a card went."""

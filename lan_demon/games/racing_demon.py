@@ -19,14 +19,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from lan_demon.games import demon_moves, demon_scoring, demon_table
 from lan_demon.games.base import BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
-from lan_demon.games.cards import Card, full_pack, hidden
+from lan_demon.games.cards import Card, hidden
 from lan_demon.games.demon_moves import (COLUMN_NAMES, COLUMNS, PLACE, CallOut, Move, Play,
-                                         Timeout, TurnPack, VoteStuck)
+                                         Timeout, TurnPack, VoteStuck, move_from_data,
+                                         parse_move)
+from lan_demon.games.demon_scoring import handicap_setup, score_round
 from lan_demon.games.demon_stuck import (empty_pack, out_refusal, over_refusal, timeout, turn_pack,
                                          vote_stuck, voted_already)
-from lan_demon.games.demon_table import DemonSeat, DemonState, Stack, copy_table
+from lan_demon.games.demon_table import (DemonSeat, DemonState, Stack, cards_in_play, copy_table,
+                                         deal_table, redacted_data, table_from_data, table_to_data,
+                                         table_view)
 
 CLASSIC_PILE = 13  # RD-3
 GERMAN_PILE = 11  # RG-2
@@ -76,7 +79,7 @@ class RacingDemon(Game):
 
     def next_setup(self, match: Match) -> dict[str, Any]:
         """RD-15: move each Pile size by the last round's and the running standings."""
-        return demon_scoring.next_setup(match, self.german)
+        return handicap_setup(match, self.german)
 
     def match_over(self, match: Match) -> bool:
         return False  # RD-17: the host sets how many rounds (Match.rounds_wanted)
@@ -88,25 +91,8 @@ class RacingDemon(Game):
     # --- deal ------------------------------------------------------------------------------
 
     def deal(self, setup: dict[str, Any], rng: random.Random) -> DemonState:
-        """RD-3: from each own shuffled pack, the Pile, then the Line of 4; the rest is the Pack.
-
-        RD-16: a player dealt a Pile of 0 is out at Go, so such a round is over as it starts.
-        """
-        seats = []
-        for owner, size in enumerate(setup["pile_sizes"]):
-            pack = full_pack(owner)
-            rng.shuffle(pack)
-            pile = pack[len(pack) - size:]
-            del pack[len(pack) - size:]
-            columns = [[pack.pop()] for _ in range(COLUMNS)]
-            seats.append(DemonSeat(pile=pile, columns=columns, pack=pack, pile_size=size))
-        state = DemonState(german=self.german, seats=seats)
-        zero = [s for s in seats if not s.pile]
-        if zero:
-            for seat in zero:
-                seat.out = True
-            state.over, state.ended = True, "out"
-        return state
+        """RD-3 (:func:`~lan_demon.games.demon_table.deal_table`); RD-16: a Pile of 0 is out."""
+        return deal_table(setup["pile_sizes"], rng, self.german)
 
     # --- reading the table -----------------------------------------------------------------
 
@@ -166,8 +152,8 @@ class RacingDemon(Game):
         return moves
 
     def view(self, state: DemonState, seat: int | None) -> dict[str, Any]:
-        """The table as ``seat`` sees it (:func:`.demon_table.table_view`)."""
-        return demon_table.table_view(state, seat, self.id)
+        """The table as ``seat`` sees it (:func:`~lan_demon.games.demon_table.table_view`)."""
+        return table_view(state, seat, self.id)
 
     # --- applying a move -------------------------------------------------------------------
 
@@ -396,8 +382,8 @@ class RacingDemon(Game):
         return copy_table(state, seat, redacted=True)
 
     #: Every seat's copy is the spectator's but for that seat's own waste top, so the table is
-    #: redacted once (:func:`.demon_table.redacted_data`).
-    redacted_data = staticmethod(demon_table.redacted_data)
+    #: redacted once (:func:`~lan_demon.games.demon_table.redacted_data`).
+    redacted_data = staticmethod(redacted_data)
 
     def replay(self, mirror: DemonState, seat: int, move: Move,
                events: list[dict[str, Any]]) -> None:
@@ -494,17 +480,17 @@ class RacingDemon(Game):
 
     def round_result(self, state: DemonState) -> RoundResult:
         """RD-14 (classic) or RG-6 (German penalties); RD-16 falls out of the same sums."""
-        return demon_scoring.round_result(state, self.german)
+        return score_round(state, self.german)
 
     # --- plain data ------------------------------------------------------------------------
 
     # The text and wire forms live with the moves (:mod:`.demon_moves`), the table's with the
     # table (:mod:`.demon_table`); bound here as they are, with no call in between (every
     # client parses every move).
-    parse_move = staticmethod(demon_moves.parse_move)
-    move_from_data = staticmethod(demon_moves.move_from_data)
-    state_to_data = staticmethod(demon_table.table_to_data)
-    cards_in_play = staticmethod(demon_table.cards_in_play)
+    parse_move = staticmethod(parse_move)
+    move_from_data = staticmethod(move_from_data)
+    state_to_data = staticmethod(table_to_data)
+    cards_in_play = staticmethod(cards_in_play)
 
     def state_from_data(self, data: dict[str, Any]) -> DemonState:
-        return demon_table.table_from_data(data, self._next_key)
+        return table_from_data(data, self._next_key)
