@@ -274,7 +274,7 @@ def uncontested(client: Any) -> Any | None:
     an ace to the middle, a pile or waste card onto a column, a whole column onto another,
     else a turn of the Pack."""
     from lan_demon.bots.racing_demon import rank_move
-    from lan_demon.games.racing_demon import COLUMN_NAMES, Play, TurnPack
+    from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack
     state = client.mirror
     me = state.seats[client.seat]
     sizes = [len(c) for c in me.columns]

@@ -4,7 +4,7 @@ import sys
 
 from lan_demon.bots import Beaten, Bot, run
 from lan_demon.games import GameError
-from lan_demon.games.racing_demon import COLUMN_NAMES as COLUMNS, Play
+from lan_demon.games.demon_moves import COLUMN_NAMES as COLUMNS, Play
 
 
 class Stacker(Bot):

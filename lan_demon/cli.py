@@ -403,7 +403,7 @@ def _split_seat(text: str, game: Any, state: Any, default: int) -> tuple[int, st
 
 
 def cmd_deadwood(args: argparse.Namespace) -> int:
-    from lan_demon.games.gin_solitaire import best_arrangement
+    from lan_demon.games.melds import best_arrangement
     best = best_arrangement(_deadwood_hand(args.cards))
     for meld in best.melds:
         print("meld:     " + " ".join(c.symbol for c in meld))
@@ -418,7 +418,7 @@ def _deadwood_hand(texts: list[str]) -> list[Any]:
     """GS-5: a hand is 10 cards, or 11 before its discard, each card once and no Joker; a
     mistake is told in the words the user typed ("10♦ and 10D are the same card")."""
     from lan_demon.games.cards import parse_card
-    from lan_demon.games.gin_solitaire import HAND_SIZE
+    from lan_demon.games.melds import HAND_SIZE
     seen: dict[str, str] = {}
     hand = []
     for text in texts:

@@ -581,7 +581,7 @@ def features() -> Session:
     the table's RD-13 timeout; Rack-O's reshuffle (RK-8); Gin Solitaire's Big Gin (GS-6), the
     Joker drawn (GS-7) and a seat sitting a round out (GS-8). One log, several tables."""
     from lan_demon.games.cards import JOKER, parse_card
-    from lan_demon.games.racing_demon import DemonSeat, DemonState
+    from lan_demon.games.demon_table import DemonSeat, DemonState
     log = Session("features", Config("racing-demon"))
 
     def keep(session: Session) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from lan_demon.games.cards import parse_card
-from lan_demon.games.racing_demon import DemonSeat, DemonState, RacingDemon
+from lan_demon.games.demon_table import DemonSeat, DemonState
+from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.codec import decode, encode, make
 

@@ -17,8 +17,9 @@ from lan_demon.bots.racing_demon import StrongDemon
 from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import TABLE, IllegalMove, get_game
 from lan_demon.games.cards import Card, parse_card
-from lan_demon.games.racing_demon import (COLUMN_NAMES, DemonSeat, DemonState, Play,
-                                          RacingDemon, Timeout, TurnPack, VoteStuck)
+from lan_demon.games.demon_moves import COLUMN_NAMES, Play, Timeout, TurnPack, VoteStuck
+from lan_demon.games.demon_table import DemonSeat, DemonState
+from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.bots.runner import NetBot
 from lan_demon.bots.simulator import _GlancingTurn, _Sight, play_round, simulate
 

@@ -18,8 +18,9 @@ from lan_demon.bots.gin import GreedyGin, SolverGin, knock_value, stop_value
 from lan_demon.bots.racko import GreedyRackO, Plan, PlannerRackO
 from lan_demon.games.base import Match
 from lan_demon.games.cards import JOKER, Card, full_pack, parse_card
-from lan_demon.games.gin_solitaire import (BigGin, Discard, Draw, GinSolitaire, Knock,
-                                           deadwood_after_discard)
+from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock
+from lan_demon.games.gin_solitaire import GinSolitaire
+from lan_demon.games.melds import deadwood_after_discard
 from lan_demon.games.racko import DiscardHeld, Place, RackO, RackOState, TakeDiscard
 from lan_demon.bots.simulator import play_round, simulate
 

@@ -16,9 +16,10 @@ from lan_demon.bots.gin import GreedyGin
 from lan_demon.games import get_game
 from lan_demon.games.base import BadConfig, BadMove, IllegalMove, Match, RoundResult, round_rng
 from lan_demon.games.cards import JOKER, Card, full_pack, parse_card
-from lan_demon.games.gin_solitaire import (BigGin, Discard, Draw, GinSolitaire, Knock,
-                                           best_arrangement, best_melds, card_value,
-                                           deadwood_after_discard, is_big_gin, min_deadwood)
+from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock
+from lan_demon.games.gin_solitaire import GinSolitaire
+from lan_demon.games.melds import (best_arrangement, best_melds, card_value, deadwood_after_discard,
+                                   is_big_gin, min_deadwood)
 
 pytestmark = pytest.mark.timeout(60)
 

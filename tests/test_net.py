@@ -71,7 +71,7 @@ def _race(host, fairness_ms):
     two = {seat: next(f"c{i + 1}" for i, col in enumerate(client.mirror.seats[seat].columns)
                       if (col[-1].rank, col[-1].suit) == (2, suit))
            for seat, client in enumerate(clients)}
-    from lan_demon.games.racing_demon import Play
+    from lan_demon.games.demon_moves import Play
     slow.play(Play(two[0], "s1"))  # first in real time, arrives 200 ms later
     played = time.monotonic()
     pump_until(lambda: time.monotonic() >= played + 0.150, clients)  # the scenario's gap
@@ -244,7 +244,7 @@ def test_predicted_shows_the_moves_in_flight_until_their_updates_come(host):
     """A key press shows at once: ``predicted`` is the mirror with the moves still in flight
     applied on top (worked out when it is read); once their updates come the mirror has caught
     up, and predicted is the mirror again."""
-    from lan_demon.games.racing_demon import TurnPack
+    from lan_demon.games.demon_moves import TurnPack
     server = host("racing-demon", players=2, seed=3)
     ann, bob = join(host, server, "Ann"), join(host, server, "Bob")
     for client in (ann, bob):
@@ -270,7 +270,7 @@ def test_a_client_whose_arbiter_is_gone_drops_frames_and_refuses_moves_without_r
     """A killed host leaves the client's queue to it filling up; ZeroMQ then refuses more
     (``Again``). Heartbeats are dropped quietly; a move says plainly it was not sent and is not
     left pending — the snapshot after the reconnect heals the table."""
-    from lan_demon.games.racing_demon import TurnPack
+    from lan_demon.games.demon_moves import TurnPack
     server = host("racing-demon", players=2, seed=4)
     ann, bob = join(host, server, "Ann"), join(host, server, "Bob")
     for client in (ann, bob):

@@ -10,8 +10,9 @@ import pytest
 
 from arbiter_harness import PLAY, RD, Table, c, dealt_table, race_table
 from lan_demon.games import IllegalMove
-from lan_demon.games.racing_demon import (COLUMN_NAMES, DemonSeat, DemonState, Play,
-                                          RacingDemon, TurnPack)
+from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack
+from lan_demon.games.demon_table import DemonSeat, DemonState
+from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.net.arbiter import AWAY_AFTER, TOKEN_LIFE
 from lan_demon.net.connect import normalize_address
 

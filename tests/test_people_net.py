@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from lan_demon.games.racing_demon import VoteStuck
+from lan_demon.games.demon_moves import VoteStuck
 from lan_demon.net.client import SILENCE, Client
 from lan_demon.net.tokens import TokenStore, state_dir
 from net_harness import pump_until

@@ -69,7 +69,7 @@ def racko_invariants(game, state) -> None:
 def gin_invariants(game, state) -> None:
     """GS-2 hand sizes by phase, GS-3 the Joker never in hand or discards, GS-6 ends."""
     from lan_demon.games.cards import JOKER
-    from lan_demon.games.gin_solitaire import is_big_gin, min_deadwood
+    from lan_demon.games.melds import is_big_gin, min_deadwood
     sizes = {"first-discard": {11}, "draw": {10}, "discard": {11}, "over": {10, 11}}
     for seat in state.seats:
         assert len(seat.hand) in sizes[seat.phase], (seat.phase, len(seat.hand))

@@ -8,8 +8,9 @@ import pytest
 
 from lan_demon.games import TABLE, BadConfig, BadMove, IllegalMove, Match, RoundResult, get_game
 from lan_demon.games.cards import Card, parse_card
-from lan_demon.games.racing_demon import (CallOut, DemonSeat, DemonState, Play, RacingDemon,
-                                          Timeout, TurnPack, VoteStuck)
+from lan_demon.games.demon_moves import CallOut, Play, Timeout, TurnPack, VoteStuck
+from lan_demon.games.demon_table import DemonSeat, DemonState
+from lan_demon.games.racing_demon import NOWHERE, RacingDemon
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -380,6 +381,34 @@ def test_rg3_stacks_build_up_in_rank_whatever_the_suit():
     RG.apply(state, 0, Play("c1", "middle"))
     assert [x.code for x in state.stacks[1].cards] == ["AH", "2S", "3D"]
     refused(RG, state, 0, Play("c3", "s1"), "RG-3")
+
+
+def test_one_place_resolves_to_the_middle_for_apply_destination_and_the_mirror():
+    """RG-3: two stacks take a 2; apply and destination both pick the first, a mirror replaying
+    the table's play puts the card where the table's event says, and nothing fits: refused."""
+    state = table(seat(pile="5C 2C", columns=("AD", "3H", "9D", "9C")), seat(owner=1),
+                  german=True, stacks=[cs("AH"), cs("AS", 1)])
+    middle = Play("pile", "middle")
+    assert RG.to_middle(state, c("2C"), middle) == 1
+    assert RG.destination(state, 0, middle) == "s1"
+    assert RG.to_middle(state, c("AD"), Play("c1", "middle")) is None  # an ace: a new stack
+    assert RG.destination(state, 0, Play("c1", "middle")) is None
+    assert RG.to_middle(state, c("9D"), Play("c3", "middle")) == NOWHERE
+    assert RG.destination(state, 0, Play("c3", "middle")) is None
+    refused(RG, state, 0, Play("c3", "middle"), "RG-3")
+    mirror = RG.redact(state, 0)
+    events = RG.apply(state, 0, middle)
+    assert events[0]["to"] == "s1"
+    events[0]["to"] = "s2"  # as if the table's copy listed the stacks the other way round
+    RG.replay(mirror, 0, middle, events)
+    assert [x.code for x in mirror.stacks[2].cards] == ["AS", "2C"]
+    assert [x.code for x in mirror.stacks[1].cards] == ["AH"]
+    again = RG.redact(table(seat(pile="5C 2C"), seat(owner=1), german=True,
+                            stacks=[cs("AH 2H"), cs("AS", 1)]), 0)
+    with pytest.raises(IllegalMove) as err:  # the table's stack is on the copy but takes no 2
+        RG.replay(again, 0, middle, [{"e": "play", "seat": 0, "from": "pile", "cards": ["2C"],
+                                      "to": "s1"}])
+    assert err.value.rule == "RD-11"
 
 
 def test_rg4_no_laddering_line_cards_go_to_stacks_and_refill_from_the_pile():

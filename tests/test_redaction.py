@@ -23,11 +23,13 @@ from lan_demon.bots import Turn, make_strategy
 from lan_demon.games import TABLE, BadMove, get_game
 from lan_demon.games.base import public_events
 from lan_demon.games.cards import HIDDEN, Card, parse_card
-from lan_demon.games.gin_solitaire import Discard as GinDiscard
-from lan_demon.games.gin_solitaire import Draw as GinDraw
-from lan_demon.games.gin_solitaire import GinSolitaire, Knock
-from lan_demon.games.racing_demon import (DemonSeat, DemonState, Play, RacingDemon, Timeout,
-                                          TurnPack, VoteStuck)
+from lan_demon.games.demon_moves import Play, Timeout, TurnPack, VoteStuck
+from lan_demon.games.demon_table import DemonSeat, DemonState
+from lan_demon.games.gin_moves import Discard as GinDiscard
+from lan_demon.games.gin_moves import Draw as GinDraw
+from lan_demon.games.gin_moves import Knock
+from lan_demon.games.gin_solitaire import GinSolitaire
+from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.games.racko import HIDDEN_CARD, DiscardHeld, Draw, Place, RackO, TakeDiscard
 
 pytestmark = pytest.mark.timeout(120)

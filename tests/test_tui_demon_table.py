@@ -14,7 +14,9 @@ from prompt_toolkit.renderer import print_formatted_text
 from prompt_toolkit.data_structures import Size
 
 from lan_demon.games.cards import Card
-from lan_demon.games.racing_demon import Play, RacingDemon, Stack, TurnPack
+from lan_demon.games.demon_moves import Play, TurnPack
+from lan_demon.games.demon_table import Stack
+from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.demon import SOURCE_KEYS, DemonScreen
 from lan_demon.tui.demon_words import race_text

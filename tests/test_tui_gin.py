@@ -9,8 +9,8 @@ import pytest
 from lan_demon.bots.base import Turn
 from lan_demon.bots.gin import GreedyGin
 from lan_demon.games.cards import Card
-from lan_demon.games.gin_solitaire import (BigGin, Discard, Draw, Knock, best_arrangement,
-                                           deadwood_after_discard)
+from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock
+from lan_demon.games.melds import best_arrangement, deadwood_after_discard
 from lan_demon.tui.gin import GinScreen
 from lan_demon.tui.style import text_of
 from tui_harness import Keys, drive

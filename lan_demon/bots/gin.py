@@ -12,10 +12,11 @@ from typing import Any
 
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.games.cards import Card, full_pack
-from lan_demon.games.gin_solitaire import (BIG_GIN_BONUS, GIN_BONUS, KNOCK_LIMIT, SET_BONUS,
-                                           BigGin, Discard, Draw, Knock, card_bit, card_value,
-                                           deadwood_after_discard)
-from lan_demon.games.gin_solitaire import mask_deadwood as _dw
+from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock
+from lan_demon.games.gin_scoring import BIG_GIN_BONUS, GIN_BONUS, SET_BONUS
+from lan_demon.games.gin_solitaire import KNOCK_LIMIT
+from lan_demon.games.melds import card_bit, card_value, deadwood_after_discard
+from lan_demon.games.melds import mask_deadwood as _dw
 
 
 def _neighbours(card: Card, hand: list[Card]) -> int:

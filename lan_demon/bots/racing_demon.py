@@ -14,7 +14,7 @@ from typing import Any
 
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.games.cards import Card
-from lan_demon.games.racing_demon import COLUMN_NAMES, Play, TurnPack
+from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack
 
 _DEMON_GAMES = ("racing-demon", "racing-demon-german")
 

@@ -30,7 +30,7 @@ from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import BadConfig, BadMove, GameError, IllegalMove
 from lan_demon.games.cards import Card
-from lan_demon.games.racing_demon import Play
+from lan_demon.games.demon_moves import Play
 from lan_demon.net.client import Client
 from lan_demon.net.table_copy import Notice
 

@@ -26,7 +26,8 @@ from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import TABLE, Game, GameError, IllegalMove, Match, get_game
 from lan_demon.games.cards import Card
-from lan_demon.games.racing_demon import DemonState, Play, Stack, Timeout
+from lan_demon.games.demon_moves import Play, Timeout
+from lan_demon.games.demon_table import DemonState, Stack
 
 STUCK_TIMEOUT = 60.0  # RD-13: seconds with no play before the table is stuck
 MAX_MOVES = 200_000  # a round of any game by any bot in this project ends far sooner

@@ -5,158 +5,36 @@ moment, and the order in which moves reach :meth:`RacingDemon.apply` *is* the or
 Who was first when two cards meet (RD-11) is settled before that, by whoever calls ``apply``
 (the arbiter, or the simulator's clock); the engine then refuses the late card and says why.
 
-Places are named with short strings that read like the table:
-
-* sources: ``pile``, ``waste``, ``c1`` … ``c4`` (the columns of the Line of 4);
-* targets: ``middle`` (a new stack for an ace, else any stack that takes the card), ``s7``
-  (stack 7: ids are never reused, so a target stays meaningful while moves are in flight),
-  ``c1`` … ``c4``.
-
-A move from a column may carry a ``count`` to move a run of its top cards (RD-7).
-
-Over the network each client keeps a *redacted* copy of the table (:meth:`RacingDemon.redact`):
-every face-down card — the Packs, the Pile cards under each top, the waste cards under each top,
-and the other players' waste tops (not public until played) — is a placeholder ``??@owner``.
-:meth:`RacingDemon.replay` keeps such a copy in step from the events of each committed move.
+Around the engine, in modules named after what they hold: the moves and their parsing
+(:mod:`.demon_moves`), the table as data — plain data, copies, redaction, views
+(:mod:`.demon_table`), the Pack and RD-13's stuck table (:mod:`.demon_stuck`), the scores and
+handicaps (:mod:`.demon_scoring`). One method, :meth:`RacingDemon.to_middle`, resolves where a
+"to the middle" play goes, for :meth:`~RacingDemon.apply`, the mirror's
+:meth:`~RacingDemon.replay` (which keeps a client's redacted copy in step from the events of each
+committed move) and :meth:`~RacingDemon.destination` alike.
 """
 
 from __future__ import annotations
 
 import random
-import re
-from dataclasses import dataclass, field
 from typing import Any
 
-from lan_demon.games.base import (TABLE, BadConfig, BadMove, Game, IllegalMove, Match,
-                                  RoundResult)
-from lan_demon.games.cards import Card, full_pack, hidden
+from lan_demon.games.base import BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
+from lan_demon.games.cards import Card, hidden
+from lan_demon.games.demon_moves import (COLUMN_NAMES, COLUMNS, PLACE, CallOut, Move, Play,
+                                         Timeout, TurnPack, VoteStuck, move_from_data,
+                                         parse_move)
+from lan_demon.games.demon_scoring import handicap_setup, score_round
+from lan_demon.games.demon_stuck import (empty_pack, out_refusal, over_refusal, timeout, turn_pack,
+                                         vote_stuck, voted_already)
+from lan_demon.games.demon_table import (DemonSeat, DemonState, Stack, cards_in_play, copy_table,
+                                         deal_table, redacted_data, table_from_data, table_to_data,
+                                         table_view)
 
-COLUMNS = 4
-MAX_PILE = 48  # RD-15: a Pile never goes above 48, so a Line of 4 can always be dealt
 CLASSIC_PILE = 13  # RD-3
 GERMAN_PILE = 11  # RG-2
-MAX_ROTATIONS = 3  # RD-13
-COLUMN_NAMES = tuple(f"c{i + 1}" for i in range(COLUMNS))
-
-
-# --------------------------------------------------------------------------------- moves
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Play a card (or, column to column, a run of ``count`` cards) from a source to a target."""
-
-    source: str
-    target: str
-    count: int = 1
-
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"t": "play", "from": self.source, "to": self.target}
-        if self.count != 1:
-            data["n"] = self.count
-        return data
-
-    def __str__(self) -> str:
-        src = self.source if self.count == 1 else f"{self.source}:{self.count}"
-        return f"{src} {self.target}"
-
-
-@dataclass(frozen=True, slots=True)
-class TurnPack:
-    """Turn the Pack: three cards (one in the German variant) onto the waste (RD-9, RG-5)."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "turn"}
-
-    def __str__(self) -> str:
-        return "turn"
-
-
-@dataclass(frozen=True, slots=True)
-class VoteStuck:
-    """Say "I'm stuck" (RD-13). Cleared as soon as anyone plays a card."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "stuck"}
-
-    def __str__(self) -> str:
-        return "stuck"
-
-
-@dataclass(frozen=True, slots=True)
-class CallOut:
-    """Shout OUT (RD-12). The engine calls it itself the moment a Pile empties, so a call by hand
-    only ever meets a refusal that explains why (the Pile is not empty, or someone was first)."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "out"}
-
-    def __str__(self) -> str:
-        return "out"
-
-
-@dataclass(frozen=True, slots=True)
-class Timeout:
-    """The table's own move: 60 seconds passed with no card played (RD-13). Seat TABLE only."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "timeout"}
-
-    def __str__(self) -> str:
-        return "timeout"
-
-
-Move = Play | TurnPack | VoteStuck | CallOut | Timeout
-_SIMPLE_MOVES = {"turn": TurnPack(), "stuck": VoteStuck(), "out": CallOut(), "timeout": Timeout()}
-_PLACE = re.compile(r"^(pile|waste|c[1-4]|middle|s\d+)$")
-_PLAYS: dict[tuple[str, str, int], Play] = {}  # wire form -> move, for the plays parsed so far
-
-
-# --------------------------------------------------------------------------------- state
-
-
-@dataclass
-class DemonSeat:
-    """One player's cards. Every list has its top card last."""
-
-    pile: list[Card]
-    columns: list[list[Card]]
-    pack: list[Card]
-    waste: list[Card] = field(default_factory=list)
-    pile_size: int = 0
-    stacked: int = 0  # own cards on stacks or in claimed Kings (RD-14)
-    kings: int = 0
-    out: bool = False
-    voted: bool = False
-    turned: int = 0  # cards turned since the last play anywhere (RD-13)
-
-    def stock(self) -> int:
-        return len(self.pack) + len(self.waste)
-
-    def cycled(self) -> bool:
-        """Turned through the whole Pack since the last play (RD-13); true with no Pack at all."""
-        return self.turned >= self.stock()
-
-
-@dataclass
-class Stack:
-    id: int
-    cards: list[Card]
-
-
-@dataclass
-class DemonState:
-    german: bool
-    seats: list[DemonSeat]
-    stacks: dict[int, Stack] = field(default_factory=dict)
-    next_stack: int = 1
-    claimed: dict[int, int] = field(default_factory=dict)  # stack id -> seat that claimed it
-    kings_cards: list[list[Card]] = field(default_factory=list)
-    over: bool = False
-    ended: str = ""  # "out" or "stuck" once over
-    rotations: int = 0  # RD-13 rotations in a row with no play
-    plays: int = 0
-    wants: dict[Any, list[int]] = field(default_factory=dict)  # next card -> stack ids
+#: :meth:`RacingDemon.to_middle`'s answer when no stack takes the card (stack ids start at 1).
+NOWHERE = 0
 
 
 # --------------------------------------------------------------------------------- engine
@@ -201,18 +79,7 @@ class RacingDemon(Game):
 
     def next_setup(self, match: Match) -> dict[str, Any]:
         """RD-15: move each Pile size by the last round's and the running standings."""
-        setup = match.setup
-        if not setup["handicap"]:
-            return setup
-        n = len(match.players)
-        sign = -1 if self.german else 1  # German scores are penalties: lower is better
-        game = [sign * s for s in match.rounds[-1].scores]
-        steps = [0] * n
-        _adjust(steps, game)
-        if len(match.rounds) > 1:
-            _adjust(steps, [sign * t for t in match.totals])
-        sizes = [min(MAX_PILE, max(0, p + d)) for p, d in zip(setup["pile_sizes"], steps)]
-        return {"pile_sizes": sizes, "handicap": True}
+        return handicap_setup(match, self.german)
 
     def match_over(self, match: Match) -> bool:
         return False  # RD-17: the host sets how many rounds (Match.rounds_wanted)
@@ -224,25 +91,8 @@ class RacingDemon(Game):
     # --- deal ------------------------------------------------------------------------------
 
     def deal(self, setup: dict[str, Any], rng: random.Random) -> DemonState:
-        """RD-3: from each own shuffled pack, the Pile, then the Line of 4; the rest is the Pack.
-
-        RD-16: a player dealt a Pile of 0 is out at Go, so such a round is over as it starts.
-        """
-        seats = []
-        for owner, size in enumerate(setup["pile_sizes"]):
-            pack = full_pack(owner)
-            rng.shuffle(pack)
-            pile = pack[len(pack) - size:]
-            del pack[len(pack) - size:]
-            columns = [[pack.pop()] for _ in range(COLUMNS)]
-            seats.append(DemonSeat(pile=pile, columns=columns, pack=pack, pile_size=size))
-        state = DemonState(german=self.german, seats=seats)
-        zero = [s for s in seats if not s.pile]
-        if zero:
-            for seat in zero:
-                seat.out = True
-            state.over, state.ended = True, "out"
-        return state
+        """RD-3 (:func:`~lan_demon.games.demon_table.deal_table`); RD-16: a Pile of 0 is out."""
+        return deal_table(setup["pile_sizes"], rng, self.german)
 
     # --- reading the table -----------------------------------------------------------------
 
@@ -302,53 +152,26 @@ class RacingDemon(Game):
         return moves
 
     def view(self, state: DemonState, seat: int | None) -> dict[str, Any]:
-        """The table as ``seat`` sees it. Face-down cards (Packs, Pile cards under the top) are
-        absent; a waste top is shown to its owner only, as it is not public until played."""
-        players = []
-        for i, s in enumerate(state.seats):
-            entry: dict[str, Any] = {
-                "pile": len(s.pile),
-                "pile_top": s.pile[-1].to_data() if s.pile else None,
-                "columns": [[c.to_data() for c in col] for col in s.columns],
-                "pack": len(s.pack),
-                "waste": len(s.waste),
-                "stacked": s.stacked,
-                "kings": s.kings,
-                "out": s.out,
-                "voted": s.voted,
-            }
-            if i == seat:
-                entry["waste_top"] = s.waste[-1].to_data() if s.waste else None
-                entry["cycled"] = s.cycled()
-            players.append(entry)
-        return {
-            "game": self.id,
-            "seat": seat,
-            "over": state.over,
-            "ended": state.ended,
-            "stacks": [{"id": st.id, "top": st.cards[-1].to_data(), "size": len(st.cards)}
-                       for st in state.stacks.values()],
-            "players": players,
-            "rotations": state.rotations,
-        }
+        """The table as ``seat`` sees it (:func:`~lan_demon.games.demon_table.table_view`)."""
+        return table_view(state, seat, self.id)
 
     # --- applying a move -------------------------------------------------------------------
 
     def apply(self, state: DemonState, seat: int, move: Move) -> list[dict[str, Any]]:
         if isinstance(move, Timeout):
-            return self._timeout(state, seat)
+            return timeout(state, seat)
         if not 0 <= seat < len(state.seats):
             raise BadMove(f"there is no seat {seat} at this table")
         if isinstance(move, CallOut):
-            raise self._out_refusal(state, seat)
+            raise out_refusal(state, seat)
         if state.over:
-            raise self._over_refusal(state, move)
+            raise over_refusal(state, move)
         if isinstance(move, Play):
             return self._play(state, seat, move)
         if isinstance(move, TurnPack):
-            return self._turn(state, seat)
+            return turn_pack(state, seat, self.turn_size, self.german)
         if isinstance(move, VoteStuck):
-            return self._vote(state, seat)
+            return vote_stuck(state, seat)
         raise BadMove(f"not a Racing Demon move: {move!r}")
 
     def check(self, state: DemonState, seat: int, move: Move) -> None:
@@ -365,29 +188,13 @@ class RacingDemon(Game):
                 return
             if isinstance(move, TurnPack):
                 if not me.pack and not me.waste:
-                    raise _empty_pack(self.german)
+                    raise empty_pack(self.german)
                 return
             if isinstance(move, VoteStuck):
                 if me.voted:
-                    raise _voted_already()
+                    raise voted_already()
                 return
         super().check(state, seat, move)
-
-    def _over_refusal(self, state: DemonState, move: Move) -> IllegalMove:
-        if state.ended == "stuck":
-            return IllegalMove("RD-13", "the round is over: the table was stuck", move)
-        who = ", ".join(f"seat {i}" for i, s in enumerate(state.seats) if s.out)
-        return IllegalMove("RD-12", f"the round is over: {who} went out; nothing is played "
-                           "after OUT", move)
-
-    def _out_refusal(self, state: DemonState, seat: int) -> IllegalMove:
-        if state.over:
-            if state.seats[seat].out:
-                return IllegalMove("RD-12", "you are already out; OUT counts once", CallOut())
-            return self._over_refusal(state, CallOut())
-        left = len(state.seats[seat].pile)
-        return IllegalMove("RD-12", f"you still have {left} card{'s' * (left != 1)} in your Pile",
-                           CallOut())
 
     def _source_cards(self, me: DemonSeat, move: Play) -> list[Card]:
         """The card(s) a move takes, checked against RD-10 (only top cards may be touched)."""
@@ -416,14 +223,15 @@ class RacingDemon(Game):
             raise BadMove("that card is not known yet")
         return taken
 
-    def _play(self, state: DemonState, seat: int, move: Play) -> list[dict[str, Any]]:
+    def _play(self, state: DemonState, seat: int, move: Play,
+              placed: str | None = None) -> list[dict[str, Any]]:
         me = state.seats[seat]
         cards = self._source_cards(me, move)
         if move.target in COLUMN_NAMES:
             self._check_ladder(me, move, cards)
             sid = None
         else:
-            sid = self._check_stack(state, move, cards)
+            sid = self._check_stack(state, move, cards, placed)
         return self._commit(state, seat, move, cards, sid)
 
     def _check_ladder(self, me: DemonSeat, move: Play, cards: list[Card]) -> None:
@@ -438,20 +246,19 @@ class RacingDemon(Game):
             raise IllegalMove("RD-7", f"{base.symbol} does not go on {top.symbol}: columns "
                               "build down in rank, alternating red and black", move)
 
-    def _check_stack(self, state: DemonState, move: Play, cards: list[Card]) -> int | None:
+    def _check_stack(self, state: DemonState, move: Play, cards: list[Card],
+                     placed: str | None = None) -> int | None:
         """The stack a card goes to (None: it founds a new one), or the rule it breaks."""
         if len(cards) != 1:
             raise IllegalMove("RD-10", "only one card at a time goes to a stack", move)
         card = cards[0]
         if move.target == "middle":
-            if card.rank == 1:
-                return None
-            fits = state.wants.get(self._key(card))
-            if not fits:
+            sid = self.to_middle(state, card, move, placed)
+            if sid == NOWHERE:
                 raise IllegalMove("RG-3" if self.german else "RD-5",
                                   f"no stack in the middle takes {card.symbol}", move)
-            return fits[0]
-        if not _PLACE.match(move.target) or not move.target.startswith("s"):
+            return sid
+        if not PLACE.match(move.target) or not move.target.startswith("s"):
             raise BadMove(f"unknown target {move.target!r}: use middle, s<stack> or c1-c4")
         sid = int(move.target[1:])
         if card.rank == 1:
@@ -466,6 +273,26 @@ class RacingDemon(Game):
         if sid not in state.wants.get(self._key(card), ()):
             return self._stack_refusal(stack, card, move)
         return sid
+
+    def to_middle(self, state: DemonState, card: Card, move: Play,
+                  placed: str | None = None) -> int | None:
+        """Where ``card``, played "to the middle" by ``move``, goes: the one place that decides
+        it, for :meth:`apply`, the mirror's :meth:`replay` and :meth:`destination`. None: it
+        founds a new stack (an ace); :data:`NOWHERE` when no stack takes it (RD-5, RG-3); else
+        the first stack that takes it. A mirror replaying a committed play passes ``placed``, the
+        stack the table chose (the play event's ``to``): its copy of the table may list stacks
+        that want the same card in another order, so that stack is the answer whenever the copy
+        has it (a copy that has it and on which the card does not go on it refuses the play, as
+        a play to that stack would be refused)."""
+        if placed is not None and placed[:1] == "s" and int(placed[1:]) in state.stacks:
+            sid = int(placed[1:])
+            if sid in state.wants.get(self._key(card), ()):
+                return sid
+            return self._check_stack(state, Play(move.source, placed, move.count), [card])
+        if card.rank == 1:
+            return None
+        fits = state.wants.get(self._key(card))
+        return fits[0] if fits else NOWHERE
 
     def _stack_refusal(self, stack: Stack, card: Card, move: Play) -> int:
         top = stack.cards[-1]
@@ -541,126 +368,22 @@ class RacingDemon(Game):
                 s.voted = False
                 s.turned = 0
 
-    def _turn(self, state: DemonState, seat: int) -> list[dict[str, Any]]:
-        """RD-9 / RG-5: turn three (or one); an empty Pack first takes the waste back, unshuffled."""
-        me = state.seats[seat]
-        if not me.pack and not me.waste:
-            raise _empty_pack(self.german)
-        events: list[dict[str, Any]] = []
-        if not me.pack:
-            me.pack = me.waste[::-1]
-            me.waste = []
-            events.append({"e": "recycle", "seat": seat})
-        k = min(self.turn_size, len(me.pack))
-        chunk = me.pack[-k:]
-        del me.pack[-k:]
-        me.waste.extend(reversed(chunk))
-        me.turned += k
-        events.append({"e": "turn", "seat": seat, "n": k, "pack": len(me.pack),
-                       "waste": len(me.waste), "private": {"waste_top": me.waste[-1].to_data()}})
-        return events + self._check_stuck(state)
-
-    def _vote(self, state: DemonState, seat: int) -> list[dict[str, Any]]:
-        me = state.seats[seat]
-        if me.voted:
-            raise _voted_already()
-        me.voted = True
-        return [{"e": "stuck", "seat": seat}] + self._check_stuck(state)
-
-    def _timeout(self, state: DemonState, seat: int) -> list[dict[str, Any]]:
-        if seat != TABLE:
-            raise IllegalMove("RD-13", "only the table calls the 60-second timeout", Timeout())
-        if state.over:
-            raise self._over_refusal(state, Timeout())
-        return self._rotate(state, "timeout")
-
-    def _check_stuck(self, state: DemonState) -> list[dict[str, Any]]:
-        """RD-13: stuck when everyone still in has voted or turned through their whole Pack."""
-        for s in state.seats:
-            if not s.out and not s.voted and not s.cycled():
-                return []
-        return self._rotate(state, "stuck")
-
-    def _rotate(self, state: DemonState, why: str) -> list[dict[str, Any]]:
-        """RD-13: waste back under the Pack, the Pack's top card to its bottom; after three in a
-        row with no play the round ends with nobody out."""
-        for s in state.seats:
-            s.pack = s.waste[::-1] + s.pack
-            s.waste = []
-            if s.pack:
-                s.pack.insert(0, s.pack.pop())
-            s.voted = False
-            s.turned = 0
-        state.rotations += 1
-        events: list[dict[str, Any]] = [{"e": "rotate", "why": why, "n": state.rotations}]
-        if state.rotations >= MAX_ROTATIONS:
-            state.over, state.ended = True, "stuck"
-            events.append({"e": "stuck_end"})
-        return events
-
     # --- what travels to one seat ----------------------------------------------------------
 
     def copy_state(self, state: DemonState) -> DemonState:
         """An independent copy: every list is new, the (immutable) cards are shared."""
-        return self._copy(state, None, redacted=False)
+        return copy_table(state, None, redacted=False)
 
     def redact(self, state: DemonState, seat: int | None) -> DemonState:
         """The table as ``seat`` may know it (``None``: a spectator): the Packs, the Pile cards
         under each top and the waste cards under each top become placeholders ``??@owner``; a
         waste top stays only for its owner (it is not public until played). Columns, Pile tops,
         stacks, claimed Kings and every count stay as they are."""
-        return self._copy(state, seat, redacted=True)
+        return copy_table(state, seat, redacted=True)
 
-    def redacted_data(self, state: DemonState, seats: list[int | None]) -> list[dict[str, Any]]:
-        """Every seat's copy is the spectator's but for that seat's own waste top, so the
-        table is redacted once (a deal goes to 50 seats at once; at Go every waste is empty,
-        so one copy serves them all)."""
-        public = self.state_to_data(self.redact(state, None))
-        found = []
-        for viewer in seats:
-            if viewer is None or not 0 <= viewer < len(state.seats) or \
-                    not state.seats[viewer].waste:
-                found.append(public)
-                continue
-            data = dict(public)
-            data["seats"] = list(public["seats"])
-            mine = data["seats"][viewer] = dict(public["seats"][viewer])
-            mine["waste"] = mine["waste"][:-1] + [state.seats[viewer].waste[-1].to_data()]
-            found.append(data)
-        return found
-
-    @staticmethod
-    def _copy(state: DemonState, viewer: int | None, redacted: bool) -> DemonState:
-        # Built without the dataclasses' __init__ (attribute dicts copied, then the lists
-        # replaced): a client copies the whole table on every move it plays.
-        new = object.__new__
-        seats = []
-        for i, s in enumerate(state.seats):
-            data = s.__dict__.copy()
-            pile, pack, waste = s.pile, s.pack, s.waste
-            if redacted:
-                blank = hidden(i)
-                data["pile"] = [blank] * (len(pile) - 1) + pile[-1:]
-                data["pack"] = [blank] * len(pack)
-                top = waste[-1:] if i == viewer else [blank] * bool(waste)
-                data["waste"] = [blank] * (len(waste) - 1) + top
-            else:
-                data["pile"], data["pack"], data["waste"] = list(pile), list(pack), list(waste)
-            data["columns"] = [list(c) for c in s.columns]
-            seat = new(DemonSeat)
-            seat.__dict__ = data
-            seats.append(seat)
-        stacks = {}
-        for sid, st in state.stacks.items():
-            stack = new(Stack)
-            stack.__dict__ = {"id": st.id, "cards": list(st.cards)}
-            stacks[sid] = stack
-        return DemonState(
-            german=state.german, seats=seats, stacks=stacks,
-            next_stack=state.next_stack, claimed=dict(state.claimed),
-            kings_cards=[list(k) for k in state.kings_cards], over=state.over,
-            ended=state.ended, rotations=state.rotations, plays=state.plays,
-            wants={key: list(sids) for key, sids in state.wants.items()})
+    #: Every seat's copy is the spectator's but for that seat's own waste top, so the table is
+    #: redacted once (:func:`~lan_demon.games.demon_table.redacted_data`).
+    redacted_data = staticmethod(redacted_data)
 
     def replay(self, mirror: DemonState, seat: int, move: Move,
                events: list[dict[str, Any]]) -> None:
@@ -677,14 +400,16 @@ class RacingDemon(Game):
             elif kind == "rotate":
                 rotated = True
         is_play = isinstance(move, Play)
+        placed = None
         if is_play and play is not None:
             me = mirror.seats[seat]
             if move.source == "waste" and me.waste and me.waste[-1].hidden:
                 me.waste[-1] = Card.from_data(play["cards"][0])
-            to = play.get("to", move.target)
-            if move.target == "middle" and to.startswith("s") and int(to[1:]) in mirror.stacks:
-                move = Play(move.source, to, move.count)  # the stack the table chose
-        self.apply(mirror, seat, move)
+            placed = play.get("to")  # a "to the middle" card goes where the table put it
+        if placed is not None and not mirror.over and 0 <= seat < len(mirror.seats):
+            self._play(mirror, seat, move, placed)  # what apply does with a play, told that
+        else:
+            self.apply(mirror, seat, move)
         if rotated:
             touched: Any = range(len(mirror.seats))
         elif is_play:  # a play turns no card face down: the Pack is not touched, and the
@@ -716,8 +441,8 @@ class RacingDemon(Game):
                 card = self._source_cards(state.seats[seat], move)[0]
             except (IllegalMove, BadMove):
                 return None
-            fits = state.wants.get(self._key(card)) if card.rank != 1 else None
-            return f"s{fits[0]}" if fits else None
+            sid = self.to_middle(state, card, move)
+            return f"s{sid}" if sid else None  # None (a new stack) and NOWHERE alike
         if move.target.startswith("s") and move.target[1:].isdigit():
             return move.target
         return None
@@ -755,126 +480,17 @@ class RacingDemon(Game):
 
     def round_result(self, state: DemonState) -> RoundResult:
         """RD-14 (classic) or RG-6 (German penalties); RD-16 falls out of the same sums."""
-        scores, detail = [], []
-        for s in state.seats:
-            left = len(s.pile)
-            if self.german:
-                scores.append(left)
-                detail.append({"pile_size": s.pile_size, "pile_left": left, "out": s.out})
-            else:
-                scores.append(s.stacked + 5 * s.kings + 10 * s.out - left)
-                detail.append({"pile_size": s.pile_size, "stacked": s.stacked, "kings": s.kings,
-                               "out": s.out, "pile_left": left})
-        return RoundResult(scores, detail)
+        return score_round(state, self.german)
 
     # --- plain data ------------------------------------------------------------------------
 
-    def parse_move(self, text: str) -> Move:
-        """``pile middle``, ``c2 s5``, ``c1:3 c4``, ``waste c2``, ``turn``, ``stuck``, ``out``."""
-        words = text.strip().lower().split()
-        if len(words) == 1 and words[0] in _SIMPLE_MOVES:
-            return _SIMPLE_MOVES[words[0]]
-        if len(words) != 2:
-            raise BadMove(f"not a move: {text!r} (try 'pile middle', 'c2 s5', 'c1:2 c3', "
-                          "'turn', 'stuck')")
-        src, _, count = words[0].partition(":")
-        if count and not count.isdigit():
-            raise BadMove(f"not a move: {text!r} (a run is written like 'c1:2')")
-        return self.move_from_data({"t": "play", "from": src, "to": words[1],
-                                    "n": int(count) if count else 1})
-
-    def move_from_data(self, data: Any) -> Move:
-        if not isinstance(data, dict) or not isinstance(data.get("t"), str):
-            raise BadMove(f"a move is a map with a type 't', not {data!r}")
-        kind = data["t"]
-        if kind in _SIMPLE_MOVES:
-            return _SIMPLE_MOVES[kind]
-        if kind != "play":
-            raise BadMove(f"unknown move type {kind!r}")
-        src, dst, n = data.get("from"), data.get("to"), data.get("n", 1)
-        plain = type(src) is str and type(dst) is str and type(n) is int
-        if plain:
-            known = _PLAYS.get((src, dst, n))
-            if known is not None:  # every client parses every move: the same few, over again
-                return known
-        if not isinstance(src, str) or src not in ("pile", "waste", *COLUMN_NAMES):
-            raise BadMove(f"unknown source {src!r}: use pile, waste or c1-c4")
-        if not isinstance(dst, str) or not _PLACE.match(dst) or dst in ("pile", "waste"):
-            raise BadMove(f"unknown target {dst!r}: use middle, s<stack> or c1-c4")
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 52:
-            raise BadMove(f"a run has 1 to 52 cards, not {n!r}")
-        move = Play(src, dst, n)
-        if plain and len(_PLAYS) < 4096:
-            _PLAYS[(src, dst, n)] = move  # moves are immutable: one object serves every parse
-        return move
-
-    def state_to_data(self, state: DemonState) -> dict[str, Any]:
-        def cards(cs: list[Card]) -> list[str]:
-            return [c.to_data() for c in cs]
-
-        return {
-            "german": state.german,
-            "seats": [{
-                "pile": cards(s.pile), "columns": [cards(c) for c in s.columns],
-                "pack": cards(s.pack), "waste": cards(s.waste), "pile_size": s.pile_size,
-                "stacked": s.stacked, "kings": s.kings, "out": s.out, "voted": s.voted,
-                "turned": s.turned,
-            } for s in state.seats],
-            "stacks": [{"id": st.id, "cards": cards(st.cards)} for st in state.stacks.values()],
-            "next_stack": state.next_stack,
-            "claimed": [[sid, who] for sid, who in state.claimed.items()],
-            "kings_cards": [cards(k) for k in state.kings_cards],
-            "over": state.over, "ended": state.ended, "rotations": state.rotations,
-            "plays": state.plays,
-        }
+    # The text and wire forms live with the moves (:mod:`.demon_moves`), the table's with the
+    # table (:mod:`.demon_table`); bound here as they are, with no call in between (every
+    # client parses every move).
+    parse_move = staticmethod(parse_move)
+    move_from_data = staticmethod(move_from_data)
+    state_to_data = staticmethod(table_to_data)
+    cards_in_play = staticmethod(cards_in_play)
 
     def state_from_data(self, data: dict[str, Any]) -> DemonState:
-        from_data = Card.from_data
-
-        def cards(cs: list[str]) -> list[Card]:
-            return [from_data(c) for c in cs]
-
-        seats = [DemonSeat(pile=cards(s["pile"]), columns=[cards(c) for c in s["columns"]],
-                           pack=cards(s["pack"]), waste=cards(s["waste"]),
-                           pile_size=s["pile_size"], stacked=s["stacked"], kings=s["kings"],
-                           out=s["out"], voted=s["voted"], turned=s["turned"])
-                 for s in data["seats"]]
-        state = DemonState(german=data["german"], seats=seats, next_stack=data["next_stack"],
-                           claimed={sid: who for sid, who in data["claimed"]},
-                           kings_cards=[cards(k) for k in data["kings_cards"]],
-                           over=data["over"], ended=data["ended"], rotations=data["rotations"],
-                           plays=data["plays"])
-        for st in data["stacks"]:
-            stack = Stack(st["id"], cards(st["cards"]))
-            state.stacks[stack.id] = stack
-            state.wants.setdefault(self._next_key(stack.cards[-1]), []).append(stack.id)
-        return state
-
-    def cards_in_play(self, state: DemonState) -> list[Card]:
-        every: list[Card] = []
-        for s in state.seats:
-            every += s.pile + s.pack + s.waste
-            for col in s.columns:
-                every += col
-        for st in state.stacks.values():
-            every += st.cards
-        for k in state.kings_cards:
-            every += k
-        return every
-
-
-def _empty_pack(german: bool = False) -> IllegalMove:
-    """RD-9, or in the German variant RG-5 (its Pack rule, one card at a time)."""
-    return IllegalMove("RG-5" if german else "RD-9", "your Pack and waste are both empty",
-                       TurnPack())
-
-
-def _voted_already() -> IllegalMove:
-    return IllegalMove("RD-13", "you have already voted stuck", VoteStuck())
-
-
-def _adjust(steps: list[int], scores: list[int]) -> None:
-    """RD-15: +1 to the best of ``scores``, −1 to the worst; ties share the step."""
-    best, worst = max(scores), min(scores)
-    for i, s in enumerate(scores):
-        steps[i] += (s == best) - (s == worst)
+        return table_from_data(data, self._next_key)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from lan_demon.games.cards import Card
-from lan_demon.games.racing_demon import COLUMN_NAMES, Play, TurnPack, VoteStuck
+from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
 from lan_demon.tui.demon_words import (CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, race_text,
                                        rank_name, short_name, with_article)
 from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,

@@ -19,9 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from lan_demon.games.cards import SUITS, Card
-from lan_demon.games.gin_solitaire import (DISCARD, DRAW, FIRST_DISCARD, HAND_SIZE, KNOCK_LIMIT,
-                                           OVER, TARGET, BigGin, Discard, Draw, Knock, Move,
-                                           best_arrangement, deadwood_after_discard, is_big_gin)
+from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock, Move
+from lan_demon.games.gin_scoring import TARGET
+from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LIMIT, OVER
+from lan_demon.games.melds import HAND_SIZE, best_arrangement, deadwood_after_discard, is_big_gin
 from lan_demon.tui.style import Fragments, card_fragments, line
 from lan_demon.tui.table import Controller, GameScreen
 
