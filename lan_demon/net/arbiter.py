@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from lan_demon.games import TABLE, BadMove, GameError, IllegalMove, Match, get_game
 from lan_demon.games.base import public_events
+from lan_demon.games.demon_races import RaceBook, holder, placed, stack_id
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, decode, make, request_id,
                                  state_hash)
 from lan_demon.net.fairdeal import HostDeal, is_hash
@@ -112,17 +113,6 @@ class Held:
     claimed: float | None = field(default=None, compare=False)  # its ``ts`` as sent (journal)
 
 
-@dataclass(frozen=True)
-class LastPlay:
-    """The last card committed onto one stack: whose it was, its (believed) timestamp, and
-    the stack's top before it (None: the card founded the stack). What a beaten card is told
-    (RD-11: who got there first, onto what, by how much)."""
-
-    seat: int
-    ts: float
-    top: Any
-
-
 @dataclass
 class Config:
     game: str
@@ -198,7 +188,7 @@ class Arbiter:
         self.deal_round: HostDeal | None = None
         self.disputes: set[tuple[int, int]] = set()  # (seat, round) already published
         self._captain_told: int | None = None  # the captain the last lobby update named
-        self.last_on: dict[int, LastPlay] = {}  # stack id -> its last committed play (RD-11)
+        self.races = RaceBook(self.game)  # each stack's last committed play (RD-11)
         # Crash recovery (lan_demon.net.recovery): the journal's header, the update numbers the
         # journal has reserved, and a resumed arbiter's quiet time towards strangers.
         self.ports: dict[str, int] = {}
@@ -647,7 +637,7 @@ class Arbiter:
         """RD-4: Go — the round is dealt and play starts for everyone at once."""
         deal = self.deal_round
         self.state = self.match.deal(deal.secret, deal.nonces)
-        self.last_on = {}  # stack ids start again each round
+        self.races.clear()  # stack ids start again each round
         self.phase = "playing"
         self.last_play = self.turn_since = now
         self._next_seq()
@@ -794,8 +784,8 @@ class Arbiter:
                 out.private.append((peer, refusal))
             return
         if self.game.races:
-            self._remember_play(held, events)
-        move = self._concrete(move, events)
+            self.races.remember(seat, held.ts, events, self.state)
+        move = placed(move, events)
         self._next_seq()
         shown = self.game.public_move(move)
         hidden_move = shown != move.to_data()
@@ -828,80 +818,26 @@ class Arbiter:
                     code=refusal["code"],
                     **{k: refusal[k] for k in ("rule", "by") if refusal.get(k) is not None})
 
-    def _concrete(self, move: Any, events: list[dict[str, Any]]) -> Any:
-        """A "to the middle" play as it was placed: the stack it went to (aces stay "middle",
-        which founds the next stack id on every copy of the table alike)."""
-        target = getattr(move, "target", None)
-        if target == "middle" and events and events[0].get("to", "middle") != "middle":
-            to = events[0]["to"]
-            first = events[0].get("cards", ["?"])[0]
-            if not first.startswith("A"):
-                return type(move)(move.source, to, move.count)
-        return move
-
     def _refusal(self, held: Held, err: IllegalMove) -> dict[str, Any]:
         """The error for a refused move. A card whose place another seat's card took first
         was beaten (RD-11), whatever else the engine sees wrong with it now: the error says
         who, on which stack (as it showed before), and by how many milliseconds."""
-        lost = self._lost_race(held)
+        lost = self.races.beaten(self.state, held.seat, held.move, held.place, held.ts)
         if lost is not None:
-            sid, last = lost
-            who = self.seats[last.seat].name if 0 <= last.seat < len(self.seats) else "someone"
-            ms = max(0, round((held.ts - last.ts) * 1000))
-            where = f"the {last.top.symbol} stack" if last.top is not None else f"stack {sid}"
+            who = self.seats[lost.by].name if 0 <= lost.by < len(self.seats) else "someone"
+            top = lost.top
+            where = f"the {top.symbol} stack" if top is not None else f"stack {lost.stack}"
             return make("error", re=held.rid, code="beaten",
-                        reason=f"{who} got to {where} first, by {ms} ms", rule="RD-11",
-                        by=last.seat, stack=sid,
-                        top=last.top.code if last.top is not None else None, ms=ms)
+                        reason=f"{who} got to {where} first, by {lost.ms} ms", rule="RD-11",
+                        by=lost.by, stack=lost.stack,
+                        top=top.code if top is not None else None, ms=lost.ms)
         if err.rule != "RD-11":
             return make("error", re=held.rid, code="illegal", reason=err.reason, rule=err.rule)
         place = held.place or getattr(held.move, "target", "")
-        by = self._winner(place)
+        by = holder(self.state, place)
         who = self.seats[by].name if by is not None and 0 <= by < len(self.seats) else "someone"
         return make("error", re=held.rid, code="beaten", reason=f"{who} got to {place} first",
-                    rule="RD-11", by=by, stack=_stack_id(place))
-
-    def _lost_race(self, held: Held) -> tuple[int, LastPlay] | None:
-        """The stack (and its last play) another seat's card took from under this move: the
-        stack it named or was going to on arrival; for a "to the middle" card that had lost
-        its place before it arrived, any stack whose top before the last play it fitted."""
-        lost_to = getattr(self.game, "lost_to", None)
-        if lost_to is None or not self.last_on:
-            return None
-        sid = _stack_id(getattr(held.move, "target", ""))
-        if sid is None:
-            sid = _stack_id(held.place or "")
-        candidates = [sid] if sid is not None else list(self.last_on)
-        for sid in candidates:
-            last = self.last_on.get(sid)
-            if last is not None and last.seat != held.seat and \
-                    lost_to(self.state, held.seat, held.move, last.top):
-                return sid, last
-        return None
-
-    def _remember_play(self, held: Held, events: list[dict[str, Any]]) -> None:
-        """Keep the stack's last committed play (RD-11's "who got there first"): O(1)."""
-        first = events[0] if events else None
-        if first is None or first.get("e") != "play":
-            return
-        sid = _stack_id(first.get("to", ""))
-        if sid is None:
-            return
-        stack = self.state.stacks.get(sid)
-        cards = stack.cards if stack is not None else \
-            (self.state.kings_cards[-1] if self.state.kings_cards else [])
-        top = cards[-2] if len(cards) >= 2 else None
-        self.last_on[sid] = LastPlay(held.seat, held.ts, top)
-
-    def _winner(self, target: str) -> int | None:
-        """RD-11: who holds the place a beaten card was going to."""
-        sid = _stack_id(target)
-        if sid is None:
-            return None
-        stack = self.state.stacks.get(sid)
-        if stack is not None:
-            return stack.cards[-1].owner
-        return self.state.claimed.get(sid)
+                    rule="RD-11", by=by, stack=stack_id(place))
 
     def _table_moves(self, now: float, out: Outbox) -> None:
         """Moves nobody at the table makes: RD-13's minute without a play, an absent player's
@@ -1136,9 +1072,3 @@ class Arbiter:
         return (self.quiet_until is not None and now < self.quiet_until
                 and peer not in self.spectators and msg["t"] != "hello")
 
-
-def _stack_id(place: str) -> int | None:
-    """``s7`` → 7; anything else (``middle``, a column, None) → None."""
-    if place and place.startswith("s") and place[1:].isdigit():
-        return int(place[1:])
-    return None
