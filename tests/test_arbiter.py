@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from arbiter_harness import PLAY, RD, Table, c, dealt_table, race_table
-from lan_demon.net.arbiter import AWAY_AFTER
+from lan_demon.net.seats import AWAY_AFTER
 from lan_demon.net.codec import encode, make
 
 pytestmark = pytest.mark.timeout(30)

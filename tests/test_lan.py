@@ -18,7 +18,8 @@ import zmq
 from lan_demon.cli import main
 from lan_demon.net import discovery
 from lan_demon.net import server as server_module
-from lan_demon.net.arbiter import Arbiter, Config, Sender
+from lan_demon.net.arbiter import Arbiter, Config
+from lan_demon.net.seats import Sender
 from lan_demon.net.client import Client, ConnectError
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.discovery import TableInfo

@@ -12,7 +12,7 @@ from arbiter_harness import PLAY, RD, Table, c, dealt_table, race_table
 from lan_demon.games import IllegalMove
 from lan_demon.games.racing_demon import (COLUMN_NAMES, DemonSeat, DemonState, Play,
                                           RacingDemon, TurnPack)
-from lan_demon.net.arbiter import AWAY_AFTER, TOKEN_LIFE
+from lan_demon.net.seats import AWAY_AFTER, TOKEN_LIFE
 from lan_demon.net.client import normalize_address
 
 pytestmark = pytest.mark.timeout(30)

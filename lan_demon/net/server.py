@@ -15,10 +15,12 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import Arbiter, Config, Outbox, Sender
+from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.guard import log_internal
 from lan_demon.net.codec import MAX_MESSAGE, encode
 from lan_demon.net.journal import JournalWriter
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.seats import Sender
 from lan_demon.net.security import (KeyPair, make_curve_server, peer_address, peer_key,
                                     start_authenticator)
 
