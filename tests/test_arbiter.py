@@ -210,7 +210,8 @@ def test_gs4_an_absent_gin_player_s_turns_are_played_so_the_round_ends():
 
 
 def test_the_journal_holds_every_committed_move(tmp_path):
-    from lan_demon.net.journal import JournalWriter, replay
+    from lan_demon.net.journal import JournalWriter
+    from lan_demon.net.replay import replay
     path = tmp_path / "j.bin"
     writer = JournalWriter(path)
     t = Table("racko", players=2)

@@ -33,9 +33,10 @@ from lan_demon.bots import make_strategy
 from lan_demon.bots.base import Turn
 from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.codec import decode, encode, make
-from lan_demon.net.journal import JournalError, JournalWriter, read_journal, replay
+from lan_demon.net.journal import JournalError, JournalWriter, read_journal
 from lan_demon.net.recovery import (RESUME_QUIET, read_secrets, restore, secret_path, summary,
                                     take_up)
+from lan_demon.net.replay import replay
 from lan_demon.net.table_clock import STUCK_TIMEOUT
 
 PORTS = {"port": 7700, "pub_port": 7701}

@@ -47,9 +47,10 @@ from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.client import SILENCE
 from lan_demon.net.fairdeal import HostDeal, unpairs
-from lan_demon.net.journal import (SECRET_SUFFIX, JournalError, JournalRead, MatchFold,
-                                   read_journal, revealed_secrets, secret_path, write_private)
+from lan_demon.net.journal import (SECRET_SUFFIX, JournalError, JournalRead, read_journal,
+                                   secret_path, write_private)
 from lan_demon.net.outbox import Outbox
+from lan_demon.net.replay import MatchFold, revealed_secrets
 from lan_demon.net.seats import Seat
 from lan_demon.net.security import KeyPair, fingerprint, is_public_key
 
