@@ -297,7 +297,7 @@ class ArbiterServer:
             self._close_sockets()
 
     def close(self) -> None:
-        """Stop (see :meth:`stop`) and close the sockets and the journal."""
+        """Stop, and close the sockets and the journal once nothing serves (:meth:`stop`)."""
         self.stop()
 
     def _close_sockets(self, linger: int = 0) -> None:
