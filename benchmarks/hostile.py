@@ -54,7 +54,7 @@ def host_worker(args: argparse.Namespace) -> None:
                     options={"handicap": False}, countdown=0, pause=0)
     server = ArbiterServer(config, host=HOST, port=0)
     print(server.address, flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: server._stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: server.stop())
     try:
         server.serve(exit_when_over=False)
     finally:

@@ -885,7 +885,7 @@ def _ask(prompt: str) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from lan_demon.net.journal import replay
+    from lan_demon.net.replay import replay
     rep = replay(args.journal)
     if rep.torn:
         print(f"lan-demon: the journal's last record was cut off mid-write; read up to the "

@@ -42,9 +42,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from lan_demon.bots import Turn, make_strategy  # noqa: E402
-from lan_demon.net import arbiter as arbiter_module  # noqa: E402
-from lan_demon.net.arbiter import Arbiter, Config, Sender  # noqa: E402
+from lan_demon.net import seats as seats_module  # noqa: E402
+from lan_demon.net.arbiter import Arbiter, Config  # noqa: E402
 from lan_demon.net import fairdeal  # noqa: E402
+from lan_demon.net.outbox import Outbox  # noqa: E402
+from lan_demon.net.seats import Sender  # noqa: E402
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED,  # noqa: E402
                                  TO_CLIENT, VERSION, decode, encode, make)
 
@@ -76,7 +78,7 @@ class Session:
     """One arbiter, a fake clock, and the record of everything sent either way."""
 
     def __init__(self, name: str, config: Config, start: float = 100.0):
-        arbiter_module.secrets = CountedTokens()  # deterministic tokens (this process only)
+        seats_module.secrets = CountedTokens()  # deterministic tokens (this process only)
         self.name = name
         self.now = start
         self.arbiter = Arbiter(config, now=start)
@@ -118,7 +120,7 @@ class Session:
         self.now = at
         self._record(self.arbiter.tick(at))
 
-    def _record(self, out: arbiter_module.Outbox) -> None:
+    def _record(self, out: Outbox) -> None:
         for peer, msg in out.private:
             if peer is None:
                 continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from arbiter_harness import PLAY, RD, Table, c, dealt_table, race_table
-from lan_demon.net.arbiter import AWAY_AFTER
+from lan_demon.net.seats import AWAY_AFTER
 from lan_demon.net.codec import encode, make
 
 pytestmark = pytest.mark.timeout(30)
@@ -210,7 +210,8 @@ def test_gs4_an_absent_gin_player_s_turns_are_played_so_the_round_ends():
 
 
 def test_the_journal_holds_every_committed_move(tmp_path):
-    from lan_demon.net.journal import JournalWriter, replay
+    from lan_demon.net.journal import JournalWriter
+    from lan_demon.net.replay import replay
     path = tmp_path / "j.bin"
     writer = JournalWriter(path)
     t = Table("racko", players=2)

@@ -31,11 +31,13 @@ import pytest
 
 from lan_demon.bots import make_strategy
 from lan_demon.bots.base import Turn
-from lan_demon.net.arbiter import STUCK_TIMEOUT, Arbiter, Config
+from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.codec import decode, encode, make
-from lan_demon.net.journal import JournalError, JournalWriter, read_journal, replay
+from lan_demon.net.journal import JournalError, JournalWriter, read_journal
 from lan_demon.net.recovery import (RESUME_QUIET, read_secrets, restore, secret_path, summary,
                                     take_up)
+from lan_demon.net.replay import replay
+from lan_demon.net.table_clock import STUCK_TIMEOUT
 
 PORTS = {"port": 7700, "pub_port": 7701}
 
@@ -522,7 +524,7 @@ def test_a_host_killed_at_seeded_moments_resumes_and_loses_no_committed_move(tmp
 # --- (c) a coded, encrypted table: its secrets file, and seats bound to their keys again --------
 
 from lan_demon.cli import main  # noqa: E402 - the command line, for this part only
-from lan_demon.net.arbiter import Sender  # noqa: E402
+from lan_demon.net.seats import Sender  # noqa: E402
 from lan_demon.net.recovery import (HostSecrets, read_secrets, secret_path,  # noqa: E402
                                     write_secrets)
 from lan_demon.net.security import KeyPair, new_keypair  # noqa: E402

@@ -43,7 +43,7 @@ from lan_demon.net.arbiter import Config
 from lan_demon.bots.runner import make_bot, run_pool
 from lan_demon.net.codec import (FROM_CLIENT, MAX_MESSAGE, ProtocolError, decode, encode,
                                  make, request_id)
-from lan_demon.net.journal import replay
+from lan_demon.net.replay import replay
 from lan_demon.net.server import ArbiterServer
 
 LONG = os.environ.get("LAN_DEMON_FUZZ_LONG") == "1"

@@ -12,7 +12,9 @@ import zmq
 from arbiter_harness import Table
 from arbiter_harness import race_table as _race_table
 from lan_demon.cli import _check_code
-from lan_demon.net.arbiter import Config, Outbox, Sender
+from lan_demon.net.arbiter import Config
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.seats import Sender
 from lan_demon.net.codec import (MAX_MESSAGE, UNPACK_LIMITS, ProtocolError, decode, encode,
                                  make)
 from lan_demon.net.guard import MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE

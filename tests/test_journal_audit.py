@@ -27,9 +27,10 @@ from lan_demon.games import Match, get_game  # noqa: E402
 from lan_demon.games.deal import commitment  # noqa: E402
 from lan_demon.net.audit import verify  # noqa: E402
 from lan_demon.net.journal import (GENESIS, JournalError, JournalWriter,  # noqa: E402
-                                   read_journal, replay)
+                                   read_journal)
 from lan_demon.net.recovery import (HostSecrets, keep_round_secret, read_secrets,  # noqa: E402
                                     restore, secret_path, write_secrets)
+from lan_demon.net.replay import replay  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 PORTS = {"port": 7700, "pub_port": 7701}

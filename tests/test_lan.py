@@ -18,9 +18,10 @@ import zmq
 from lan_demon.cli import main
 from lan_demon.net import discovery
 from lan_demon.net import server as server_module
-from lan_demon.net.arbiter import Arbiter, Config, Sender
+from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.client import Client
 from lan_demon.net.connect import ConnectError
+from lan_demon.net.seats import Sender
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.discovery import TableInfo
 from lan_demon.net.security import KeyPair, new_keypair

@@ -13,8 +13,8 @@ from lan_demon.games import IllegalMove
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack
 from lan_demon.games.demon_table import DemonSeat, DemonState
 from lan_demon.games.racing_demon import RacingDemon
-from lan_demon.net.arbiter import AWAY_AFTER, TOKEN_LIFE
 from lan_demon.net.connect import normalize_address
+from lan_demon.net.seats import AWAY_AFTER, TOKEN_LIFE
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -28,8 +28,8 @@ from typing import Any
 
 from lan_demon.games import GameError
 from lan_demon.games.deal import commitment, seed_secret
-from lan_demon.net.journal import (JournalError, JournalRead, MatchFold, read_journal,
-                                   revealed_secrets, seeded)
+from lan_demon.net.journal import JournalError, JournalRead, read_journal
+from lan_demon.net.replay import MatchFold, revealed_secrets, seeded
 
 RD13_MINUTE = 60.0  # RD-13: a table move comes after a minute without a play (STUCK_TIMEOUT)
 EPSILON = 1e-6  # seconds: float rounding in a journaled time

@@ -44,11 +44,14 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import Arbiter, Config, Outbox, Seat
+from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.client import SILENCE
 from lan_demon.net.fairdeal import HostDeal, unpairs
-from lan_demon.net.journal import (SECRET_SUFFIX, JournalError, JournalRead, MatchFold,
-                                   read_journal, revealed_secrets, secret_path, write_private)
+from lan_demon.net.journal import (SECRET_SUFFIX, JournalError, JournalRead, read_journal,
+                                   secret_path, write_private)
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.replay import MatchFold, revealed_secrets
+from lan_demon.net.seats import Seat
 from lan_demon.net.security import KeyPair, fingerprint, is_public_key
 
 #: How long a resumed arbiter answers only ``hello`` from connections it does not know: a
@@ -136,9 +139,9 @@ class _Restorer:
     def _leave(self, record: dict[str, Any]) -> None:
         seat = self._seat_at(record)
         if record.get("away") and self.arbiter.phase != "lobby":
-            return  # kept for its token, as Arbiter._on_leave keeps it (seats resume away)
+            return  # kept for its token, as seats.on_leave keeps it (seats resume away)
         seat.status = "left"
-        if self.arbiter.phase == "lobby":  # as Arbiter._on_leave: the others move up one
+        if self.arbiter.phase == "lobby":  # as seats.gone: the others move up one
             self.arbiter.seats.remove(seat)
             for i, s in enumerate(self.arbiter.seats):
                 s.index = i

@@ -15,10 +15,12 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import Arbiter, Config, Outbox, Sender
+from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.guard import log_internal
 from lan_demon.net.codec import MAX_MESSAGE, encode
 from lan_demon.net.journal import JournalWriter
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.seats import Sender
 from lan_demon.net.security import (KeyPair, make_curve_server, peer_address, peer_key,
                                     start_authenticator)
 
@@ -99,8 +101,12 @@ class ArbiterServer:
         self.keys = keys
         self.on_seats = on_seats
         self._seats: tuple[int, int] | None = None
-        self._stop = threading.Event()
+        # Set by stop(): a plain flag, which a signal handler may set at any moment (an Event
+        # takes a lock, which the interrupted thread may hold). The loop reads it every poll.
+        self._stopping = False
+        self._serving: int | None = None  # the thread running serve(), while it runs
         self._thread: threading.Thread | None = None
+        self._closed = False
         self.journal: JournalWriter | None = None
         # One ZAP handler per context; it must run before a CURVE socket binds.
         self.auth = _Zap.take(self.context) if keys is not None else None
@@ -165,9 +171,16 @@ class ArbiterServer:
         """Run until stopped, or until the match ends; returns the match result if it ended."""
         poller = zmq.Poller()
         poller.register(self.router, zmq.POLLIN)
+        self._serving = threading.get_ident()
+        try:
+            return self._loop(poller, exit_when_over)
+        finally:
+            self._serving = None
+
+    def _loop(self, poller: zmq.Poller, exit_when_over: bool) -> dict[str, Any] | None:
         arbiter = self.arbiter
         flooded = False  # the last wake-up dropped frames: read in small batches, then rest
-        while not self._stop.is_set():
+        while not self._stopping:
             now = self.clock()
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
             if poller.poll(wait * 1000):
@@ -177,7 +190,7 @@ class ArbiterServer:
                 spent = time.perf_counter() - began
                 flooded = arbiter.limiter.dropped + arbiter.snapshots.dropped > dropped
                 if flooded:
-                    self._stop.wait(min(MAX_NAP, max(MIN_NAP, spent * NAP_FACTOR)))
+                    time.sleep(min(MAX_NAP, max(MIN_NAP, spent * NAP_FACTOR)))
             self._guarded("a tick", lambda: arbiter.tick(self.clock()))
             self._tell_seats()
             if exit_when_over and arbiter.finished(self.clock()):
@@ -266,17 +279,31 @@ class ArbiterServer:
             self._close_sockets()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
+        """Ask the loop to end; it does within its next poll (at most 0.1 s). Safe from a
+        signal handler and from any thread: asked from inside :meth:`serve` (a signal handler
+        on the thread serving, or the loop itself) or while another thread's :meth:`serve`
+        runs, it only sets a flag, and that call to :meth:`serve` returns (its caller then
+        closes the server, e.g. with :meth:`close`). Otherwise it also finishes the job: a
+        server run by :meth:`start` is waited for (its thread closes the sockets), one not
+        serving is closed."""
+        self._stopping = True
+        serving, thread = self._serving, self._thread
+        if serving is not None and (thread is None or thread.ident == threading.get_ident()):
+            return  # serve() is running here, or in a thread that is not ours to wait for
+        if thread is not None:
+            thread.join(timeout=10)
             self._thread = None
         else:
             self._close_sockets()
 
     def close(self) -> None:
+        """Stop, and close the sockets and the journal once nothing serves (:meth:`stop`)."""
         self.stop()
 
     def _close_sockets(self, linger: int = 0) -> None:
+        if self._closed:
+            return
+        self._closed = True
         for sock in (getattr(self, "router", None), getattr(self, "pub", None)):
             if sock is not None and not sock.closed:
                 sock.close(linger=linger)

@@ -1,0 +1,213 @@
+"""The race (RD-11): a move's timestamp believed within the lag cap, the fairness hold,
+settling rivals by timestamp, and the commit — a move applied, numbered and broadcast.
+
+The hot path of the table: ``on_move`` -> (``hold`` -> ``release``) -> ``commit``. Who was
+beaten, and by how much, is judged by :mod:`lan_demon.games.demon_races` (pure); this module
+turns its verdict into the error a client is sent. Plain functions of the table's state, no
+sockets: each takes the arbiter's core, ``arb`` (:class:`lan_demon.net.arbiter.Arbiter`), first;
+what they need of the other pieces (the seat of a peer, publish, record, the round's end) they
+reach through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lan_demon.games import BadMove, GameError, IllegalMove
+from lan_demon.games.base import public_events
+from lan_demon.games.demon_races import holder, placed, stack_id
+from lan_demon.net.codec import ProtocolError, make
+from lan_demon.net.guard import RecentIds
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.seats import Seat
+
+TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows (clock jitter)
+
+
+@dataclass(order=True)
+class Held:
+    """A contested move waiting out the fairness window (RD-11)."""
+
+    ts: float
+    arrival: float
+    seat: int = field(compare=False)
+    rid: int = field(compare=False)
+    move: Any = field(compare=False)
+    place: str | None = field(default=None, compare=False)  # where it was going on arrival
+    claimed: float | None = field(default=None, compare=False)  # its ``ts`` as sent (journal)
+
+
+def on_move(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
+            out: Outbox) -> None:
+    player = arb._player(seat, peer)
+    if not first_use(arb, peer, msg["id"]):
+        raise ProtocolError("duplicate", f"move {msg['id']} was already sent on this "
+                            "connection; a move is never applied twice")
+    try:
+        move = arb.game.move_from_data(msg["move"])
+    except GameError as err:
+        raise ProtocolError("bad_move", str(err)) from None
+    if arb.phase != "playing":
+        after_round(arb, player, msg, move, out)
+        return
+    if msg["round"] != arb.match.round_no:
+        raise ProtocolError("wrong_round", f"the round in progress is {arb.match.round_no}, "
+                            f"not {msg['round']}")
+    # The claimed time is believed only between the earliest the network allows (the
+    # measured delay and the tolerance, together capped at lag_cap_ms: slow echoes buy no
+    # more) and the arrival: never a way to jump the queue by more than the cap (§8).
+    credit = min(player.one_way() + TOLERANCE, arb.config.lag_cap_ms / 1000)
+    ts = min(max(msg["ts"], now - credit), now)
+    held = Held(ts, now, player.index, msg["id"], move,
+                arb.game.destination(arb.state, player.index, move), claimed=msg["ts"])
+    if player.index in arb.queued:  # keep a seat's moves in the order it sent them
+        arb.queued[player.index].append(held)
+    elif arb.config.fairness_ms > 0 and arb.game.rivals(arb.state, player.index, move):
+        hold(arb, held, now)
+    else:
+        commit(arb, held, now, out)
+
+
+def after_round(arb, player: Seat, msg: dict, move: Any, out: Outbox) -> None:
+    """A move for the round that just ended is refused by the rule that ended it (RD-12:
+    nothing is played after OUT; a second OUT counts for nothing)."""
+    just_ended = arb.match is not None and msg["round"] == arb.match.round_no - 1
+    if not just_ended or arb.state is None:
+        raise ProtocolError("not_playing", f"no round is in progress ({arb.phase})")
+    try:
+        arb.game.apply(arb.game.copy_state(arb.state), player.index, move)
+    except IllegalMove as err:
+        out.private.append((player.peer, make("error", re=msg["id"], code="illegal",
+                                              reason=err.reason, rule=err.rule)))
+        return
+    except GameError:
+        pass
+    raise ProtocolError("not_playing", "the round is over")
+
+
+def drop_in_flight(arb, out: Outbox) -> None:
+    """Moves still held or queued when the round ends are answered, not forgotten."""
+    waiting = arb.held + [h for hs in arb.queued.values() for h in hs]
+    arb.held, arb.held_until, arb.queued = [], None, {}
+    for h in waiting:
+        peer = arb.seats[h.seat].peer
+        try:
+            arb.game.apply(arb.game.copy_state(arb.state), h.seat, h.move)
+        except IllegalMove as err:
+            if peer is not None:
+                out.private.append((peer, make("error", re=h.rid, code="illegal",
+                                               reason=err.reason, rule=err.rule)))
+            continue
+        except GameError:
+            pass
+        if peer is not None:
+            out.private.append((peer, make("error", re=h.rid, code="not_playing",
+                                           reason="the round ended first")))
+
+
+def hold(arb, held: Held, now: float) -> None:
+    arb.held.append(held)
+    arb.queued[held.seat] = []
+    if arb.held_until is None:
+        arb.held_until = now + arb.config.fairness_ms / 1000
+
+
+def release(arb, now: float, out: Outbox) -> None:
+    """The window closed: rivals are settled by timestamp, then what queued behind them."""
+    held, queued = sorted(arb.held), arb.queued
+    arb.held, arb.held_until, arb.queued = [], None, {}
+    for h in held:
+        if arb.phase == "playing":
+            commit(arb, h, now, out)
+    for seat in sorted(queued, key=lambda s: min((q.arrival for q in queued[s]),
+                                                 default=0)):
+        for h in queued[seat]:
+            if arb.phase == "playing":
+                commit(arb, h, now, out)
+
+
+def commit(arb, held: Held, now: float, out: Outbox) -> None:
+    seat, move = held.seat, held.move
+    # The table's own moves and stand-in turns (rid -1) are answered to nobody; a stand-in
+    # seat whose connection is still open gets its private half all the same (§9)
+    owner = arb.seats[seat].peer if seat >= 0 else None
+    peer = owner if held.rid >= 0 else None
+    try:
+        events = arb.game.apply(arb.state, seat, move)
+    except IllegalMove as err:
+        refusal = refusal_for(arb, held, err)
+        record_refused(arb, held, refusal)
+        if peer is not None:
+            out.private.append((peer, refusal))
+        return
+    except BadMove as err:
+        refusal = make("error", re=held.rid, code="bad_move", reason=str(err))
+        record_refused(arb, held, refusal)
+        if peer is not None:
+            out.private.append((peer, refusal))
+        return
+    if arb.game.races:
+        arb.races.remember(seat, held.ts, events, arb.state)
+    move = placed(move, events)
+    arb._next_seq()
+    shown = arb.game.public_move(move)
+    hidden_move = shown != move.to_data()
+    secret = hidden_move or any("private" in e for e in events)
+    if secret and owner is not None:
+        out.private.append((owner, make("private", seq=arb.seq, k="move", events=events,
+                                        move=move.to_data() if hidden_move else None)))
+    out.public.append(make("update", seq=arb.seq, k="move", round=arb.match.round_no,
+                           seat=seat, move=shown, rid=held.rid,
+                           events=public_events(events), p=secret))
+    if peer is not None:
+        out.private.append((peer, make("ok", re=held.rid, seq=arb.seq)))
+    arb.record("move", seq=arb.seq, round=arb.match.round_no, seat=seat,
+               move=move.to_data(), at=held.arrival,
+               **({"ts": held.claimed} if held.claimed is not None else {}))
+    if any(e.get("e") in ("play", "rotate") for e in events):
+        arb.last_play = now
+    arb.turn_since = now
+    if arb.game.round_over(arb.state):
+        arb._end_round(now, out)
+
+
+def record_refused(arb, held: Held, refusal: dict[str, Any]) -> None:
+    """A client's move refused in play goes in the journal with its reason, so an auditor
+    can check it was refused by the rules (``lan-demon verify``)."""
+    if held.rid < 0:
+        return  # the table's own moves and stand-in turns: nobody asked
+    arb.record("refused", round=arb.match.round_no, seat=held.seat,
+               move=held.move.to_data(), at=held.arrival,
+               ts=held.claimed if held.claimed is not None else held.ts,
+               code=refusal["code"],
+               **{k: refusal[k] for k in ("rule", "by") if refusal.get(k) is not None})
+
+
+def refusal_for(arb, held: Held, err: IllegalMove) -> dict[str, Any]:
+    """The error for a refused move. A card whose place another seat's card took first
+    was beaten (RD-11), whatever else the engine sees wrong with it now: the error says
+    who, on which stack (as it showed before), and by how many milliseconds."""
+    lost = arb.races.beaten(arb.state, held.seat, held.move, held.place, held.ts)
+    if lost is not None:
+        who = arb.seats[lost.by].name if 0 <= lost.by < len(arb.seats) else "someone"
+        top = lost.top
+        where = f"the {top.symbol} stack" if top is not None else f"stack {lost.stack}"
+        return make("error", re=held.rid, code="beaten",
+                    reason=f"{who} got to {where} first, by {lost.ms} ms", rule="RD-11",
+                    by=lost.by, stack=lost.stack,
+                    top=top.code if top is not None else None, ms=lost.ms)
+    if err.rule != "RD-11":
+        return make("error", re=held.rid, code="illegal", reason=err.reason, rule=err.rule)
+    place = held.place or getattr(held.move, "target", "")
+    by = holder(arb.state, place)
+    who = arb.seats[by].name if by is not None and 0 <= by < len(arb.seats) else "someone"
+    return make("error", re=held.rid, code="beaten", reason=f"{who} got to {place} first",
+                rule="RD-11", by=by, stack=stack_id(place))
+
+
+def first_use(arb, peer: bytes, rid: int) -> bool:
+    """Whether this connection has not sent a move with this id before."""
+    if peer not in arb.move_ids:
+        arb._forget_strangers(arb.move_ids)
+    return arb.move_ids.setdefault(peer, RecentIds()).add(rid)

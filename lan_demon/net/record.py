@@ -1,0 +1,157 @@
+"""The table's record: the numbered updates (publish), what a snapshot holds, and the journal
+(crash recovery, :mod:`lan_demon.net.recovery`; secrets beside it, never in it).
+
+The design follows the ZeroMQ Guide's Clone pattern: every canonical update carries the next
+number of one sequence, a snapshot says which number it stands at, and the journal keeps a mark
+above every number handed out, so the sequence never goes back, even across a crash. Plain
+functions of the table's state, no sockets: each takes the arbiter's core, ``arb``
+(:class:`lan_demon.net.arbiter.Arbiter`), first.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from lan_demon.net.codec import make, state_hash
+from lan_demon.net.guard import SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE, RateLimiter
+from lan_demon.net.journal import VERSION as JOURNAL_VERSION
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.seats import Seat
+
+SEQ_BLOCK = 1000  # update numbers reserved per journal "seq" mark (crash recovery)
+
+
+class Journal(Protocol):
+    """Where records go (:class:`lan_demon.net.journal.JournalWriter`). A journal may also
+    have ``keep_token(token)`` and ``keep_round_secret(round, hex)``: secrets that never enter
+    it, kept in the secrets file beside it."""
+
+    def write(self, record: dict[str, Any]) -> None: ...
+
+
+def public_hash(arb) -> str:
+    """A short hash of what everyone may see, so a client notices divergence at once."""
+    if arb.state is None:
+        return ""
+    return state_hash(redacted(arb, None))
+
+
+def publish(arb, out: Outbox, kind: str, **fields: Any) -> None:
+    next_seq(arb)
+    out.public.append(make("update", seq=arb.seq, k=kind, **fields))
+
+
+def redacted(arb, seat: int | None) -> dict[str, Any]:
+    return arb.game.state_to_data(arb.game.redact(arb.state, seat))
+
+
+def table(arb) -> dict[str, Any]:
+    """The public match information, as a snapshot carries it."""
+    match = arb.match
+    return {
+        "phase": arb.phase,
+        "game": arb.game.id,
+        "config": arb._public_config(),
+        "seats": [s.public() for s in arb.seats],
+        "round": match.round_no if match else 0,
+        "totals": list(match.totals) if match else [],
+        "results": [r.to_data() for r in match.rounds] if match else [],
+        "setup": match.setup if match else None,
+        "go": arb.go_at if arb.phase == "countdown" else None,
+        "result": arb.result,
+        "captain": arb.captain(),
+        "next_at": arb.next_at(),
+        "deal": deal_now(arb),
+    }
+
+
+def deal_now(arb) -> dict[str, Any] | None:
+    """The commitments of the round counting down or in play (§22), for a client that
+    (re)joins then: it can still reveal its nonce, or at least hold the host to them."""
+    deal = arb.deal_round
+    if deal is None or arb.phase not in ("countdown", "playing"):
+        return None
+    return {"round": deal.round, **deal.announced(),
+            **({"nonces": deal.used()} if arb.phase == "playing" else {})}
+
+
+def snapshot(arb, rid: int, seat: int | None) -> dict[str, Any]:
+    state = redacted(arb, seat) if arb.state is not None else None
+    return make("snap", re=rid, seq=arb.seq, table=table(arb), state=state)
+
+
+def on_snapshot(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
+                out: Outbox) -> None:
+    """A snapshot is the dearest thing a client can ask (the whole table, encoded): it
+    costs ``SNAPSHOT_COST`` tokens of the rate limit, and one connection is answered at most
+    ``SNAPSHOT_RATE`` a second (bursts of ``SNAPSHOT_BURST``); beyond that one
+    ``rate_limited`` error a second, the rest dropped unanswered (PROTOCOL.md §2)."""
+    arb.limiter.charge(peer, SNAPSHOT_COST - 1, now)  # the frame already paid its own
+    verdict = arb.snapshots.admit(peer, now)
+    if verdict == RateLimiter.WARN:
+        out.private.append((peer, make(
+            "error", re=msg["id"], code="rate_limited",
+            reason=f"more than {SNAPSHOT_RATE:g} snapshots a second (bursts of "
+                   f"{SNAPSHOT_BURST:g}); the rest are dropped unanswered")))
+    if verdict != RateLimiter.ADMIT:
+        return
+    out.private.append((peer, snapshot(arb, msg["id"], seat.index if seat else None)))
+
+
+def attach_journal(arb, journal: Journal, ports: dict[str, int]) -> None:
+    """Write to ``journal`` from now on; a new journal starts with the ``host`` record."""
+    arb.journal, arb.ports = journal, dict(ports)
+    header(arb)
+
+
+def record(arb, kind: str, **fields: Any) -> None:
+    """Append one record. Called before the step's outbox is sent, so the journal always
+    holds what a client may have seen."""
+    if arb.journal:
+        header(arb)
+        arb.journal.write({"j": kind, **fields})
+
+
+def keep_secret(arb, what: str, *values: Any) -> None:
+    """Hand a secret to the journal's secrets file (``keep_token``, ``keep_round_secret``),
+    when the journal keeps one: it never enters the journal itarb."""
+    keep = getattr(arb.journal, what, None) if arb.journal else None
+    if keep is not None:
+        header(arb)
+        keep(*values)
+
+
+def keep_round_secret(arb, round_no: int, secret_hex: str) -> None:
+    """Call when a round's countdown begins (before the countdown record): the round's host
+    secret, kept beside the journal so that a resumed arbiter deals the round in progress
+    again; its ``round_end`` record reveals it in the journal."""
+    keep_secret(arb, "keep_round_secret", round_no, secret_hex)
+
+
+def header(arb) -> None:
+    if arb.journal and not arb.headed:
+        arb.headed = True
+        cfg = arb.config
+        config = {"game": cfg.game, "players": cfg.players, "rounds": cfg.rounds,
+                  "seed": cfg.seed, "options": cfg.options, "fairness_ms": cfg.fairness_ms,
+                  "lag_cap_ms": cfg.lag_cap_ms,
+                  "countdown": cfg.countdown, "pause": cfg.pause,
+                  "turn_timeout": cfg.turn_timeout}
+        # Whether the table had a code and its public key — never the code or the secret
+        # key, which stay in the secrets file beside the journal (recovery.HostSecrets).
+        guard = {"coded": cfg.code is not None,
+                 **({"key": cfg.server_key} if cfg.server_key else {})}
+        arb.journal.write({"j": "host", "v": JOURNAL_VERSION, "config": config,
+                           "port": arb.ports.get("port", 0),
+                           "pub_port": arb.ports.get("pub_port", 0), **guard})
+
+
+def next_seq(arb) -> int:
+    """The next update number. The journal keeps a mark above every number handed out, so
+    an arbiter resumed from it numbers on above anything a client has seen (Clone: the
+    sequence never goes back)."""
+    arb.seq += 1
+    if arb.journal and arb.seq > arb.seq_mark:
+        arb.seq_mark = arb.seq + SEQ_BLOCK
+        record(arb, "seq", upto=arb.seq_mark)
+    return arb.seq

@@ -1,0 +1,333 @@
+"""The arbiter's seats: admission, the room code, session tokens, presence and the captaincy.
+
+Who may sit down (a ``hello``: the room code gate, a free seat in the lobby, a unique name and
+a fresh session token), who comes back (a token, from the CURVE key that took the seat), who is
+here, away or gone (heartbeats heard, ``leave``), and who starts the match (the captain). Plain
+functions of the table's state, no sockets: each takes the arbiter's core, ``arb``
+(:class:`lan_demon.net.arbiter.Arbiter`), first; what they need of the other pieces (publish,
+record, probe, start the match) they reach through it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from lan_demon.games import GameError
+from lan_demon.net.codec import ProtocolError, make
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.security import codes_match
+
+AWAY_AFTER = 3.0  # a seat silent this long (three beats) is marked away
+TOKEN_LIFE = 300.0  # a session token reconnects to its seat for 5 minutes after going away
+NAME_LIMIT = 24
+
+
+@dataclass(frozen=True)
+class Sender:
+    """What the socket layer knows of a frame's sender beyond its routing id: its CURVE public
+    key (z85; None on a plain table) and its IP address (the room-code brake's key)."""
+
+    key: str | None = None
+    address: str | None = None
+
+
+NOBODY = Sender()
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str
+    token: str
+    bot: bool
+    peer: bytes | None
+    key: str | None = None  # the CURVE key that took the seat: only it may speak for the seat
+    status: str = "here"  # here | away | left
+    ready: bool = False
+    heard: float = 0.0
+    away_since: float | None = None
+    # Said ``leave`` during the match: away at once for RD-13 votes and stand-in turns (a
+    # silent seat is given the turn timeout first: it may be a network hiccup).
+    stepped_out: bool = False
+    rtts: list[float] = field(default_factory=list)
+    commit: tuple[int, str] | None = None  # (round, hash): its nonce's commitment (§22)
+
+    def one_way(self) -> float:
+        """The measured one-way delay: half the best recent round trip (NTP style)."""
+        return min(self.rtts) / 2 if self.rtts else 0.0
+
+    def public(self) -> dict[str, Any]:
+        return {"name": self.name, "bot": self.bot, "status": self.status, "ready": self.ready}
+
+
+def seat_of(arb, peer: bytes) -> Seat | None:
+    for seat in arb.seats:
+        if seat.peer == peer:
+            return seat
+    return None
+
+
+def on_hello(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
+             out: Outbox, sender: Sender = NOBODY) -> None:
+    role = msg["role"]
+    if role not in ("player", "spectator"):
+        raise ProtocolError("malformed", f"role is 'player' or 'spectator', not {role!r}")
+    if role == "spectator":
+        if peer not in arb.spectators and not code_passes(arb, peer, msg, now, out,
+                                                                 sender):
+            return
+        arb.spectators[peer] = now
+        out.private.append((peer, welcome(arb, msg["id"], None, "")))
+        return
+    if msg.get("token"):
+        rejoin(arb, peer, msg, now, out, sender)
+        return
+    if seat is not None:  # the same connection saying hello again: same seat
+        out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token)))
+        return
+    if code_passes(arb, peer, msg, now, out, sender):
+        take_seat(arb, peer, msg, now, out, sender)
+
+
+def code_passes(arb, peer: bytes, msg: dict, now: float, out: Outbox,
+                sender: Sender) -> bool:
+    """The room code gate (PROTOCOL.md §20): True to let the hello in; otherwise the
+    refusal is in ``out``. Wrong codes from one address cost it waiting
+    (:class:`~lan_demon.net.security.CodeThrottle`); a hello with no code is no guess."""
+    expected = arb.config.code
+    if expected is None:
+        return True
+    where = sender.address or peer.hex()
+    wait = arb.throttle.wait(where, now)
+    if wait > 0:
+        out.private.append((peer, make("error", re=msg["id"], code="slow_down", wait=wait,
+                                       reason=f"too many wrong room codes; try again in "
+                                              f"{wait:.0f} s")))
+        return False
+    given = msg.get("code")
+    if codes_match(given, expected):
+        arb.throttle.succeeded(where)
+        return True
+    if given is None:
+        reason = "this table needs the room code shown on the host's screen"
+    else:
+        arb.throttle.failed(where, now)
+        reason = "wrong room code; it is shown on the host's screen"
+    out.private.append((peer, make("error", re=msg["id"], code="bad_code", reason=reason)))
+    return False
+
+
+def seat_counts(arb) -> tuple[int, int]:
+    """(taken, free) seats, as the LAN announcement says them: no seat is free once the
+    match has started."""
+    taken = len(arb.seats)
+    limit = arb.config.players or arb.game.max_players
+    return taken, (max(0, limit - taken) if arb.phase == "lobby" else 0)
+
+
+def take_seat(arb, peer: bytes, msg: dict, now: float, out: Outbox,
+              sender: Sender = NOBODY) -> None:
+    limit = arb.config.players or arb.game.max_players
+    if arb.phase != "lobby":
+        raise ProtocolError("full", "the match has started: watch it as a spectator "
+                            "(join --spectate); a player who left comes back by running "
+                            "the same join again")
+    if len(arb.seats) >= limit:
+        raise ProtocolError("full", f"all {limit} seats are taken")
+    name = unique_name(arb, msg["name"].strip()[:NAME_LIMIT] or "player")
+    seat = Seat(len(arb.seats), name, secrets.token_hex(8), bool(msg.get("bot")), peer,
+                key=sender.key, heard=now)
+    arb.seats.append(seat)
+    arb.keep_secret("keep_token", seat.token)  # beside the journal, never in it
+    arb.record("seat", seat=seat.index, name=seat.name, bot=seat.bot,
+               **({"key": seat.key} if seat.key else {}))  # a resume binds it again
+    out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token)))
+    arb._probe(seat, now, out)
+    publish_lobby(arb, out)
+
+
+def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
+           sender: Sender = NOBODY) -> None:
+    """Back to a seat by its token — from the key that took it. No room code is asked:
+    the token was only ever given to someone who had it. A seat restored from a journal
+    has the key its ``seat`` record names; one from a journal without it (a plain table, an
+    older journal) takes the first key that comes back with its token."""
+    for seat in arb.seats:
+        if secrets.compare_digest(seat.token.encode(), msg["token"].encode()):
+            gone = seat.away_since is not None and now - seat.away_since > TOKEN_LIFE
+            if gone or seat.status == "left":
+                break
+            if not same_key(seat, sender):
+                out.private.append((peer, wrong_key(msg["id"])))
+                return
+            seat.key = seat.key or sender.key
+            seat.peer, seat.heard, seat.stepped_out = peer, now, False
+            out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token)))
+            presence(arb, seat, "here", out)
+            arb._probe(seat, now, out)
+            if arb.phase == "lobby":  # a resumed lobby may be full and ready again
+                arb._start_when_ready(now, out)
+            return
+    raise ProtocolError("bad_token", "that session token is unknown or has expired")
+
+
+def unique_name(arb, name: str) -> str:
+    taken = {s.name for s in arb.seats}
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = f"{name} ({n})", n + 1
+    return candidate
+
+
+def public_config(arb) -> dict[str, Any]:
+    config = arb.config.public()
+    config["options"] = {**arb.game.default_options(), **config["options"]}
+    return config
+
+
+def welcome(arb, rid: int, seat: int | None, token: str) -> dict[str, Any]:
+    return make("welcome", re=rid, seat=seat, token=token, pub=arb.config.pub,
+                game=arb.game.id, config=public_config(arb))
+
+
+def same_key(seat: Seat, sender: Sender) -> bool:
+    """A seat taken with a CURVE key speaks only with that key (a routing id can be
+    chosen by a client; a key cannot be used without its secret half)."""
+    return seat.key is None or sender.key == seat.key
+
+
+def wrong_key(rid: int | None) -> dict[str, Any]:
+    return make("error", re=rid, code="wrong_key", reason="this seat was taken with "
+                "another connection key; a session token alone does not give it")
+
+
+def on_hb(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
+          out: Outbox) -> None:
+    if peer in arb.spectators:
+        arb.spectators[peer] = now
+
+
+def on_ready(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
+             out: Outbox) -> None:
+    player = player_seat(arb, seat, peer)
+    player.ready = True
+    arb.record("ready", seat=player.index)
+    out.private.append((peer, make("ok", re=msg["id"])))
+    if arb.phase in ("lobby", "between"):  # every screen shows who is ready (§5)
+        publish_lobby(arb, out)
+    if arb.phase == "lobby":
+        arb._start_when_ready(now, out)
+    elif arb.phase == "between" and all_ready(arb):
+        arb._countdown(now, out)
+
+
+def on_start(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
+             out: Outbox) -> None:
+    player = player_seat(arb, seat, peer)
+    captain = arb.captain()
+    if player.index != captain:
+        who = arb.seats[captain].name if captain is not None else "nobody yet"
+        raise ProtocolError("not_host", f"only the captain ({who}) starts the match")
+    if arb.phase != "lobby":
+        raise ProtocolError("not_playing", "the match has already started")
+    try:
+        arb.game.check_players(len(arb.seats))
+    except GameError as err:
+        raise ProtocolError("not_playing", str(err)) from None
+    out.private.append((peer, make("ok", re=msg["id"])))
+    arb._start(now, out)
+
+
+def on_leave(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
+             out: Outbox) -> None:
+    arb.spectators.pop(peer, None)
+    if seat is not None and arb.phase in ("countdown", "playing", "between"):
+        # The seat is kept, away, for TOKEN_LIFE: its token takes it back, cards and score
+        # intact; meanwhile it is absent at once (RD-13 votes, stand-in turns).
+        seat.peer, seat.away_since, seat.stepped_out = None, now, True
+        arb.record("leave", seat=seat.index, away=True)
+        presence(arb, seat, "away", out)
+    elif seat is not None:
+        gone(arb, seat, now, out)
+    out.private.append((peer, make("ok", re=msg["id"])))
+
+
+def gone(arb, seat: Seat, now: float, out: Outbox) -> None:
+    """The seat is left for good; in the lobby it is freed and those after it move up."""
+    seat.peer = None
+    seat.away_since = seat.away_since if seat.status == "away" else now
+    arb.record("leave", seat=seat.index)
+    presence(arb, seat, "left", out)
+    if arb.phase == "lobby":
+        arb.seats.remove(seat)
+        for i, s in enumerate(arb.seats):
+            if s.index != i and s.peer is not None:
+                s.index = i
+                out.private.append((s.peer, welcome(arb, 0, i, s.token)))
+            s.index = i
+        publish_lobby(arb, out)
+
+
+def player_seat(arb, seat: Seat | None, peer: bytes | None = None) -> Seat:
+    if seat is None:
+        if peer is not None and peer in arb.spectators:
+            raise ProtocolError("spectator", "spectators watch; they cannot move")
+        raise ProtocolError("not_joined", "say hello and take a seat first")
+    return seat
+
+
+def all_ready(arb) -> bool:
+    present = [s for s in arb.seats if s.status == "here"]
+    return bool(present) and all(s.ready for s in present)
+
+
+def absences(arb, now: float, out: Outbox) -> None:
+    for seat in list(arb.seats):
+        if seat.status == "here" and now - seat.heard > AWAY_AFTER:
+            presence(arb, seat, "away", out)
+            seat.away_since = now
+        elif seat.status == "away" and seat.away_since is not None and \
+                now - seat.away_since > TOKEN_LIFE:
+            gone(arb, seat, now, out)  # its token no longer takes it back
+    for peer, heard in list(arb.spectators.items()):
+        if now - heard > TOKEN_LIFE:
+            del arb.spectators[peer]
+
+
+def presence(arb, seat: Seat, status: str, out: Outbox) -> None:
+    seat.status = status
+    if status == "here":
+        seat.away_since = None
+        if arb.encore_until is not None:
+            arb.encore_back[seat.index] = seat.heard
+    arb._publish(out, "presence", seat=seat.index, status=status)
+    if arb.phase == "lobby" and status != "left" and captain(arb) != arb._captain_told:
+        publish_lobby(arb, out)  # the captaincy moved (a lobby leave publishes its own)
+
+
+def publish_lobby(arb, out: Outbox) -> None:
+    arb._captain_told = captain(arb)
+    arb._publish(out, "lobby", seats=[s.public() for s in arb.seats],
+                 captain=arb._captain_told)
+
+
+def captain(arb) -> int | None:
+    """The seat that starts the match: the first person seated (a hello without ``bot``)
+    who is here — a captain whose laptop closed does not keep the others waiting for five
+    minutes —, else the first person still at the table; with no person, the first seat;
+    None with no seat."""
+    people = [s for s in arb.seats if not s.bot and s.status != "left"]
+    here = [s for s in people if s.status == "here"]
+    if here or people:
+        return (here or people)[0].index
+    return 0 if arb.seats else None
+
+
+def forget_strangers(arb, per_peer: dict[bytes, Any]) -> None:
+    """Keep per-connection memory only for connections that hold a seat."""
+    if len(per_peer) > 2 * len(arb.seats) + 8:
+        seated = {s.peer for s in arb.seats}
+        for peer in [p for p in per_peer if p not in seated]:
+            del per_peer[peer]
