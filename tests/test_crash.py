@@ -37,7 +37,7 @@ from lan_demon.net.journal import JournalError, JournalWriter, read_journal
 from lan_demon.net.recovery import (RESUME_QUIET, read_secrets, restore, secret_path, summary,
                                     take_up)
 from lan_demon.net.replay import replay
-from lan_demon.net.table_clock import STUCK_TIMEOUT
+from lan_demon.games.demon_stuck import STUCK_TIMEOUT
 
 PORTS = {"port": 7700, "pub_port": 7701}
 

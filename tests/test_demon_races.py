@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lan_demon.games import get_game
-from lan_demon.games.demon_races import Beaten, RaceBook, holder, placed, stack_id
+from lan_demon.games import IllegalMove
+from lan_demon.games.demon_races import Beaten, RaceBook, Taken, holder, placed, stack_id
 from test_racing_demon import RD, Play, c, seat, table  # the engine tests' hand-made tables
 
 pytestmark = pytest.mark.timeout(60)
@@ -66,3 +67,18 @@ def test_stack_ids_and_holders_of_anything_but_a_stack():
     assert stack_id("") is None and stack_id("sx") is None
     state, _, _ = two_after_one_ace()
     assert holder(state, "middle") is None and holder(state, "c2") is None
+
+
+def test_rd11_verdict_sorts_every_refusal_into_beaten_taken_or_illegal():
+    """RD-11: the one question the arbiter and the simulator ask of a refused card."""
+    state, to_s1, _ = two_after_one_ace()
+    book = RaceBook(RD)
+    book.remember(0, 3.0, RD.apply(state, 0, to_s1), state)
+    with pytest.raises(IllegalMove) as late:
+        RD.apply(state, 1, to_s1)
+    assert book.verdict(state, 1, to_s1, "s1", 3.004, late.value.rule) == \
+        Beaten(0, 1, c("AS", 0), 4)
+    book.clear()  # the same refusal with no play remembered: the engine's RD-11, taken by 0
+    assert book.verdict(state, 1, to_s1, "s1", 3.004, "RD-11") == Taken(0, "s1")
+    assert book.verdict(state, 1, Play("c1", "s1"), "s1", 3.0, "RD-6") is None  # illegal
+

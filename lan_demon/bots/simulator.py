@@ -27,9 +27,10 @@ from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import TABLE, Game, GameError, IllegalMove, Match, get_game
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import Play, Timeout
+from lan_demon.games.demon_races import RaceBook
+from lan_demon.games.demon_stuck import STUCK_TIMEOUT, restarts_minute
 from lan_demon.games.demon_table import DemonState, Stack
 
-STUCK_TIMEOUT = 60.0  # RD-13: seconds with no play before the table is stuck
 MAX_MOVES = 200_000  # a round of any game by any bot in this project ends far sooner
 
 
@@ -182,6 +183,7 @@ def _race(game: Game, state: Any, bots: list[Strategy], rngs: list[random.Random
     eyes = [_seat_rng(seed, round_no, s, "miss") for s in seats]
     sight = _Sight(speeds, [_seat_rng(seed, round_no, s, "notice") for s in seats], state) \
         if any(p.notice > 0 for p in speeds) else None
+    races = RaceBook(game)  # RD-11: what a refused card was, judged as the arbiter judges it
     queue: list[tuple[float, int, int, Any]] = []
     seq = 0
     for seat in game.to_move(state):  # RD-4: everybody starts at Go, t = 0
@@ -210,9 +212,11 @@ def _race(game: Game, state: Any, bots: list[Strategy], rngs: list[random.Random
             events = game.apply(state, seat, move)
         except IllegalMove as err:
             stats.refused += 1
-            stats.beaten += err.rule == "RD-11"
+            place = game.destination(state, seat, move)
+            stats.beaten += races.verdict(state, seat, move, place, now, err.rule) is not None
             events = []
-        if any(e["e"] in ("play", "rotate") for e in events):
+        races.remember(seat, now, events, state)
+        if restarts_minute(events):
             last_play = now
             if sight:
                 sight.landed(state, seat, events, now)

@@ -9,7 +9,7 @@ told who got there first, onto what and by how many milliseconds.
 
 Pure: no clock (timestamps are data, in seconds), no sockets. :class:`RaceBook` keeps the last
 committed play on each stack (O(1) per play) and asks the engine's ``lost_to`` whether a refused
-card had fitted the top it lost; :func:`holder` says whose card holds a place; :func:`placed`
+card had fitted the top it lost; its ``verdict`` sorts a refusal into beaten, taken or illegal; :func:`holder` says whose card holds a place; :func:`placed`
 turns a "to the middle" play into the play as it was placed.
 """
 
@@ -40,6 +40,15 @@ class Beaten:
     stack: int
     top: Card | None
     ms: int
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A card the engine refused under RD-11 with no remembered play to explain it: ``place``
+    (``s7``, or the target it named) is held by seat ``by`` (None: nobody we can name)."""
+
+    by: int | None
+    place: str
 
 
 class RaceBook:
@@ -89,6 +98,21 @@ class RaceBook:
             if last is not None and last.seat != seat and lost_to(state, seat, move, last.top):
                 return Beaten(last.seat, sid, last.top, max(0, round((ts - last.ts) * 1000)))
         return None
+
+
+    def verdict(self, state: Any, seat: int, move: Any, place: str | None, ts: float,
+                rule: str) -> Beaten | Taken | None:
+        """What a refused move was, by RD-11 — the one question the arbiter and the simulator
+        both ask: :class:`Beaten` when another seat's card took its stack first (whatever the
+        engine now sees wrong with it, ``rule``), :class:`Taken` when the engine refused it
+        under RD-11 itself, None when it broke a rule of its own (an illegal move)."""
+        lost = self.beaten(state, seat, move, place, ts)
+        if lost is not None:
+            return lost
+        if rule != "RD-11":
+            return None
+        where = place or getattr(move, "target", "")
+        return Taken(holder(state, where), where)
 
 
 def holder(state: Any, place: str) -> int | None:

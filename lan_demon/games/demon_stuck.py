@@ -16,6 +16,15 @@ from lan_demon.games.demon_moves import CallOut, Timeout, TurnPack, VoteStuck
 from lan_demon.games.demon_table import DemonState
 
 MAX_ROTATIONS = 3  # RD-13
+#: RD-13: seconds with no card played before the table's own timeout move (whoever keeps the
+#: clock — the arbiter's table clock, the simulator, the auditor — counts this same minute).
+STUCK_TIMEOUT = 60.0
+
+
+def restarts_minute(events: list[dict[str, Any]]) -> bool:
+    """RD-13: whether a move's events start the stuck minute again — a card played anywhere, or
+    the Packs rotated. The one test the arbiter, the simulator and ``verify`` all use."""
+    return any(e.get("e") in ("play", "rotate") for e in events)
 
 
 def turn_pack(state: DemonState, seat: int, turn_size: int, german: bool) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from typing import Any
 
 from lan_demon.games import GameError, Match, get_game
 from lan_demon.games.demon_races import RaceBook
+from lan_demon.games.demon_stuck import STUCK_TIMEOUT
 from lan_demon.net import commitments, race, record, seats, table_clock
 from lan_demon.net.codec import FROM_CLIENT, ProtocolError, decode, make, request_id
 from lan_demon.net.fairdeal import HostDeal
@@ -38,7 +39,7 @@ from lan_demon.net.race import Held
 from lan_demon.net.record import Journal
 from lan_demon.net.seats import NOBODY, Seat, Sender
 from lan_demon.net.security import CodeThrottle
-from lan_demon.net.table_clock import BEAT_INTERVAL, STUCK_TIMEOUT
+from lan_demon.net.table_clock import BEAT_INTERVAL
 
 MAX_FAIRNESS_MS = 250  # the cap on the host's fairness window
 MAX_ONE_WAY = 0.1  # the most one-way delay a move's timestamp is ever allowed (the cap's ceiling)

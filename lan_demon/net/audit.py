@@ -28,10 +28,10 @@ from typing import Any
 
 from lan_demon.games import GameError
 from lan_demon.games.deal import commitment, seed_secret
+from lan_demon.games.demon_stuck import STUCK_TIMEOUT, restarts_minute
 from lan_demon.net.journal import JournalError, JournalRead, read_journal
 from lan_demon.net.replay import MatchFold, revealed_secrets, seeded
 
-RD13_MINUTE = 60.0  # RD-13: a table move comes after a minute without a play (STUCK_TIMEOUT)
 EPSILON = 1e-6  # seconds: float rounding in a journaled time
 #: How far past the fairness window an arrival time may go back: a window is released at the
 #: arbiter loop's next turn after it closes, and a move that arrived in between (no rival of the
@@ -166,15 +166,14 @@ class _Audit:
         at = self._clock(record)
         if record["seat"] == -1 and self.fold.match is not None and \
                 self.fold.match.game.races and at is not None:
-            if self.last_play is not None and at - self.last_play < RD13_MINUTE - EPSILON:
+            if self.last_play is not None and at - self.last_play < STUCK_TIMEOUT - EPSILON:
                 raise Problem(f"an RD-13 table move {at - self.last_play:.3f} s after the last "
-                              f"play, not the {RD13_MINUTE:g} s RD-13 waits")
+                              f"play, not the {STUCK_TIMEOUT:g} s RD-13 waits")
 
     def _after_move(self, record: dict[str, Any]) -> None:
         self.moves += 1
         at = record.get("at")
-        if record["seat"] == -1 or any(e.get("e") in ("play", "rotate")
-                                       for e in self.fold.events):
+        if record["seat"] == -1 or restarts_minute(self.fold.events):
             self.last_play = at if at is not None else self.last_play
 
     def _before_refused(self, record: dict[str, Any]) -> None:

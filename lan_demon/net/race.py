@@ -16,7 +16,8 @@ from typing import Any
 
 from lan_demon.games import BadMove, GameError, IllegalMove
 from lan_demon.games.base import public_events
-from lan_demon.games.demon_races import holder, placed, stack_id
+from lan_demon.games.demon_races import Taken, placed, stack_id
+from lan_demon.games.demon_stuck import restarts_minute
 from lan_demon.net.codec import ProtocolError, make
 from lan_demon.net.guard import RecentIds
 from lan_demon.net.outbox import Outbox
@@ -165,7 +166,7 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
     arb.record("move", seq=arb.seq, round=arb.match.round_no, seat=seat,
                move=move.to_data(), at=held.arrival,
                **({"ts": held.claimed} if held.claimed is not None else {}))
-    if any(e.get("e") in ("play", "rotate") for e in events):
+    if restarts_minute(events):
         arb.last_play = now
     arb.turn_since = now
     if arb.game.round_over(arb.state):
@@ -188,22 +189,21 @@ def refusal_for(arb, held: Held, err: IllegalMove) -> dict[str, Any]:
     """The error for a refused move. A card whose place another seat's card took first
     was beaten (RD-11), whatever else the engine sees wrong with it now: the error says
     who, on which stack (as it showed before), and by how many milliseconds."""
-    lost = arb.races.beaten(arb.state, held.seat, held.move, held.place, held.ts)
-    if lost is not None:
-        who = arb.seats[lost.by].name if 0 <= lost.by < len(arb.seats) else "someone"
-        top = lost.top
-        where = f"the {top.symbol} stack" if top is not None else f"stack {lost.stack}"
-        return make("error", re=held.rid, code="beaten",
-                    reason=f"{who} got to {where} first, by {lost.ms} ms", rule="RD-11",
-                    by=lost.by, stack=lost.stack,
-                    top=top.code if top is not None else None, ms=lost.ms)
-    if err.rule != "RD-11":
+    lost = arb.races.verdict(arb.state, held.seat, held.move, held.place, held.ts, err.rule)
+    if lost is None:
         return make("error", re=held.rid, code="illegal", reason=err.reason, rule=err.rule)
-    place = held.place or getattr(held.move, "target", "")
-    by = holder(arb.state, place)
-    who = arb.seats[by].name if by is not None and 0 <= by < len(arb.seats) else "someone"
-    return make("error", re=held.rid, code="beaten", reason=f"{who} got to {place} first",
-                rule="RD-11", by=by, stack=stack_id(place))
+    if isinstance(lost, Taken):
+        by = lost.by
+        who = arb.seats[by].name if by is not None and 0 <= by < len(arb.seats) else "someone"
+        return make("error", re=held.rid, code="beaten", reason=f"{who} got to {lost.place} first",
+                    rule="RD-11", by=by, stack=stack_id(lost.place))
+    who = arb.seats[lost.by].name if 0 <= lost.by < len(arb.seats) else "someone"
+    top = lost.top
+    where = f"the {top.symbol} stack" if top is not None else f"stack {lost.stack}"
+    return make("error", re=held.rid, code="beaten",
+                reason=f"{who} got to {where} first, by {lost.ms} ms", rule="RD-11",
+                by=lost.by, stack=lost.stack, top=top.code if top is not None else None,
+                ms=lost.ms)
 
 
 def first_use(arb, peer: bytes, rid: int) -> bool:

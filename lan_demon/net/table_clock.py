@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections import deque
 
 from lan_demon.games import TABLE, GameError
+from lan_demon.games.demon_stuck import STUCK_TIMEOUT
 from lan_demon.net.codec import make
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.race import Held
 from lan_demon.net.seats import Seat
 
 BEAT_INTERVAL = 1.0  # seconds between heartbeats, both ways
-STUCK_TIMEOUT = 60.0  # RD-13
 PROBES_KEPT = 8  # probes per connection whose echo is still awaited
 
 
