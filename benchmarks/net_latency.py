@@ -251,20 +251,21 @@ def make_probe_class():
     from lan_demon.net.client import Client
 
     class Probe(Client):
-        """A client that notes when the update of each of its own moves arrives."""
+        """A client that notes when the update of each of its own moves arrives (through the
+        client's public ``watchers`` hook, before the update is applied)."""
 
         def __init__(self, *args: Any, **kw: Any):
             super().__init__(*args, **kw)
             self.sent_at: dict[int, float] = {}
             self.latencies: list[float] = []
             self.measuring = False
+            self.watchers.append(self._heard)
 
-        def _on_update(self, msg: dict[str, Any]) -> None:
-            if msg.get("k") == "move" and msg.get("seat") == self.seat:
+        def _heard(self, channel: str, msg: dict[str, Any], size: int) -> None:
+            if channel == "update" and msg.get("k") == "move" and msg.get("seat") == self.seat:
                 start = self.sent_at.pop(msg.get("rid"), None)
                 if start is not None and self.measuring:
                     self.latencies.append((time.perf_counter() - start) * 1e6)
-            super()._on_update(msg)
 
     return Probe
 
@@ -471,6 +472,17 @@ def throughput(players: int, seconds: float, seed: int, fairness_ms: float, proc
     return result
 
 
+def count_private(tally: dict[str, list[int]], channel: str, msg: dict[str, Any],
+                  size: int) -> None:
+    """Count and size the frames the arbiter sends one seat alone, by type (``ok``,
+    ``private/move``, …): a client ``watchers`` hook."""
+    if channel == "private":
+        kind = msg.get("t") + ("/" + msg["k"] if "k" in msg else "")
+        entry = tally.setdefault(kind, [0, 0])
+        entry[0] += 1
+        entry[1] += size
+
+
 def bots_worker(args: argparse.Namespace) -> None:
     """Child: ``count`` bots in one process (run_pool) until SIGTERM; then a JSON line."""
     from lan_demon.bots.runner import make_bot, run_pool
@@ -486,18 +498,8 @@ def bots_worker(args: argparse.Namespace) -> None:
                            seed=f"{args.seed}:{args.first + i}", speed=args.speed,
                            connect_timeout=30)
             bots.append(bot)
-            original = bot.client._receive
-
-            def receive(frame: bytes, channel: str, original=original) -> None:
-                if channel == "private":
-                    msg = msgpack.unpackb(frame, raw=False)
-                    kind = msg.get("t") + ("/" + msg["k"] if "k" in msg else "")
-                    entry = tally.setdefault(kind, [0, 0])
-                    entry[0] += 1
-                    entry[1] += len(frame)
-                original(frame, channel)
-
-            bot.client._receive = receive
+            bot.client.watchers.append(
+                lambda channel, msg, size: count_private(tally, channel, msg, size))
         run_pool(bots, until=lambda: bool(stopping), timeout=3600)
     finally:
         print(json.dumps({"bots": len(bots), "moves": sum(b.moves for b in bots),

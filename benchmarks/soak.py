@@ -365,7 +365,7 @@ def settle(groups: list[Group], tallies: dict[int, Tally], stopping: list[int]
                             "snapshots": tally.snapshots, "drifts": tally.drifts,
                             "beaten": bot.beaten, "refused": tally.refused,
                             "reconnects": tally.reconnects, "dropped": c.dropped,
-                            "buffered": len(c._updates) + len(c._privates),
+                            "buffered": c.buffered,
                             "error": bot.error,
                             "results_kept": len(c.table.get("results", []))})
             if not sized:  # one client per table: they all keep the same round results
@@ -375,7 +375,7 @@ def settle(groups: list[Group], tallies: dict[int, Tally], stopping: list[int]
 
 
 def caught_up(group: Group, target: int) -> bool:
-    return all(b.client.seq == target and not b.client._snapshot_asked
+    return all(b.client.seq == target and not b.client.catching_up
                for b in group.bots if b.error is None)
 
 
