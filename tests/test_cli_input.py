@@ -15,7 +15,9 @@ import pytest
 from conftest import HostStopped
 from lan_demon.bots import strategy_names, strongest
 from lan_demon.bots.speed import PROFILES
-from lan_demon.cli import DEFAULT_PAUSE, PLAY_SPEED, build_parser, main
+from lan_demon.cli import build_parser, main
+from lan_demon.commands.options import DEFAULT_PAUSE
+from lan_demon.commands.play import PLAY_SPEED
 from lan_demon.games import GAME_IDS
 
 pytestmark = pytest.mark.timeout(120)
@@ -164,13 +166,13 @@ def parse(*argv: str) -> argparse.Namespace:
 
 @pytest.mark.parametrize("command", ["play", "host"])
 def test_pause_takes_seconds_or_none_and_defaults_to_60(command):
-    from lan_demon.cli import _pause_value
+    from lan_demon.commands.options import pause_value
     assert DEFAULT_PAUSE == 60
-    assert _pause_value(parse(command).pause) == 60.0
-    assert _pause_value(parse(command, "--pause", "12.5").pause) == 12.5
-    assert _pause_value(parse(command, "--pause", "0").pause) == 0.0
-    assert _pause_value(parse(command, "--pause", "none").pause) is None
-    assert _pause_value(parse(command, "--pause", "None").pause) is None
+    assert pause_value(parse(command).pause) == 60.0
+    assert pause_value(parse(command, "--pause", "12.5").pause) == 12.5
+    assert pause_value(parse(command, "--pause", "0").pause) == 0.0
+    assert pause_value(parse(command, "--pause", "none").pause) is None
+    assert pause_value(parse(command, "--pause", "None").pause) is None
 
 
 @pytest.mark.parametrize("command", ["play", "host"])
@@ -209,7 +211,7 @@ class _Stop(Exception):
 def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     """The wiring only (the TUI is not run): start_local_table gets the pause and the speed,
     table_for gets bell= and local=."""
-    import lan_demon.cli as cli
+    import lan_demon.commands.prompts as prompts
     import lan_demon.net.client as client_mod
     import lan_demon.tui.app as app
     seen: dict[str, Any] = {}
@@ -239,7 +241,7 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
         raise _Stop
 
     table = FakeTable()
-    monkeypatch.setattr(cli, "_need_terminal", lambda: None)
+    monkeypatch.setattr(prompts, "need_terminal", lambda: None)
     monkeypatch.setattr(app, "start_local_table", fake_start)
     monkeypatch.setattr(app, "table_for", fake_table_for)
     monkeypatch.setattr(client_mod, "Client", FakeClient)
@@ -262,3 +264,4 @@ def test_host_hands_its_pause_to_the_arbiter(host_configs):
         with pytest.raises(HostStopped):
             main(["host", "--port", "0", *argv])
         assert configs[-1].pause == want
+

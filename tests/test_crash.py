@@ -764,15 +764,16 @@ def resume_args(**given) -> Any:
 def test_a_resumed_table_serves_where_it_served():
     """A LAN table's resume repeats its own options or leaves them out; a loopback table's
     resume cannot be moved to the LAN, and a LAN table keeps its name."""
-    from lan_demon.cli import UsageError, _agree_with_secrets
+    from lan_demon.commands.errors import UsageError
+    from lan_demon.commands.resume import agree_with_secrets
     kept = HostSecrets("KQZR", new_keypair(), "Kitchen table", True)
-    _agree_with_secrets(resume_args(lan=True, secure=True, table_name="Kitchen table",
-                                    code="kqzr"), kept)
-    _agree_with_secrets(resume_args(), kept)
+    agree_with_secrets(resume_args(lan=True, secure=True, table_name="Kitchen table",
+                                   code="kqzr"), kept)
+    agree_with_secrets(resume_args(), kept)
     with pytest.raises(UsageError, match="which was called 'Kitchen table'"):
-        _agree_with_secrets(resume_args(table_name="Attic"), kept)
+        agree_with_secrets(resume_args(table_name="Attic"), kept)
     with pytest.raises(UsageError, match="served on loopback only"):
-        _agree_with_secrets(resume_args(lan=True), None)
+        agree_with_secrets(resume_args(lan=True), None)
 
 
 def secure_bot(address: str, name: str, server_key: str, code: str, seed: int) -> Any:

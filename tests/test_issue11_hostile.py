@@ -11,7 +11,7 @@ import zmq
 
 from arbiter_harness import Table
 from arbiter_harness import race_table as _race_table
-from lan_demon.cli import _check_code
+from lan_demon.commands.options import check_code
 from lan_demon.net.arbiter import Config
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Sender
@@ -180,7 +180,7 @@ def test_item6_the_code_is_eight_letters_shown_in_two_groups_and_typed_any_way()
     for typed in ("KQZR-MWTB", "kqzr-mwtb", "kqzr mwtb", " KQZRMWTB ", "Kqzr - Mwtb"):
         assert normalize_code(typed) == "KQZRMWTB"
         assert codes_match(typed, "KQZRMWTB")
-        assert _check_code(typed, "--code") == "KQZRMWTB"  # join --code / host --code
+        assert check_code(typed, "--code") == "KQZRMWTB"  # join --code / host --code
     assert not codes_match("KQZR-MWTA", "KQZRMWTB")
 
 

@@ -343,20 +343,22 @@ def test_lan_mistakes_get_one_line(argv, tables, words, status, monkeypatch, cap
 def test_join_lists_the_tables_asks_which_and_shows_the_fingerprint(monkeypatch, capsys):
     """`join` without an address, past the terminal check: the tables numbered, the choice, the
     chosen table's fingerprint to compare with the host's screen, then the code asked."""
-    from lan_demon import cli
+    from lan_demon.commands.errors import UsageError
+    from lan_demon.commands.lan import choose_table
+    from lan_demon.commands.prompts import ask_code
     monkeypatch.setattr(discovery, "browse", lambda timeout: _tables("Ann", "Bob"))
     answers = iter(["2", " kq zr "])
     monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
-    table = cli._choose_table(3.0)
-    assert table.name == "Bob" and cli._ask_code() == "KQZR"
+    table = choose_table(3.0)
+    assert table.name == "Bob" and ask_code() == "KQZR"
     out = capsys.readouterr().out.splitlines()
     assert out[1:3] == [f"  1. {_tables('Ann')[0].line()}",
                         f"  2. {_tables('Ann', 'Bob')[1].line()}"]
     assert out[3] == (f"lan-demon: joining 'Bob' at 127.0.0.2:7700; its key fingerprint is "
                       f"{FIXED.fingerprint} — check it matches the host's screen")
     monkeypatch.setattr("builtins.input", lambda prompt: "3")
-    with pytest.raises(cli.UsageError, match="not a table number: '3'"):
-        cli._choose_table(3.0)
+    with pytest.raises(UsageError, match="not a table number: '3'"):
+        choose_table(3.0)
 
 
 def test_join_without_a_terminal_says_so_before_browsing(monkeypatch, capsys):

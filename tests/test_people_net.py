@@ -135,18 +135,18 @@ def _join_args(name: str, tries: int = 3) -> argparse.Namespace:
 
 
 def test_join_does_not_retry_a_refusal_that_cannot_change(host, capsys):
-    from lan_demon.cli import _connect_person
+    from lan_demon.commands.join import connect_person
     server = host("racko", players=2, seed=1)
     person(host, server, "Ann")
     person(host, server, "Bob")
-    assert _connect_person(_join_args("Cat"), server.address, None, None) is None
+    assert connect_person(_join_args("Cat"), server.address, None, None) is None
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "all 2 seats are taken" in lines[0], lines
 
 
 def test_join_retries_only_no_answer(capsys):
-    from lan_demon.cli import _connect_person
-    assert _connect_person(_join_args("Cat", tries=2), "tcp://127.0.0.1:9", None, None) is None
+    from lan_demon.commands.join import connect_person
+    assert connect_person(_join_args("Cat", tries=2), "tcp://127.0.0.1:9", None, None) is None
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 2 and "trying again (2 of 2)" in lines[0] and "no answer" in lines[1]
 

@@ -1,0 +1,125 @@
+"""``lan-demon host``: an arbiter, the table everyone connects to (``--resume``: a crashed
+host's match taken up again, :mod:`lan_demon.commands.resume`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from lan_demon.commands.errors import UsageError
+from lan_demon.commands.host_secrets import host_keys, keep_secrets
+from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, HOST_SETTINGS,
+                                        MAX_LAG_CAP_MS, add_handicap, check_code, lag_cap,
+                                        match_options, pause, pause_value, positive, seed)
+from lan_demon.commands.resume import resume_host
+from lan_demon.commands.serve import Announcement, serve_table
+from lan_demon.games import GAME_IDS, get_game
+
+HELP = "run an arbiter: the table everyone connects to"
+DESCRIPTION = ("Run an arbiter. It binds to 127.0.0.1 only and announces nothing, unless "
+               "--lan: then it binds every interface, announces the table on the LAN (mDNS), "
+               "asks a room code and encrypts (CURVE) — see docs/hosting.md. With --players N "
+               "the match starts by itself when N seats are filled; at the match end it prints "
+               "the result and exits 0. With --resume JOURNAL it takes up the match of a "
+               "crashed host again, on the same port.")
+
+MIN_HOST_CODE = 8  # a host's own room code: as long as a made one (issue 11, item 6)
+
+
+def add_arguments(host: argparse.ArgumentParser) -> None:
+    host.add_argument("--game", help=f"one of: {', '.join(GAME_IDS)} (default racing-demon)")
+    host.add_argument("--port", type=int, help="ROUTER port (default 7700, or the journal's "
+                      "with --resume; the PUB port is chosen freely and told to clients; 0: "
+                      "any free port)")
+    host.add_argument("--players", type=positive, help="start when this many seats are "
+                      "filled and ready")
+    host.add_argument("--rounds", type=positive, help="rounds in the match")
+    host.add_argument("--seed", type=seed, help="deal from this seed: reproducible, so "
+                      "not secret (default: secret deals, committed and revealed)")
+    host.add_argument("--journal", help="append every canonical event to this file")
+    host.add_argument("--fairness-ms", type=float, help="RD-11 fairness window "
+                      "for contested plays, 0 to 250 (0: pure arrival order; default 30)")
+    host.add_argument("--lag-cap", dest="lag_cap_ms", type=lag_cap, help="RD-11: the most "
+                      "milliseconds a move's claimed time may precede its arrival, measured "
+                      f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g}: "
+                      "a home LAN's one-way delay is a few ms; a liar gains at most this)")
+    add_handicap(host)
+    host.add_argument("--countdown", type=float, help="seconds from start to Go (default 3)")
+    host.add_argument("--pause", type=pause, help=f"longest pause between rounds, in "
+                      f"seconds, or 'none' to wait until every person is ready (default "
+                      f"{DEFAULT_PAUSE:g})")
+    host.add_argument("--turn-timeout", type=float, help="Rack-O and Gin "
+                      "Solitaire: seconds before an absent player's turn is played for them "
+                      "(default 30)")
+    host.add_argument("--resume", metavar="JOURNAL", help="take up the match of a crashed "
+                      "host from its journal (game, seed, seats and settings come from it, "
+                      "the room code, keys and LAN name from JOURNAL.secret beside it; it "
+                      "goes on appending to it)")
+    host.add_argument("--json", action="store_true", help="print the result as the JSON "
+                      "document of simulate --json")
+    host.add_argument("--lan", action="store_true", help="play over the home LAN: bind every "
+                      "interface, announce the table with mDNS, need a room code, encrypt")
+    host.add_argument("--secure", action=argparse.BooleanOptionalAction, default=None,
+                      help="encrypt with ZeroMQ CURVE and bind seats to connection keys "
+                      "(default: on with --lan, off on loopback)")
+    host.add_argument("--code", help="the room code a seat needs (default: a fresh 8-letter "
+                      "code with --lan, none on loopback)")
+    host.add_argument("--name", dest="table_name", help="the table's name on the LAN "
+                      "(default: GAME on HOSTNAME)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.server import LOOPBACK, ArbiterServer
+    if args.port is not None and not 0 <= args.port < 65536:
+        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    if args.resume is not None:
+        return resume_host(args)
+    secure = args.lan if args.secure is None else args.secure
+    code = check_code(args.code, "--code")
+    if code is not None and len(code) < MIN_HOST_CODE:
+        raise UsageError(f"--code needs at least {MIN_HOST_CODE} letters or digits, not "
+                         f"{len(code)}: a shorter code can be guessed in an evening "
+                         f"(docs/hosting.md); with --lan and no --code one is made for you")
+    if args.table_name is not None and not args.lan:
+        raise UsageError("--name names the table on the LAN; it goes with --lan")
+    for name, default in HOST_SETTINGS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    args.port = 7700 if args.port is None else args.port
+    args.pause = pause_value(args.pause)
+    get_game(args.game)
+    options = match_options(args.game, args.handicap)
+    if args.lan and code is None:
+        from lan_demon.net.security import new_code
+        code = new_code()
+    # seed None: secret deals, committed to and revealed (PROTOCOL.md §22)
+    config = Config(args.game, players=args.players, rounds=args.rounds, seed=args.seed,
+                    options=options, fairness_ms=args.fairness_ms, countdown=args.countdown,
+                    pause=args.pause, turn_timeout=args.turn_timeout,
+                    lag_cap_ms=args.lag_cap_ms, code=code)
+    if args.rounds is not None:
+        get_game(args.game).check_rounds(args.rounds)  # RG-7: refuse it before binding
+    keys = host_keys() if secure else None
+    name = _table_name(args.table_name, args.game) if args.lan else None
+    kept = keep_secrets(args.journal, code, keys, name, args.lan)
+    lan = Announcement()
+    try:
+        server = ArbiterServer(config, host="0.0.0.0" if args.lan else LOOPBACK,
+                               port=args.port, journal=args.journal, keys=keys,
+                               on_seats=lan.seats)
+    except BaseException:
+        if kept is not None:  # no table, no journal record: its secrets go too
+            kept.unlink(missing_ok=True)
+        raise
+    info = sys.stderr if args.json else sys.stdout
+    seated = "" if not args.players else f", starting when {args.players} " + \
+        ("player is seated" if args.players == 1 else "players are seated")
+    print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
+          f"(updates on port {server.pub_port}){seated}", file=info, flush=True)
+    return serve_table(server, lan, name, args.game, keys, code, info, args.json)
+
+
+def _table_name(given: str | None, game: str) -> str:
+    import socket
+    return given or f"{game} on {socket.gethostname()}"

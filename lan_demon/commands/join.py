@@ -1,0 +1,78 @@
+"""``lan-demon join``: a person at a table hosted elsewhere (found on the LAN without an
+address), the table opened in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from lan_demon.commands import prompts
+from lan_demon.commands.errors import EXIT_USAGE
+from lan_demon.commands.lan import choose_table, table_key
+from lan_demon.commands.options import (check_browse, check_code, check_key, lan_join_flags,
+                                        positive)
+
+HELP = "sit at a table hosted elsewhere"
+DESCRIPTION = ("Connect to an arbiter and open the table. Without an address, ask the LAN "
+               "(mDNS, multicast) for tables started with 'host --lan', list them and join the "
+               "one you choose.")
+
+
+def add_arguments(join: argparse.ArgumentParser) -> None:
+    join.add_argument("address", nargs="?", help="HOST:PORT or tcp://HOST:PORT (default: "
+                      "find the tables on the LAN and choose)")
+    join.add_argument("--name", default="you", help="your name at the table")
+    join.add_argument("--spectate", action="store_true", help="watch instead of playing")
+    join.add_argument("--tries", type=positive, default=3, help="connection attempts before "
+                      "giving up (default 3)")
+    join.add_argument("--no-bell", action="store_true", help="no terminal bell (when someone "
+                      "goes out)")
+    lan_join_flags(join)
+
+
+def run(args: argparse.Namespace) -> int:
+    from lan_demon.net.connect import normalize_address
+    from lan_demon.tui.app import build_app, table_for
+    address = normalize_address(args.address) if args.address else None
+    key, code = check_key(args.key), check_code(args.code, "--code")
+    check_browse(args)
+    prompts.need_terminal()
+    if address is None:
+        table = choose_table(args.browse)
+        address, key = f"tcp://{table.endpoint}", table_key(table, key)
+        if table.code_needed and code is None:
+            code = prompts.ask_code()
+    client = connect_person(args, address, key, code)
+    if client is None:
+        return EXIT_USAGE  # as any other refusal of the command: said in one line
+    build_app(table_for(client, bell=not args.no_bell)).run()
+    client.leave()
+    client.close()
+    return 0
+
+
+def connect_person(args: argparse.Namespace, address: str, key: str | None,
+                   code: str | None) -> Any:
+    """Take a seat (or a spectator's place), the stored token first (a restart within 5
+    minutes is the same seat). Only "no answer" is tried again; a wrong room code is asked
+    again; any other refusal cannot change: one line, and None."""
+    from lan_demon.net.client import Client
+    from lan_demon.net.connect import ConnectError
+    attempt = 1
+    while True:
+        client = Client(address, name=args.name, role="spectator" if args.spectate
+                        else "player", server_key=key, code=code, remember=True)
+        try:
+            return client.connect(timeout=3.0)
+        except ConnectError as err:
+            if err.code == "bad_code":
+                print(f"lan-demon: {err}", file=sys.stderr)
+                code = prompts.ask_code()
+                continue
+            if err.code is not None or attempt >= args.tries:
+                print(f"lan-demon: {err}", file=sys.stderr)
+                return None
+            attempt += 1
+            print(f"lan-demon: {err} — trying again ({attempt} of {args.tries})",
+                  file=sys.stderr)

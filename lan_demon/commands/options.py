@@ -1,0 +1,162 @@
+"""Option values the commands share: argparse types (``--pause``, ``--lag-cap``, seeds,
+counts), the checks of values argparse cannot make (speed profiles, room codes, CURVE keys,
+``--browse``), the flags several commands take alike (``--handicap``, the LAN join flags) and
+the words their help texts list (speed profiles, strategies).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from lan_demon.commands.errors import UsageError
+from lan_demon.games import GAME_IDS, get_game
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def seed(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def default_players(game_id: str) -> int:
+    return 1 if game_id == "gin-solitaire" else 4
+
+
+#: ``--pause none``: no limit between rounds — the next one waits until every person is ready.
+NO_LIMIT = "none"
+DEFAULT_PAUSE = 60.0  # seconds: long enough to read the scores, short enough to go on alone
+
+
+def pause(text: str) -> float | str:
+    """``--pause``: seconds (0 or more) or ``none``; ``none`` stays a word until
+    :func:`pause_value`, so that "not given" (None) and "no limit" are told apart."""
+    if text.strip().lower() == NO_LIMIT:
+        return NO_LIMIT
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds or 'none': {text!r}") \
+            from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 seconds or more (or 'none'), not {text}")
+    return value
+
+
+def pause_value(given: float | str | None, default: float | None = DEFAULT_PAUSE) \
+        -> float | None:
+    """What Config and start_local_table take: seconds, or None for no limit."""
+    if given is None:
+        return default
+    return None if given == NO_LIMIT else float(given)
+
+
+def pause_words(pause: float | None) -> str:
+    return "no limit" if pause is None else f"{pause:g} s"
+
+
+#: ``--lag-cap``: the most RD-11 credits a move's claimed time, ms (arbiter.LAG_CAP_MS, MAX_ONE_WAY)
+DEFAULT_LAG_CAP_MS = 10.0
+MAX_LAG_CAP_MS = 100.0
+
+
+def lag_cap(text: str) -> float:
+    """``--lag-cap MS``: 0 to 100 milliseconds (PROTOCOL.md §8)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+    if not 0 <= value <= MAX_LAG_CAP_MS:
+        raise argparse.ArgumentTypeError(f"RD-11: the lag cap is 0 to {MAX_LAG_CAP_MS:g} ms, "
+                                         f"not {text}")
+    return value
+
+
+def add_handicap(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--handicap", action=argparse.BooleanOptionalAction, default=None,
+                        help="Racing Demon: RD-15 handicapping (default: on in racing-demon, "
+                        "off in racing-demon-german, RG-2)")
+
+
+def match_options(game_id: str, handicap: bool | None) -> dict[str, Any]:
+    """The game options a command line sets: only ``handicap`` (RD-15, RG-2) so far."""
+    if handicap is None:
+        return {}
+    if "handicap" not in get_game(game_id).default_options():
+        flag = "--handicap" if handicap else "--no-handicap"
+        raise UsageError(f"{flag} is a Racing Demon option (RD-15, RG-2), not one of {game_id}")
+    return {"handicap": handicap}
+
+
+def speed_names() -> str:
+    from lan_demon.bots.speed import PROFILES
+    return ", ".join(PROFILES)
+
+
+def check_speed(name: str) -> None:
+    from lan_demon.bots.speed import PROFILES
+    if name not in PROFILES:
+        raise UsageError(f"unknown speed profile {name!r}; choose one of: "
+                         f"{', '.join(PROFILES)}")
+
+
+def strategy_help() -> str:
+    """Every game's strategies as lan_demon.bots has them, the strongest named as such."""
+    from lan_demon.bots import strategy_names, strongest
+    parts = []
+    for game in GAME_IDS:
+        names = strategy_names(game)
+        best = strongest(game)
+        parts.append(f"{game}: " + ", ".join(f"{n} (strongest)" if n == best else n
+                                             for n in names))
+    return "; ".join(parts)
+
+
+def check_key(key: str | None) -> str | None:
+    from lan_demon.net.security import is_public_key
+    if key is None:
+        return None
+    if not is_public_key(key.strip()):
+        raise UsageError(f"--key is not a CURVE public key: {key!r} (40 characters of z85, "
+                         f"as 'host --secure' prints it)")
+    return key.strip()
+
+
+def check_code(code: str | None, flag: str) -> str | None:
+    from lan_demon.net.security import normalize_code
+    if code is None:
+        return None
+    clean = normalize_code(code)
+    if not clean or not clean.isalnum() or not clean.isascii() or len(clean) > 16:
+        raise UsageError(f"{flag} must be 1 to 16 letters or digits (spaces and hyphens "
+                         f"are ignored), not {code!r}")
+    return clean
+
+
+def lan_join_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--code", help="the room code shown on the host's screen")
+    parser.add_argument("--key", help="the host's public key (z85, 40 characters, printed by "
+                        "'host --secure'); found on the LAN by itself without an address")
+    parser.add_argument("--browse", type=float, default=3.0, metavar="SECONDS",
+                        help="without an address: seconds to listen for tables, more than 0 "
+                        "and at most 60 (default 3)")
+
+
+def check_browse(args: argparse.Namespace) -> None:
+    if args.address is None and not 0 < args.browse <= 60:
+        raise UsageError(f"--browse must be more than 0 and at most 60 seconds, "
+                         f"not {args.browse:g}")
+
+
+#: ``host`` settings that a resumed match takes from its journal, with their usual defaults.
+HOST_SETTINGS = {"game": "racing-demon", "players": None, "rounds": None, "seed": None,
+                 "fairness_ms": 30.0, "countdown": 3.0, "pause": DEFAULT_PAUSE,
+                 "turn_timeout": 30.0, "lag_cap_ms": DEFAULT_LAG_CAP_MS}

@@ -1,0 +1,74 @@
+"""``lan-demon play``: the main job — an arbiter and bots in this process on 127.0.0.1, you
+seated first, the table opened in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+
+from lan_demon.commands import prompts
+from lan_demon.commands.errors import UsageError
+from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_LAG_CAP_MS,
+                                        add_handicap, check_speed, lag_cap, match_options,
+                                        pause, pause_value, positive, seed, speed_names)
+from lan_demon.games import GAME_IDS, get_game
+
+HELP = "sit at a table with bots (the main job)"
+DESCRIPTION = ("Start an arbiter on 127.0.0.1 in this process, seat bots and you, and open "
+               "the table in the terminal. You are the host: Enter starts the match.")
+PLAY_SPEED = "newcomer"  # play's bots: a pace a person new to the game can race (issue 10)
+
+
+def add_arguments(play: argparse.ArgumentParser) -> None:
+    play.add_argument("--game", default="racing-demon", help=f"one of: {', '.join(GAME_IDS)}")
+    play.add_argument("--bots", type=int, help="bots at the table (default: 3, none for "
+                      "gin-solitaire)")
+    play.add_argument("--name", default="you", help="your name at the table")
+    play.add_argument("--seed", type=seed, help="deal from this seed: reproducible, so "
+                      "not secret (default: secret deals)")
+    play.add_argument("--rounds", type=positive, help="rounds in the match")
+    play.add_argument("--strategy", help="the bots' strategy (default: the strongest for the "
+                      "game: demon, planner, solver)")
+    play.add_argument("--speed", default=PLAY_SPEED, help=f"the bots' speed: "
+                      f"{speed_names()} (default {PLAY_SPEED}: a card every ~3 s, a pace a "
+                      f"newcomer can race; club is a seasoned player)")
+    play.add_argument("--pause", type=pause, help=f"longest pause between rounds, in "
+                      f"seconds, or 'none' to wait until everybody is ready (default "
+                      f"{DEFAULT_PAUSE:g})")
+    play.add_argument("--no-bell", action="store_true", help="no terminal bell (when someone "
+                      "goes out)")
+    add_handicap(play)
+    play.add_argument("--lag-cap", dest="lag_cap_ms", type=lag_cap, help="RD-11: the most "
+                      "milliseconds a move's claimed time may precede its arrival, measured "
+                      f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g})")
+
+
+def run(args: argparse.Namespace) -> int:
+    from lan_demon.bots import make_strategy, strongest
+    from lan_demon.net.client import Client
+    from lan_demon.tui import app
+    game = get_game(args.game)
+    bots = args.bots if args.bots is not None else (0 if game.id == "gin-solitaire" else 3)
+    if bots < 0:
+        raise UsageError(f"--bots must be 0 or more, not {bots}")
+    game.check_players(bots + 1)
+    check_speed(args.speed)
+    if args.rounds is not None:
+        game.check_rounds(args.rounds)
+    strategy = args.strategy or strongest(game.id)
+    make_strategy(game.id, strategy)  # an unknown name: one line naming the choices
+    options = match_options(game.id, args.handicap)
+    prompts.need_terminal()
+    lag_cap_ms = DEFAULT_LAG_CAP_MS if args.lag_cap_ms is None else args.lag_cap_ms
+    table = app.start_local_table(game.id, args.seed, args.rounds, args.speed,
+                                  strategy=strategy, pause=pause_value(args.pause),
+                                  lag_cap_ms=lag_cap_ms, options=options)
+    try:
+        client = Client(table.address, name=args.name).connect()
+        table.add_bots(bots)
+        app.build_app(app.table_for(client, host=True, bell=not args.no_bell,
+                                    local=table)).run()
+        client.leave()
+        client.close()
+    finally:
+        table.close()
+    return 0

@@ -1,0 +1,20 @@
+"""A match's result document as a readable table (``simulate``, ``host``, ``replay``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """A readable table: one row per round, one column per side, then totals and winner."""
+    names = list(result["totals"])
+    width = max(7, *(len(n) for n in names))
+    head = "round  " + " ".join(n.rjust(width) for n in names)
+    dealt = "secret deals" if result.get("seed") is None else f"seed {result['seed']}"
+    lines = [f"{result['game']} · {dealt}", head, "-" * len(head)]
+    for k, rnd in enumerate(result["rounds"], 1):
+        lines.append(f"{k:>5}  " + " ".join(str(rnd["scores"][n]).rjust(width) for n in names))
+    lines.append("-" * len(head))
+    lines.append("total  " + " ".join(str(result["totals"][n]).rjust(width) for n in names))
+    lines.append(f"winner: {', '.join(result['winner'])}")
+    return "\n".join(lines)

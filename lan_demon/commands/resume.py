@@ -1,0 +1,87 @@
+"""``host --resume JOURNAL``: the match of a crashed host taken up again. Its settings come from
+the journal, the room code, keys and LAN name from the secrets file beside it; a flag that says
+otherwise is a mistake, not an override (the match would no longer replay, the clients would
+not know the table)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from lan_demon.commands.errors import UsageError
+from lan_demon.commands.options import HOST_SETTINGS, check_code, pause_value, pause_words
+from lan_demon.commands.serve import Announcement, serve_table
+from lan_demon.games import get_game
+
+
+def resume_host(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from lan_demon.net.journal import read_journal
+    from lan_demon.net.recovery import check_secrets, host_config, read_secrets, resume, summary
+    read = read_journal(args.resume)
+    config = host_config(read, args.resume)
+    for name in HOST_SETTINGS:
+        given, kept = getattr(args, name), getattr(config, name)
+        if name == "pause" and given is not None:
+            given = pause_value(given)
+            if given != kept:
+                raise UsageError(f"--pause {pause_words(given)} conflicts with the journal's "
+                                 f"{pause_words(kept)}: a resumed match keeps its settings; "
+                                 f"leave --pause out")
+        elif given is not None and given != kept:
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"{flag} {given} conflicts with the journal's {kept!r}: a resumed "
+                             f"match keeps its settings; leave {flag} out")
+    if args.handicap is not None:
+        kept = {**get_game(config.game).default_options(), **config.options}.get("handicap")
+        if args.handicap != kept:
+            flag = "--handicap" if args.handicap else "--no-handicap"
+            raise UsageError(f"{flag} conflicts with the journal's match, whose handicapping "
+                             f"was {'on' if kept else 'off'}: a resumed match keeps its "
+                             f"settings; leave {flag} out")
+    if args.journal is not None and Path(args.journal).resolve() != \
+            Path(args.resume).resolve():
+        raise UsageError("--journal conflicts with --resume: a resumed host appends to the "
+                         "journal it resumes")
+    secrets = read_secrets(args.resume)
+    check_secrets(read, secrets, args.resume)
+    agree_with_secrets(args, secrets)
+    lan = Announcement()
+    server, restored = resume(args.resume, port=args.port, read=read, secrets=secrets,
+                              on_seats=lan.seats)
+    torn = "; the last record was cut off mid-write and was left out" if restored.torn else ""
+    info = sys.stderr if args.json else sys.stdout
+    print(f"lan-demon: resumed {config.game} at {server.address[len('tcp://'):]} "
+          f"(updates on port {server.pub_port}): {summary(restored)}{torn}",
+          file=info, flush=True)
+    code, keys = (secrets.code, secrets.keys) if secrets else (None, None)
+    name = secrets.name if secrets and secrets.lan else None
+    return serve_table(server, lan, name, config.game, keys, code, info, args.json)
+
+
+def agree_with_secrets(args: argparse.Namespace, secrets: Any) -> None:
+    """``--lan``, ``--secure``, ``--code`` and ``--name`` on a resume may only repeat what the
+    table was (its secrets file says; none: a plain loopback table)."""
+    from lan_demon.net.recovery import secret_path
+    lan, code, name = (secrets.lan, secrets.code, secrets.name) if secrets else \
+        (False, None, None)
+    secure = secrets is not None and secrets.keys is not None
+    kept = f"(kept in {secret_path(args.resume)})" if secrets else "(it has no secrets file)"
+    if args.lan and not lan:
+        raise UsageError(f"--lan conflicts with the resumed table, which served on loopback "
+                         f"only {kept}: a resumed table serves where it served; leave --lan out")
+    if args.secure is not None and args.secure != secure:
+        flag = "--secure" if args.secure else "--no-secure"
+        raise UsageError(f"{flag} conflicts with the resumed table, which was "
+                         f"{'' if secure else 'not '}encrypted {kept}: leave {flag} out")
+    given = check_code(args.code, "--code")
+    if given is not None and given != code:
+        was = "had another room code" if code else "needed no room code"
+        raise UsageError(f"--code conflicts with the resumed table, which {was} {kept}: a "
+                         f"resumed table keeps its code; leave --code out")
+    if args.table_name is not None and args.table_name != name:
+        was = f"was called {name!r}" if name else "was not on the LAN"
+        raise UsageError(f"--name conflicts with the resumed table, which {was} {kept}: "
+                         f"leave --name out")

@@ -1,0 +1,22 @@
+"""``lan-demon verify``: a match journal audited from its records and the spec alone."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "audit a match journal: chain, deals, moves, scores"
+DESCRIPTION = ("Check a journal from its records and the spec alone: the chain of records, "
+               "every deal against its commitments, every move and refusal with the engine, "
+               "every score, the clock. Prints one line: OK with the counts (exit 0), or the "
+               "first problem and where (exit 1); a file that cannot be read exits 2.")
+
+
+def add_arguments(ver: argparse.ArgumentParser) -> None:
+    ver.add_argument("journal", help="a journal written by 'lan-demon host --journal'")
+
+
+def run(args: argparse.Namespace) -> int:
+    from lan_demon.net.audit import verify
+    verdict = verify(args.journal)
+    print(verdict.line)
+    return 0 if verdict.ok else 1
