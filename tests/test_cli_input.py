@@ -210,7 +210,8 @@ class _Stop(Exception):
 
 def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     """The wiring only (the TUI is not run): start_local_table gets the pause and the speed,
-    table_for gets bell= and local=."""
+    table_for gets bell=, local= and the speed names."""
+    import lan_demon.commands.local_table as local_table
     import lan_demon.commands.prompts as prompts
     import lan_demon.net.client as client_mod
     import lan_demon.tui.app as app
@@ -242,13 +243,14 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
 
     table = FakeTable()
     monkeypatch.setattr(prompts, "need_terminal", lambda: None)
-    monkeypatch.setattr(app, "start_local_table", fake_start)
+    monkeypatch.setattr(local_table, "start_local_table", fake_start)
     monkeypatch.setattr(app, "table_for", fake_table_for)
     monkeypatch.setattr(client_mod, "Client", FakeClient)
     with pytest.raises(_Stop):
         main(["play", "--pause", "none", "--no-bell", "--seed", "1", "--name", "Ann"])
     assert seen["pause"] is None and seen["speed"] == "newcomer" and seen["bots"] == 3
-    assert seen["table_for"] == {"host": True, "bell": False, "local": table}
+    assert seen["table_for"] == {"host": True, "bell": False, "local": table,
+                                 "speeds": list(PROFILES)}
     assert seen["closed"]
     seen.clear()
     with pytest.raises(_Stop):

@@ -144,8 +144,8 @@ def test_rd11_host_takes_its_lag_cap_from_the_command_line(monkeypatch, capsys):
 
 
 def test_rd11_play_hands_its_lag_cap_and_handicap_to_its_table(monkeypatch):
+    import lan_demon.commands.local_table as local_table
     import lan_demon.commands.prompts as prompts
-    import lan_demon.tui.app as app
     from lan_demon.cli import main
     seen = {}
 
@@ -154,7 +154,7 @@ def test_rd11_play_hands_its_lag_cap_and_handicap_to_its_table(monkeypatch):
         raise _Stop
 
     monkeypatch.setattr(prompts, "need_terminal", lambda: None)
-    monkeypatch.setattr(app, "start_local_table", fake_start)
+    monkeypatch.setattr(local_table, "start_local_table", fake_start)
     with pytest.raises(_Stop):
         main(["play", "--seed", "1", "--lag-cap", "4", "--game", "racing-demon-german",
               "--handicap"])

@@ -10,9 +10,9 @@ from typing import Callable
 import pytest
 import zmq
 
+from lan_demon.commands.local_table import start_local_table
 from lan_demon.games.cards import Card
 from lan_demon.net.client import Client
-from lan_demon.tui.app import start_local_table
 from lan_demon.tui.demon import DemonScreen
 from lan_demon.tui.demon_words import short_name
 from lan_demon.tui.style import text_of

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from lan_demon.bots.speed import PROFILES
 from lan_demon.net.client import Client
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
@@ -132,7 +133,7 @@ def test_in_play_v_changes_the_bots_speed():
             self.speed = name
 
     local = Local()
-    ctl, _ = controller(lobby(), local=local)
+    ctl, _ = controller(lobby(), local=local, speeds=list(PROFILES))  # as `play` gives them
     assert "bots' speed: club" in shown(ctl)
     ctl.key("v")
     assert local.speed == "expert" and "bots' speed: expert" in shown(ctl)

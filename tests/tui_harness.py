@@ -17,8 +17,9 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from lan_demon.commands.local_table import start_local_table
 from lan_demon.net.client import Client
-from lan_demon.tui.app import build_app, start_local_table, table_for
+from lan_demon.tui.app import build_app, table_for
 from lan_demon.tui.table import Controller
 
 

@@ -1,5 +1,5 @@
-"""``lan-demon play``: the main job — an arbiter and bots in this process on 127.0.0.1, you
-seated first, the table opened in the terminal."""
+"""``lan-demon play``: the main job — an arbiter and bots in this process on 127.0.0.1
+(:mod:`lan_demon.commands.local_table`), you seated first, the table opened in the terminal."""
 
 from __future__ import annotations
 
@@ -44,6 +44,8 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lan_demon.bots import make_strategy, strongest
+    from lan_demon.bots.speed import PROFILES
+    from lan_demon.commands import local_table
     from lan_demon.net.client import Client
     from lan_demon.tui import app
     game = get_game(args.game)
@@ -59,14 +61,15 @@ def run(args: argparse.Namespace) -> int:
     options = match_options(game.id, args.handicap)
     prompts.need_terminal()
     lag_cap_ms = DEFAULT_LAG_CAP_MS if args.lag_cap_ms is None else args.lag_cap_ms
-    table = app.start_local_table(game.id, args.seed, args.rounds, args.speed,
-                                  strategy=strategy, pause=pause_value(args.pause),
-                                  lag_cap_ms=lag_cap_ms, options=options)
+    table = local_table.start_local_table(game.id, args.seed, args.rounds, args.speed,
+                                          strategy=strategy, pause=pause_value(args.pause),
+                                          lag_cap_ms=lag_cap_ms, options=options)
     try:
         client = Client(table.address, name=args.name).connect()
         table.add_bots(bots)
-        app.build_app(app.table_for(client, host=True, bell=not args.no_bell,
-                                    local=table)).run()
+        ctl = app.table_for(client, host=True, bell=not args.no_bell, local=table,
+                            speeds=list(PROFILES))
+        app.build_app(ctl).run()
         client.leave()
         client.close()
     finally:
