@@ -267,3 +267,69 @@ def test_host_hands_its_pause_to_the_arbiter(host_configs):
             main(["host", "--port", "0", *argv])
         assert configs[-1].pause == want
 
+
+def test_host_hands_its_rate_limit_to_the_arbiter(host_configs, capsys):
+    """``host --rate-limit N``: N messages a second per connection, bursts of 2N; 0 turns the
+    brake off; left out, Config's own (which the help text names). A bad value is one line."""
+    from lan_demon.net.arbiter import Config
+    configs = host_configs
+    default = Config("racing-demon")
+    with pytest.raises(HostStopped):
+        main(["host", "--port", "0"])
+    assert (configs[-1].rate_limit, configs[-1].rate_burst) == \
+        (default.rate_limit, default.rate_burst)
+    help_text = " ".join(build_parser()._subparsers._group_actions[0].choices["host"]
+                         .format_help().split())
+    assert f"default {default.rate_limit:g}, bursts of {default.rate_burst:g}" in help_text
+    for argv, want in ((["--rate-limit", "0"], (0.0, 0.0)),
+                       (["--rate-limit", "100"], (100.0, 200.0))):
+        with pytest.raises(HostStopped):
+            main(["host", "--port", "0", *argv])
+        assert (configs[-1].rate_limit, configs[-1].rate_burst) == want
+    for bad in ("-1", "fast", "inf"):
+        assert main(["host", "--port", "0", "--rate-limit", bad]) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.startswith("lan-demon: argument --rate-limit: "), line
+
+
+def test_host_takes_a_flat_out_benchmark_table(host_configs):
+    """What benchmarks/ needs from ``host``, as options: a match that outlasts any run, no
+    fairness hold, no countdown, no pause, any free port, no RD-15 handicaps, no brake."""
+    with pytest.raises(HostStopped):
+        main(["host", "--port", "0", "--players", "4", "--rounds", "1000000", "--seed", "1",
+              "--fairness-ms", "0", "--countdown", "0", "--pause", "0", "--no-handicap",
+              "--rate-limit", "0"])
+    config = host_configs[-1]
+    assert (config.rounds, config.fairness_ms, config.countdown, config.pause) == \
+        (1_000_000, 0.0, 0.0, 0.0)
+    assert config.options == {"handicap": False} and config.rate_limit == 0
+    assert config.players == 4 and config.seed == 1
+
+
+def test_a_flat_out_benchmark_host_serves_on_any_free_port():
+    """The same flags bind a real server on 127.0.0.1 (port 0: any free one) that takes
+    seats; the arbiter is built with them (no error at construction)."""
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "lan_demon", "host", "--port", "0",
+                             "--players", "2", "--rounds", "1000000", "--fairness-ms", "0",
+                             "--countdown", "0", "--pause", "0", "--no-handicap",
+                             "--rate-limit", "0", "--seed", "1"],
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("lan-demon: hosting racing-demon at 127.0.0.1:"), first
+        port = int(first.split("127.0.0.1:")[1].split()[0])
+        assert port > 0
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_resumed_host_refuses_a_rate_limit(tmp_path, capsys):
+    """The journal does not keep the brake, so ``--resume`` with ``--rate-limit`` is a mistake
+    said in one line (before anything is read or bound)."""
+    assert main(["host", "--resume", str(tmp_path / "none.journal"), "--rate-limit", "0"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("lan-demon: --rate-limit goes with a fresh table"), line

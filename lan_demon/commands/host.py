@@ -10,7 +10,8 @@ from lan_demon.commands.errors import UsageError
 from lan_demon.commands.host_secrets import host_keys, keep_secrets
 from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, HOST_SETTINGS,
                                         MAX_LAG_CAP_MS, add_handicap, check_code, lag_cap,
-                                        match_options, pause, pause_value, positive, seed)
+                                        match_options, pause, pause_value, positive,
+                                        rate_limit, seed)
 from lan_demon.commands.resume import resume_host
 from lan_demon.commands.serve import Announcement, serve_table
 from lan_demon.games import GAME_IDS, get_game
@@ -24,6 +25,8 @@ DESCRIPTION = ("Run an arbiter. It binds to 127.0.0.1 only and announces nothing
                "crashed host again, on the same port.")
 
 MIN_HOST_CODE = 8  # a host's own room code: as long as a made one (issue 11, item 6)
+#: ``--rate-limit`` not given: Config's brake, messages a second per connection (PROTOCOL.md §10)
+DEFAULT_RATE_LIMIT = 5000.0
 
 
 def add_arguments(host: argparse.ArgumentParser) -> None:
@@ -51,6 +54,10 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
     host.add_argument("--turn-timeout", type=float, help="Rack-O and Gin "
                       "Solitaire: seconds before an absent player's turn is played for them "
                       "(default 30)")
+    host.add_argument("--rate-limit", type=rate_limit, metavar="N", help="messages a second "
+                      "one connection may send, in bursts of up to twice that; beyond it they "
+                      "are dropped (0: no limit, for benchmarks; default "
+                      f"{DEFAULT_RATE_LIMIT:g}, bursts of {2 * DEFAULT_RATE_LIMIT:g})")
     host.add_argument("--resume", metavar="JOURNAL", help="take up the match of a crashed "
                       "host from its journal (game, seed, seats and settings come from it, "
                       "the room code, keys and LAN name from JOURNAL.secret beside it; it "
@@ -93,11 +100,13 @@ def run(args: argparse.Namespace) -> int:
     if args.lan and code is None:
         from lan_demon.net.security import new_code
         code = new_code()
+    brake = {} if args.rate_limit is None else \
+        {"rate_limit": args.rate_limit, "rate_burst": 2 * args.rate_limit}
     # seed None: secret deals, committed to and revealed (PROTOCOL.md §22)
     config = Config(args.game, players=args.players, rounds=args.rounds, seed=args.seed,
                     options=options, fairness_ms=args.fairness_ms, countdown=args.countdown,
                     pause=args.pause, turn_timeout=args.turn_timeout,
-                    lag_cap_ms=args.lag_cap_ms, code=code)
+                    lag_cap_ms=args.lag_cap_ms, code=code, **brake)
     if args.rounds is not None:
         get_game(args.game).check_rounds(args.rounds)  # RG-7: refuse it before binding
     keys = host_keys() if secure else None

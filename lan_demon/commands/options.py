@@ -1,7 +1,7 @@
-"""Option values the commands share: argparse types (``--pause``, ``--lag-cap``, seeds,
-counts), the checks of values argparse cannot make (speed profiles, room codes, CURVE keys,
-``--browse``), the flags several commands take alike (``--handicap``, the LAN join flags) and
-the words their help texts list (speed profiles, strategies).
+"""Option values the commands share: argparse types (``--pause``, ``--lag-cap``,
+``--rate-limit``, seeds, counts), the checks of values argparse cannot make (speed profiles,
+room codes, CURVE keys, ``--browse``), the flags several commands take alike (``--handicap``,
+the LAN join flags) and the words their help texts list (speed profiles, strategies).
 """
 
 from __future__ import annotations
@@ -77,6 +77,19 @@ def lag_cap(text: str) -> float:
     if not 0 <= value <= MAX_LAG_CAP_MS:
         raise argparse.ArgumentTypeError(f"RD-11: the lag cap is 0 to {MAX_LAG_CAP_MS:g} ms, "
                                          f"not {text}")
+    return value
+
+
+def rate_limit(text: str) -> float:
+    """``--rate-limit N``: messages a second one connection may send, 0 or more (0: no brake;
+    PROTOCOL.md §10)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of messages a second: {text!r}") \
+            from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {text}")
     return value
 
 

@@ -20,6 +20,9 @@ def resume_host(args: argparse.Namespace) -> int:
 
     from lan_demon.net.journal import read_journal
     from lan_demon.net.recovery import check_secrets, host_config, read_secrets, resume, summary
+    if args.rate_limit is not None:
+        raise UsageError("--rate-limit goes with a fresh table: the journal does not keep it, "
+                         "so a resumed host brakes at the default; leave --rate-limit out")
     read = read_journal(args.resume)
     config = host_config(read, args.resume)
     for name in HOST_SETTINGS:
