@@ -5,11 +5,12 @@
 
 Racing Demon (classic). For each table size the arbiter runs in a process of its own, so that
 its CPU time can be read from ``/proc/PID/stat``; its address is read from its first line of
-output. For the latency phase it is ``python -m lan_demon host --port 0 --players N --seed S
---countdown 0 --pause 0 --fairness-ms 0`` on 127.0.0.1; for the flat-out and saturated phases
-it is the same server started by this script with RD-15 handicaps off (a flat-out table plays
-thousands of rounds, over which the handicaps walk the Piles down to 0; rounds that are over at
-Go, RD-16, then flood the table). Bots share one or two more processes (``run_pool``). Per
+output. It is ``python -m lan_demon host --port 0 --players N --seed S
+--countdown 0 --pause 0 --fairness-ms 0 --rounds 1000000`` on 127.0.0.1; for the flat-out and
+saturated phases also ``--no-handicap --rate-limit 0`` (a flat-out table plays thousands of
+rounds, over which RD-15's handicaps would walk the Piles down to 0, and rounds over at Go,
+RD-16, would then flood the table; the saturated phase's bare seats exceed the flood brake on
+purpose). Bots share one or two more processes (``run_pool``). Per
 table size:
 
 1. latency: one seat is a probe client, the others are greedy bots at the ``club`` pace (a
@@ -121,18 +122,17 @@ def read_line(proc: subprocess.Popen, timeout: float = 15.0) -> str:
 
 
 class Host:
-    """An arbiter in a process of its own, on loopback, any free port: ``lan-demon host``, or
-    with ``handicap=False`` the same server started by this script with RD-15 off."""
+    """An arbiter in a process of its own, on loopback, any free port: ``lan-demon host``; with
+    ``flat_out`` also ``--no-handicap --rate-limit 0`` (RD-15 off, no flood brake: the
+    saturated phase's bare seats send ~10,000 messages/s each, on purpose)."""
 
     def __init__(self, players: int, seed: int, fairness_ms: float, log: Any, name: str,
-                 handicap: bool = True):
-        if handicap:  # --rounds: a match that outlasts the run
-            command = ["-m", "lan_demon", "host", "--port", "0", "--players", str(players),
-                       "--seed", str(seed), "--countdown", "0", "--pause", "0",
-                       "--fairness-ms", f"{fairness_ms:g}", "--rounds", "1000000"]
-        else:
-            command = [HERE, "--host-worker", "--count", str(players), "--seed", str(seed),
-                       "--fairness-ms", f"{fairness_ms:g}"]
+                 flat_out: bool = False):
+        command = ["-m", "lan_demon", "host", "--port", "0", "--players", str(players),
+                   "--seed", str(seed), "--countdown", "0", "--pause", "0",
+                   "--fairness-ms", f"{fairness_ms:g}", "--rounds", "1000000"]
+        if flat_out:
+            command += ["--no-handicap", "--rate-limit", "0"]
         self.proc = subprocess.Popen(python(f"host-{name}") + command,
                                      stdout=subprocess.PIPE, stderr=log, text=True)
         # "lan-demon: hosting racing-demon at HOST:PORT (updates on port PUB), …"
@@ -143,29 +143,6 @@ class Host:
 
     def close(self) -> None:
         stop(self.proc, signal.SIGINT)
-
-
-def host_worker(args: argparse.Namespace) -> None:
-    """Child: what ``lan-demon host --port 0 --players N --seed S --countdown 0 --pause 0
-    --fairness-ms F`` runs, with RD-15 handicaps off (the command has no switch for it): over
-    the thousands of rounds a flat-out table plays, handicaps walk the Piles down to 0, and
-    then rounds that are over at Go (RD-16) flood the table with deals."""
-    from lan_demon.net.arbiter import Config
-    from lan_demon.net.server import ArbiterServer
-    # rate_limit=0: the saturated phase's bare seats send ~10,000 messages/s each, on purpose
-    # (the arbiter's capacity is measured, not its flood brake); real bots stay far below it
-    config = Config(GAME, players=args.count, rounds=1_000_000, seed=args.seed,
-                    options={"handicap": False}, fairness_ms=args.fairness_ms, countdown=0,
-                    pause=0, rate_limit=0)
-    server = ArbiterServer(config, port=0)
-    print(f"lan-demon: hosting {GAME} at {server.address[len('tcp://'):]} "
-          f"(updates on port {server.pub_port})", flush=True)
-    try:
-        server.serve()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
 
 
 def start_bots(address: str, count: int, first: int, speed: str, seed: int, log: Any
@@ -408,7 +385,7 @@ def throughput(players: int, seconds: float, seed: int, fairness_ms: float, proc
     sub.setsockopt(zmq.LINGER, 0)
     sub.setsockopt(zmq.SUBSCRIBE, b"")
     try:
-        host = Host(players, seed, fairness_ms, log, f"flat-out-{players}", handicap=False)
+        host = Host(players, seed, fairness_ms, log, f"flat-out-{players}", flat_out=True)
         sub.connect(host.pub)
         procs = max(1, min(procs, players))
         share = [players // procs + (i < players % procs) for i in range(procs)]
@@ -523,7 +500,7 @@ def capacity(players: int, seconds: float, seed: int, fairness_ms: float, log: A
     ctx = zmq.Context()
     socks: list[zmq.Socket] = []
     try:
-        host = Host(players, seed, fairness_ms, log, f"capacity-{players}", handicap=False)
+        host = Host(players, seed, fairness_ms, log, f"capacity-{players}", flat_out=True)
         dealers, subs = [], []
         for i in range(players):
             d, sub = ctx.socket(zmq.DEALER), ctx.socket(zmq.SUB)
@@ -625,7 +602,6 @@ def main() -> None:
     parser.add_argument("--profile", metavar="DIR", help="run the arbiter and bot processes "
                         "under cProfile, writing one .prof file each into DIR")
     parser.add_argument("--echo", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--host-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bots-worker", metavar="ADDRESS", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
@@ -633,8 +609,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.echo:
         return echo_server()
-    if args.host_worker:
-        return host_worker(args)
     if args.bots_worker:
         return bots_worker(args)
     global PROFILE
