@@ -81,4 +81,8 @@ def test_rd11_verdict_sorts_every_refusal_into_beaten_taken_or_illegal():
     book.clear()  # the same refusal with no play remembered: the engine's RD-11, taken by 0
     assert book.verdict(state, 1, to_s1, "s1", 3.004, "RD-11") == Taken(0, "s1")
     assert book.verdict(state, 1, Play("c1", "s1"), "s1", 3.0, "RD-6") is None  # illegal
+    for rule in ("RD-11", "RD-5", "RD-6"):  # lost() is verdict() as a yes or no
+        for move in (to_s1, Play("c1", "s1")):
+            assert book.lost(state, 1, move, "s1", 3.0, rule) == \
+                (book.verdict(state, 1, move, "s1", 3.0, rule) is not None)
 

@@ -212,8 +212,8 @@ def _race(game: Game, state: Any, bots: list[Strategy], rngs: list[random.Random
             events = game.apply(state, seat, move)
         except IllegalMove as err:
             stats.refused += 1
-            place = game.destination(state, seat, move)
-            stats.beaten += races.verdict(state, seat, move, place, now, err.rule) is not None
+            # it lands the instant it is judged, so its place is the one it names (no hold)
+            stats.beaten += races.lost(state, seat, move, None, now, err.rule)
             events = []
         races.remember(seat, now, events, state)
         if restarts_minute(events):

@@ -16,15 +16,15 @@ turns a "to the middle" play into the play as it was placed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from lan_demon.games.cards import Card
 
 
-@dataclass(frozen=True)
-class LastPlay:
+class LastPlay(NamedTuple):
     """The last card committed onto one stack: whose it was, its (believed) timestamp, and
-    the stack's top before it (None: the card founded the stack)."""
+    the stack's top before it (None: the card founded the stack). A named tuple, not a frozen
+    dataclass: one is made for every card played, at the arbiter and in the simulator."""
 
     seat: int
     ts: float
@@ -68,12 +68,15 @@ class RaceBook:
     def remember(self, seat: int, ts: float, events: list[dict[str, Any]], state: Any) -> None:
         """Keep the stack's last committed play, from the events of a move just applied to
         ``state`` by ``seat`` at ``ts`` (only a play onto a stack counts): O(1)."""
-        first = events[0] if events else None
-        if first is None or first.get("e") != "play":
+        if not events:
             return
-        sid = stack_id(first.get("to", ""))
-        if sid is None:
+        first = events[0]
+        if first.get("e") != "play":
             return
+        to = first.get("to", "")
+        if to[:1] != "s":  # a column (c1-c4): no race is remembered there
+            return
+        sid = int(to[1:])  # the engine's own event: always s<stack id> for a stack
         stack = state.stacks.get(sid)
         cards = stack.cards if stack is not None else \
             (state.kings_cards[-1] if state.kings_cards else [])
@@ -113,6 +116,14 @@ class RaceBook:
             return None
         where = place or getattr(move, "target", "")
         return Taken(holder(state, where), where)
+
+
+    def lost(self, state: Any, seat: int, move: Any, place: str | None, ts: float,
+             rule: str) -> bool:
+        """Whether a refused move lost a race — ``verdict(...) is not None`` — without working
+        out by whom when the engine's own rule (RD-11) already says so (the simulator only
+        counts them)."""
+        return rule == "RD-11" or self.beaten(state, seat, move, place, ts) is not None
 
 
 def holder(state: Any, place: str) -> int | None:

@@ -24,7 +24,11 @@ STUCK_TIMEOUT = 60.0
 def restarts_minute(events: list[dict[str, Any]]) -> bool:
     """RD-13: whether a move's events start the stuck minute again — a card played anywhere, or
     the Packs rotated. The one test the arbiter, the simulator and ``verify`` all use."""
-    return any(e.get("e") in ("play", "rotate") for e in events)
+    for event in events:  # a plain loop: this runs once per committed move, at every table
+        kind = event.get("e")
+        if kind == "play" or kind == "rotate":
+            return True
+    return False
 
 
 def turn_pack(state: DemonState, seat: int, turn_size: int, german: bool) -> list[dict[str, Any]]:
