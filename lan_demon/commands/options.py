@@ -36,16 +36,20 @@ NO_LIMIT = "none"
 DEFAULT_PAUSE = 60.0  # seconds: long enough to read the scores, short enough to go on alone
 
 
+def number(text: str, unit: str) -> float:
+    """An option's number, or the one line that says what was wanted instead."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of {unit}: {text!r}") from None
+
+
 def pause(text: str) -> float | str:
     """``--pause``: seconds (0 or more) or ``none``; ``none`` stays a word until
     :func:`pause_value`, so that "not given" (None) and "no limit" are told apart."""
     if text.strip().lower() == NO_LIMIT:
         return NO_LIMIT
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds or 'none': {text!r}") \
-            from None
+    value = number(text, "seconds or 'none'")
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be 0 seconds or more (or 'none'), not {text}")
     return value
@@ -70,10 +74,7 @@ MAX_LAG_CAP_MS = 100.0
 
 def lag_cap(text: str) -> float:
     """``--lag-cap MS``: 0 to 100 milliseconds (PROTOCOL.md §8)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+    value = number(text, "milliseconds")
     if not 0 <= value <= MAX_LAG_CAP_MS:
         raise argparse.ArgumentTypeError(f"RD-11: the lag cap is 0 to {MAX_LAG_CAP_MS:g} ms, "
                                          f"not {text}")
@@ -83,11 +84,7 @@ def lag_cap(text: str) -> float:
 def rate_limit(text: str) -> float:
     """``--rate-limit N``: messages a second one connection may send, 0 or more (0: no brake;
     PROTOCOL.md §10)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of messages a second: {text!r}") \
-            from None
+    value = number(text, "messages a second")
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {text}")
     return value
