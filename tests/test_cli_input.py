@@ -286,10 +286,32 @@ def test_host_hands_its_rate_limit_to_the_arbiter(host_configs, capsys):
         with pytest.raises(HostStopped):
             main(["host", "--port", "0", *argv])
         assert (configs[-1].rate_limit, configs[-1].rate_burst) == want
-    for bad in ("-1", "fast", "inf"):
+    for bad in ("-1", "fast", "inf", "nan", "5", "99.9"):
         assert main(["host", "--port", "0", "--rate-limit", bad]) == 2
         (line,) = capsys.readouterr().err.splitlines()
         assert line.startswith("lan-demon: argument --rate-limit: "), line
+
+
+def test_the_least_rate_limit_host_takes_still_seats_a_person_and_lets_them_play():
+    """A brake so tight that a client's first second (hello, five clock-sync pings, ready) is
+    refused looked to the player like "no answer — is the host running?": ``--rate-limit``
+    takes 0 or at least MIN_RATE_LIMIT, and at that least a client connects at once, readies
+    and plays a round's first moves without one ``rate_limited``."""
+    from arbiter_harness import Table
+    from lan_demon.commands.options import MIN_RATE_LIMIT
+    table = Table(players=1, rate_limit=MIN_RATE_LIMIT, rate_burst=2 * MIN_RATE_LIMIT)
+    table.seat(b"ann", "Ann")
+    for _ in range(5):
+        table.send(b"ann", "ping", c=table.now)
+    table.send(b"ann", "ready")
+    table.tick(table.now + 0.01)
+    assert table.arbiter.phase == "playing"
+    for _ in range(20):
+        table.send(b"ann", "move", round=table.arbiter.match.round_no, move={"t": "turn"},
+                   ts=table.now)
+    errors = [m for m in table.inbox[b"ann"] if m.get("t") == "error"]
+    assert not errors, errors  # no rate_limited, and the messages were right
+    assert sum(m.get("t") == "ok" for m in table.inbox[b"ann"]) == 21  # ready, 20 moves
 
 
 def test_host_takes_a_flat_out_benchmark_table(host_configs):

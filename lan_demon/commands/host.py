@@ -9,9 +9,9 @@ import sys
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.host_secrets import host_keys, keep_secrets
 from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, HOST_SETTINGS,
-                                        MAX_LAG_CAP_MS, add_handicap, check_code, lag_cap,
-                                        match_options, pause, pause_value, positive,
-                                        rate_limit, seed)
+                                        MAX_LAG_CAP_MS, MIN_RATE_LIMIT, add_handicap,
+                                        check_code, lag_cap, match_options, pause,
+                                        pause_value, positive, rate_limit, seed)
 from lan_demon.commands.resume import resume_host
 from lan_demon.commands.serve import Announcement, serve_table
 from lan_demon.games import GAME_IDS, get_game
@@ -56,7 +56,8 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
                       "(default 30)")
     host.add_argument("--rate-limit", type=rate_limit, metavar="N", help="messages a second "
                       "one connection may send, in bursts of up to twice that; beyond it they "
-                      "are dropped (0: no limit, for benchmarks; default "
+                      "are dropped (0: no limit, for benchmarks; else at least "
+                      f"{MIN_RATE_LIMIT:g}; default "
                       f"{DEFAULT_RATE_LIMIT:g}, bursts of {2 * DEFAULT_RATE_LIMIT:g})")
     host.add_argument("--resume", metavar="JOURNAL", help="take up the match of a crashed "
                       "host from its journal (game, seed, seats and settings come from it, "

@@ -7,6 +7,7 @@ the LAN join flags) and the words their help texts list (speed profiles, strateg
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from lan_demon.commands.errors import UsageError
@@ -81,12 +82,25 @@ def lag_cap(text: str) -> float:
     return value
 
 
+#: ``--rate-limit``'s least brake but none: a client's first second (hello, its clock-sync pings,
+#: ready, heartbeats) and a person's play fit well inside it, so no limit it takes locks anyone out.
+MIN_RATE_LIMIT = 100.0
+
+
 def rate_limit(text: str) -> float:
-    """``--rate-limit N``: messages a second one connection may send, 0 or more (0: no brake;
-    PROTOCOL.md §10)."""
+    """``--rate-limit N``: messages a second one connection may send: 0 (no brake) or
+    ``MIN_RATE_LIMIT`` or more (PROTOCOL.md §10)."""
     value = number(text, "messages a second")
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {text}")
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"a finite number of messages a second (0: no "
+                                         f"limit), not {text}")
+    if 0 < value < MIN_RATE_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"at least {MIN_RATE_LIMIT:g} messages a second (0: no limit), not {text}: fewer "
+            "would refuse a client's first messages, and nobody could sit down")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"0 (no limit) or at least {MIN_RATE_LIMIT:g} "
+                                         f"messages a second, not {text}")
     return value
 
 
