@@ -47,7 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        if extras:  # name the command's own help, where the flag that was meant is listed
+            where = f"lan-demon {args.command}" if args.command else "lan-demon"
+            raise UsageError(f"unrecognized arguments: {' '.join(extras)} "
+                             f"(see '{where} --help')")
         if not args.command:
             parser.print_help()
             return EXIT_USAGE

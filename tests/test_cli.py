@@ -156,6 +156,8 @@ def test_deadwood_prints_melds_and_points(capsys):
     (["simulate", "--game", "racko", "--strategy", "greedy,random,greedy"], "3 strategies"),
     (["simulate", "--game", "racko", "--speed", "warp"], "unknown speed profile"),
     (["simulate", "--game", "racko", "--bogus"], "unrecognized arguments"),
+    (["join", "127.0.0.1:7700", "--nmae", "Ann"], "(see 'lan-demon join --help')"),
+    (["play", "--bogus"], "unrecognized arguments: --bogus (see 'lan-demon play --help')"),
     (["simulate"], "required: --game"),
     (["deadwood", "QS", "1X"], "not a card: '1X'"),
     (["deal", "--game", "racing-demon", "--moves", "pile to the moon"], "not a move"),
