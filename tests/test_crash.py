@@ -33,9 +33,8 @@ from lan_demon.bots import make_strategy
 from lan_demon.bots.base import Turn
 from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.codec import decode, encode, make
-from lan_demon.net.journal import JournalError, JournalWriter, read_journal
-from lan_demon.net.recovery import (RESUME_QUIET, read_secrets, restore, secret_path, summary,
-                                    take_up)
+from lan_demon.net.journal import JournalError, JournalWriter, read_journal, secret_path
+from lan_demon.net.recovery import RESUME_QUIET, read_secrets, restore, summary, take_up
 from lan_demon.net.replay import replay
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
 
@@ -525,8 +524,7 @@ def test_a_host_killed_at_seeded_moments_resumes_and_loses_no_committed_move(tmp
 
 from lan_demon.cli import main  # noqa: E402 - the command line, for this part only
 from lan_demon.net.seats import Sender  # noqa: E402
-from lan_demon.net.recovery import (HostSecrets, read_secrets, secret_path,  # noqa: E402
-                                    write_secrets)
+from lan_demon.net.recovery import HostSecrets, read_secrets, write_secrets  # noqa: E402
 from lan_demon.net.security import KeyPair, new_keypair  # noqa: E402
 
 CODE = "ZEBRAFISH7"  # long enough never to turn up in a journal's bytes by chance

@@ -119,21 +119,14 @@ class _Stop(Exception):
     pass
 
 
-def test_rd11_host_takes_its_lag_cap_from_the_command_line(monkeypatch, capsys):
+def test_rd11_host_takes_its_lag_cap_from_the_command_line(host_configs, capsys):
     """``host --lag-cap MS`` reaches the arbiter's Config (default 10); a bad value is one line
     that names the rule and the range."""
-    import lan_demon.net.server as server_mod
+    from conftest import HostStopped
     from lan_demon.cli import main
-    configs = []
-
-    class FakeServer:
-        def __init__(self, config, **kw):
-            configs.append(config)
-            raise _Stop
-
-    monkeypatch.setattr(server_mod, "ArbiterServer", FakeServer)
+    configs = host_configs
     for argv, want in (([], 10.0), (["--lag-cap", "25"], 25.0), (["--lag-cap", "0"], 0.0)):
-        with pytest.raises(_Stop):
+        with pytest.raises(HostStopped):
             main(["host", "--port", "0", *argv])
         assert configs[-1].lag_cap_ms == want
     for bad in ("250", "-1", "fast"):

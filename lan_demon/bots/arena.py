@@ -51,7 +51,7 @@ from typing import Any, Callable, TextIO
 from lan_demon.bots.arena_report import ArenaReport, RoundOutcome, tally
 from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.simulator import play_round
-from lan_demon.bots.speed import PROFILES
+from lan_demon.bots.speed import PROFILES, profile
 from lan_demon.games import BadConfig, Game, GameError, Match, RoundResult, get_game, round_rng
 
 CHUNKS_PER_JOB = 4  # chunks per worker: enough to balance the load and move the progress bar
@@ -198,8 +198,10 @@ def run_arena(game_id: str, seats: list[str], rounds: int, seed: int | str = 0,
     game = get_game(game_id)
     check_seats(game, seats)
     check_run(rounds, jobs)
-    if speed not in PROFILES:
-        raise ArenaError(f"unknown speed profile {speed!r}; choose one of: {', '.join(PROFILES)}")
+    try:
+        profile(speed)
+    except BadConfig as err:
+        raise ArenaError(str(err)) from None
     jobs = jobs or multiprocessing.cpu_count()
     work = chunks(rounds, jobs)
     tick = progress.update if progress else (lambda done: None)

@@ -27,8 +27,8 @@ import zmq
 
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.bots.registry import make_strategy
-from lan_demon.bots.speed import PROFILES, SpeedProfile
-from lan_demon.games import BadConfig, BadMove, GameError, IllegalMove
+from lan_demon.bots.speed import SpeedProfile, profile
+from lan_demon.games import BadMove, GameError, IllegalMove
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import Play
 from lan_demon.net.client import Client
@@ -265,8 +265,7 @@ def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
     and its room code. A bot keeps only the last few rounds' results: on an endless table all
     of them would grow without end (benchmarks/soak.py). ``remember``: keep the session token
     on disk, so the same bot started again takes its seat back (``lan-demon bot``)."""
-    if speed not in PROFILES:
-        raise BadConfig(f"unknown speed profile {speed!r}; choose one of: {', '.join(PROFILES)}")
+    pace = profile(speed)
     client = (BotClient if listen else Client)(address, name=name, bot=True, context=context,
                                                send_delay=send_delay, server_key=server_key,
                                                code=code, history=BOT_HISTORY,
@@ -280,7 +279,7 @@ def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
         leave_and_close(client)
         raise
     bot = NetBot(client, strategy, random.Random(f"lan_demon-bot:{seed}:{client.seat}"),
-                 PROFILES[speed], eye=random.Random(f"lan_demon-bot-eye:{seed}:{client.seat}"))
+                 pace, eye=random.Random(f"lan_demon-bot-eye:{seed}:{client.seat}"))
     client.ready()
     return bot
 

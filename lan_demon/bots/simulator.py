@@ -23,8 +23,8 @@ from typing import Any
 
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.bots.registry import make_strategy
-from lan_demon.bots.speed import PROFILES, SpeedProfile
-from lan_demon.games import TABLE, Game, GameError, IllegalMove, Match, get_game
+from lan_demon.bots.speed import PROFILES, SpeedProfile, profile
+from lan_demon.games import TABLE, BadConfig, Game, GameError, IllegalMove, Match, get_game
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import Play, Timeout
 from lan_demon.games.demon_races import RaceBook
@@ -240,9 +240,10 @@ def simulate(game_id: str, players: int, seed: int | str, rounds: int | None = N
     names = strategy if isinstance(strategy, list) else [strategy] * players
     if len(names) != players:
         raise SimulationError(f"{len(names)} strategies for {players} players")
-    if speed not in PROFILES:
-        raise SimulationError(f"unknown speed profile {speed!r}; choose one of: "
-                              f"{', '.join(PROFILES)}")
+    try:
+        pace = profile(speed)
+    except BadConfig as err:
+        raise SimulationError(str(err)) from None
     bots = [make_strategy(game.id, n) for n in names]
     if game.id == "racko" and all(n == "random" for n in names):
         raise SimulationError("random Rack-O bots never order a rack among themselves "
@@ -251,7 +252,7 @@ def simulate(game_id: str, players: int, seed: int | str, rounds: int | None = N
     labels = [f"{n}-{i + 1}" for i, n in enumerate(names)]
     match = Match(game, labels, seed, options or {}, rounds_wanted=rounds)
     sim = Simulation(match)
-    speeds = [PROFILES[speed]] * players
+    speeds = [pace] * players
     while not match.over:
         state = match.deal()
         sim.stats.append(play_round(game, state, bots, seed, match.round_no, speeds))

@@ -23,6 +23,8 @@ import math
 import random
 from dataclasses import dataclass
 
+from lan_demon.games.base import BadConfig
+
 
 @dataclass(frozen=True)
 class SpeedProfile:
@@ -67,3 +69,11 @@ PROFILES: dict[str, SpeedProfile] = {p.name: p for p in (
     SpeedProfile("expert", 0.5, 0.3, notice=0.2, miss=0.02),
     SpeedProfile("flat-out", 0.001, 0.0),
 )}
+
+
+def profile(name: str) -> SpeedProfile:
+    """The speed profile called ``name``; :class:`BadConfig` naming the choices otherwise (the
+    one check ``play``, ``bot``, the lobby's ``v``, the runner, the simulator and the arena use)."""
+    if name not in PROFILES:
+        raise BadConfig(f"unknown speed profile {name!r}; choose one of: {', '.join(PROFILES)}")
+    return PROFILES[name]

@@ -12,8 +12,7 @@ from typing import Any
 import zmq
 
 from lan_demon.bots.runner import make_bot, run_pool
-from lan_demon.bots.speed import PROFILES
-from lan_demon.games import BadConfig
+from lan_demon.bots.speed import profile
 from lan_demon.net.arbiter import LAG_CAP_MS, Config
 from lan_demon.net.server import ArbiterServer
 
@@ -41,12 +40,10 @@ class LocalTable:
     def set_speed(self, name: str) -> None:
         """Every bot plays at speed profile ``name`` from its next action on (a NetBot reads
         its profile from its ``speed`` attribute at each decision)."""
-        if name not in PROFILES:
-            raise BadConfig(f"unknown speed profile {name!r}; choose one of: "
-                            f"{', '.join(PROFILES)}")
+        chosen = profile(name)
         self.speed = name
         for bot in list(self.bots):
-            bot.set_speed(PROFILES[name])
+            bot.set_speed(chosen)
 
     @property
     def address(self) -> str:

@@ -126,10 +126,9 @@ def speed_names() -> str:
 
 
 def check_speed(name: str) -> None:
-    from lan_demon.bots.speed import PROFILES
-    if name not in PROFILES:
-        raise UsageError(f"unknown speed profile {name!r}; choose one of: "
-                         f"{', '.join(PROFILES)}")
+    """A speed profile's name, checked before anything starts (one line naming the choices)."""
+    from lan_demon.bots.speed import profile
+    profile(name)
 
 
 def strategy_help() -> str:

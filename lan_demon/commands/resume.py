@@ -67,7 +67,7 @@ def resume_host(args: argparse.Namespace) -> int:
 def agree_with_secrets(args: argparse.Namespace, secrets: Any) -> None:
     """``--lan``, ``--secure``, ``--code`` and ``--name`` on a resume may only repeat what the
     table was (its secrets file says; none: a plain loopback table)."""
-    from lan_demon.net.recovery import secret_path
+    from lan_demon.net.journal import secret_path
     lan, code, name = (secrets.lan, secrets.code, secrets.name) if secrets else \
         (False, None, None)
     secure = secrets is not None and secrets.keys is not None

@@ -47,8 +47,8 @@ from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.client import SILENCE
 from lan_demon.net.fairdeal import HostDeal, unpairs
-from lan_demon.net.journal import (SECRET_SUFFIX, JournalError, JournalRead, read_journal,
-                                   secret_path, write_private)
+from lan_demon.net.journal import (JournalError, JournalRead, read_journal, secret_path,
+                                   write_private)
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.replay import MatchFold, revealed_secrets
 from lan_demon.net.seats import Seat
@@ -468,7 +468,6 @@ def summary(restored: Restored) -> str:
     return f"{where}; totals: {totals}"
 
 
-__all__ = ["RESUME_QUIET", "SECRET_SUFFIX", "HostSecrets", "Restored", "check_secrets",
+__all__ = ["RESUME_QUIET", "HostSecrets", "Restored", "check_secrets",
            "complete", "config_of", "host_config", "keep_round_secret", "read_secrets",
-           "restore", "resume", "secret_path",
-           "summary", "take_up", "write_secrets"]
+           "restore", "resume", "summary", "take_up", "write_secrets"]
