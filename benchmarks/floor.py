@@ -69,17 +69,9 @@ FIRST_ID = 10  # the first move id (hello is 1, ready 2)
 TURN = {"t": "turn"}  # a Pack turn: always legal in Racing Demon, never contested
 STUCK = 5.0  # a move unanswered this long is counted lost and sent again
 B_MOST = 2000  # phase B's most moves
-TARGETS = ("relay", "lan_demon", "before")
 
 
 # --------------------------------------------------------------------------------- helpers
-
-
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process (every thread of it), from /proc/PID/stat."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
 def thread_cpu(pid: int) -> dict[int, tuple[str, float]]:
@@ -590,7 +582,8 @@ def phase_a(load: Load, target: Target, seconds: float) -> dict[str, Any]:
             "priv_bytes": counts["priv_bytes"] / moves,
             "others_bytes": counts["other_bytes"] / max(1, load.n - 1) / max(
                 1, counts["pub_bytes"]), "refused": counts["refused"],
-            "rounds": counts["rounds"], "lost": counts["lost"], "wrong_seat": counts["wrong_seat"], "stuck": stuck}
+            "rounds": counts["rounds"], "lost": counts["lost"],
+            "wrong_seat": counts["wrong_seat"], "stuck": stuck}
 
 
 def phase_b(load: Load, target: Target, seconds: float, seed: int) -> dict[str, Any]:
