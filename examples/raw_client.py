@@ -1,11 +1,13 @@
 """A Racing Demon player written from protocol/PROTOCOL.md alone: pyzmq, msgpack, stdlib.
 
 It imports nothing from lan_demon, on purpose: it shows that the wire protocol can be followed
-from its document. It does what §18 ("A minimal Racing Demon client") describes — hello,
-clock sync, snapshot, ready; a mirror kept by applying each update's events (§18.4) in
-sequence order, healed by a snapshot on a gap (§7); one simple move at a time (§18.5);
-heartbeats and probe echoes (§9); the state hash of every beat checked (§9) — and at match end
-prints the final scores and exits 0.
+from its document. It speaks protocol version 3 and does what §18 ("A minimal Racing Demon
+client") describes — hello, clock sync, snapshot, ready; every frame from the arbiter read as
+one message or an array of several, handled in order (§2); a mirror kept by applying each
+update's events (§18.4) in sequence order, healed by a snapshot on a gap (§7); one simple move
+at a time, confirmed by the update that carries its id as ``rid`` (no ``ok`` comes for a
+committed move, §3, §18.5); heartbeats and probe echoes (§9); the state hash of every beat
+checked (§9) — and at match end prints the final scores and exits 0.
 
     python examples/raw_client.py 127.0.0.1:7700 [--name Raw] [--pace 0.05]
 
@@ -24,7 +26,7 @@ import zlib
 import msgpack
 import zmq
 
-VERSION = 2
+VERSION = 3
 BEAT = 1.0  # §9: hb once a second
 SILENCE = 3.5  # §9: nothing heard this long before match_end: reconnect
 PRIVATE_WAIT = 1.0  # §7.3: a missing private half is asked for by snapshot after this
@@ -37,12 +39,18 @@ def encode(msg: dict) -> bytes:
     return msgpack.packb(msg, use_bin_type=True)  # §2: the reference encoding
 
 
-def decode(frame: bytes) -> dict | None:
+def decode(frame: bytes) -> list[dict] | None:
+    """§2: a frame from the arbiter is one message (a map) or several (an array of two or more
+    maps, to be handled in order). None for a frame that is neither."""
     try:
         msg = msgpack.unpackb(frame, raw=False)
     except Exception:  # noqa: BLE001 - a frame we cannot read is ignored, never fatal
         return None
-    return msg if isinstance(msg, dict) else None
+    if isinstance(msg, dict):
+        return [msg]
+    if isinstance(msg, list) and msg and all(isinstance(m, dict) for m in msg):
+        return msg
+    return None
 
 
 def hide(seat: int) -> str:
@@ -200,8 +208,9 @@ class RawClient:
         self.waiting_since: float | None = None
         self.table: dict = {"phase": "lobby"}
         self.state: dict | None = None
-        self.in_flight: int | None = None  # request id of our move, until its answer
-        self.wait_seq = 0  # after an ok: act again once applied reaches this
+        #: the request id of our move, until its answer: the move update with our seat and
+        #: this rid, once applied (§3: no ok comes for a committed move), or an error
+        self.in_flight: int | None = None
         self.refused: tuple[dict, int] | None = None  # (move, applied when it was refused)
         self.next_move_at = 0.0
         self.readied = False
@@ -257,17 +266,19 @@ class RawClient:
                         frame = sock.recv(zmq.NOBLOCK)
                     except zmq.Again:
                         break
-                    msg = decode(frame)
-                    if msg is None:
+                    msgs = decode(frame)
+                    if msgs is None:
                         continue
-                    if msg.get("v") != VERSION:  # §3: never act on another version
-                        print(f"raw_client: the arbiter speaks protocol version "
-                              f"{msg.get('v')!r}, not {VERSION}", file=sys.stderr)
-                        return 1
                     self.heard = time.monotonic()
-                    code = self.on_private(msg) if sock is self.dealer else self.on_public(msg)
-                    if code is not None:
-                        return code
+                    for msg in msgs:  # §2: in order, as if each had come alone
+                        if msg.get("v") != VERSION:  # §3: never act on another version
+                            print(f"raw_client: the arbiter speaks protocol version "
+                                  f"{msg.get('v')!r}, not {VERSION}", file=sys.stderr)
+                            return 1
+                        code = self.on_private(msg) if sock is self.dealer \
+                            else self.on_public(msg)
+                        if code is not None:
+                            return code
             if self.result is not None:
                 break
             self.housekeeping()
@@ -306,11 +317,7 @@ class RawClient:
             if msg["seq"] > self.applied:
                 self.privates[msg["seq"]] = msg
                 self.advance()
-        elif t == "ok":
-            if msg.get("re") == self.in_flight and self.in_flight is not None:
-                self.in_flight = None
-                self.wait_seq = msg.get("seq", 0)  # act again once the update is applied
-        elif t == "error":
+        elif t == "error":  # (an ok answers a ready or a leave: nothing to do; never a move)
             return self.on_error(msg)
         return None
 
@@ -443,11 +450,13 @@ class RawClient:
         elif k == "round":
             self.state = private["state"]
             self.table.update(phase="playing", round=update["round"])
-            self.in_flight, self.refused, self.wait_seq = None, None, 0
+            self.in_flight, self.refused = None, None
         elif k == "move":
             events = private["events"] if private is not None else update["events"]
             for e in events:
                 apply_event(self.state, e)
+            if update["seat"] == self.seat and update["rid"] == self.in_flight:
+                self.in_flight = None  # §3: our move's answer, now on the mirror (§18.5)
         elif k == "round_end":
             self.table.update(phase="between", totals=update["totals"],
                               round=update["round"] + 1)
@@ -462,8 +471,7 @@ class RawClient:
     def act(self) -> None:
         state, now = self.state, time.monotonic()
         if self.table.get("phase") != "playing" or state is None or self.in_flight is not None \
-                or self.applied < self.wait_seq or self.snap_id is not None \
-                or now < self.next_move_at:
+                or self.snap_id is not None or now < self.next_move_at:
             return
         for move in candidates(state, self.seat):
             if self.refused and self.refused == (move, self.applied):

@@ -1,4 +1,4 @@
-"""Build the golden vectors of ``protocol/PROTOCOL.md`` (protocol version 1).
+"""Build the golden vectors of ``protocol/PROTOCOL.md`` (protocol version 3).
 
 Run from the repository root::
 
@@ -12,6 +12,12 @@ through short sessions of each game on fixed seeds, records every message that c
 ``lan_demon.net.codec.encode`` makes of it. Every vector is a message the arbiter really sent
 or received in one of these sessions, except one client message no session sends
 (``c2a_move_rd_run``), which is built with ``lan_demon.net.codec.make``.
+
+A few vectors are whole frames of several messages (PROTOCOL.md §2): ``NAME.json`` is then a
+JSON array of the messages, in order, and ``NAME.msgpack`` the frame
+``lan_demon.net.codec.encode_many`` makes of them. Each is what the reference socket loop sends
+for one step of the arbiter (one client frame handled, or one tick) when that step is all its
+wake-up did: the session records the messages of each step together (:attr:`Session.frames`).
 
 A vector's name tells its direction, and so the channel to decode it on:
 
@@ -48,7 +54,8 @@ from lan_demon.net import fairdeal  # noqa: E402
 from lan_demon.net.outbox import Outbox  # noqa: E402
 from lan_demon.net.seats import Sender  # noqa: E402
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED,  # noqa: E402
-                                 TO_CLIENT, VERSION, decode, encode, make)
+                                 TO_CLIENT, VERSION, decode, decode_all, encode, encode_many,
+                                 make)
 
 OUT = HERE / "vectors"
 PUB_ENDPOINT = "tcp://192.168.1.20:7701"
@@ -86,6 +93,10 @@ class Session:
         self.peers: dict[bytes, str] = {}  # peer id -> client name in the log
         self.quiet: set[str] = set()  # clients that have gone silent (no hb, no echo)
         self.ids: dict[str, int] = {}
+        #: (direction, peer, messages) of every frame the steps so far would make on their own
+        #: (PROTOCOL.md §2: one PUB frame for a step's updates and beats, one frame per peer
+        #: for its replies), in the order the socket loop sends them: the PUB frame first.
+        self.frames: list[tuple[str, str | None, list[dict[str, Any]]]] = []
 
     # --- sending -------------------------------------------------------------------------
 
@@ -121,13 +132,18 @@ class Session:
         self._record(self.arbiter.tick(at))
 
     def _record(self, out: Outbox) -> None:
+        replies: dict[str, list[dict[str, Any]]] = {}
         for peer, msg in out.private:
             if peer is None:
                 continue
-            self.log.append({"at": self.now, "dir": "a2c", "peer": self.peers.get(peer, "?"),
-                             "msg": msg})
+            who = self.peers.get(peer, "?")
+            replies.setdefault(who, []).append(msg)
+            self.log.append({"at": self.now, "dir": "a2c", "peer": who, "msg": msg})
         for msg in out.public:
             self.log.append({"at": self.now, "dir": "pub", "msg": msg})
+        if out.public:
+            self.frames.append(("pub", None, list(out.public)))
+        self.frames += [("a2c", who, msgs) for who, msgs in replies.items()]
 
     # --- time passing --------------------------------------------------------------------
 
@@ -160,6 +176,17 @@ class Session:
             raise SystemExit(f"{self.name}: no {direction} message #{nth} matching the "
                              "predicate; has the arbiter changed?")
         return hits[nth]
+
+    def find_frame(self, direction: str, pred: Callable[[list[dict[str, Any]]], bool],
+                   peer: str | None = None) -> list[dict[str, Any]]:
+        """The messages of the first frame of ``direction`` (to ``peer``) that holds several
+        and matches ``pred``."""
+        for d, who, msgs in self.frames:
+            if d == direction and len(msgs) > 1 and (peer is None or who == peer) \
+                    and pred(msgs):
+                return msgs
+        raise SystemExit(f"{self.name}: no {direction} frame of several messages matching the "
+                         "predicate; has the arbiter changed?")
 
     def write_log(self) -> None:
         path = OUT / f"session-{self.name}.jsonl"
@@ -737,8 +764,7 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("a2c_pong", a2c(kind("pong")), "clock sync: the client's c back, with the arbiter's a")
     add("a2c_probe", a2c(kind("probe")), "the arbiter measures the round trip: echo a back")
     add("a2c_ok", a2c(lambda m: m["t"] == "ok" and "seq" not in m), "a request done")
-    add("a2c_ok_move", a2c(lambda m: m["t"] == "ok" and "seq" in m),
-        "a move committed as update seq")
+    # (version 2's a2c_ok_move is gone: a committed move is answered by its update alone, §3)
     for code in ERROR_CODES:
         add(f"a2c_error_{code}", errs[code], f"error {code}: {ERROR_CODES[code]}")
     add("a2c_error_malformed_re", a2c(lambda m: m["t"] == "error" and m["code"] == "malformed"
@@ -791,10 +817,7 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     stand_in = pub(lambda m: upd_move(m, t="draw") and m["rid"] == -1, session=rk)
     add("pub_update_move_stand_in", stand_in,
         "Rack-O: the arbiter plays an absent seat's turn (rid -1): first its draw")
-    # Today's arbiter answers stand-in moves to nobody (PROTOCOL.md §12); older ones sent this.
-    add("a2c_ok_stand_in", make("ok", re=-1, seq=stand_in["seq"]),
-        "Rack-O: the absent seat's connection is told of the move made for it (re -1; "
-        "older arbiters only, §12)")
+    # Stand-in moves are answered to nobody (§12); version 2's a2c_ok_stand_in is gone.
     add("pub_update_round_racko", pub(kind("update", k="round"), session=rk),
         "Rack-O: the public state of a round")
     add("pub_update_move_racko_place", pub(lambda m: upd_move(m, t="place"), session=rk),
@@ -824,6 +847,14 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("pub_beat_lobby", pub(kind("beat", hash="")), "a heartbeat with no round dealt")
     beat = pub(lambda m: m["t"] == "beat" and m["seq"] == round_update["seq"])
     add("pub_beat", beat, "a heartbeat: its hash is of pub_update_round's state")
+    # --- frames of several messages (§2): what one step of the arbiter sends at once -------
+    add("a2c_batch", rd.find_frame("a2c", lambda ms: ms[0]["t"] == "welcome", "ann"),
+        "one frame to one client, two messages: the welcome of Ann's hello and the probe "
+        "that follows it")
+    add("pub_batch", rd.find_frame("pub", lambda ms: ms[-1].get("k") == "countdown"),
+        "one PUB frame, two updates: Bob's ready (the lobby update) and the countdown it starts")
+    add("pub_batch_beat", rd.find_frame("pub", lambda ms: ms[0]["t"] == "beat"),
+        "one PUB frame of a tick: the second's beat, then a seat marked away (presence)")
     # --- what the seeded sessions do not show (session-features.jsonl: tables set by hand) --
     has = lambda m, e: any(x["e"] == e for x in m["events"])  # noqa: E731
     add("pub_update_move_rd_king", pub(lambda m: upd_move(m, t="play") and has(m, "king"),
@@ -956,16 +987,23 @@ def main() -> None:
     kinds: set[str] = set()
     for name, msg, text in vectors:
         channel = CHANNELS[name[:3]]
-        frame = encode(msg)
-        assert decode(frame, channel) == msg, name  # every vector is valid on its channel
+        msgs = msg if isinstance(msg, list) else [msg]
+        frame = encode(msg) if isinstance(msg, dict) else encode_many(msgs)
+        assert isinstance(msg, dict) or (len(msgs) > 1 and channel != "client"), name
+        # every vector is valid on its channel, and a frame of several reads as its messages
+        assert decode_all(frame, channel) == msgs if channel != "client" else \
+            decode(frame, channel) == msg, name
         assert json.loads(json.dumps(msg)) == msg, name
-        covered[channel].add(msg["t"])
-        if msg["t"] == "update":
-            kinds.add(msg["k"])
+        for m in msgs:
+            covered[channel].add(m["t"])
+            if m["t"] == "update":
+                kinds.add(m["k"])
         (OUT / f"{name}.json").write_text(json.dumps(msg, indent=2, ensure_ascii=False) + "\n",
                                           encoding="utf-8")
         (OUT / f"{name}.msgpack").write_bytes(frame)
-        index.append({"name": name, "channel": channel, "type": msg["t"],
+        index.append({"name": name, "channel": channel,
+                      "type": msg["t"] if isinstance(msg, dict) else
+                      "[" + ", ".join(m["t"] for m in msgs) + "]",
                       "bytes": len(frame), "about": text})
     missing = [(c, t) for c, schema in (("client", FROM_CLIENT), ("private", TO_CLIENT),
                                         ("pub", PUBLISHED))
@@ -982,7 +1020,9 @@ def main() -> None:
     assert by_name["a2c_error_rate_limited"]["re"] == 5
     assert by_name["a2c_welcome_moved_up"]["seat"] == 0
     assert by_name["a2c_error_slow_down"]["wait"] == 0.75  # 1 s earned at 101.25, asked at 101.5
-    assert by_name["pub_update_move_stand_in"]["seq"] == by_name["a2c_ok_stand_in"]["seq"]
+    assert [m["t"] for m in by_name["a2c_batch"]] == ["welcome", "probe"]
+    assert [m.get("k", m["t"]) for m in by_name["pub_batch"]] == ["lobby", "countdown"]
+    assert [m.get("k", m["t"]) for m in by_name["pub_batch_beat"]] == ["beat", "presence"]
     (OUT / "index.json").write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n",
                                     encoding="utf-8")
     write_deal_vectors()
@@ -993,13 +1033,20 @@ def main() -> None:
 
 def _write_readme(index: list[dict[str, Any]]) -> None:
     lines = [
-        "# Protocol version 2 — golden vectors",
+        "# Protocol version 3 — golden vectors",
         "",
         "Made by `python protocol/make_vectors.py` (do not edit by hand); described in",
         "`protocol/PROTOCOL.md`. For every `NAME` below, `NAME.json` is one message as JSON and",
         "`NAME.msgpack` the exact frame the reference codec sends for it. Key order in the JSON",
         "is the order on the wire; JSON numbers written with a fraction or exponent (`12.5`,",
         "`3.0`) are msgpack floats (float 64), the others integers.",
+        "",
+        "A vector whose type is written in brackets (`[welcome, probe]`) is one frame of",
+        "several messages from the arbiter (PROTOCOL.md §2): its JSON is an array of the",
+        "messages in order, and its `.msgpack` one msgpack array of their maps — each map a",
+        "whole message with its own `v` and `t`. A receiver handles them in order, as if each",
+        "had come in a frame of its own. Every other vector is one message, one map. A client",
+        "always sends one map per frame (`c2a_` vectors are never arrays).",
         "",
         "The prefix of a name is its direction, and so which decoder schema applies:",
         "",
@@ -1017,7 +1064,13 @@ def _write_readme(index: list[dict[str, Any]]) -> None:
         "`session-*.jsonl` are whole recorded sessions against the real arbiter with a fake",
         "clock, one JSON object a line: `at` (arbiter time), `dir` (`c2a`, `a2c`, `pub`),",
         "`peer` (which client, for `c2a`/`a2c`) and `msg` (or `raw`, the hex of a frame that",
-        "is not a valid message).",
+        "is not a valid message). They list **messages**, one a line, not frames: the",
+        "arbiter may send several consecutive lines of one direction (and one peer) in one",
+        "frame, as in the bracketed vectors above.",
+        "",
+        "Version 3 sends no `ok` for a committed move (its `update`, with `rid`, is the",
+        "answer) and so has no `a2c_ok_move`; nor `a2c_ok_stand_in`, an `ok` with `re` −1",
+        "that only arbiters before the note of PROTOCOL.md §12 sent.",
         "",
         "`deal-GAME.json` (one per game, PROTOCOL.md §21) are deals, not messages: the host",
         "secret and nonces (or the seed), the round secret, the first SHA-256 block of the",

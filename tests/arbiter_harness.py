@@ -31,6 +31,7 @@ class Table:
         msg = make(kind, **fields)
         if kind in NEEDS_ID and "id" not in fields:
             msg["id"] = next(self.ids)
+        self.last_id = msg.get("id")
         return self.deliver(peer, encode(msg), at)
 
     def deliver(self, peer: bytes, frame: bytes, at: float | None = None) -> list[dict]:
@@ -61,6 +62,14 @@ class Table:
         if rtt is not None:
             self.arbiter.seats[welcome["seat"]].rtts = [rtt]
         return welcome
+
+    def committed(self, replies: list[dict], rid: int | None = None) -> bool:
+        """Whether a move was committed: protocol 3 answers it with its update alone (the
+        ``rid`` is the move's id; default: the last one :meth:`send` sent), no error."""
+        rid = self.last_id if rid is None else rid
+        return not any(m["t"] == "error" for m in replies) and any(
+            m["t"] == "update" and m["k"] == "move" and m.get("rid") == rid
+            for m in self.published)
 
     def updates(self, kind: str) -> list[dict]:
         return [m for m in self.published if m["t"] == "update" and m["k"] == kind]

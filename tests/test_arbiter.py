@@ -7,7 +7,7 @@ import pytest
 
 from arbiter_harness import PLAY, RD, Table, c, dealt_table, race_table
 from lan_demon.net.seats import AWAY_AFTER
-from lan_demon.net.codec import encode, make
+from lan_demon.net.codec import VERSION, encode, make
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -48,9 +48,9 @@ def test_rd11_a_timestamp_earlier_than_its_measured_delay_allows_is_not_believed
 def test_rd11_uncontested_plays_commit_at_once_with_no_wait():
     t = race_table(fairness_ms=100)
     t.arbiter.state.seats[1].columns[0] = [c("KC", 1)]  # Bob no longer holds a 2♥
-    (ok,) = [m for m in t.send(b"A", "move", at=10.0, round=0, move=PLAY, ts=10.0)
-             if m["t"] == "ok"]
-    assert ok["seq"] == t.arbiter.seq and not t.arbiter.held
+    replies = t.send(b"A", "move", at=10.0, round=0, move=PLAY, ts=10.0)
+    assert t.committed(replies) and not t.arbiter.held
+    assert t.updates("move")[-1]["seq"] == t.arbiter.seq  # its update is its answer
 
 
 def test_a_seat_s_moves_keep_their_order_behind_a_held_move():
@@ -105,8 +105,8 @@ def test_rd12_moves_after_out_and_a_second_out_are_refused_with_the_rule():
 def test_bad_messages_get_an_error_and_the_arbiter_keeps_serving():
     t = race_table(fairness_ms=0)
     for frame, code in ((b"\xc1garbage", "malformed"), (encode({"v": 9, "t": "hb"}), "version"),
-                        (encode({"v": 2, "t": "fly"}), "unknown_type"),
-                        (encode({"v": 2, "t": "move", "id": 1}), "malformed")):
+                        (encode({"v": VERSION, "t": "fly"}), "unknown_type"),
+                        (encode({"v": VERSION, "t": "move", "id": 1}), "malformed")):
         (err,) = t.deliver(b"A", frame)
         assert err["code"] == code
     (err,) = t.send(b"A", "move", round=0, move={"t": "jump"}, ts=1.0)
@@ -115,8 +115,7 @@ def test_bad_messages_get_an_error_and_the_arbiter_keeps_serving():
     assert err["code"] == "wrong_round"
     (err,) = t.send(b"Z", "move", round=0, move=PLAY, ts=1.0)
     assert err["code"] == "not_joined"
-    ok = t.send(b"A", "move", at=10.0, round=0, move=PLAY, ts=10.0)
-    assert ok[-1]["t"] == "ok"  # still serving
+    assert t.committed(t.send(b"A", "move", at=10.0, round=0, move=PLAY, ts=10.0))  # serving
 
 
 def test_spectators_watch_but_cannot_move_and_see_no_hidden_card():

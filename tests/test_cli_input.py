@@ -311,7 +311,8 @@ def test_the_least_rate_limit_host_takes_still_seats_a_person_and_lets_them_play
                    ts=table.now)
     errors = [m for m in table.inbox[b"ann"] if m.get("t") == "error"]
     assert not errors, errors  # no rate_limited, and the messages were right
-    assert sum(m.get("t") == "ok" for m in table.inbox[b"ann"]) == 21  # ready, 20 moves
+    assert sum(m.get("t") == "ok" for m in table.inbox[b"ann"]) == 1  # ready
+    assert len(table.updates("move")) == 20  # each move answered by its update (protocol 3)
 
 
 def test_host_takes_a_flat_out_benchmark_table(host_configs):

@@ -41,8 +41,8 @@ from hypothesis import strategies as st
 
 from lan_demon.net.arbiter import Config
 from lan_demon.bots.runner import make_bot, run_pool
-from lan_demon.net.codec import (FROM_CLIENT, MAX_MESSAGE, ProtocolError, decode, encode,
-                                 make, request_id)
+from lan_demon.net.codec import (FROM_CLIENT, MAX_MESSAGE, ProtocolError, decode, decode_all,
+                                 encode, make, request_id)
 from lan_demon.net.replay import replay
 from lan_demon.net.server import ArbiterServer
 
@@ -167,7 +167,7 @@ class Attacker:
                 frame = self.sock.recv(zmq.NOBLOCK)
             except zmq.Again:
                 return
-            self.replies.append(decode(frame, "private"))
+            self.replies += decode_all(frame, "private")
 
     def marker(self) -> int:
         self.markers += 1

@@ -16,8 +16,8 @@ from arbiter_harness import PLAY, RD, Table, c
 from arbiter_harness import race_table as _race_table
 from lan_demon.net.arbiter import LAG_CAP_MS, Arbiter
 from lan_demon.net.race import TOLERANCE
-from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_DEPTH, MAX_MESSAGE, decode,
-                                 encode, make)
+from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_DEPTH, MAX_MESSAGE, VERSION,
+                                 decode, encode, make)
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -89,7 +89,7 @@ def test_nesting_deeper_than_the_limit_is_malformed_and_never_crashes() -> None:
         err = refused_once(t, b"A", move, "malformed", re=5)
         assert str(MAX_DEPTH) in err["reason"]
     ok = make("move", id=6, round=0, move={"t": "turn", "x": [[[1]]]}, ts=t.now)
-    assert [m["t"] for m in t.deliver(b"A", encode(ok))][-1] == "ok"  # shallow extras are fine
+    assert t.committed(t.deliver(b"A", encode(ok)), 6)  # shallow extras are fine
 
 
 def test_wrong_and_missing_versions_and_unknown_types() -> None:
@@ -97,12 +97,12 @@ def test_wrong_and_missing_versions_and_unknown_types() -> None:
     refused_once(t, b"A", pack({"v": 1, "t": "ping", "id": 3, "c": 1.0}), "version", re=3)
     refused_once(t, b"A", pack({"t": "hb"}), "version")
     refused_once(t, b"A", pack({"v": [1] * 50, "t": "hb"}), "version")
-    refused_once(t, b"A", pack({"v": 2, "t": "teleport", "id": 4}), "unknown_type", re=4)
+    refused_once(t, b"A", pack({"v": VERSION, "t": "teleport", "id": 4}), "unknown_type", re=4)
     for kind in ("welcome", "update", "__class__", "_on_move", "", "x" * 250):
-        err = refused_once(t, b"A", pack({"v": 2, "t": kind}), "unknown_type")
+        err = refused_once(t, b"A", pack({"v": VERSION, "t": kind}), "unknown_type")
         assert len(err["reason"]) <= 200  # what was sent is quoted, clipped
-    refused_once(t, b"A", pack({"v": 2, "t": b"hb"}), "malformed")  # bin, not str
-    refused_once(t, b"A", pack({"v": 2, b"t": "hb"}), "malformed")  # a bin key
+    refused_once(t, b"A", pack({"v": VERSION, "t": b"hb"}), "malformed")  # bin, not str
+    refused_once(t, b"A", pack({"v": VERSION, b"t": "hb"}), "malformed")  # a bin key
 
 
 # --- wrong types in every field of every client message -----------------------------------------
@@ -193,8 +193,8 @@ def test_an_id_on_a_message_that_has_none_is_ignored_whatever_its_type() -> None
     t = race_table()
     for junk in ([], {}, "x", b"x", -1, 0, None, 1.5):
         before = fingerprint(t.arbiter)
-        assert t.deliver(b"A", pack({"v": 2, "t": "hb", "id": junk})) == []
-        assert t.deliver(b"S", pack({"v": 2, "t": "echo", "a": 1.0, "id": junk})) == []
+        assert t.deliver(b"A", pack({"v": VERSION, "t": "hb", "id": junk})) == []
+        assert t.deliver(b"S", pack({"v": VERSION, "t": "echo", "a": 1.0, "id": junk})) == []
         assert fingerprint(t.arbiter) == before
 
 
@@ -255,8 +255,7 @@ def test_a_bug_in_a_handler_is_logged_answered_internal_and_the_table_goes_on(ca
     log = capsys.readouterr().err.splitlines()
     assert len(log) == 1 and "internal error" in log[0] and "KeyError" in log[0]
     assert "test_hostile.py" in log[0]  # where it failed, to find the bug
-    assert [m["t"] for m in t.send(b"A", "move", round=0, move={"t": "turn"}, ts=t.now)] \
-        [-1] == "ok"  # still serving
+    assert t.committed(t.send(b"A", "move", round=0, move={"t": "turn"}, ts=t.now))  # serving
 
 
 def test_a_bug_in_decoding_is_caught_at_the_boundary_too(capsys, monkeypatch) -> None:
@@ -328,7 +327,7 @@ def test_idle_buckets_are_forgotten_when_many_connections_come_and_go() -> None:
 def test_a_replayed_move_frame_is_refused_as_duplicate_and_not_applied_again() -> None:
     t = race_table(fairness_ms=0)
     turn = encode(make("move", id=40, round=0, move={"t": "turn"}, ts=t.now))
-    assert [m["t"] for m in t.deliver(b"A", turn)][-1] == "ok"
+    assert t.committed(t.deliver(b"A", turn), 40)
     waste = RD.state_to_data(t.arbiter.state)["seats"][0]["waste"]
     for _ in range(3):
         refused_once(t, b"A", turn, "duplicate", re=40)
@@ -342,7 +341,7 @@ def test_a_refused_move_s_id_is_spent_too_and_other_connections_have_their_own_i
     refused_once(t, b"A", encode(make("move", id=7, round=0, move={"t": "turn"}, ts=t.now)),
                  "duplicate", re=7)
     ok = t.send(b"B", "move", id=7, round=0, move={"t": "turn"}, ts=t.now)
-    assert ok[-1]["t"] == "ok"  # Bob's connection counts its own ids
+    assert t.committed(ok, 7)  # Bob's connection counts its own ids
 
 
 def test_a_reconnected_seat_counts_its_request_ids_afresh() -> None:
@@ -350,7 +349,7 @@ def test_a_reconnected_seat_counts_its_request_ids_afresh() -> None:
     t.send(b"A", "move", id=2, round=0, move={"t": "turn"}, ts=t.now)
     token = t.arbiter.seats[0].token
     t.send(b"A2", "hello", id=1, name="Ann", role="player", token=token)
-    assert t.send(b"A2", "move", id=2, round=0, move={"t": "turn"}, ts=t.now)[-1]["t"] == "ok"
+    assert t.committed(t.send(b"A2", "move", id=2, round=0, move={"t": "turn"}, ts=t.now), 2)
 
 
 def test_rd2_a_seat_named_anywhere_in_a_move_moves_only_the_sender_s_cards() -> None:

@@ -196,7 +196,8 @@ def test_a_move_from_a_seats_connection_with_another_key_is_refused():
     assert out.public == [] and arbiter.game.state_to_data(arbiter.state) == before
     out = arbiter.handle(peer, encode(make("move", id=3, round=0, move={"t": "draw"},
                                            ts=10.0)), 10.0, [ann, bob][mover])
-    assert [m["t"] for _, m in out.private][-1] == "ok"
+    assert [m["t"] for _, m in out.private if m["t"] == "error"] == []
+    assert [(m["k"], m["rid"]) for m in out.public if m["t"] == "update"][-1] == ("move", 3)
 
 
 def test_spectators_need_the_code_too(table):

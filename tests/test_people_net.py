@@ -33,9 +33,10 @@ def rd13_round_end(clients) -> None:
     for rotation in range(3):
         for c in clients:
             c.play(VoteStuck())
-        pump_until(lambda: clients[0].mirror is not None and
-                   (clients[0].mirror.rotations == rotation + 1 or
-                    clients[0].table["phase"] != "playing"), clients)
+        # every seat's copy, not only the first's: a vote is checked against the voter's own
+        pump_until(lambda: all(c.mirror is not None and (c.mirror.rotations == rotation + 1 or
+                                                         c.table["phase"] != "playing")
+                               for c in clients), clients)
     pump_until(lambda: all(c.table["phase"] == "between" for c in clients), clients)
 
 
@@ -112,8 +113,8 @@ def test_after_the_match_the_host_going_quiet_is_closed_never_reconnecting(host)
     for rotation in range(3):
         for c in rd13:
             c.play(VoteStuck())
-        pump_until(lambda: ann.table["phase"] == "over" or
-                   ann.mirror.rotations == rotation + 1, [ann, bob, spy])
+        pump_until(lambda: all(c.table["phase"] == "over" or c.mirror.rotations == rotation + 1
+                               for c in rd13), [ann, bob, spy])
     pump_until(lambda: all(c.table["phase"] == "over" for c in (ann, bob, spy)),
                [ann, bob, spy])
     for c in (ann, bob, spy):

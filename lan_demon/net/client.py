@@ -24,7 +24,7 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import IllegalMove, get_game
-from lan_demon.net.codec import ProtocolError, decode, encode, make
+from lan_demon.net.codec import ProtocolError, decode_all, encode, make
 from lan_demon.net.connect import (ConnectError, check_server_key, handshake_failure,
                                    normalize_address,
                                    pub_endpoint, unwatch, watch_handshake)
@@ -45,10 +45,11 @@ class Client(TableCopy):
     """One connection to an arbiter, as a player or a spectator.
 
     ``watchers`` (a list, empty at first) is for measuring tools: each is called as
-    ``watcher(channel, msg, size)`` for every frame the client receives — ``channel``
+    ``watcher(channel, msg, size)`` for every message the client receives — ``channel``
     ``"update"`` (the published updates and beats) or ``"private"`` (everything the arbiter
-    sends this seat alone), ``msg`` the decoded message, ``size`` the frame's length in bytes —
-    before the message is handled. An empty list costs one truth test per frame. A watcher
+    sends this seat alone), ``msg`` the decoded message, ``size`` the frame's length in bytes
+    (shared evenly by the messages of a frame that held several, §2) — before the frame's
+    messages are handled. An empty list costs one truth test per frame. A watcher
     must not change ``msg``. See also :attr:`buffered` and :attr:`catching_up`."""
 
     def __init__(self, address: str, name: str = "player", role: str = "player",
@@ -304,17 +305,20 @@ class Client(TableCopy):
         return notices
 
     def _receive(self, frame: bytes, channel: str) -> None:
+        """One frame from the arbiter: one message, or several to handle in order (§2)."""
         try:
-            msg = decode(frame, channel)
+            msgs = decode_all(frame, channel)
         except ProtocolError as err:
             self.notices.append(Notice("refused", f"a bad message from the arbiter: {err}"))
             return
         self.heard = self.clock()
         if self.watchers:
-            for watcher in self.watchers:
-                watcher(WATCHED[channel], msg, len(frame))
-        handler = getattr(self, "_on_" + msg["t"])
-        handler(msg)
+            size = len(frame) / len(msgs)
+            for msg in msgs:
+                for watcher in self.watchers:
+                    watcher(WATCHED[channel], msg, size)
+        for msg in msgs:
+            getattr(self, "_on_" + msg["t"])(msg)
 
     def _housekeeping(self) -> None:
         now = self.clock()

@@ -15,7 +15,11 @@ from typing import Any
 
 import msgpack
 
-VERSION = 2  # 2: commit and reveal (§22), the spec'd shuffle (§21), journal v2
+#: 2: commit and reveal (§22), the spec'd shuffle (§21), journal v2. 3: a committed move is
+#: answered by its update alone (no ``ok``), and a frame from the arbiter may hold several
+#: messages (a msgpack array of maps, §2) — a version 2 client would wait for the ``ok`` and
+#: misread the array, so the number changed.
+VERSION = 3
 #: Bytes a client's frame may hold; larger ones are refused ``too_big`` unread. A client's largest
 #: legitimate message is a ``hello`` (a name of at most 24 characters, a 22-character token, a
 #: room code): about 200 bytes. 2 KiB leaves ten times that for fields later revisions may add,
@@ -121,6 +125,20 @@ def encode(msg: dict[str, Any]) -> bytes:
     return msgpack.packb(msg, use_bin_type=True)
 
 
+def encode_many(msgs: list[dict[str, Any]], packer: msgpack.Packer | None = None) -> bytes:
+    """One frame for several messages from the arbiter, in order (PROTOCOL.md §2): one message
+    is packed as its map, several as an array of maps. ``packer``: a ``msgpack.Packer`` of
+    the caller's own (``use_bin_type=True``), reused frame after frame — cheaper than
+    :func:`encode`'s fresh one, and never shared between threads. Every map must already carry
+    ``v`` (:func:`make` puts it first)."""
+    pack = packer.pack if packer is not None else _packb
+    return pack(msgs[0] if len(msgs) == 1 else msgs)
+
+
+def _packb(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
 def make(kind: str, **fields: Any) -> dict[str, Any]:
     """A message of type ``kind`` with ``v`` and ``t`` first; fields that are None are left out."""
     msg = {"v": VERSION, "t": kind}
@@ -173,12 +191,15 @@ def unpack_client(frame: bytes) -> Any:
 
 def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
     """Unpack and check one frame that arrived on ``channel``: ``client`` (what the arbiter's
-    ROUTER receives), ``private`` (what a client's DEALER receives) or ``pub``."""
-    if channel == "client" and len(frame) > MAX_MESSAGE:
+    ROUTER receives), ``private`` (what a client's DEALER receives) or ``pub``, holding one
+    message (:func:`decode_all` reads a frame from the arbiter, which may hold several)."""
+    if channel != "client":
+        msg = _unpack_arbiter(frame)
+        return check(msg, channel)
+    if len(frame) > MAX_MESSAGE:
         raise ProtocolError("too_big", f"{len(frame)} bytes; the limit is {MAX_MESSAGE}")
     try:
-        msg = unpack_client(frame) if channel == "client" else \
-            msgpack.unpackb(frame, raw=False, strict_map_key=True)
+        msg = unpack_client(frame)
     except ValueError as err:
         if "exceeds max_" in str(err):  # a header over UNPACK_LIMITS: refused before building
             raise ProtocolError("malformed", f"a list, map or string is longer than a client's "
@@ -186,10 +207,57 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
         raise ProtocolError("malformed", f"not msgpack ({type(err).__name__})") from None
     except Exception as err:  # msgpack raises several types for garbage
         raise ProtocolError("malformed", f"not msgpack ({type(err).__name__})") from None
+    if _plain_move(msg):
+        return msg
+    if isinstance(msg, dict) and _deeper_than(msg, MAX_DEPTH):
+        raise ProtocolError("malformed", f"maps and lists nest at most {MAX_DEPTH} deep")
+    msg = check(msg, "client")
+    if "id" in FROM_CLIENT[msg["t"]] and msg.get("id") is not None and msg["id"] < 1:
+        raise ProtocolError("malformed", f"{msg['t']!r} field 'id' must be a positive int, "
+                            f"not {msg['id']}")
+    return msg
+
+
+def decode_all(frame: bytes, channel: str) -> list[dict[str, Any]]:
+    """The messages in one frame from the arbiter (``private`` or ``pub``), in order: a map is
+    one message, an array of maps several (§2). A frame that is neither, or holds a message
+    that is not right, is refused whole."""
+    msg = _unpack_arbiter(frame)
+    if type(msg) is list:
+        if not msg:
+            raise ProtocolError("malformed", "an empty array holds no message")
+        return [check(m, channel) for m in msg]
+    return [check(msg, channel)]
+
+
+def _unpack_arbiter(frame: bytes) -> Any:
+    try:
+        return msgpack.unpackb(frame, raw=False, strict_map_key=True)
+    except Exception as err:  # msgpack raises several types for garbage
+        raise ProtocolError("malformed", f"not msgpack ({type(err).__name__})") from None
+
+
+_MOVE_FIELDS = frozenset(("v", "t", "id", "round", "move", "ts"))
+_SCALARS = (str, int, float, bool)
+
+
+def _plain_move(msg: Any) -> bool:
+    """A ``move`` of the usual shape — exactly its fields, each of its kind, the move a flat
+    map — checked in one pass: most frames at a busy table are these (the full check below
+    gives the same verdict on them, only slower)."""
+    if type(msg) is not dict or msg.get("t") != "move" or msg.keys() != _MOVE_FIELDS:
+        return False
+    rid, round_no, move, ts = msg["id"], msg["round"], msg["move"], msg["ts"]
+    return (type(msg["v"]) is int and msg["v"] == VERSION and type(rid) is int and rid > 0
+            and type(round_no) is int and type(ts) is float and math.isfinite(ts)
+            and type(move) is dict and all(type(x) in _SCALARS for x in move.values()))
+
+
+def check(msg: Any, channel: str) -> dict[str, Any]:
+    """``msg`` as a message of ``channel``: a map with our version, a known type and each of
+    that type's fields of the right kind; else a :class:`ProtocolError`."""
     if not isinstance(msg, dict):
         raise ProtocolError("malformed", f"a message is a map, not a {type(msg).__name__}")
-    if channel == "client" and _deeper_than(msg, MAX_DEPTH):
-        raise ProtocolError("malformed", f"maps and lists nest at most {MAX_DEPTH} deep")
     version = msg.get("v")
     if type(version) is not int or version != VERSION:
         raise ProtocolError("version", f"protocol version {quote(version)} is not spoken here; "
@@ -201,9 +269,6 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
     if schema is None:
         raise ProtocolError("unknown_type", f"unknown message type {quote(kind)}")
     _check_fields(msg, schema, kind)
-    if channel == "client" and "id" in schema and msg.get("id") is not None and msg["id"] < 1:
-        raise ProtocolError("malformed", f"{kind!r} field 'id' must be a positive int, "
-                            f"not {msg['id']}")
     return msg
 
 

@@ -130,7 +130,7 @@ def release(arb, now: float, out: Outbox) -> None:
 
 def commit(arb, held: Held, now: float, out: Outbox) -> None:
     seat, move = held.seat, held.move
-    # The table's own moves and stand-in turns (rid -1) are answered to nobody; a stand-in
+    # The table's own moves and stand-in turns (rid -1) are refused to nobody; a stand-in
     # seat whose connection is still open gets its private half all the same (§9)
     owner = arb.seats[seat].peer if seat >= 0 else None
     peer = owner if held.rid >= 0 else None
@@ -158,14 +158,15 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
     if secret and owner is not None:
         out.private.append((owner, make("private", seq=arb.seq, k="move", events=events,
                                         move=move.to_data() if hidden_move else None)))
+    # The update, with the mover's request id, is the answer to the move (no ``ok``, §7): one
+    # frame fewer per move, for the mover and the arbiter.
     out.public.append(make("update", seq=arb.seq, k="move", round=arb.match.round_no,
                            seat=seat, move=shown, rid=held.rid,
                            events=public_events(events), p=secret))
-    if peer is not None:
-        out.private.append((peer, make("ok", re=held.rid, seq=arb.seq)))
-    arb.record("move", seq=arb.seq, round=arb.match.round_no, seat=seat,
-               move=move.to_data(), at=held.arrival,
-               **({"ts": held.claimed} if held.claimed is not None else {}))
+    if arb.journal:
+        arb.record("move", seq=arb.seq, round=arb.match.round_no, seat=seat,
+                   move=move.to_data(), at=held.arrival,
+                   **({"ts": held.claimed} if held.claimed is not None else {}))
     if restarts_minute(events):
         arb.last_play = now
     arb.turn_since = now

@@ -12,12 +12,13 @@ import threading
 import time
 from typing import Any, Callable
 
+import msgpack
 import zmq
 
 from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.guard import log_internal
-from lan_demon.net.codec import MAX_MESSAGE, encode
+from lan_demon.net.codec import MAX_MESSAGE, encode_many
 from lan_demon.net.journal import JournalWriter
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Sender
@@ -142,7 +143,8 @@ class ArbiterServer:
             self._close_sockets()
             raise
         self.sent_bytes = 0
-        self.published = 0
+        self.published = 0  # messages published (several may share a frame)
+        self._packer = msgpack.Packer(use_bin_type=True)  # this loop's own, reused
 
     @staticmethod
     def _bind(sock: zmq.Socket, host: str, port: int) -> int:
@@ -178,42 +180,56 @@ class ArbiterServer:
             self._serving = None
 
     def _loop(self, poller: zmq.Poller, exit_when_over: bool) -> dict[str, Any] | None:
-        arbiter = self.arbiter
+        """Each wake-up reads every frame ready, lets time pass (``tick``), then sends what
+        all of that said at once: one PUB frame for every update of the wake-up, one frame
+        per peer for its replies (PROTOCOL.md §2). A busy table handles many moves per
+        wake-up, and each publish costs the I/O thread a write to every subscriber, so the
+        fan-out is paid once per wake-up instead of once per move."""
+        arbiter, router = self.arbiter, self.router
         flooded = False  # the last wake-up dropped frames: read in small batches, then rest
         while not self._stopping:
             now = self.clock()
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
-            if poller.poll(wait * 1000):
+            out = Outbox()
+            # Frames that came while the last wake-up was handled are read without a poll.
+            if router.getsockopt(zmq.EVENTS) & zmq.POLLIN or poller.poll(wait * 1000):
                 dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 began = time.perf_counter()
-                self._drain(FLOOD_DRAIN if flooded else DRAIN)
+                self._drain(out, FLOOD_DRAIN if flooded else DRAIN)
                 spent = time.perf_counter() - began
                 flooded = arbiter.limiter.dropped + arbiter.snapshots.dropped > dropped
                 if flooded:
+                    self._send(out)
+                    out = Outbox()
                     time.sleep(min(MAX_NAP, max(MIN_NAP, spent * NAP_FACTOR)))
-            self._guarded("a tick", lambda: arbiter.tick(self.clock()))
+            self._step("a tick", arbiter.tick, out)
+            self._send(out)
             self._tell_seats()
             if exit_when_over and arbiter.finished(self.clock()):
                 break
         return arbiter.result
 
-    def _drain(self, most: int = DRAIN) -> None:
+    def _drain(self, out: Outbox, most: int = DRAIN) -> None:
+        """Handle up to ``most`` ready frames, adding what the arbiter says to ``out``. A bug
+        in the arbiter is logged and the next frame is read (the table goes on)."""
+        handle, clock, recv = self.arbiter.handle_multipart, self.clock, self.router.recv_multipart
         for _ in range(most):
             try:
                 if self.identify:
                     peer, payload, sender = self._receive_identified()
                 else:
-                    frames = self.router.recv_multipart(zmq.NOBLOCK, copy=True)
+                    frames = recv(zmq.NOBLOCK, copy=True)
                     peer, payload, sender = frames[0], frames[1:], None
             except zmq.Again:
                 break
-            if sender is None:
-                self._guarded("a message", lambda: self.arbiter.handle_multipart(
-                    peer, payload, self.clock()))
-            else:
-                self._guarded("a message", lambda: self.arbiter.handle_multipart(
-                    peer, payload, self.clock(), sender))
-        self._tell_seats()
+            try:
+                said = handle(peer, payload, clock()) if sender is None else \
+                    handle(peer, payload, clock(), sender)
+            except Exception as err:
+                log_internal("a message", err)
+                continue
+            out.private += said.private
+            out.public += said.public
 
     def _receive_identified(self) -> tuple[bytes, list[bytes], Sender]:
         """One message with its sender's CURVE key (the ZAP ``User-Id``) and IP address,
@@ -235,28 +251,34 @@ class ArbiterServer:
             except Exception as err:  # the announcement must never take the table down
                 log_internal("telling the seat counts", err)
 
-    def _guarded(self, what: str, step: Callable[[], Outbox]) -> None:
-        """Run one step of the arbiter and send what it says. A bug in it is logged and the
-        loop goes on serving; a socket error (the context ending) still ends the loop."""
+    def _step(self, what: str, step: Callable[[float], Outbox], out: Outbox) -> None:
+        """Run one step of the arbiter, adding what it says to ``out``. A bug in it is logged
+        and the loop goes on serving."""
         try:
-            self._send(step())
-        except zmq.ZMQError:
-            raise
+            out.extend(step(self.clock()))
         except Exception as err:
             log_internal(what, err)
 
     def _send(self, out: Outbox) -> None:
         """Publish first, then answer privately: the canonical update is what every screen
-        waits for, and the PUB's fan-out to every subscriber is the longest path."""
-        for msg in out.public:
-            frame = encode(msg)
+        waits for, and the PUB's fan-out to every subscriber is the longest path. All the
+        updates go in one frame, and each peer's replies in one frame (§2), in the order
+        they were made. A socket error (the context ending) ends the loop."""
+        frame = self._frame(out.public) if out.public else None
+        if frame is not None:
             self.sent_bytes += len(frame)
-            self.published += 1
+            self.published += len(out.public)
             self.pub.send(frame)
+        if not out.private:
+            return
+        replies: dict[bytes, list[dict[str, Any]]] = {}
         for peer, msg in out.private:
-            if peer is None:
+            if peer is not None:
+                replies.setdefault(peer, []).append(msg)
+        for peer, msgs in replies.items():
+            frame = self._frame(msgs)
+            if frame is None:
                 continue
-            frame = encode(msg)
             self.sent_bytes += len(frame)
             try:
                 # A full queue to this peer (it does not read): the ROUTER drops the message
@@ -264,6 +286,23 @@ class ArbiterServer:
                 self.router.send_multipart([peer, frame], zmq.NOBLOCK)
             except zmq.ZMQError:
                 pass  # the peer is gone; its seat is kept and it will resync on return
+
+    def _frame(self, msgs: list[dict[str, Any]]) -> bytes | None:
+        """The frame for ``msgs``. A message that cannot be packed (a bug) is logged and left
+        out, not allowed to take the others of its frame with it."""
+        try:
+            return encode_many(msgs, self._packer)
+        except Exception as err:
+            self._packer.reset()
+            good = []
+            for msg in msgs:
+                try:
+                    self._packer.pack(msg)
+                    good.append(msg)
+                except Exception:
+                    self._packer.reset()
+                    log_internal(f"packing a {msg.get('t')!r} message", err)
+            return encode_many(good, self._packer) if good else None
 
     # --- running in a thread (tests, `lan-demon play`) -------------------------------------
 
@@ -322,7 +361,9 @@ class ArbiterServer:
         poller.register(self.router, zmq.POLLIN)
         deadline = self.clock() + grace
         while self.clock() < deadline and any(s.status == "here" for s in self.arbiter.seats):
+            out = Outbox()
             if poller.poll(50):
-                self._drain()
-            self._guarded("a tick", lambda: self.arbiter.tick(self.clock()))
+                self._drain(out)
+            self._step("a tick", self.arbiter.tick, out)
+            self._send(out)
         self._close_sockets(linger=linger_ms)
