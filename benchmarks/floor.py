@@ -64,6 +64,7 @@ HOST = "127.0.0.1"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 HERE = os.path.abspath(__file__)
 TREE = os.path.dirname(os.path.dirname(HERE))  # this script's checkout of lan_demon
+PROFILE: str | None = None  # --profile DIR: the lan_demon hosts run under cProfile
 WARMUP = 1.0  # seconds of play before phase A's window opens
 FIRST_ID = 10  # the first move id (hello is 1, ready 2)
 TURN = {"t": "turn"}  # a Pack turn: always legal in Racing Demon, never contested
@@ -338,7 +339,11 @@ class Target:
             router, pub = read_line(self.proc).split()
             self.address, self.pub = f"tcp://{HOST}:{router}", f"tcp://{HOST}:{pub}"
         else:
-            command = [sys.executable, "-m", "lan_demon", "host", "--port", "0", "--players",
+            profile = ["-m", "cProfile", "-o", os.path.join(PROFILE, f"{kind}-{players}-"
+                                                            f"{time.monotonic_ns()}.prof")] \
+                if PROFILE else []
+            command = [sys.executable, *profile, "-m", "lan_demon", "host", "--port", "0",
+                       "--players",
                        str(players), "--seed", str(seed), "--countdown", "0", "--pause", "0",
                        "--fairness-ms", "0", "--rounds", "1000000", "--no-handicap",
                        "--rate-limit", "0"]
@@ -781,11 +786,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--before", metavar="PATH",
                         help="a checkout of older lan_demon code, served as the 'before' target")
+    parser.add_argument("--profile", metavar="DIR", help="run the lan_demon and before hosts "
+                        "under cProfile, one .prof file each in DIR (slows them: figures then "
+                        "are not comparable)")
     parser.add_argument("--relay", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--client", metavar="ADDRESS", help=argparse.SUPPRESS)
     parser.add_argument("--raw-sub", metavar="PUB", help=argparse.SUPPRESS)
     parser.add_argument("--turn-size", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile and os.path.abspath(args.profile)
     if args.relay:
         return relay()
     if args.client:

@@ -154,6 +154,12 @@ def start_bots(address: str, count: int, first: int, speed: str, seed: int, log:
         stdout=subprocess.PIPE, stderr=log, text=True)
 
 
+def messages(frame: bytes) -> list[dict[str, Any]]:
+    """The messages of one frame from the arbiter: a map, or (protocol 3) an array of maps."""
+    msg = msgpack.unpackb(frame, raw=False)
+    return msg if isinstance(msg, list) else [msg]
+
+
 def worker_stats(out: str) -> dict[str, Any]:
     for line in reversed(out.splitlines()):
         if line.startswith("{"):
@@ -393,7 +399,7 @@ def throughput(players: int, seconds: float, seed: int, fairness_ms: float, proc
         for count in share:
             workers.append(start_bots(host.address, count, first, "flat-out", seed, log))
             first += count
-        moves = frames = move_bytes = all_bytes = 0
+        moves = frames = move_bytes = all_bytes = pub_frames = pub_bytes = 0
         window: dict[str, float] = {}
         deadline = time.monotonic() + 60
         started = False
@@ -404,7 +410,7 @@ def throughput(players: int, seconds: float, seed: int, fairness_ms: float, proc
             if started and "t0" not in window and now >= t_open:
                 window = {"t0": now, "cpu": cpu_seconds(host.pid),
                           "bots": sum(cpu_seconds(w.pid) for w in workers)}
-                moves = frames = move_bytes = all_bytes = 0
+                moves = frames = move_bytes = all_bytes = pub_frames = pub_bytes = 0
             if "t0" in window and now >= t_open + seconds:
                 window.update(t1=now, cpu1=cpu_seconds(host.pid),
                               bots1=sum(cpu_seconds(w.pid) for w in workers))
@@ -416,16 +422,19 @@ def throughput(players: int, seconds: float, seed: int, fairness_ms: float, proc
                     frame = sub.recv(zmq.NOBLOCK)
                 except zmq.Again:
                     break
-                msg = msgpack.unpackb(frame, raw=False)
-                if msg.get("t") != "update":
-                    continue
-                frames += 1
-                all_bytes += len(frame)
-                if msg["k"] == "move":
-                    moves += 1
-                    move_bytes += len(frame)
-                elif msg["k"] == "round" and not started:
-                    started, t_open = True, time.monotonic() + WARMUP
+                pub_frames += 1
+                pub_bytes += len(frame)
+                for msg in messages(frame):  # (protocol 3: a frame may hold several)
+                    if msg.get("t") != "update":
+                        continue
+                    size = len(msgpack.packb(msg, use_bin_type=True))  # its own share
+                    frames += 1
+                    all_bytes += size
+                    if msg["k"] == "move":
+                        moves += 1
+                        move_bytes += size
+                    elif msg["k"] == "round" and not started:
+                        started, t_open = True, time.monotonic() + WARMUP
         wall = window["t1"] - window["t0"]
         cpu = window["cpu1"] - window["cpu"]
         bots_cpu = window["bots1"] - window["bots"]
@@ -433,7 +442,9 @@ def throughput(players: int, seconds: float, seed: int, fairness_ms: float, proc
                   "cpu_per_move_us": cpu / max(1, moves) * 1e6,
                   "arbiter_cpu": cpu / wall, "bots_cpu": bots_cpu / wall, "procs": procs,
                   "update_move_bytes": move_bytes / max(1, moves),
-                  "update_bytes": all_bytes / max(1, frames), "updates": frames}
+                  "update_bytes": all_bytes / max(1, frames), "updates": frames,
+                  "pub_frames_per_move": pub_frames / max(1, moves),
+                  "pub_bytes_per_move": pub_bytes / max(1, moves)}
     finally:
         outs = [stop(w) for w in workers]
         sub.close(0)
@@ -523,6 +534,7 @@ def capacity(players: int, seconds: float, seed: int, fairness_ms: float, log: A
         round_no: int | None = None
         moves = refused = 0
         ready = set()
+        dealer_of: dict[int, int] = {}  # seat number -> index of its DEALER here
         window_at: dict[str, float] = {}
         t_open = t_close = None
         deadline = time.monotonic() + 60
@@ -550,21 +562,25 @@ def capacity(players: int, seconds: float, seed: int, fairness_ms: float, log: A
                         frame = sock.recv(zmq.NOBLOCK)
                     except zmq.Again:
                         break
-                    if i >= 0:  # a private message to seat i
-                        msg = msgpack.unpackb(frame, raw=False)
-                        kind, re = msg["t"], msg.get("re", 0)
-                        if kind == "welcome" and i not in ready:
-                            ready.add(i)
-                            sock.send(encode(make("ready", id=2)))
-                        elif kind in ("ok", "error") and re > 10:
-                            flying[i] -= 1
-                            refused += kind == "error"
-                    elif sock is subs[0]:  # one SUB reads the stream; the others just drain
-                        msg = msgpack.unpackb(frame, raw=False)
+                    if i < 0 and sock is not subs[0]:
+                        continue  # one SUB reads the stream; the others just drain
+                    for msg in messages(frame):
+                        if i >= 0:  # a private message to seat i
+                            kind, re = msg["t"], msg.get("re", 0)
+                            if kind == "welcome" and i not in ready:
+                                ready.add(i)
+                                dealer_of[msg["seat"]] = i
+                                sock.send(encode(make("ready", id=2)))
+                            elif kind == "error" and re > 10:
+                                flying[i] -= 1
+                                refused += 1
+                            continue
                         if msg["t"] != "update":
                             continue
-                        if msg["k"] == "move":
+                        if msg["k"] == "move":  # a move's update is its answer (protocol 3)
                             moves += 1
+                            if msg.get("rid", 0) > 10 and msg["seat"] in dealer_of:
+                                flying[dealer_of[msg["seat"]]] -= 1
                         elif msg["k"] == "round":
                             round_no = msg["round"]
                             if t_open is None:
@@ -675,7 +691,9 @@ def report(n: int, args: argparse.Namespace, echo: Echo, b50: float, log: Any) -
         fo["private"].items()) if k in ("ok", "private/move", "private/round"))
     snaps, snap_size = fo["private"].get("snap", (0, 0))
     print(f"{n:3d} players  bytes (flat-out run): update/move {fo['update_move_bytes']:.0f} B, "
-          f"all updates {fo['update_bytes']:.0f} B (incl. deals); private: {priv}; "
+          f"all updates {fo['update_bytes']:.0f} B (incl. deals); PUB frames "
+          f"{fo['pub_frames_per_move']:.2f} and {fo['pub_bytes_per_move']:.0f} B per move; "
+          f"private: {priv}; "
           f"{snaps} resync snapshots of {snap_size / 1000:.0f} kB on average")
     sys.stdout.flush()
 

@@ -348,13 +348,13 @@ def test_a_bug_in_the_serve_loop_is_logged_and_the_arbiter_goes_on_serving(conte
     server = ArbiterServer(Config("racko", players=2, countdown=0, pause=0), port=0,
                            context=context)
     arbiter = server.arbiter
-    handle, tick = arbiter.handle_multipart, arbiter.tick
+    handle, tick = arbiter.handle_into, arbiter.tick
     failures = {"tick": 1}
 
-    def broken_handle(peer: bytes, parts: list[bytes], now: float) -> Any:
-        if parts == [b"boom"]:
+    def broken_handle(peer: bytes, frame: bytes, now: float, *rest: Any) -> Any:
+        if frame == b"boom":
             raise RuntimeError("a bug in a step, on purpose")
-        return handle(peer, parts, now)
+        return handle(peer, frame, now, *rest)
 
     def broken_tick(now: float) -> Any:
         if failures["tick"]:
@@ -362,7 +362,7 @@ def test_a_bug_in_the_serve_loop_is_logged_and_the_arbiter_goes_on_serving(conte
             raise RuntimeError("a bug in a tick, on purpose")
         return tick(now)
 
-    arbiter.handle_multipart, arbiter.tick = broken_handle, broken_tick
+    arbiter.handle_into, arbiter.tick = broken_handle, broken_tick  # what the loop calls
     server.start()
     eve = Attacker(context.socket(zmq.DEALER))
     try:

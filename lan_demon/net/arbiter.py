@@ -189,8 +189,15 @@ class Arbiter:
         a failure inside is logged and answered ``internal``, never raised: the table goes on.
         ``sender``: the peer's CURVE key and address, when the socket layer reads them."""
         out = Outbox()
-        if not self._admit(peer, frame, now, out):
-            return out
+        self.handle_into(peer, frame, now, out, sender)
+        return out
+
+    def handle_into(self, peer: bytes, frame: bytes, now: float, out: Outbox,
+                    sender: Sender = NOBODY) -> None:
+        """:meth:`handle`, adding what it says to ``out``: the socket loop gathers a whole
+        wake-up's frames into one outbox (one publish, §2) without a new one per frame."""
+        if self.limiter.rate > 0 and not self._admit(peer, frame, now, out):
+            return
         try:
             self._handle(peer, frame, now, out, sender)
         except Exception as err:  # a bug; the table must outlive it
@@ -198,7 +205,6 @@ class Arbiter:
             out.private.append((peer, make("error", re=request_id(frame), code="internal",
                                            reason=f"the arbiter failed on this message "
                                            f"({type(err).__name__}); the table goes on")))
-        return out
 
     def handle_multipart(self, peer: bytes, parts: list[bytes], now: float,
                          sender: Sender = NOBODY) -> Outbox:

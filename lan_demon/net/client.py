@@ -39,6 +39,9 @@ RATE_BACKOFF = 1.0  # told rate_limited: hold everything we send this long (the 
 #                     interval), rather than keep a flood going
 REFUSALS = ("bad_token", "full", "version", "not_joined", "bad_code", "slow_down", "wrong_key")
 WATCHED = {"pub": "update", "private": "private"}  # a socket's channel as a watcher hears it
+# pyzmq's flags as plain ints: its enum types cost a call each time they are combined or passed
+EVENTS, POLLIN, NOBLOCK = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.NOBLOCK)
+_send = zmq.backend.Socket.send  # without pyzmq's Python layer (see net/server.py)
 
 
 class Client(TableCopy):
@@ -92,6 +95,8 @@ class Client(TableCopy):
         self._outgoing: collections.deque[tuple[float, bytes]] = collections.deque()
         self.dealer: zmq.Socket | None = None
         self.sub: zmq.Socket | None = None
+        self._polled: tuple[Any, Any] = (None, None)  # the sockets _polling was made for
+        self._polling = zmq.Poller()
         self.config: dict[str, Any] = {}
         self.offset = 0.0  # arbiter clock minus ours
         self.rtt: float | None = None
@@ -266,22 +271,27 @@ class Client(TableCopy):
         if self._outgoing:
             wait = max(0.0, min(wait, self._outgoing[0][0] - self.clock()))
         if wait > 0:
-            poller = zmq.Poller()
-            for sock in self.sockets():
-                poller.register(sock, zmq.POLLIN)
-            poller.poll(wait * 1000)
+            self._poller().poll(wait * 1000)
         self.pump()
         return self.take_notices()
+
+    def _poller(self) -> zmq.Poller:
+        """A poller of our sockets, made again only when they change (a reconnect)."""
+        sockets = (self.dealer, self.sub)
+        if self._polled != sockets:
+            self._polled, self._polling = sockets, zmq.Poller()
+            for sock in self.sockets():
+                self._polling.register(sock, zmq.POLLIN)
+        return self._polling
 
     def pump(self) -> None:
         """Handle everything that has arrived, without waiting; send what is due."""
         self._flush()
         for sock, channel in ((self.dealer, "private"), (self.sub, "pub")):
-            while sock is not None and not sock.closed:  # (a fresh hello replaces the dealer)
-                try:
-                    frame = sock.recv(zmq.NOBLOCK)
-                except zmq.Again:
-                    break
+            # Read while a frame is waiting (asking is cheaper than the Again a recv raises
+            # on an empty socket); a fresh hello may replace the dealer meanwhile.
+            while sock is not None and not sock.closed and sock.getsockopt(EVENTS) & POLLIN:
+                frame = sock.recv(NOBLOCK)
                 self.bytes_in += len(frame)
                 self._receive(frame, channel)
         self._commit_when_due()
@@ -377,7 +387,7 @@ class Client(TableCopy):
         if self.dealer is None:
             return False
         try:
-            self.dealer.send(frame, zmq.NOBLOCK)
+            _send(self.dealer, frame, NOBLOCK)
         except zmq.Again:
             self.dropped += 1
             return False

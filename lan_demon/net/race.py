@@ -18,7 +18,7 @@ from lan_demon.games import BadMove, GameError, IllegalMove
 from lan_demon.games.base import public_events
 from lan_demon.games.demon_races import Taken, placed, stack_id
 from lan_demon.games.demon_stuck import restarts_minute
-from lan_demon.net.codec import ProtocolError, make
+from lan_demon.net.codec import VERSION, ProtocolError, make
 from lan_demon.net.guard import RecentIds
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Seat
@@ -26,7 +26,7 @@ from lan_demon.net.seats import Seat
 TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows (clock jitter)
 
 
-@dataclass(order=True)
+@dataclass(order=True, slots=True)
 class Held:
     """A contested move waiting out the fairness window (RD-11)."""
 
@@ -41,7 +41,7 @@ class Held:
 
 def on_move(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
             out: Outbox) -> None:
-    player = arb._player(seat, peer)
+    player = seat if seat is not None else arb._player(seat, peer)  # (None: it raises)
     if not first_use(arb, peer, msg["id"]):
         raise ProtocolError("duplicate", f"move {msg['id']} was already sent on this "
                             "connection; a move is never applied twice")
@@ -58,13 +58,14 @@ def on_move(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     # The claimed time is believed only between the earliest the network allows (the
     # measured delay and the tolerance, together capped at lag_cap_ms: slow echoes buy no
     # more) and the arrival: never a way to jump the queue by more than the cap (§8).
+    index, claimed = player.index, msg["ts"]
     credit = min(player.one_way() + TOLERANCE, arb.config.lag_cap_ms / 1000)
-    ts = min(max(msg["ts"], now - credit), now)
-    held = Held(ts, now, player.index, msg["id"], move,
-                arb.game.destination(arb.state, player.index, move), claimed=msg["ts"])
-    if player.index in arb.queued:  # keep a seat's moves in the order it sent them
-        arb.queued[player.index].append(held)
-    elif arb.config.fairness_ms > 0 and arb.game.rivals(arb.state, player.index, move):
+    ts = min(max(claimed, now - credit), now)
+    held = Held(ts, now, index, msg["id"], move, arb.game.destination(arb.state, index, move),
+                claimed)
+    if index in arb.queued:  # keep a seat's moves in the order it sent them
+        arb.queued[index].append(held)
+    elif arb.config.fairness_ms > 0 and arb.game.rivals(arb.state, index, move):
         hold(arb, held, now)
     else:
         commit(arb, held, now, out)
@@ -148,24 +149,32 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
         if peer is not None:
             out.private.append((peer, refusal))
         return
-    if arb.game.races:
+    game = arb.game
+    if game.races:
         arb.races.remember(seat, held.ts, events, arb.state)
-    move = placed(move, events)
-    arb._next_seq()
-    shown = arb.game.public_move(move)
-    hidden_move = shown != move.to_data()
-    secret = hidden_move or any("private" in e for e in events)
+        move = placed(move, events)
+    seq, round_no = arb._next_seq(), arb.match.round_no
+    data, shown = move.to_data(), game.public_move(move)
+    hidden_move = shown != data
+    secret, public = hidden_move, events
+    for event in events:  # (a plain loop: the hot path of every table)
+        if "private" in event:
+            secret, public = True, public_events(events)
+            break
+    # The messages are written out rather than made with codec.make (the same maps, key for
+    # key): this runs for every move at every table.
     if secret and owner is not None:
-        out.private.append((owner, make("private", seq=arb.seq, k="move", events=events,
-                                        move=move.to_data() if hidden_move else None)))
+        private = {"v": VERSION, "t": "private", "seq": seq, "k": "move", "events": events}
+        if hidden_move:
+            private["move"] = data
+        out.private.append((owner, private))
     # The update, with the mover's request id, is the answer to the move (no ``ok``, §7): one
     # frame fewer per move, for the mover and the arbiter.
-    out.public.append(make("update", seq=arb.seq, k="move", round=arb.match.round_no,
-                           seat=seat, move=shown, rid=held.rid,
-                           events=public_events(events), p=secret))
+    out.public.append({"v": VERSION, "t": "update", "seq": seq, "k": "move", "round": round_no,
+                       "seat": seat, "move": shown, "rid": held.rid, "events": public,
+                       "p": secret})
     if arb.journal:
-        arb.record("move", seq=arb.seq, round=arb.match.round_no, seat=seat,
-                   move=move.to_data(), at=held.arrival,
+        arb.record("move", seq=seq, round=round_no, seat=seat, move=data, at=held.arrival,
                    **({"ts": held.claimed} if held.claimed is not None else {}))
     if restarts_minute(events):
         arb.last_play = now

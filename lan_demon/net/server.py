@@ -21,7 +21,7 @@ from lan_demon.net.guard import log_internal
 from lan_demon.net.codec import MAX_MESSAGE, encode_many
 from lan_demon.net.journal import JournalWriter
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import Sender
+from lan_demon.net.seats import NOBODY, Sender
 from lan_demon.net.security import (KeyPair, make_curve_server, peer_address, peer_key,
                                     start_authenticator)
 
@@ -50,6 +50,14 @@ ROUTER_SNDHWM, PUB_SNDHWM, ROUTER_RCVHWM = 256, 10_000, 256
 # rest of the table waits at most MAX_NAP more. A wake-up that drops nothing ends the flood
 # mode. benchmarks/hostile.py measures it (docs/benchmarks.md).
 FLOOD_DRAIN, NAP_FACTOR, MIN_NAP, MAX_NAP = 16, 6.0, 0.002, 0.004
+# pyzmq's flags as plain ints: its enum types cost a call each time they are combined or passed
+EVENTS, POLLIN, RCVMORE = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.RCVMORE)
+NOBLOCK, SNDMORE = int(zmq.NOBLOCK), int(zmq.SNDMORE)
+# The hot path calls the backend's send, recv and get (``zmq.backend.Socket``, which pyzmq's
+# Socket extends): its Python layer (routing ids, groups, ``recv_multipart``'s loop with an enum
+# per part) costs about as much again as the call itself — half the socket time of a move
+# (docs/benchmarks.md, the floor). Everything else goes through the ordinary Socket.
+_send, _recv, _get = zmq.backend.Socket.send, zmq.backend.Socket.recv, zmq.backend.Socket.get
 
 
 class ServerError(GameError):
@@ -180,11 +188,12 @@ class ArbiterServer:
             self._serving = None
 
     def _loop(self, poller: zmq.Poller, exit_when_over: bool) -> dict[str, Any] | None:
-        """Each wake-up reads every frame ready, lets time pass (``tick``), then sends what
-        all of that said at once: one PUB frame for every update of the wake-up, one frame
-        per peer for its replies (PROTOCOL.md §2). A busy table handles many moves per
-        wake-up, and each publish costs the I/O thread a write to every subscriber, so the
-        fan-out is paid once per wake-up instead of once per move."""
+        """Each wake-up reads every frame ready and sends what all of them said at once: one
+        PUB frame for every update of the wake-up, one frame per peer for its replies
+        (PROTOCOL.md §2); then time passes (``tick``), whose rare messages go the same way. A
+        busy table handles many moves per wake-up, and each publish costs the I/O thread a
+        write to every subscriber, so the fan-out is paid once per wake-up instead of once
+        per move."""
         arbiter, router = self.arbiter, self.router
         flooded = False  # the last wake-up dropped frames: read in small batches, then rest
         while not self._stopping:
@@ -192,18 +201,18 @@ class ArbiterServer:
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
             out = Outbox()
             # Frames that came while the last wake-up was handled are read without a poll.
-            if router.getsockopt(zmq.EVENTS) & zmq.POLLIN or poller.poll(wait * 1000):
+            if router.getsockopt(EVENTS) & POLLIN or poller.poll(wait * 1000):
                 dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 began = time.perf_counter()
                 self._drain(out, FLOOD_DRAIN if flooded else DRAIN)
                 spent = time.perf_counter() - began
                 flooded = arbiter.limiter.dropped + arbiter.snapshots.dropped > dropped
+                self._send(out)  # before tick: a move's update waits for nothing else
                 if flooded:
-                    self._send(out)
-                    out = Outbox()
                     time.sleep(min(MAX_NAP, max(MIN_NAP, spent * NAP_FACTOR)))
+                out = Outbox()
             self._step("a tick", arbiter.tick, out)
-            self._send(out)
+            self._send(out)  # (nothing, mostly: a beat a second, the fairness window's end)
             self._tell_seats()
             if exit_when_over and arbiter.finished(self.clock()):
                 break
@@ -212,29 +221,33 @@ class ArbiterServer:
     def _drain(self, out: Outbox, most: int = DRAIN) -> None:
         """Handle up to ``most`` ready frames, adding what the arbiter says to ``out``. A bug
         in the arbiter is logged and the next frame is read (the table goes on)."""
-        handle, clock, recv = self.arbiter.handle_multipart, self.clock, self.router.recv_multipart
+        arbiter, clock, router = self.arbiter, self.clock, self.router
+        handle = arbiter.handle_into
         for _ in range(most):
+            if not _get(router, EVENTS) & POLLIN:
+                break  # (cheaper than the Again a receive on an empty socket raises)
             try:
                 if self.identify:
                     peer, payload, sender = self._receive_identified()
-                else:
-                    frames = recv(zmq.NOBLOCK, copy=True)
-                    peer, payload, sender = frames[0], frames[1:], None
+                else:  # the routing id, then the message (every part is there once one is)
+                    peer, sender = _recv(router, NOBLOCK), NOBODY
+                    payload = [_recv(router, NOBLOCK)] if _get(router, RCVMORE) else []
+                    while _get(router, RCVMORE):
+                        payload.append(_recv(router, NOBLOCK))
             except zmq.Again:
                 break
             try:
-                said = handle(peer, payload, clock()) if sender is None else \
-                    handle(peer, payload, clock(), sender)
+                if len(payload) == 1:  # a message is exactly one frame
+                    handle(peer, payload[0], clock(), out, sender)
+                else:
+                    out.extend(arbiter.handle_multipart(peer, payload, clock(), sender))
             except Exception as err:
                 log_internal("a message", err)
-                continue
-            out.private += said.private
-            out.public += said.public
 
     def _receive_identified(self) -> tuple[bytes, list[bytes], Sender]:
         """One message with its sender's CURVE key (the ZAP ``User-Id``) and IP address,
         which only a frame received without copying carries."""
-        frames = self.router.recv_multipart(zmq.NOBLOCK, copy=False)
+        frames = self.router.recv_multipart(NOBLOCK, copy=False)
         last = frames[-1]
         sender = Sender(peer_key(last) if self.keys is not None else None, peer_address(last))
         return frames[0].bytes, [f.bytes for f in frames[1:]], sender
@@ -268,9 +281,10 @@ class ArbiterServer:
         if frame is not None:
             self.sent_bytes += len(frame)
             self.published += len(out.public)
-            self.pub.send(frame)
+            _send(self.pub, frame)
         if not out.private:
             return
+        router = self.router
         replies: dict[bytes, list[dict[str, Any]]] = {}
         for peer, msg in out.private:
             if peer is not None:
@@ -283,7 +297,8 @@ class ArbiterServer:
             try:
                 # A full queue to this peer (it does not read): the ROUTER drops the message
                 # without blocking or raising; the peer resyncs with a snapshot when it reads.
-                self.router.send_multipart([peer, frame], zmq.NOBLOCK)
+                _send(router, peer, NOBLOCK | SNDMORE)
+                _send(router, frame, NOBLOCK)
             except zmq.ZMQError:
                 pass  # the peer is gone; its seat is kept and it will resync on return
 
