@@ -32,8 +32,10 @@ B. Move → all clients at an idle table: seat 0 alone plays one turn at a time,
    decodes; send → the last SUB's copy ("all clients") and send → seat 0's own SUB ("one
    client"), p50 and p99, a seeded 1-3 ms pause between moves, ``--seconds`` or 2,000 moves.
 C. A client keeps up: during phase A, ``floor.py --client ADDRESS`` (the target's code) holds one
-   real ``lan_demon.net.client.Client`` spectator in its normal loop and reports µs of ``pump``
-   and of process CPU per update applied. For the relay, a plain SUB draining raw instead (so
+   real ``lan_demon.net.client.Client`` spectator in its normal loop and reports, per update
+   applied, µs of ``pump`` in wall time and in its thread's CPU time (``time.thread_time``: the
+   cost of receiving, decoding and applying, without the time the busy machine gave other
+   processes) and the process's CPU (its ZMQ I/O thread included). For the relay, a plain SUB draining raw instead (so
    every target has the same number of subscribers).
 
 A frame from the arbiter is one msgpack map or (protocol v3) an array of maps; both are read.
@@ -258,25 +260,27 @@ def watch_client(address: str) -> None:
     try:
         print("connected", flush=True)
         poller, registered = zmq.Poller(), []
-        spent, seq0, cpu0, kinds = 0.0, client.seq, time.process_time(), {}
+        spent, used, seq0, cpu0, kinds = 0.0, 0.0, client.seq, time.process_time(), {}
         while not flags["stop"]:
             if flags["open"]:
                 flags["open"] = False
-                spent, seq0, cpu0, kinds = 0.0, client.seq, time.process_time(), {}
+                spent, used, seq0, cpu0, kinds = 0.0, 0.0, client.seq, time.process_time(), {}
             socks = client.sockets()
             if socks != registered:  # a reconnect opens a fresh DEALER
                 poller, registered = zmq.Poller(), socks
                 for sock in socks:
                     poller.register(sock, zmq.POLLIN)
             poller.poll(50)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             client.pump()
             spent += time.perf_counter() - t0
+            used += time.thread_time() - c0
             for notice in client.take_notices():
                 kinds[notice.kind] = kinds.get(notice.kind, 0) + 1
         updates = client.seq - seq0
         cpu = time.process_time() - cpu0
         print(json.dumps({"updates": updates, "pump_us": spent / max(1, updates) * 1e6,
+                          "pump_cpu_us": used / max(1, updates) * 1e6,
                           "cpu_us": cpu / max(1, updates) * 1e6,
                           "resyncs": kinds.get("resync", 0), "notices": kinds}), flush=True)
     finally:
@@ -692,6 +696,8 @@ def measure(kind: str, n: int, args: argparse.Namespace, log: Any,
         else float("nan")
     result["client_cpu_us"] = watcher.get("cpu_us", float("nan")) if kind != "relay" \
         else float("nan")
+    result["client_pump_cpu_us"] = watcher.get("pump_cpu_us", float("nan")) \
+        if kind != "relay" else float("nan")
     result["client_updates"] = watcher.get("updates", 0)
     result["client_resyncs"] = watcher.get("resyncs", 0)
     result["watcher"] = watcher
@@ -714,8 +720,9 @@ ROWS = [  # (label, key, format)
     ("PUB B/move", "pub_bytes", "{:.0f}"),
     ("private frames/move", "priv_frames", "{:.2f}"),
     ("private B/move", "priv_bytes", "{:.0f}"),
-    ("client µs/update (pump)", "client_us", "{:.1f}"),
-    ("client CPU µs/update", "client_cpu_us", "{:.1f}"),
+    ("client µs/update (pump, wall)", "client_us", "{:.1f}"),
+    ("client µs/update (pump, thread CPU)", "client_pump_cpu_us", "{:.1f}"),
+    ("client process CPU µs/update", "client_cpu_us", "{:.1f}"),
 ]
 
 
@@ -744,7 +751,8 @@ def line(kind: str, n: int, rep: int, r: dict[str, Any]) -> str:
             f"private {r['priv_frames']:.2f} fr {r['priv_bytes']:.0f} B per move | B: all "
             f"{fmt(r['all_p50'], '{:,.0f}')}/{fmt(r['all_p99'], '{:,.0f}')} µs, one "
             f"{fmt(r['one_p50'], '{:,.0f}')} µs over {r['b_moves']} | C: "
-            + (f"{r['client_us']:.1f} µs pump, {r['client_cpu_us']:.1f} µs CPU per update "
+            + (f"{r['client_us']:.1f} µs pump ({r['client_pump_cpu_us']:.1f} µs of its "
+               f"thread's CPU), {r['client_cpu_us']:.1f} µs process CPU per update "
                f"({r['client_updates']} updates)" if kind != "relay" else "raw SUB")
             + (f" [{', '.join(extra)}]" if extra else ""))
 

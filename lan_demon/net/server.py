@@ -224,14 +224,15 @@ class ArbiterServer:
         arbiter, clock, router = self.arbiter, self.clock, self.router
         handle = arbiter.handle_into
         for _ in range(most):
-            if not _get(router, EVENTS) & POLLIN:
-                break  # (cheaper than the Again a receive on an empty socket raises)
+            # An empty socket ends the drain with Again (~9 µs, once a wake-up); asking
+            # EVENTS before every frame would cost ~4 µs a frame.
             try:
                 if self.identify:
                     peer, payload, sender = self._receive_identified()
-                else:  # the routing id, then the message (every part is there once one is)
+                else:  # the routing id, then the message: every part is there once one is,
+                    # and a ROUTER always puts the routing id before at least one part
                     peer, sender = _recv(router, NOBLOCK), NOBODY
-                    payload = [_recv(router, NOBLOCK)] if _get(router, RCVMORE) else []
+                    payload = [_recv(router, NOBLOCK)]
                     while _get(router, RCVMORE):
                         payload.append(_recv(router, NOBLOCK))
             except zmq.Again:
