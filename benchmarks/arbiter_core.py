@@ -5,9 +5,10 @@
 Racing Demon (classic), handicaps off, fairness window 0, no flood brake, a clock this script
 moves. Each step a random seat plays the first card its legal moves offer (else turns its Pack)
 on the arbiter's own canonical table; only the ``handle`` call is timed — decode, checks, the
-engine's ``apply``, the journal-free record and the messages built (protocol 3: the update and, for a card
-only its mover may see, the private half; no `ok`) — so the figure is the
-rules-and-bookkeeping part of a move, apart from every socket (``net_latency.py`` measures those).
+engine's ``apply``, the journal-free record and the messages built (protocol 3: the update
+and, for a card only its mover may see, the private half; no ``ok``) — so the figure is the
+rules-and-bookkeeping part of a move, apart from every socket (``net_latency.py`` and
+``floor.py`` measure those).
 
 The baseline, measured in the same run because this machine is shared and noisy: a move frame
 encoded and decoded by the codec alone (the least any arbiter must do per move). Nothing here
