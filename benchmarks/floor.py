@@ -395,7 +395,7 @@ class Load:
         self.next_id = FIRST_ID
         self.round_no: int | None = 0 if target.kind == "relay" else None
         self.waiting: list[int] = []  # seats to send for as soon as a round is known
-        self.sending = True
+        self.sending = False  # phase A sets it: seats send again when answered
         self.count = {"moves": 0, "pub_frames": 0, "pub_bytes": 0, "priv_frames": 0,
                       "priv_bytes": 0, "other_bytes": 0, "rounds": 0, "refused": 0, "lost": 0,
                       "wrong_seat": 0}
@@ -528,8 +528,8 @@ class Load:
 # ------------------------------------------------------------------------------ the phases
 
 
-def phase_a(load: Load, target: Target, seconds: float) -> dict[str, Any]:
-    """Closed loop, every seat flat out, one move in flight each."""
+def begin(load: Load, target: Target) -> None:
+    """Every seat seated and the first round dealt (the relay: every SUB subscribed)."""
     if target.kind != "relay":
         for i, d in enumerate(load.dealers):
             d.send(pack({"v": load.v, "t": "hello", "id": 1, "name": f"load-{i}",
@@ -550,6 +550,13 @@ def phase_a(load: Load, target: Target, seconds: float) -> dict[str, Any]:
             load.send_move(0)
             load.pump(100)
         time.sleep(0.1)  # the other SUBs' subscriptions, connected at the same time
+        load.owner.pop(load.flying[0], None)  # (that move is answered: seat 0 is free)
+        load.flying[0] = 0
+
+
+def phase_a(load: Load, target: Target, seconds: float) -> dict[str, Any]:
+    """Closed loop, every seat flat out, one move in flight each."""
+    load.sending = True
     for i in range(load.n):
         if not load.flying[i]:
             load.send_move(i)
@@ -683,10 +690,14 @@ def measure(kind: str, n: int, args: argparse.Namespace, log: Any,
         target = Target(kind, n, args.seed, log, args.before, versions)
         target.start_watcher(log)
         load = Load(target, n)
+        begin(load, target)
+        # B first, on the first round as dealt: the same table (the seed's deal) for every
+        # target, whatever phase A would have left behind
+        idle = phase_b(load, target, args.seconds, args.seed)
         result = phase_a(load, target, args.seconds)
+        result.update(idle)
         watcher = last_json(stop(target.watcher))
         target.watcher = None
-        result.update(phase_b(load, target, args.seconds, args.seed))
     finally:
         if load is not None:
             load.close()
