@@ -1,0 +1,143 @@
+"""The two ends of a move without sockets: the arbiter's ``handle`` of a Pack turn, and a client
+applying the updates a table publishes (issue 13).
+
+    python benchmarks/hot_path.py [--seats 20] [--moves 5000] [--repeat 8] [--seed 5]
+
+1. **arbiter**: an :class:`~lan_demon.net.arbiter.Arbiter` with ``--seats`` players past Go
+   (Racing Demon, handicaps off, fairness window 0, no flood brake, a clock this script moves);
+   each seat in turn sends a Pack turn (always legal, never contested) and only
+   ``Arbiter.handle`` is timed: decode, checks, the engine's ``apply``, the messages built.
+2. **client**: the updates that table published for ``--moves`` such turns, packed ten to a
+   frame as one wake-up of the server packs them (``codec.encode_many``), fed to a spectator
+   :class:`~lan_demon.net.client.Client` through ``_receive`` — its receive path from a frame's
+   bytes to its mirror moved on, without the socket — after the table's snapshot.
+
+Each figure is the best of ``--repeat`` runs (this machine is shared and noisy: the best is the
+least disturbed), beside the baseline measured in the same run: a move map packed and unpacked
+by msgpack alone (the least any arbiter must do per move; the same whatever lan_demon's code). Run it with ``PYTHONPATH`` set to an
+older checkout to measure that code the same way. Nothing here asserts a time; the figures go to
+docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from typing import Any
+
+import msgpack
+
+from lan_demon.net.arbiter import Arbiter, Config
+from lan_demon.net.client import Client
+from lan_demon.net.codec import encode, make
+
+try:  # protocol 3; an older checkout publishes one update per frame
+    from lan_demon.net.codec import encode_many
+except ImportError:  # pragma: no cover - only with PYTHONPATH at an older tree
+    encode_many = None
+
+TURN = {"t": "turn"}
+
+
+def seated_table(seats: int, seed: int) -> tuple[Arbiter, list[bytes], float]:
+    """An arbiter with ``seats`` players, all ready, past Go."""
+    now = 100.0
+    config = Config("racing-demon", players=seats, rounds=1_000_000, seed=seed,
+                    options={"handicap": False}, fairness_ms=0, countdown=0, pause=0,
+                    rate_limit=0)
+    arbiter = Arbiter(config, now=now)
+    peers = [f"peer-{i}".encode() for i in range(seats)]
+    for i, peer in enumerate(peers):
+        arbiter.handle(peer, encode(make("hello", id=1, name=f"seat {i}", role="player")), now)
+    for peer in peers:
+        arbiter.handle(peer, encode(make("ready", id=2)), now)
+    while arbiter.phase != "playing":
+        now += 0.01
+        arbiter.tick(now)
+    return arbiter, peers, now
+
+
+def turns(seats: int, moves: int, seed: int, keep: list[dict[str, Any]] | None = None,
+          rid: int = 10) -> float:
+    """µs per ``handle`` of a Pack turn; ``keep`` gathers what the table published."""
+    arbiter, peers, now = seated_table(seats, seed)
+    spent, done = 0.0, 0
+    while done < moves:
+        if arbiter.phase != "playing":  # stuck (RD-13): the next round is dealt
+            now += 0.5
+            out = arbiter.tick(now)
+            if keep is not None:
+                keep += out.public
+            continue
+        rid += 1
+        frame = encode(make("move", id=rid, round=arbiter.match.round_no, move=TURN, ts=now))
+        began = time.perf_counter()
+        out = arbiter.handle(peers[done % seats], frame, now)
+        spent += time.perf_counter() - began
+        if keep is not None:
+            keep += out.public
+        done += 1
+        now += 0.0001
+    return spent / done * 1e6
+
+
+def frames_of(updates: list[dict[str, Any]], batch: int = 10) -> list[bytes]:
+    if encode_many is None:
+        return [encode(u) for u in updates]
+    return [encode_many(updates[i:i + batch]) for i in range(0, len(updates), batch)]
+
+
+def client_apply(seats: int, moves: int, seed: int) -> tuple[float, int]:
+    """µs per update a spectator client applies, fed the table's frames; and how many."""
+    arbiter, _, _ = seated_table(seats, seed)
+    snap = encode(arbiter.snapshot(1, None))
+    published: list[dict[str, Any]] = []
+    turns(seats, moves, seed, published)
+    frames = frames_of(published)
+    client = Client("tcp://127.0.0.1:1", name="watch", role="spectator")  # never connected
+    client.game, client.connected = arbiter.game, True
+    client._send = lambda msg: True  # a snapshot asked for would go nowhere
+    client._receive(snap, "private")
+    seq0 = client.seq
+    began = time.perf_counter()
+    for frame in frames:
+        client._receive(frame, "pub")
+    spent = time.perf_counter() - began
+    applied = client.seq - seq0
+    client.close()
+    return spent / max(1, applied) * 1e6, applied
+
+
+def msgpack_baseline(n: int = 20_000) -> float:
+    """µs to pack and unpack one move map with msgpack alone."""
+    began = time.perf_counter()
+    for rid in range(1, n + 1):
+        msgpack.unpackb(msgpack.packb({"v": 3, "t": "move", "id": rid, "round": 0, "move": TURN,
+                                       "ts": 1.0}, use_bin_type=True), raw=False)
+    return (time.perf_counter() - began) / n * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, default=20, help="players at the table (default 20)")
+    parser.add_argument("--moves", type=int, default=5000, help="turns per run (default 5000)")
+    parser.add_argument("--repeat", type=int, default=8, help="runs, best kept (default 8)")
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    print(f"command: python benchmarks/hot_path.py --seats {args.seats} --moves {args.moves} "
+          f"--repeat {args.repeat} --seed {args.seed}")
+    print(f"python {platform.python_version()} on {platform.machine()}; best of {args.repeat}")
+    base = min(msgpack_baseline() for _ in range(args.repeat))
+    print(f"baseline: a move map packed and unpacked by msgpack: {base:.1f} µs")
+    handle = min(turns(args.seats, args.moves, args.seed) for _ in range(args.repeat))
+    print(f"arbiter: Arbiter.handle of a Pack turn, {args.seats} seats: {handle:.1f} µs "
+          f"({handle / base:.1f}× the baseline)")
+    runs = [client_apply(args.seats, args.moves, args.seed) for _ in range(args.repeat)]
+    apply_us, applied = min(runs)
+    print(f"client: a spectator applies an update, {args.seats} seats, frames of "
+          f"{'10' if encode_many else '1'} updates: {apply_us:.1f} µs ({applied} updates a run)")
+
+
+if __name__ == "__main__":
+    main()
