@@ -22,26 +22,11 @@ import platform
 import random
 import time
 
-from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.codec import decode, encode, make
 
+from tables import seated_table
 
-def seated_table(seats: int, seed: int) -> tuple[Arbiter, list[bytes], float]:
-    """An arbiter with ``seats`` players, all ready, past Go."""
-    now = 100.0
-    config = Config("racing-demon", players=seats, rounds=1_000_000, seed=seed,
-                    options={"handicap": False}, fairness_ms=0, countdown=0, pause=0,
-                    rate_limit=0)
-    arbiter = Arbiter(config, now=now)
-    peers = [f"peer-{i}".encode() for i in range(seats)]
-    for i, peer in enumerate(peers):
-        arbiter.handle(peer, encode(make("hello", id=1, name=f"seat {i}", role="player")), now)
-    for peer in peers:
-        arbiter.handle(peer, encode(make("ready", id=2)), now)
-    while arbiter.phase != "playing":
-        now += 0.01
-        arbiter.tick(now)
-    return arbiter, peers, now
+
 
 
 def arbiter_per_move(seconds: float, seats: int, seed: int) -> tuple[float, int]:

@@ -50,7 +50,6 @@ import json
 import os
 import platform
 import random
-import select
 import signal
 import statistics
 import subprocess
@@ -61,6 +60,9 @@ from typing import Any
 
 import msgpack
 import zmq
+
+from children import quantiles, read_line, stop
+from tables import seated_table
 
 HOST = "127.0.0.1"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -103,37 +105,10 @@ def split_cpu(pid: int, before: dict[int, tuple[str, float]],
     return split
 
 
-def quantiles(samples: list[float]) -> tuple[float, float]:
-    """p50 and p99 (in the units given)."""
-    if len(samples) < 2:
-        return (samples[0], samples[0]) if samples else (float("nan"), float("nan"))
-    q = statistics.quantiles(samples, n=100, method="inclusive")
-    return statistics.median(samples), q[98]
 
 
-def stop(proc: subprocess.Popen | None, sig: int = signal.SIGTERM, timeout: float = 10.0
-         ) -> str:
-    """Stop one process we started (by its own pid) and return what it printed."""
-    if proc is None:
-        return ""
-    if proc.poll() is None:
-        proc.send_signal(sig)
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-    return out or ""
 
 
-def read_line(proc: subprocess.Popen, timeout: float = 15.0) -> str:
-    ready, _, _ = select.select([proc.stdout], [], [], timeout)
-    if not ready:
-        raise RuntimeError("a child process said nothing in time")
-    line = proc.stdout.readline()
-    if not line:
-        raise RuntimeError(f"a child process ended early (status {proc.wait()})")
-    return line.strip()
 
 
 def last_json(out: str) -> dict[str, Any]:
@@ -161,24 +136,6 @@ def tree_version(path: str) -> int:
     return int(out.stdout.strip())
 
 
-def seated_table(seats: int, seed: int) -> tuple[Any, list[bytes], float]:
-    """An in-process arbiter with ``seats`` players, all ready, past Go (as arbiter_core)."""
-    from lan_demon.net.arbiter import Arbiter, Config
-    from lan_demon.net.codec import encode, make
-    now = 100.0
-    config = Config("racing-demon", players=seats, rounds=1_000_000, seed=seed,
-                    options={"handicap": False}, fairness_ms=0, countdown=0, pause=0,
-                    rate_limit=0)
-    arbiter = Arbiter(config, now=now)
-    peers = [f"peer-{i}".encode() for i in range(seats)]
-    for i, peer in enumerate(peers):
-        arbiter.handle(peer, encode(make("hello", id=1, name=f"seat {i}", role="player")), now)
-    for peer in peers:
-        arbiter.handle(peer, encode(make("ready", id=2)), now)
-    while arbiter.phase != "playing":
-        now += 0.01
-        arbiter.tick(now)
-    return arbiter, peers, now
 
 
 def turn_update() -> dict[str, Any]:

@@ -28,9 +28,10 @@ from typing import Any
 
 import msgpack
 
-from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.client import Client
 from lan_demon.net.codec import encode, make
+
+from tables import seated_table
 
 try:  # protocol 3; an older checkout publishes one update per frame
     from lan_demon.net.codec import encode_many
@@ -40,22 +41,6 @@ except ImportError:  # pragma: no cover - only with PYTHONPATH at an older tree
 TURN = {"t": "turn"}
 
 
-def seated_table(seats: int, seed: int) -> tuple[Arbiter, list[bytes], float]:
-    """An arbiter with ``seats`` players, all ready, past Go."""
-    now = 100.0
-    config = Config("racing-demon", players=seats, rounds=1_000_000, seed=seed,
-                    options={"handicap": False}, fairness_ms=0, countdown=0, pause=0,
-                    rate_limit=0)
-    arbiter = Arbiter(config, now=now)
-    peers = [f"peer-{i}".encode() for i in range(seats)]
-    for i, peer in enumerate(peers):
-        arbiter.handle(peer, encode(make("hello", id=1, name=f"seat {i}", role="player")), now)
-    for peer in peers:
-        arbiter.handle(peer, encode(make("ready", id=2)), now)
-    while arbiter.phase != "playing":
-        now += 0.01
-        arbiter.tick(now)
-    return arbiter, peers, now
 
 
 def turns(seats: int, moves: int, seed: int, keep: list[dict[str, Any]] | None = None,

@@ -51,9 +51,7 @@ import json
 import os
 import platform
 import random
-import select
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -62,6 +60,8 @@ from typing import Any
 
 import msgpack
 import zmq
+
+from children import quantiles, read_line, stop
 
 HOST = "127.0.0.1"
 GAME = "racing-demon"
@@ -88,37 +88,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def quantiles(samples: list[float]) -> tuple[float, float]:
-    """p50 and p99 (in the units given)."""
-    if len(samples) < 2:
-        return (samples[0], samples[0]) if samples else (float("nan"), float("nan"))
-    q = statistics.quantiles(samples, n=100, method="inclusive")
-    return statistics.median(samples), q[98]
 
 
-def stop(proc: subprocess.Popen | None, sig: int = signal.SIGTERM, timeout: float = 10.0
-         ) -> str:
-    """Stop one process we started (by its own pid) and return what it printed."""
-    if proc is None:
-        return ""
-    if proc.poll() is None:
-        proc.send_signal(sig)
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-    return out or ""
 
 
-def read_line(proc: subprocess.Popen, timeout: float = 15.0) -> str:
-    ready, _, _ = select.select([proc.stdout], [], [], timeout)
-    if not ready:
-        raise RuntimeError("a child process said nothing in time")
-    line = proc.stdout.readline()
-    if not line:
-        raise RuntimeError(f"a child process ended early (status {proc.wait()})")
-    return line.strip()
 
 
 class Host:
