@@ -263,11 +263,7 @@ def raw_sub(pub: str) -> None:
                 flags["open"], frames, size = False, 0, 0
             if not sub.poll(50):
                 continue
-            while True:
-                try:
-                    frame = sub.recv(zmq.NOBLOCK)
-                except zmq.Again:
-                    break
+            for frame in drain(sub):
                 frames += 1
                 size += len(frame)
         print(json.dumps({"frames": frames, "bytes": size}), flush=True)
