@@ -152,3 +152,25 @@ def test_a_message_that_cannot_be_packed_is_left_out_and_the_rest_of_its_frame_g
     (frame,) = t.frames(t.sub)
     assert [m["seq"] for m in frame] == [1, 3]
     assert "packing a 'update' message" in capsys.readouterr().err
+
+
+def test_a_remembered_seat_is_never_handed_to_a_connection_that_no_longer_holds_it():
+    """seats.seat_of remembers each connection's seat (it is asked for every frame): a seat
+    taken back on a new connection, or one moved up by a lobby leave, must not answer to the
+    old connection, nor a left seat to anybody."""
+    from arbiter_harness import Table
+    t = Table(players=3)
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    t.seat(b"C", "Cat")
+    seat_of = t.arbiter._seat_of
+    assert seat_of(b"B").name == "Bob" and seat_of(b"C").name == "Cat"  # remembered now
+    t.send(b"A", "leave")  # in the lobby: Bob and Cat move up a place
+    assert seat_of(b"A") is None
+    assert seat_of(b"B").name == "Bob" and seat_of(b"B").index == 0
+    token = seat_of(b"C").token
+    t.send(b"C2", "hello", name="Cat", role="player", token=token)  # Cat on a new connection
+    assert seat_of(b"C2").name == "Cat"
+    assert seat_of(b"C") is None  # the old connection no longer holds it
+    (err,) = t.send(b"C", "ready")
+    assert err["code"] == "not_joined"

@@ -204,8 +204,8 @@ def test_a_player_s_token_is_forgotten_at_the_match_end(host):
     for rotation in range(3):
         for c in (ann, bob):
             c.play(VoteStuck())
-        pump_until(lambda: ann.table["phase"] == "over" or
-                   ann.mirror.rotations == rotation + 1, [ann, bob])
+        pump_until(lambda: all(c.table["phase"] == "over" or c.mirror.rotations == rotation + 1
+                               for c in (ann, bob)), [ann, bob])  # each votes from its copy
     pump_until(lambda: ann.table["phase"] == "over", [ann, bob])
     assert ann.store.load() is None
 

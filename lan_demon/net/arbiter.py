@@ -101,6 +101,7 @@ class Arbiter:
                             f"not {config.lag_cap_ms:g}")
         self.journal = journal
         self.seats: list[Seat] = []
+        self.peer_seats: dict[bytes, Seat] = {}  # seats.seat_of's memory, checked on use
         self.spectators: dict[bytes, float] = {}
         self.phase = "lobby"  # lobby | countdown | playing | between | over
         self.seq = 0

@@ -63,8 +63,19 @@ class Seat:
 
 
 def seat_of(arb, peer: bytes) -> Seat | None:
+    """The seat this connection holds, if any. Asked for every frame, so the answer is
+    remembered by peer and trusted only while it still holds (the seat is still at its place
+    in ``arb.seats`` and still on this connection): a seat moved up, taken back on another
+    connection or gone is looked for again, among every seat."""
+    seat = arb.peer_seats.get(peer)
+    if seat is not None and seat.peer == peer and seat.index < len(arb.seats) and \
+            arb.seats[seat.index] is seat:
+        return seat
     for seat in arb.seats:
         if seat.peer == peer:
+            if len(arb.peer_seats) > 4 * len(arb.seats) + 64:
+                arb.peer_seats.clear()  # connections gone for good: nothing to keep
+            arb.peer_seats[peer] = seat
             return seat
     return None
 
