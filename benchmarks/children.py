@@ -1,5 +1,6 @@
 """What the benchmarks that start processes share: stopping a child by its own handle, reading
-its first line with a deadline, and the quantiles they print (net_latency.py, floor.py)."""
+its first line with a deadline, the quantiles they print, and reading an arbiter's frames
+(net_latency.py, floor.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import select
 import signal
 import statistics
 import subprocess
+from typing import Any
+
+import msgpack
 
 
 def quantiles(samples: list[float]) -> tuple[float, float]:
@@ -41,3 +45,9 @@ def read_line(proc: subprocess.Popen, timeout: float = 15.0) -> str:
     if not line:
         raise RuntimeError(f"a child process ended early (status {proc.wait()})")
     return line.strip()
+
+
+def messages(frame: bytes) -> list[Any]:
+    """The messages of one frame from an arbiter: one map, or (protocol 3) an array of maps."""
+    obj = msgpack.unpackb(frame, raw=False)
+    return obj if isinstance(obj, list) else [obj]

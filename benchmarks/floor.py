@@ -61,7 +61,7 @@ from typing import Any
 import msgpack
 import zmq
 
-from children import quantiles, read_line, stop
+from children import messages, quantiles, read_line, stop
 from tables import seated_table
 
 HOST = "127.0.0.1"
@@ -116,12 +116,6 @@ def last_json(out: str) -> dict[str, Any]:
         if line.startswith("{"):
             return json.loads(line)
     return {}
-
-
-def messages(frame: bytes) -> list[Any]:
-    """The messages of one frame from an arbiter: one map, or (v3) an array of maps."""
-    obj = msgpack.unpackb(frame, raw=False)
-    return obj if isinstance(obj, list) else [obj]
 
 
 def tree_env(path: str) -> dict[str, str]:

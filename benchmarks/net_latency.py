@@ -61,7 +61,7 @@ from typing import Any
 import msgpack
 import zmq
 
-from children import quantiles, read_line, stop
+from children import messages, quantiles, read_line, stop
 
 HOST = "127.0.0.1"
 GAME = "racing-demon"
@@ -125,12 +125,6 @@ def start_bots(address: str, count: int, first: int, speed: str, seed: int, log:
             HERE, "--bots-worker", address, "--count", str(count), "--first", str(first),
             "--speed", speed, "--seed", str(seed)],
         stdout=subprocess.PIPE, stderr=log, text=True)
-
-
-def messages(frame: bytes) -> list[dict[str, Any]]:
-    """The messages of one frame from the arbiter: a map, or (protocol 3) an array of maps."""
-    msg = msgpack.unpackb(frame, raw=False)
-    return msg if isinstance(msg, list) else [msg]
 
 
 def worker_stats(out: str) -> dict[str, Any]:

@@ -197,7 +197,7 @@ class Arbiter:
                     sender: Sender = NOBODY) -> None:
         """:meth:`handle`, adding what it says to ``out``: the socket loop gathers a whole
         wake-up's frames into one outbox (one publish, §2) without a new one per frame."""
-        if self.limiter.rate > 0 and not self._admit(peer, frame, now, out):
+        if not self._admit(peer, frame, now, out):
             return
         try:
             self._handle(peer, frame, now, out, sender)

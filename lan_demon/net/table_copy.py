@@ -221,11 +221,9 @@ class TableCopy:
             return
         if seq == self.seq + 1 and not self._updates and not self._snapshot_asked and \
                 not self._needs_private(msg):
-            # The usual case, the next update and nothing waiting: applied at once, as
-            # _advance would, without passing through the buffer.
-            self._waiting_since = None
-            self.seq = seq
-            getattr(self, "_k_" + msg["k"])(msg, self._privates.pop(seq, None))
+            # The usual case, the next update and nothing waiting: applied at once, without
+            # passing through the buffer.
+            self._apply(msg, self._privates.pop(seq, None))
             return
         self._updates[seq] = msg
         self._advance()
@@ -245,13 +243,17 @@ class TableCopy:
                 if self._waiting_since is None:
                     self._waiting_since = self.clock()
                 return
-            self._waiting_since = None
             del self._updates[update["seq"]]
             self._privates.pop(update["seq"], None)
-            self.seq = update["seq"]
-            getattr(self, "_k_" + update["k"])(update, private)
+            self._apply(update, private)
         if self._updates and self.connected:
             self.resync()  # the next update is missing while later ones wait: a gap
+
+    def _apply(self, update: dict[str, Any], private: dict[str, Any] | None) -> None:
+        """The next update in sequence (with its private half, if any) moves the copy on."""
+        self._waiting_since = None
+        self.seq = update["seq"]
+        getattr(self, "_k_" + update["k"])(update, private)
 
     def _needs_private(self, update: dict[str, Any]) -> bool:
         if self.seat is None:
