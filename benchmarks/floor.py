@@ -11,6 +11,10 @@ for each repetition, every target once, the order rotating between repetitions):
   of every ready frame, ``msgpack.unpackb`` of each and, for a ``move``, one published update of
   the same shape and size as lan_demon's update for a Pack turn (its ``events`` taken from a
   real one at startup). No replies, no rules: the least any arbiter with these sockets does.
+* ``rules`` — ``floor.py --rules``: the relay plus the least an arbiter of Racing Demon must
+  add: the engine's ``apply`` of each turn on a real table of N seats, and the turned card sent
+  to its mover alone (RD-9), batched as lan_demon batches. lan_demon ÷ rules is what its own
+  bookkeeping costs; rules ÷ relay what the game's rules and its one secret cost.
 * ``lan_demon`` — ``python -m lan_demon host --port 0 --players N --seed S --countdown 0
   --pause 0 --fairness-ms 0 --rounds 1000000 --no-handicap --rate-limit 0`` from this tree.
 * ``before`` (``--before PATH``) — the same command with ``cwd`` and ``PYTHONPATH`` = PATH.
@@ -74,6 +78,7 @@ FIRST_ID = 10  # the first move id (hello is 1, ready 2)
 TURN = {"t": "turn"}  # a Pack turn: always legal in Racing Demon, never contested
 STUCK = 5.0  # a move unanswered this long is counted lost and sent again
 B_MOST = 2000  # phase B's most moves
+STAND_INS = ("relay", "rules")  # the targets that are this script's own children, not a host
 
 
 # --------------------------------------------------------------------------------- helpers
@@ -132,13 +137,19 @@ def tree_version(path: str) -> int:
 
 
 
-def turn_update() -> dict[str, Any]:
-    """lan_demon's published update for one Pack turn, from an in-process arbiter."""
+def turn_messages() -> tuple[dict[str, Any], dict[str, Any]]:
+    """lan_demon's published update for one Pack turn and its mover's private half, from an
+    in-process arbiter."""
     from lan_demon.net.codec import encode, make
     arbiter, peers, now = seated_table(2, 1)
     out = arbiter.handle(peers[0], encode(make("move", id=FIRST_ID, round=arbiter.match.round_no,
                                                move=TURN, ts=0.0)), now)
-    return next(m for m in out.public if m.get("t") == "update" and m.get("k") == "move")
+    update = next(m for m in out.public if m.get("t") == "update" and m.get("k") == "move")
+    return update, next(m for _, m in out.private if m.get("t") == "private")
+
+
+def turn_update() -> dict[str, Any]:
+    return turn_messages()[0]
 
 
 def relay_update(version: int, seq: int, round_no: int, seat: int, move: Any, rid: int,
@@ -193,6 +204,78 @@ def relay() -> None:
                     seq += 1
                     pub.send(pack(relay_update(VERSION, seq, msg["round"], seat, msg["move"],
                                                msg["id"], events)))
+    finally:
+        router.close(0)
+        pub.close(0)
+        ctx.term()
+
+
+def rules_relay() -> None:
+    """Child: the relay plus the least any arbiter of *this game* must add to it: the engine's
+    ``apply`` of each turn on a real table (RD-9, RD-13's check; a stuck table is dealt again
+    in place, unannounced) and the turned card sent to its mover alone (RD-9: only the mover
+    may see it), batched the way lan_demon batches (one PUB frame a wake-up, one frame a
+    peer), with pyzmq's backend calls. No seats, ids, rounds, fairness, journal or refusals:
+    what lan_demon costs above this is its bookkeeping; what this costs above the relay, the
+    game's own rules and its one secret."""
+    from lan_demon.net.codec import VERSION
+    from lan_demon.net.server import PUB_SNDHWM, ROUTER_RCVHWM, ROUTER_SNDHWM
+    from zmq.backend import Socket as Raw
+    update, private = turn_messages()
+    events, hidden = update["events"], private["events"]
+    arbiter, _, _ = seated_table(int(os.environ["RULES_SEATS"]), 1)
+    game, dealt = arbiter.game, arbiter.state
+    state = game.copy_state(dealt)
+    move_turn = game.move_from_data(TURN)
+    send, recv, get = Raw.send, Raw.recv, Raw.get
+    ctx = zmq.Context()
+    router, pub = ctx.socket(zmq.ROUTER), ctx.socket(zmq.PUB)
+    try:
+        for sock in (router, pub):
+            sock.setsockopt(zmq.LINGER, 0)
+        router.setsockopt(zmq.SNDHWM, ROUTER_SNDHWM)
+        router.setsockopt(zmq.RCVHWM, ROUTER_RCVHWM)
+        pub.setsockopt(zmq.SNDHWM, PUB_SNDHWM)
+        ports = router.bind_to_random_port(f"tcp://{HOST}"), pub.bind_to_random_port(
+            f"tcp://{HOST}")
+        print(f"{ports[0]} {ports[1]}", flush=True)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        poller = zmq.Poller()
+        poller.register(router, zmq.POLLIN)
+        seats: dict[bytes, int] = {}
+        seq = 0
+        packer = msgpack.Packer(use_bin_type=True)
+        while True:
+            if not (router.getsockopt(zmq.EVENTS) & zmq.POLLIN) and not poller.poll(1000):
+                continue
+            public, private = [], {}
+            while True:
+                try:
+                    peer = recv(router, zmq.NOBLOCK)
+                    frame = recv(router, zmq.NOBLOCK)
+                except zmq.Again:
+                    break
+                msg = msgpack.unpackb(frame, raw=False)
+                if msg.get("t") != "move":
+                    continue
+                seat = seats.get(peer)
+                if seat is None:
+                    seat = seats[peer] = len(seats)
+                try:
+                    game.apply(state, seat, move_turn)
+                except Exception:  # stuck (RD-13): play on from the deal
+                    state = game.copy_state(dealt)
+                seq += 1
+                public.append(relay_update(VERSION, seq, msg["round"], seat, msg["move"],
+                                           msg["id"], events))
+                private.setdefault(peer, []).append(
+                    {"v": VERSION, "t": "private", "seq": seq, "k": "move", "events": hidden})
+            if public:
+                send(pub, packer.pack(public) if len(public) > 1 else packer.pack(public[0]), 0)
+            for peer, msgs in private.items():
+                send(router, peer, zmq.NOBLOCK | zmq.SNDMORE)
+                send(router, packer.pack(msgs) if len(msgs) > 1 else packer.pack(msgs[0]),
+                     zmq.NOBLOCK)
     finally:
         router.close(0)
         pub.close(0)
@@ -284,8 +367,9 @@ class Target:
         self.tree = before if kind == "before" else TREE
         self.version = versions[kind]
         env = tree_env(self.tree)
-        if kind == "relay":
-            self.proc = subprocess.Popen([sys.executable, HERE, "--relay"], cwd=TREE, env=env,
+        if kind in STAND_INS:
+            env["RULES_SEATS"] = str(players)  # the rules stand-in deals a table of this size
+            self.proc = subprocess.Popen([sys.executable, HERE, "--" + kind], cwd=TREE, env=env,
                                          stdout=subprocess.PIPE, stderr=log, text=True)
             router, pub = read_line(self.proc).split()
             self.address, self.pub = f"tcp://{HOST}:{router}", f"tcp://{HOST}:{pub}"
@@ -311,7 +395,7 @@ class Target:
 
     def start_watcher(self, log: Any) -> None:
         """Phase C's subscriber: a real spectator Client, or for the relay a raw SUB."""
-        what = ["--raw-sub", self.pub] if self.kind == "relay" else ["--client", self.address]
+        what = ["--raw-sub", self.pub] if self.kind in STAND_INS else ["--client", self.address]
         self.watcher = subprocess.Popen([sys.executable, HERE] + what, cwd=self.tree,
                                         env=tree_env(self.tree), stdout=subprocess.PIPE,
                                         stderr=log, text=True)
@@ -320,7 +404,7 @@ class Target:
     def close(self) -> dict[str, Any]:
         stats = last_json(stop(self.watcher))
         self.watcher = None
-        stop(self.proc, signal.SIGTERM if self.kind == "relay" else signal.SIGINT)
+        stop(self.proc, signal.SIGTERM if self.kind in STAND_INS else signal.SIGINT)
         return stats
 
 
@@ -340,7 +424,7 @@ class Load:
         self.owner: dict[int, int] = {}  # move id -> our seat index (ids are unique here)
         self.sent_at: dict[int, float] = {}
         self.next_id = FIRST_ID
-        self.round_no: int | None = 0 if target.kind == "relay" else None
+        self.round_no: int | None = 0 if target.kind in STAND_INS else None
         self.waiting: list[int] = []  # seats to send for as soon as a round is known
         self.sending = False  # phase A sets it: seats send again when answered
         self.count = {"moves": 0, "pub_frames": 0, "pub_bytes": 0, "priv_frames": 0,
@@ -477,7 +561,7 @@ class Load:
 
 def begin(load: Load, target: Target) -> None:
     """Every seat seated and the first round dealt (the relay: every SUB subscribed)."""
-    if target.kind != "relay":
+    if target.kind not in STAND_INS:
         for i, d in enumerate(load.dealers):
             d.send(pack({"v": load.v, "t": "hello", "id": 1, "name": f"load-{i}",
                          "role": "player", "bot": True}))
@@ -650,12 +734,12 @@ def measure(kind: str, n: int, args: argparse.Namespace, log: Any,
             load.close()
         if target is not None:
             target.close()
-    result["client_us"] = watcher.get("pump_us", float("nan")) if kind != "relay" \
+    result["client_us"] = watcher.get("pump_us", float("nan")) if kind not in STAND_INS \
         else float("nan")
-    result["client_cpu_us"] = watcher.get("cpu_us", float("nan")) if kind != "relay" \
+    result["client_cpu_us"] = watcher.get("cpu_us", float("nan")) if kind not in STAND_INS \
         else float("nan")
     result["client_pump_cpu_us"] = watcher.get("pump_cpu_us", float("nan")) \
-        if kind != "relay" else float("nan")
+        if kind not in STAND_INS else float("nan")
     result["client_updates"] = watcher.get("updates", 0)
     result["client_resyncs"] = watcher.get("resyncs", 0)
     result["watcher"] = watcher
@@ -711,13 +795,13 @@ def line(kind: str, n: int, rep: int, r: dict[str, Any]) -> str:
             f"{fmt(r['one_p50'], '{:,.0f}')} µs over {r['b_moves']} | C: "
             + (f"{r['client_us']:.1f} µs pump ({r['client_pump_cpu_us']:.1f} µs of its "
                f"thread's CPU), {r['client_cpu_us']:.1f} µs process CPU per update "
-               f"({r['client_updates']} updates)" if kind != "relay" else "raw SUB")
+               f"({r['client_updates']} updates)" if kind not in STAND_INS else "raw SUB")
             + (f" [{', '.join(extra)}]" if extra else ""))
 
 
 def summary(n: int, kinds: list[str], results: dict[str, list[dict[str, Any]]]) -> list[str]:
     med = {k: {key: median([r[key] for r in results[k]]) for _, key, _ in ROWS} for k in kinds}
-    ratios = [("lan_demon", "relay")]
+    ratios = [("lan_demon", "relay"), ("rules", "relay"), ("lan_demon", "rules")]
     if "before" in kinds:
         ratios += [("before", "relay"), ("lan_demon", "before")]
     head = [f"{n} seats (median of {len(results[kinds[0]])})"] + kinds + \
@@ -756,6 +840,7 @@ def main() -> None:
                         "under cProfile, one .prof file each in DIR (slows them: figures then "
                         "are not comparable)")
     parser.add_argument("--relay", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--rules", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--client", metavar="ADDRESS", help=argparse.SUPPRESS)
     parser.add_argument("--raw-sub", metavar="PUB", help=argparse.SUPPRESS)
     parser.add_argument("--turn-size", action="store_true", help=argparse.SUPPRESS)
@@ -764,6 +849,8 @@ def main() -> None:
     PROFILE = args.profile and os.path.abspath(args.profile)
     if args.relay:
         return relay()
+    if args.rules:
+        return rules_relay()
     if args.client:
         return watch_client(args.client)
     if args.raw_sub:
@@ -774,8 +861,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     from lan_demon.net.codec import VERSION, encode
     sizes = [int(s) for s in args.seats.split(",")]
-    kinds = ["relay", "lan_demon"]
-    versions = {"relay": VERSION, "lan_demon": VERSION}
+    kinds = ["relay", "rules", "lan_demon"]
+    versions = {"relay": VERSION, "rules": VERSION, "lan_demon": VERSION}
     if args.before:
         args.before = os.path.abspath(args.before)
         kinds.append("before")

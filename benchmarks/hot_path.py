@@ -7,6 +7,7 @@ applying the updates a table publishes (issue 13).
    (Racing Demon, handicaps off, fairness window 0, no flood brake, a clock this script moves);
    each seat in turn sends a Pack turn (always legal, never contested) and only
    ``Arbiter.handle`` is timed: decode, checks, the engine's ``apply``, the messages built.
+   Beside it, the engine's ``apply`` of the same turn alone: the rules' own part of it.
 2. **client**: the updates that table published for ``--moves`` such turns, packed ten to a
    frame as one wake-up of the server packs them (``codec.encode_many``), fed to a spectator
    :class:`~lan_demon.net.client.Client` through ``_receive`` — its receive path from a frame's
@@ -94,6 +95,23 @@ def client_apply(seats: int, moves: int, seed: int) -> tuple[float, int]:
     return spent / max(1, applied) * 1e6, applied
 
 
+def engine_turn(seats: int, moves: int, seed: int) -> float:
+    """µs of the engine's ``apply`` of a Pack turn alone (RD-9, with RD-13's check): the part
+    of ``handle`` that is the rules themselves, which no arbiter of this game can skip."""
+    arbiter, _, _ = seated_table(seats, seed)
+    game, dealt = arbiter.game, arbiter.state
+    move = game.move_from_data(TURN)
+    state, spent = game.copy_state(dealt), 0.0
+    for i in range(moves):
+        began = time.perf_counter()
+        try:
+            game.apply(state, i % seats, move)
+        except Exception:  # stuck (RD-13): play on from the deal again
+            state = game.copy_state(dealt)
+        spent += time.perf_counter() - began
+    return spent / moves * 1e6
+
+
 def msgpack_baseline(n: int = 20_000) -> float:
     """µs to pack and unpack one move map with msgpack alone."""
     began = time.perf_counter()
@@ -118,6 +136,8 @@ def main() -> None:
     handle = min(turns(args.seats, args.moves, args.seed) for _ in range(args.repeat))
     print(f"arbiter: Arbiter.handle of a Pack turn, {args.seats} seats: {handle:.1f} µs "
           f"({handle / base:.1f}× the baseline)")
+    engine = min(engine_turn(args.seats, args.moves, args.seed) for _ in range(args.repeat))
+    print(f"  of which the rules: the engine's apply of a Pack turn alone: {engine:.1f} µs")
     runs = [client_apply(args.seats, args.moves, args.seed) for _ in range(args.repeat)]
     apply_us, applied = min(runs)
     print(f"client: a spectator applies an update, {args.seats} seats, frames of "
