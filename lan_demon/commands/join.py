@@ -4,6 +4,7 @@ address), the table opened in the terminal."""
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from typing import Any
 
@@ -49,7 +50,28 @@ def run(args: argparse.Namespace) -> int:
     build_app(table_for(client, bell=not args.no_bell)).run()
     client.leave()
     client.close()
+    print(farewell(client, args))
     return 0
+
+
+def farewell(client: Any, args: argparse.Namespace) -> str:
+    """What the terminal says once the table's screen is gone: where the person stands now
+    (a seat kept, and the command that takes it back), and after a match its final scores,
+    which must not vanish with the screen."""
+    from lan_demon.commands.results import format_table
+    from lan_demon.tui.table import SEAT_KEPT_MINUTES
+    address = client.address.removeprefix("tcp://")
+    table = client.table or {}
+    if table.get("phase") == "over" and table.get("result"):
+        return f"The match at {address} is over.\n{format_table(table['result'])}"
+    if args.spectate:
+        return f"You stopped watching the table at {address}."
+    again = f"lan-demon join {address} --name {shlex.quote(args.name)}"
+    if table.get("phase", "lobby") == "lobby":  # a seat left in the lobby is freed (seats.gone)
+        return f"You left the table at {address} before the match began. '{again}' sits " \
+               "down again."
+    return (f"You left the table at {address}. Your seat is kept for {SEAT_KEPT_MINUTES} "
+            f"minutes: '{again}' takes it back, with your cards as you left them.")
 
 
 def connect_person(args: argparse.Namespace, address: str, key: str | None,

@@ -16,5 +16,14 @@ def format_table(result: dict[str, Any]) -> str:
         lines.append(f"{k:>5}  " + " ".join(str(rnd["scores"][n]).rjust(width) for n in names))
     lines.append("-" * len(head))
     lines.append("total  " + " ".join(str(result["totals"][n]).rjust(width) for n in names))
-    lines.append(f"winner: {', '.join(result['winner'])}")
+    lines.append(winner_line(result["winner"]))
     return "\n".join(lines)
+
+
+def winner_line(winners: list[str]) -> str:
+    """"winner: Ann", or for a tie "winners, tied: Ann and Bob" (not "the winner: Ann, Bob",
+    which reads as a mistake)."""
+    if len(winners) == 1:
+        return f"winner: {winners[0]}"
+    return f"winners, tied: {', '.join(winners[:-1])} and {winners[-1]}" if winners else \
+        "winner: nobody"

@@ -1,0 +1,64 @@
+"""What `lan-demon join` prints once the table's screen closes, and how a tie reads.
+
+A newcomer who pressed q y saw the terminal come back with nothing said: not whether the seat
+was kept, nor how to take it back, and after the match the final scores went with the screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+from types import SimpleNamespace
+
+import pytest
+
+from lan_demon.commands.join import farewell
+from lan_demon.commands.results import format_table, winner_line
+
+pytestmark = pytest.mark.timeout(10)
+
+
+def client(phase: str, result: dict | None = None) -> SimpleNamespace:
+    return SimpleNamespace(address="tcp://127.0.0.1:7742", table={"phase": phase, "result": result})
+
+
+def args(name: str = "Ann", spectate: bool = False) -> argparse.Namespace:
+    return argparse.Namespace(name=name, spectate=spectate)
+
+
+def test_leaving_a_match_says_the_seat_is_kept_and_how_to_take_it_back():
+    said = farewell(client("playing"), args())
+    assert said.startswith("You left the table at 127.0.0.1:7742.")
+    assert "kept for 5 minutes" in said
+    assert "'lan-demon join 127.0.0.1:7742 --name Ann' takes it back" in said
+
+
+def test_a_name_with_a_space_is_quoted_so_the_command_can_be_pasted():
+    assert "--name 'Aunt May'" in farewell(client("between"), args("Aunt May"))
+
+
+def test_leaving_the_lobby_says_the_seat_is_given_up():
+    said = farewell(client("lobby"), args())
+    assert "before the match began" in said and "kept" not in said
+
+
+def test_a_spectator_is_told_they_stopped_watching():
+    assert farewell(client("playing"), args(spectate=True)) == \
+        "You stopped watching the table at 127.0.0.1:7742."
+
+
+RESULT = {"game": "racing-demon", "seed": None, "totals": {"Ann": 30, "Bob": 30},
+          "rounds": [{"scores": {"Ann": 30, "Bob": 30}}], "winner": ["Ann", "Bob"]}
+
+
+def test_after_the_match_the_final_scores_stay_on_the_terminal():
+    said = farewell(client("over", RESULT), args())
+    assert said.splitlines()[0] == "The match at 127.0.0.1:7742 is over."
+    assert said.endswith(format_table(RESULT))
+    assert "total" in said and "30" in said
+
+
+def test_a_tie_reads_as_a_tie():
+    assert winner_line(["Ann"]) == "winner: Ann"
+    assert winner_line(["Ann", "Bob"]) == "winners, tied: Ann and Bob"
+    assert winner_line(["Ann", "Bob", "Cy"]) == "winners, tied: Ann, Bob and Cy"
+    assert format_table(RESULT).splitlines()[-1] == "winners, tied: Ann and Bob"
