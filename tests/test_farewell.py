@@ -27,9 +27,9 @@ def args(name: str = "Ann", spectate: bool = False) -> argparse.Namespace:
 
 def test_leaving_a_match_says_the_seat_is_kept_and_how_to_take_it_back():
     said = farewell(client("playing"), args())
-    assert said.startswith("You left the table at 127.0.0.1:7742.")
+    assert said.startswith("You left the table at 127.0.0.1:7742; ")
     assert "kept for 5 minutes" in said
-    assert "'lan-demon join 127.0.0.1:7742 --name Ann' takes it back" in said
+    assert said.endswith("as you left them:\n  lan-demon join 127.0.0.1:7742 --name Ann")
 
 
 def test_a_name_with_a_space_is_quoted_so_the_command_can_be_pasted():
@@ -39,6 +39,7 @@ def test_a_name_with_a_space_is_quoted_so_the_command_can_be_pasted():
 def test_leaving_the_lobby_says_the_seat_is_given_up():
     said = farewell(client("lobby"), args())
     assert "before the match began" in said and "kept" not in said
+    assert said.endswith("To sit down again:\n  lan-demon join 127.0.0.1:7742 --name Ann")
 
 
 def test_a_spectator_is_told_they_stopped_watching():

@@ -68,10 +68,10 @@ def farewell(client: Any, args: argparse.Namespace) -> str:
         return f"You stopped watching the table at {address}."
     again = f"lan-demon join {address} --name {shlex.quote(args.name)}"
     if table.get("phase", "lobby") == "lobby":  # a seat left in the lobby is freed (seats.gone)
-        return f"You left the table at {address} before the match began. '{again}' sits " \
-               "down again."
-    return (f"You left the table at {address}. Your seat is kept for {SEAT_KEPT_MINUTES} "
-            f"minutes: '{again}' takes it back, with your cards as you left them.")
+        return f"You left the table at {address} before the match began. To sit down " \
+               f"again:\n  {again}"
+    return (f"You left the table at {address}; your seat is kept for {SEAT_KEPT_MINUTES} "
+            f"minutes.\nTo take it back, with your cards as you left them:\n  {again}")
 
 
 def connect_person(args: argparse.Namespace, address: str, key: str | None,
