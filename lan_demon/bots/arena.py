@@ -18,6 +18,16 @@ Choices, and why:
   every ``n`` rounds each entry of the list sits in every seat once, and no strategy owns a good
   seat. (Gin Solitaire's seats play the same deal side by side, GS-9; rotation changes nothing
   there but which seeded generator a bot gets.)
+* **Mirrored deals** (``--mirror``). Luck of the deal is most of a round's spread: a seat
+  dealt a good Pile wins whoever plays it. With ``--mirror`` rounds ``d·n`` to ``d·n + n − 1``
+  all play deal ``d`` — its cards from ``round_rng(seed, d)`` and the simulator's per-seat
+  generators of round ``d`` — each in the next rotation of the seats, so every entry of the
+  seat list plays that deal from every seat once, and seat position ``s`` draws the same
+  reaction times and the same bot generator in every rotation. Only who sits where changes.
+  ``--rounds`` still counts rounds played in all (so a mirrored and a plain run of K rounds
+  cost the same and have the same seat-rounds); it must be a multiple of ``n``. One seat has
+  nothing to rotate and is refused; so is ``--network``, where timing and match lengths would
+  make the rotations play different games.
 * **Wins.** A round's winners are the game's own: :meth:`Game.winners` of a one-round match
   (RD-17 highest, RG-7 lowest penalty, RK-7 highest). A shared win counts as a whole win for
   each sharer (so win rates may add up to more than one); ``shared`` says how many were shared.
@@ -27,6 +37,11 @@ Choices, and why:
 * **Rates** are per seat-round: a strategy named twice in the seat list plays two seat-rounds a
   round. Seat-rounds of one round are not independent, so with duplicates the interval is a
   little too narrow.
+* **Score difference** (:mod:`lan_demon.bots.arena_report`): per round, a strategy's mean seat
+  score minus the other strategies' mean seat score at that table — a paired figure, so the
+  deal's luck is subtracted at the table. Its t interval is over deals, the independent unit:
+  with ``--mirror`` a deal's rotations are averaged first, and without it each round is its
+  own deal.
 * **Racing Demon speed.** Every seat uses the same speed profile (``club`` by default), so that
   reaction times are drawn, not equal: with equal times the seat order would settle every race.
 
@@ -103,38 +118,49 @@ def round_winners(game: Game, result: RoundResult, seats: int) -> list[bool]:
     return [s in won for s in range(seats)]
 
 
-def outcome(game: Game, round_no: int, strategies: list[str],
-            result: RoundResult) -> RoundOutcome:
+def outcome(game: Game, round_no: int, strategies: list[str], result: RoundResult,
+            deal: int | None = None) -> RoundOutcome:
     n = len(strategies)
     wins = round_winners(game, result, n)
     detail = result.detail[:n]
     return RoundOutcome(
-        round_no=round_no, strategies=list(strategies), scores=list(result.scores[:n]),
+        round_no=round_no, deal=round_no if deal is None else deal,
+        strategies=list(strategies), scores=list(result.scores[:n]),
         wins=wins, shared=sum(wins) > 1 and game.id != "gin-solitaire",
         played=[d.get("result") != "sat-out" for d in detail],
         pile_left=[d.get("pile_left") for d in detail],
         stacked=[d.get("stacked") for d in detail])
 
 
+def deal_of(round_no: int, seats: int, mirror: bool) -> int:
+    """The deal round ``round_no`` plays: its own, or with ``mirror`` the deal its ``seats``
+    rotations share (rounds ``d·n`` to ``d·n + n − 1`` play deal ``d``)."""
+    return round_no // seats if mirror else round_no
+
+
 def play_one(game: Game, seats: list[str], seed: int | str, round_no: int,
-             speed: str = "club") -> RoundOutcome:
-    """Round ``round_no`` of an engine-only arena: a function of its arguments alone."""
+             speed: str = "club", mirror: bool = False) -> RoundOutcome:
+    """Round ``round_no`` of an engine-only arena: a function of its arguments alone.
+
+    The deal number picks both the cards and the simulator's per-seat generators, so the
+    rotations of a mirrored deal differ only in who sits where."""
     strategies = seating(seats, round_no)
+    deal = deal_of(round_no, len(seats), mirror)
     state = game.deal(game.first_setup(len(seats), game.default_options()),
-                      round_rng(seed, round_no))
+                      round_rng(seed, deal))
     bots = [make_strategy(game.id, name) for name in strategies]
-    play_round(game, state, bots, seed, round_no, [PROFILES[speed]] * len(seats))
-    return outcome(game, round_no, strategies, game.round_result(state))
+    play_round(game, state, bots, seed, deal, [PROFILES[speed]] * len(seats))
+    return outcome(game, round_no, strategies, game.round_result(state), deal)
 
 
 def play_chunk(game_id: str, seats: list[str], seed: int | str, start: int, stop: int,
-               speed: str = "club") -> list[RoundOutcome]:
+               speed: str = "club", mirror: bool = False) -> list[RoundOutcome]:
     """Rounds ``start`` to ``stop - 1``: the unit of work a worker process is given."""
     game = get_game(game_id)
     played = []
     for round_no in range(start, stop):
         try:
-            played.append(play_one(game, seats, seed, round_no, speed))
+            played.append(play_one(game, seats, seed, round_no, speed, mirror))
         except GameError as err:  # re-raised as a plain ArenaError: it must cross processes
             raise ArenaError(f"round {round_no + 1} of the arena: {err}") from None
     return played
@@ -190,14 +216,32 @@ def check_run(rounds: int, jobs: int | None) -> None:
         raise ArenaError(f"--jobs must be 1 or more, not {jobs}")
 
 
+def check_mirror(seats: list[str], rounds: int) -> None:
+    """``--rounds`` counts rounds played in all, as without --mirror (the same work, the same
+    seat-rounds): it must share out into whole deals of one round per rotation."""
+    n = len(seats)
+    if n < 2:
+        raise ArenaError("--mirror needs two seats or more: with one seat there is no "
+                         "rotation to play the deal in")
+    if rounds % n:
+        low = rounds - rounds % n
+        near = f"{low} or {low + n}" if low else f"{n}"
+        raise ArenaError(f"--mirror plays each deal once in each of the {n} rotations of the "
+                         f"seats, so --rounds must be a multiple of {n}, not {rounds} "
+                         f"(try {near})")
+
+
 def run_arena(game_id: str, seats: list[str], rounds: int, seed: int | str = 0,
               jobs: int | None = None, speed: str = "club",
-              progress: Progress | None = None) -> ArenaReport:
-    """Play ``rounds`` independent seeded rounds headless over ``jobs`` processes (default: one
-    per CPU; 1: in this process) and add them up."""
+              progress: Progress | None = None, mirror: bool = False) -> ArenaReport:
+    """Play ``rounds`` seeded rounds headless over ``jobs`` processes (default: one per CPU;
+    1: in this process) and add them up: independent deals, or with ``mirror`` each deal once
+    per rotation of the seats."""
     game = get_game(game_id)
     check_seats(game, seats)
     check_run(rounds, jobs)
+    if mirror:
+        check_mirror(seats, rounds)
     try:
         profile(speed)
     except BadConfig as err:
@@ -209,24 +253,27 @@ def run_arena(game_id: str, seats: list[str], rounds: int, seed: int | str = 0,
     if jobs == 1 or len(work) == 1:
         outcomes: list[RoundOutcome] = []
         for start, stop in work:
-            outcomes += play_chunk(game.id, seats, seed, start, stop, speed)
+            outcomes += play_chunk(game.id, seats, seed, start, stop, speed, mirror)
             tick(len(outcomes))
     else:
-        outcomes = _in_pool(game.id, seats, seed, speed, work, min(jobs, len(work)), tick)
-    note = "independent seeded deals; seats rotated one place a round"
-    return tally(game, seats, seed, outcomes, "engine", note)
+        outcomes = _in_pool(game.id, seats, seed, speed, work, min(jobs, len(work)), tick,
+                            mirror)
+    note = (f"mirrored deals: each deal played once in each of the {len(seats)} rotations of "
+            "the seats, the same cards and seat generators every time" if mirror else
+            "independent seeded deals; seats rotated one place a round")
+    return tally(game, seats, seed, outcomes, "engine", note, mirror)
 
 
 def _in_pool(game_id: str, seats: list[str], seed: int | str, speed: str,
              work: list[tuple[int, int]], jobs: int,
-             tick: Callable[[int], None]) -> list[RoundOutcome]:
+             tick: Callable[[int], None], mirror: bool = False) -> list[RoundOutcome]:
     """The chunks over ``jobs`` spawned processes; on an error or Ctrl-C the rest is cancelled
     and every worker is waited for, so nothing is left running."""
     outcomes: list[RoundOutcome] = []
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
     try:
         pending: set[Future[list[RoundOutcome]]] = {
-            pool.submit(play_chunk, game_id, seats, seed, start, stop, speed)
+            pool.submit(play_chunk, game_id, seats, seed, start, stop, speed, mirror)
             for start, stop in work}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -8,8 +8,9 @@ difference) is added.
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from lan_demon.games import Game
 
@@ -21,6 +22,7 @@ class RoundOutcome:
     """One round seen from each seat: who sat there, what it scored, whether it won."""
 
     round_no: int
+    deal: int  # the deal it played: its own, or with --mirror the one its rotations share
     strategies: list[str]
     scores: list[int]
     wins: list[bool]
@@ -47,6 +49,98 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
+def t_within(t: float, df: int) -> float:
+    """``P(|T| < t)`` for Student's T with a whole number ``df`` of degrees of freedom: the
+    exact finite sums of Abramowitz & Stegun 26.7.3–4 in ``θ = atan(t/√df)``."""
+    theta = math.atan(t / math.sqrt(df))
+    cos2 = math.cos(theta) ** 2
+    odd = df % 2
+    term = total = 1.0
+    for k in range(2, df - 1, 2):  # each term from the last: 2·4···k / 3·5···(k+1) (odd df)
+        term *= cos2 * (k / (k + 1) if odd else (k - 1) / k)  # or 1·3···(k−1) / 2·4···k
+        total += term
+    if odd:
+        series = math.cos(theta) * total if df > 1 else 0.0
+        return 2 / math.pi * (theta + math.sin(theta) * series)
+    return math.sin(theta) * total
+
+
+def t975(df: int) -> float:
+    """Student's t quantile of a two-sided 95 % interval with ``df`` degrees of freedom.
+
+    The standard library has the normal quantile but not Student's; :func:`t_within` is exact
+    for whole degrees of freedom, so bisect it (60 halvings: to the last bits of a float). It
+    differs from the normal 1.96 only in a small arena, where it keeps the interval honest.
+    """
+    if df < 1:
+        raise ValueError(f"a t interval needs 1 degree of freedom or more, not {df}")
+    low, high = Z95, 64.0  # t(1) = 12.71: the quantile lies between
+    for _ in range(60):
+        mid = (low + high) / 2
+        low, high = (mid, high) if t_within(mid, df) < 0.95 else (low, mid)
+    return (low + high) / 2
+
+
+@dataclass
+class MeanInterval:
+    """A mean over independent units with its t 95 % interval (``None`` ends from one unit)."""
+
+    mean: float
+    low: float | None
+    high: float | None
+    units: int
+
+    def to_data(self) -> dict[str, Any]:
+        return {"mean": self.mean, "ci95": [self.low, self.high], "units": self.units}
+
+
+def mean_interval(values: list[float]) -> MeanInterval | None:
+    """``mean ± t(n−1)·s/√n`` over ``values`` (sample standard deviation ``s``).
+
+    The per-unit differences are sums of many small score effects, so their mean is close to
+    normal long before the arena's hundreds of units; the t quantile keeps a small run honest.
+    """
+    if not values:
+        return None
+    mean = statistics.fmean(values)
+    if len(values) == 1:
+        return MeanInterval(mean, None, None, 1)
+    half = t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return MeanInterval(mean, mean - half, mean + half, len(values))
+
+
+def table_differences(rnd: RoundOutcome) -> dict[str, float]:
+    """For each strategy at this table, the mean score of the seats it holds minus the mean
+    score of the seats the other strategies hold (seats that sat out left out). A strategy
+    alone at the table, or a table of one strategy, has none."""
+    played = [s for s in range(len(rnd.strategies)) if rnd.played[s]]
+    diffs: dict[str, float] = {}
+    for name in dict.fromkeys(rnd.strategies[s] for s in played):
+        mine = [rnd.scores[s] for s in played if rnd.strategies[s] == name]
+        theirs = [rnd.scores[s] for s in played if rnd.strategies[s] != name]
+        if theirs:
+            diffs[name] = statistics.fmean(mine) - statistics.fmean(theirs)
+    return diffs
+
+
+def deal_differences(outcomes: Iterable[RoundOutcome]) -> dict[str, list[float]]:
+    """Per strategy, one difference per deal, in deal order: the mean of
+    :func:`table_differences` over the deal's rounds (its rotations with --mirror, else the
+    one round). The deal is the independent unit: its rotations share its luck."""
+    by_deal: dict[int, list[RoundOutcome]] = {}
+    for rnd in sorted(outcomes, key=lambda o: o.round_no):
+        by_deal.setdefault(rnd.deal, []).append(rnd)
+    units: dict[str, list[float]] = {}
+    for deal in sorted(by_deal):
+        per_strategy: dict[str, list[float]] = {}
+        for rnd in by_deal[deal]:
+            for name, diff in table_differences(rnd).items():
+                per_strategy.setdefault(name, []).append(diff)
+        for name, diffs in per_strategy.items():
+            units.setdefault(name, []).append(statistics.fmean(diffs))
+    return units
+
+
 @dataclass
 class StrategyStats:
     """What one strategy did over every seat-round it played."""
@@ -60,6 +154,7 @@ class StrategyStats:
     pile_left_n: int = 0
     stacked_sum: int = 0
     stacked_n: int = 0
+    score_diff: MeanInterval | None = None  # see table_differences and deal_differences
 
     def add(self, score: int, won: bool, shared: bool, pile_left: int | None,
             stacked: int | None) -> None:
@@ -96,6 +191,7 @@ class StrategyStats:
             data["mean_pile_left"] = self._mean(self.pile_left_sum, self.pile_left_n)
         if self.stacked_n:
             data["mean_stacked"] = self._mean(self.stacked_sum, self.stacked_n)
+        data["score_diff"] = self.score_diff.to_data() if self.score_diff else None
         return data
 
 
@@ -111,22 +207,40 @@ class ArenaReport:
     note: str
     stats: dict[str, StrategyStats] = field(default_factory=dict)
     matches: int | None = None  # network: how many matches the rounds came from
+    mirror: bool = False  # each deal played once per rotation of the seats
+    deals: int = 0  # the independent units of the score difference
+
+    @property
+    def diff_note(self) -> str:
+        """What the score difference is, said exactly, to print under the table."""
+        unit = (f"averaged over each deal's {len(self.seats)} rotations first, then a t 95% "
+                f"interval over the {self.deals} deals" if self.mirror
+                else f"a t 95% interval over the {self.deals} rounds")
+        better = {"racing-demon-german": "Scores are penalties (RG-6): negative is better.",
+                  "gin-solitaire": "Scores are each player's points against its own Joker "
+                                   "(GS-7): higher is better."}.get(self.game, "Higher is better.")
+        return ("score diff: in each round, the mean score of the seats a strategy holds minus\n"
+                "  the mean score of the seats the other strategies hold at that table;\n"
+                f"  {unit}.\n  {better}")
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "game": self.game, "mode": self.mode, "seed": self.seed, "rounds": self.rounds,
             "seats": list(self.seats), "note": self.note,
             "win": "beat the Joker" if self.game == "gin-solitaire" else "round winner",
-            "strategies": {name: s.to_data() for name, s in self.stats.items()}}
+            "strategies": {name: s.to_data() for name, s in self.stats.items()},
+            "mirror": self.mirror, "deals": self.deals,
+            "score_diff": " ".join(self.diff_note.split())}
         if self.matches is not None:
             data["matches"] = self.matches
         return data
 
 
 def tally(game: Game, seats: list[str], seed: int | str, outcomes: list[RoundOutcome],
-          mode: str, note: str) -> ArenaReport:
+          mode: str, note: str, mirror: bool = False) -> ArenaReport:
     """Add up the rounds in round order (so the sums, floats included, never depend on J)."""
-    report = ArenaReport(game.id, seed, len(outcomes), list(seats), mode, note)
+    report = ArenaReport(game.id, seed, len(outcomes), list(seats), mode, note, mirror=mirror,
+                         deals=len({o.deal for o in outcomes}))
     for name in seats:
         report.stats.setdefault(name, StrategyStats(name))
     for rnd in sorted(outcomes, key=lambda o: o.round_no):
@@ -134,6 +248,8 @@ def tally(game: Game, seats: list[str], seed: int | str, outcomes: list[RoundOut
             if rnd.played[s]:
                 report.stats[name].add(rnd.scores[s], rnd.wins[s], rnd.shared,
                                        rnd.pile_left[s], rnd.stacked[s])
+    for name, units in deal_differences(outcomes).items():
+        report.stats[name].score_diff = mean_interval(units)
     return report
 
 
@@ -151,6 +267,7 @@ def format_report(report: ArenaReport) -> str:
              "mean penalty" if report.game == "racing-demon-german" else "mean score"]
     if demon:
         heads += ["pile left", "stacked"]
+    heads += ["score diff", "diff 95% CI"]
     table = [heads]
     for name, row in rows.items():
         low, high = row["win_rate_95"]
@@ -158,6 +275,7 @@ def format_report(report: ArenaReport) -> str:
                 f"{low:.3f}–{high:.3f}", _fmt(row["mean_score"])]
         if demon:
             line += [_fmt(row.get("mean_pile_left")), _fmt(row.get("mean_stacked"))]
+        line += _diff_cells(row["score_diff"])
         table.append(line)
     widths = [max(len(r[c]) for r in table) for c in range(len(heads))]
     lines = [f"arena · {report.game} · seed {report.seed} · {report.rounds} rounds · "
@@ -173,4 +291,15 @@ def format_report(report: ArenaReport) -> str:
     shared = sum(r["shared_wins"] for r in rows.values())
     if shared:
         lines.append(f"{shared} of the wins were shared (a tie counts as a win for each)")
+    lines.append(report.diff_note)
     return "\n".join(lines)
+
+
+def _diff_cells(diff: dict[str, Any] | None) -> list[str]:
+    """The score difference and its interval: "–" where there is none (a table of one
+    strategy; one unit, which has no spread)."""
+    if diff is None:
+        return ["–", "–"]
+    low, high = diff["ci95"]
+    return [f"{diff['mean']:+.2f}",
+            "–" if low is None else f"{low:+.2f} to {high:+.2f}"]
