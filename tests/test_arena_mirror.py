@@ -190,7 +190,7 @@ def test_interval_is_mean_plus_minus_t_times_standard_error():
 def test_rg6_german_report_says_a_negative_difference_is_better(capsys):
     doc = arena_json(capsys, "--game", "racing-demon-german", "--seats", "greedy,random",
                      "--rounds", "4", "--seed", "2", "--jobs", "1", "--mirror")
-    assert "penalties (RG-6): negative is better" in doc["score_diff"]
+    assert "penalties (RG-6): negative is better" in doc["score_diff_definition"]
     assert doc["mirror"] is True and doc["deals"] == 2
     diffs = {name: row["score_diff"]["mean"] for name, row in doc["strategies"].items()}
     assert diffs["greedy"] == pytest.approx(-diffs["random"])  # two strategies: opposite
@@ -203,7 +203,7 @@ def test_plain_json_has_one_unit_per_round(capsys):
     doc = arena_json(capsys, "--game", "racko", "--seats", "greedy,random,greedy", "--rounds",
                      "5", "--seed", "3", "--jobs", "1")
     assert doc["mirror"] is False and doc["deals"] == 5
-    assert "over the 5 rounds" in doc["score_diff"]
+    assert "over the 5 rounds" in doc["score_diff_definition"]
     for row in doc["strategies"].values():
         assert row["score_diff"]["units"] == 5
         low, high = row["score_diff"]["ci95"]

@@ -230,7 +230,7 @@ class ArenaReport:
             "win": "beat the Joker" if self.game == "gin-solitaire" else "round winner",
             "strategies": {name: s.to_data() for name, s in self.stats.items()},
             "mirror": self.mirror, "deals": self.deals,
-            "score_diff": " ".join(self.diff_note.split())}
+            "score_diff_definition": " ".join(self.diff_note.split())}
         if self.matches is not None:
             data["matches"] = self.matches
         return data
