@@ -210,6 +210,16 @@ def test_plain_json_has_one_unit_per_round(capsys):
         assert low <= row["score_diff"]["mean"] <= high
 
 
+def test_a_table_of_one_strategy_has_no_difference(capsys):
+    code, out, _ = run(capsys, "--game", "racko", "--seats", "greedy,greedy", "--rounds", "2",
+                       "--seed", "1", "--jobs", "1", "--mirror")
+    row = next(line for line in out.splitlines() if line.startswith("greedy"))
+    assert code == 0 and row.split()[-2:] == ["–", "–"]
+    doc = arena_json(capsys, "--game", "racko", "--seats", "greedy,greedy", "--rounds", "2",
+                     "--seed", "1", "--jobs", "1", "--mirror")
+    assert doc["strategies"]["greedy"]["score_diff"] is None
+
+
 # --- refusals -----------------------------------------------------------------------------------
 
 

@@ -258,8 +258,8 @@ def run_arena(game_id: str, seats: list[str], rounds: int, seed: int | str = 0,
     else:
         outcomes = _in_pool(game.id, seats, seed, speed, work, min(jobs, len(work)), tick,
                             mirror)
-    note = (f"mirrored deals: each deal played once in each of the {len(seats)} rotations of "
-            "the seats, the same cards and seat generators every time" if mirror else
+    note = (f"{rounds // len(seats)} mirrored deals, each played once per rotation of the "
+            f"{len(seats)} seats (same cards, same seat generators)" if mirror else
             "independent seeded deals; seats rotated one place a round")
     return tally(game, seats, seed, outcomes, "engine", note, mirror)
 
