@@ -17,7 +17,7 @@ from lan_demon.bots import strategy_names, strongest
 from lan_demon.bots.speed import PROFILES
 from lan_demon.cli import build_parser, main
 from lan_demon.commands.options import DEFAULT_PAUSE
-from lan_demon.commands.play import PLAY_SPEED
+from lan_demon.commands.play import PLAY_LEVEL, PLAY_SPEED
 from lan_demon.games import GAME_IDS
 
 pytestmark = pytest.mark.timeout(120)
@@ -190,11 +190,16 @@ def test_no_bell_for_play_and_join():
 
 
 def test_play_seats_newcomer_paced_bots_by_default_and_says_the_choices(capsys):
-    assert parse("play").speed == PLAY_SPEED == "newcomer" and PLAY_SPEED in PROFILES
+    """No --level: level 2, whose pace is newcomer's (issue 10); --speed, unset, wins if given."""
+    from lan_demon.bots.levels import DEFAULT_LEVEL, level
+    args = parse("play")
+    assert args.level is None and args.speed is None and PLAY_LEVEL == DEFAULT_LEVEL == 2
+    assert level(PLAY_LEVEL).profile("racing-demon") == PROFILES[PLAY_SPEED] and \
+        PLAY_SPEED == "newcomer"
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert ", ".join(PROFILES) in text and "default newcomer" in text
+    assert ", ".join(PROFILES) in text and "level 2 is newcomer" in text and "default 2" in text
     err = one_line(capsys, "play", "--speed", "warp")
     assert err == f"lan-demon: unknown speed profile 'warp'; choose one of: {', '.join(PROFILES)}"
 
@@ -215,6 +220,7 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     import lan_demon.commands.prompts as prompts
     import lan_demon.net.client as client_mod
     import lan_demon.tui.app as app
+    from lan_demon.commands.local_table import LEVEL_LABELS
     seen: dict[str, Any] = {}
 
     class FakeTable:
@@ -233,7 +239,8 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
         def connect(self) -> FakeClient:
             return self
 
-    def fake_start(game: str, seed: Any, rounds: Any, speed: str, **kw: Any) -> FakeTable:
+    def fake_start(game: str, seed: Any, rounds: Any, speed: str | None,
+                   **kw: Any) -> FakeTable:
         seen.update(game=game, speed=speed, **kw)
         return table
 
@@ -248,15 +255,20 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     monkeypatch.setattr(client_mod, "Client", FakeClient)
     with pytest.raises(_Stop):
         main(["play", "--pause", "none", "--no-bell", "--seed", "1", "--name", "Ann"])
-    assert seen["pause"] is None and seen["speed"] == "newcomer" and seen["bots"] == 3
+    assert seen["pause"] is None and seen["bots"] == 3
+    assert (seen["level"], seen["speed"], seen["strategy"]) == (PLAY_LEVEL, None, None)
     assert seen["table_for"] == {"host": True, "bell": False, "local": table,
-                                 "speeds": list(PROFILES)}
+                                 "speeds": LEVEL_LABELS}
     assert seen["closed"]
     seen.clear()
     with pytest.raises(_Stop):
-        main(["play", "--seed", "1", "--speed", "club"])
-    assert seen["pause"] == 60.0 and seen["speed"] == "club"
+        main(["play", "--seed", "1", "--speed", "club", "--level", "9"])
+    assert seen["pause"] == 60.0 and seen["speed"] == "club" and seen["level"] == 9
     assert seen["table_for"]["bell"] is True
+    seen.clear()
+    with pytest.raises(_Stop):  # Gin Solitaire seats no bots by default: v has nothing to set
+        main(["play", "--seed", "1", "--game", "gin-solitaire"])
+    assert seen["bots"] == 0 and seen["table_for"]["speeds"] == []
 
 
 def test_host_hands_its_pause_to_the_arbiter(host_configs):

@@ -93,28 +93,43 @@ def test_without_a_captain_field_seat_0_is_the_captain():
     assert not other.captain and "Waiting for Tess (captain) to start" in shown(other)
 
 
-def test_the_lobby_offers_the_speeds_the_controller_is_given():
-    """Controller(speeds=...): the names v steps through, slowest first, shown in the lobby;
-    with none given, v does nothing."""
+class _Levels:
+    """What ``play``'s LocalTable shows the lobby: a level (``speed`` is its label), the words
+    for it, and which seats are its bots."""
+
+    def __init__(self, level: int = 2, bots: tuple[str, ...] = ("Ada (bot)",)):
+        self.level, self.bots = level, bots
+
+    @property
+    def speed(self) -> str:
+        return f"level {self.level}"
+
+    def set_speed(self, label: str) -> None:
+        self.level = int(label.removeprefix("level "))
+
+    def describe(self) -> str:
+        return f"strategy{self.level}, {self.level} s a card"
+
+    def level_of(self, name: str) -> int | None:
+        return self.level if name in self.bots else None
+
+
+def test_the_lobby_offers_the_levels_the_controller_is_given():
+    """Controller(speeds=...): the labels v steps through, shown in the lobby with what the
+    level plays; with none given (no bots at the table), v does nothing and nothing is shown."""
     from lan_demon.tui.table import Controller
-
-    class Local:
-        speed = "slow"
-
-        def set_speed(self, name: str) -> None:
-            self.speed = name
-
-    local = Local()
+    labels = [f"level {n}" for n in range(1, 11)]
+    local = _Levels(9)
     ctl = Controller(lobby(), GameScreen(), local=local,  # type: ignore[arg-type]
-                     speeds=["slow", "fast"])
-    assert "(slow, fast)" in shown(ctl)
+                     speeds=labels)
+    assert "v bots' level: 9 (1-10) — strategy9, 9 s a card" in shown(ctl)
     ctl.key("v")
-    assert local.speed == "fast"
+    assert local.level == 10 and "bots' level: 10 (1-10)" in shown(ctl)
     ctl.key("v")
-    assert local.speed == "slow"
+    assert local.level == 1 and "bots' level: 1 (1-10)" in shown(ctl)
     bare = Controller(lobby(), GameScreen(), local=local)  # type: ignore[arg-type]
     bare.key("v")
-    assert local.speed == "slow"
+    assert local.level == 1 and "bots' level" not in shown(bare)
 
 
 def test_the_lobby_gives_the_games_real_number_of_rounds():
@@ -125,18 +140,28 @@ def test_the_lobby_gives_the_games_real_number_of_rounds():
     assert "500 (RK-7)" in shown(racko)
 
 
-def test_in_play_v_changes_the_bots_speed():
-    class Local:
-        speed = "club"
-
-        def set_speed(self, name: str) -> None:
-            self.speed = name
-
-    local = Local()
-    ctl, _ = controller(lobby(), local=local, speeds=list(PROFILES))  # as `play` gives them
-    assert "bots' speed: club" in shown(ctl)
+def test_in_play_every_bot_shows_its_level_and_v_changes_it():
+    local = _Levels(2)
+    ctl, _ = controller(lobby(), local=local, speeds=[f"level {n}" for n in range(1, 11)])
+    assert "Ada (bot)              bot, level 2 · ready" in shown(ctl)
     ctl.key("v")
-    assert local.speed == "expert" and "bots' speed: expert" in shown(ctl)
+    assert local.level == 3 and "bot, level 3 · ready" in shown(ctl)
+    assert "Bob                    not ready" in shown(ctl)  # a person has no level
+
+
+def test_a_bot_whose_name_carries_its_level_shows_it_in_every_lobby():
+    """host --bots and bot --level: the level travels in the name ("Cy L7 (bot)", made by
+    levels.bot_name) — a joiner's lobby, with no local table, shows "Cy (bot)  bot, level 7";
+    a person's name that only looks like it is left alone."""
+    from lan_demon.bots.levels import bot_name
+    client = FakeClient(table={"phase": "lobby", "captain": 0, "seats": seats(
+        "Tess", bot_name("Cy", 7, " (bot)"), bot_name("Robo", 10), "Al L3", bots=(1, 2),
+        ready=(1, 2))})
+    ctl, _ = controller(client)
+    text = shown(ctl)
+    assert "Cy (bot)               bot, level 7 · ready" in text and "L7" not in text
+    assert "Robo                   bot, level 10 · ready" in text
+    assert "Al L3                  not ready" in text
 
 
 def test_a_real_match_started_by_the_captain_with_someone_not_ready():

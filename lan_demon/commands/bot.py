@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.lan import only_table, table_key
-from lan_demon.commands.options import (check_browse, check_code, check_key, check_speed,
-                                        lan_join_flags, seed, speed_names, strategy_help)
+from lan_demon.commands.options import (add_level, check_browse, check_code, check_key,
+                                        check_speed, lan_join_flags, seed, speed_names,
+                                        strategy_help)
 
 HELP = "run one bot client against an arbiter"
 DESCRIPTION = "Connect one bot to an arbiter and play until the match ends."
@@ -16,11 +18,15 @@ DESCRIPTION = "Connect one bot to an arbiter and play until the match ends."
 def add_arguments(bot: argparse.ArgumentParser) -> None:
     bot.add_argument("address", nargs="?", help="HOST:PORT or tcp://HOST:PORT (default: "
                      "find the one table on the LAN)")
-    bot.add_argument("--strategy", default="greedy", help=f"the bot's strategy for the "
-                     f"table's game — {strategy_help()} (default greedy)")
-    bot.add_argument("--name", help="the bot's name at the table (default: the strategy)")
-    bot.add_argument("--speed", default="club", help=f"Racing Demon pace: {speed_names()} "
-                     f"(default club)")
+    add_level(bot, None, "the bot's level for the table's game, its name marked with it "
+              "(\"Robo L7\")")
+    bot.add_argument("--strategy", help=f"the bot's strategy for the table's game, winning "
+                     f"over --level's — {strategy_help()} (default: the level's, else greedy)")
+    bot.add_argument("--name", help="the bot's name at the table (default: the strategy, or "
+                     "Robo with --level)")
+    bot.add_argument("--speed", help=f"the bot's pace (Racing Demon; in Rack-O and Gin "
+                     f"Solitaire its pause to think), winning over --level's: {speed_names()} "
+                     f"(default: the level's, else club)")
     bot.add_argument("--seed", type=seed, default=0, help="the bot's own seed")
     bot.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the "
                      "arbiter to answer")
@@ -28,10 +34,12 @@ def add_arguments(bot: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lan_demon.bots.runner import make_bot, run_pool
+    from lan_demon.bots.levels import Choice
+    from lan_demon.bots.runner import run_pool
     from lan_demon.net.connect import normalize_address
     address = normalize_address(args.address) if args.address else None
-    check_speed(args.speed)
+    if args.speed is not None:
+        check_speed(args.speed)
     key, code = check_key(args.key), check_code(args.code, "--code")
     check_browse(args)
     if address is None:
@@ -39,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
         address, key = f"tcp://{table.endpoint}", table_key(table, key)
         if table.code_needed and code is None:
             raise UsageError(f"the table {table.name!r} needs its room code: add --code CODE")
-    bot = make_bot(address, args.strategy, args.name or args.strategy, args.seed, args.speed,
-                   connect_timeout=args.timeout, server_key=key, code=code, remember=True)
+    choice = Choice(args.level, args.strategy, args.speed)
+    bot = seat_level_bot(address, choice, bot_label(args), args.seed, args.timeout, key, code)
     try:
         run_pool([bot])
     except KeyboardInterrupt:
@@ -51,3 +59,26 @@ def run(args: argparse.Namespace) -> int:
     result = bot.client.table.get("result") or {}
     print(f"{bot.client.name}: match over, winner: {', '.join(result.get('winner', []))}")
     return 0
+
+
+def bot_label(args: argparse.Namespace) -> str:
+    """The bot's name: ``--name``, else its strategy (or "Robo" with a level) — with a level,
+    marked with it ("Robo L7"), since a name is what every screen at the table is told."""
+    from lan_demon.bots.levels import bot_name
+    if args.level is None:
+        return args.name or args.strategy or "greedy"
+    return bot_name(args.name or "Robo", args.level)
+
+
+def seat_level_bot(address: str, choice: Any, name: str, seed: int | str, timeout: float,
+                   key: str | None, code: str | None) -> Any:
+    """Seat the bot; the game is known only then, and with it the level's strategy and pace
+    (checked there: an unknown --strategy for the table's game is one line naming the
+    choices)."""
+    from lan_demon.bots.registry import make_strategy
+    from lan_demon.bots.runner import seat_bot
+    bot = seat_bot(address, name, lambda client: make_strategy(
+        client.game.id, choice.strategy_for(client.game.id)), seed,
+        connect_timeout=timeout, server_key=key, code=code, remember=True)
+    bot.set_speed(choice.pace_for(bot.client.game.id))
+    return bot

@@ -4,13 +4,16 @@ host's match taken up again, :mod:`lan_demon.commands.resume`)."""
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
+from typing import Any
 
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.host_secrets import host_keys, keep_secrets
+from lan_demon.bots.levels import DEFAULT_LEVEL
 from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, HOST_SETTINGS,
                                         MAX_LAG_CAP_MS, MIN_RATE_LIMIT, add_handicap,
-                                        check_code, lag_cap, match_options, pause,
+                                        add_level, check_code, lag_cap, match_options, pause,
                                         pause_value, positive, rate_limit, seed)
 from lan_demon.commands.resume import resume_host
 from lan_demon.commands.serve import Announcement, serve_table
@@ -37,6 +40,10 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
     host.add_argument("--players", type=positive, help="start when this many seats are "
                       "filled and ready")
     host.add_argument("--rounds", type=positive, help="rounds in the match")
+    host.add_argument("--bots", type=positive, help="seat this many bots of this process, "
+                      "named with their level (\"Ada L2 (bot)\"), before anyone joins "
+                      "(default: none)")
+    add_level(host, DEFAULT_LEVEL, "the level of the --bots")
     host.add_argument("--seed", type=seed, help="deal from this seed: reproducible, so "
                       "not secret (default: secret deals, committed and revealed)")
     host.add_argument("--journal", help="append every canonical event to this file")
@@ -81,7 +88,12 @@ def run(args: argparse.Namespace) -> int:
     from lan_demon.net.server import LOOPBACK, ArbiterServer
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    if args.level is not None and args.bots is None:
+        raise UsageError("--level sets the host's own bots; it goes with --bots N")
     if args.resume is not None:
+        if args.bots is not None:
+            raise UsageError("--bots goes with a fresh table: a resumed match's seats come "
+                             "from its journal; leave --bots out")
         return resume_host(args)
     secure = args.lan if args.secure is None else args.secure
     code = check_code(args.code, "--code")
@@ -96,7 +108,10 @@ def run(args: argparse.Namespace) -> int:
             setattr(args, name, default)
     args.port = 7700 if args.port is None else args.port
     args.pause = pause_value(args.pause)
-    get_game(args.game)
+    game = get_game(args.game)
+    seats = args.players or game.max_players
+    if args.bots is not None and args.bots > seats:
+        raise UsageError(f"--bots {args.bots} is more than the table's {seats} seats")
     options = match_options(args.game, args.handicap)
     if args.lan and code is None:
         from lan_demon.net.security import new_code
@@ -127,7 +142,29 @@ def run(args: argparse.Namespace) -> int:
         ("player is seated" if args.players == 1 else "players are seated")
     print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
           f"(updates on port {server.pub_port}){seated}", file=info, flush=True)
-    return serve_table(server, lan, name, args.game, keys, code, info, args.json)
+    bots = host_bots(args, server, keys, code)
+    try:
+        return serve_table(server, lan, name, args.game, keys, code, info, args.json)
+    finally:
+        if bots is not None:
+            bots.close()
+
+
+def host_bots(args: argparse.Namespace, server: Any, keys: Any, code: str | None) -> Any:
+    """``--bots N``: N bots of this process at this table, at ``--level`` (default 2), seated
+    through loopback like any client (with the room code and the key of a secure table) and
+    run in a thread until the match ends; their names say their level to every screen."""
+    if args.bots is None:
+        return None
+    from lan_demon.bots.levels import Choice
+    from lan_demon.commands.local_table import TableBots
+    level = DEFAULT_LEVEL if args.level is None else args.level
+    seed = args.seed if args.seed is not None else secrets.token_hex(8)
+    bots = TableBots(f"tcp://127.0.0.1:{server.port}", f"host:{seed}", Choice(level),
+                     server_key=keys.public.decode() if keys is not None else None,
+                     code=code, mark=True)
+    bots.add(args.bots, timeout=0)  # they sit down once serve() answers them
+    return bots
 
 
 def _table_name(given: str | None, game: str) -> str:

@@ -1,23 +1,113 @@
-"""The table of ``lan-demon play``: an arbiter and bots in this process, on loopback. The
-person's own client and screen come from :mod:`lan_demon.tui`; the lobby's ``v`` key changes the
-bots' speed through :meth:`LocalTable.set_speed`."""
+"""The table of ``lan-demon play``: an arbiter and bots in this process, on loopback — and the
+bots alone (:class:`TableBots`), which ``host --bots`` seats at its own arbiter too. The
+person's own client and screen come from :mod:`lan_demon.tui`; the lobby's ``v`` key steps the
+bots' level through :meth:`LocalTable.set_speed`."""
 
 from __future__ import annotations
 
 import secrets
+import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import zmq
 
-from lan_demon.bots.runner import make_bot, run_pool
-from lan_demon.bots.speed import profile
+from lan_demon.bots.levels import HIGHEST, LOWEST, Choice, bot_name
+from lan_demon.bots.registry import make_strategy
+from lan_demon.bots.runner import NetBot, leave_and_close, run_pool, seat_bot
+from lan_demon.games import GameError
 from lan_demon.net.arbiter import LAG_CAP_MS, Config
 from lan_demon.net.server import ArbiterServer
 
 BOT_NAMES = ["Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu",
              "Mo", "Ned", "Oz", "Pam", "Quin", "Rex", "Sal", "Tam"]
+#: What the lobby's ``v`` steps through (Controller ``speeds``): every level, slowest first.
+LEVEL_LABELS = [f"level {n}" for n in range(LOWEST, HIGHEST + 1)]
+
+
+@dataclass
+class TableBots:
+    """Bots of this process at one table, seated and run in a thread of their own.
+
+    ``mark``: each name carries the level ("Ada L7 (bot)"), so that every screen at the table
+    can show it — for ``host --bots``, whose level is set once; ``play``'s lobby asks
+    :meth:`level_of` instead, since its ``v`` changes the level after the bots sat down."""
+
+    address: str
+    seed: Any
+    choice: Choice
+    context: zmq.Context | None = None
+    server_key: str | None = None
+    code: str | None = None
+    mark: bool = False
+    thread: threading.Thread | None = None
+    bots: list[NetBot] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.stop = threading.Event()
+
+    def add(self, count: int, timeout: float = 10.0) -> None:
+        """Seat ``count`` bots and run them in a thread of their own, returning once they are
+        seated (or ``timeout`` passed)."""
+        if not count:
+            return
+        seated = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(count, seated), name="bots",
+                                       daemon=True)
+        self.thread.start()
+        seated.wait(timeout=timeout)
+
+    def name(self, i: int) -> str:
+        base = BOT_NAMES[i % len(BOT_NAMES)]
+        if self.mark and self.choice.level is not None:
+            return bot_name(base, self.choice.level, " (bot)")
+        return f"{base} (bot)"
+
+    def _seat(self, i: int) -> NetBot:
+        choice = self.choice
+        bot = seat_bot(self.address, self.name(i),
+                       lambda client: make_strategy(client.game.id,
+                                                    choice.strategy_for(client.game.id)),
+                       seed=f"{self.seed}:{i}", context=self.context,
+                       server_key=self.server_key, code=self.code)
+        bot.set_speed(choice.pace_for(bot.client.game.id))  # before it first acts (run_pool)
+        return bot
+
+    def _run(self, count: int, seated: threading.Event) -> None:
+        bots = self.bots
+        try:
+            for i in range(count):
+                bots.append(self._seat(i))
+            seated.set()
+            run_pool(bots, until=self.stop.is_set, timeout=24 * 3600)
+        except (GameError, zmq.ZMQError) as err:  # no seat, or the table went away: one line
+            if not self.stop.is_set():
+                print(f"lan-demon: the bots stopped: {err}", file=sys.stderr, flush=True)
+        finally:
+            seated.set()
+            for bot in bots:
+                leave_and_close(bot.client)
+
+    def set_choice(self, choice: Choice) -> None:
+        """Every bot plays ``choice`` from its next action on: a NetBot reads its profile and
+        its strategy afresh at each decision (the lobby changes it before the match)."""
+        self.choice = choice
+        for bot in list(self.bots):
+            game = bot.client.game.id
+            bot.set_speed(choice.pace_for(game))
+            bot.strategy = make_strategy(game, choice.strategy_for(game))
+
+    def level_of(self, name: str) -> int | None:
+        """The level of the seat called ``name`` if it is one of these bots."""
+        if any(bot.client.name == name for bot in list(self.bots)):
+            return self.choice.level
+        return None
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join(timeout=10)
 
 
 @dataclass
@@ -27,72 +117,69 @@ class LocalTable:
     The person connects first (so they hold seat 0 and start the match), then the bots."""
 
     server: Any
-    seed: Any
-    speed: str = "club"
-    context: zmq.Context | None = None
-    bots_thread: threading.Thread | None = None
-    strategy: str = "greedy"
-
-    def __post_init__(self) -> None:
-        self.stop = threading.Event()
-        self.bots: list[Any] = []  # the NetBots, once seated
-
-    def set_speed(self, name: str) -> None:
-        """Every bot plays at speed profile ``name`` from its next action on (a NetBot reads
-        its profile from its ``speed`` attribute at each decision)."""
-        chosen = profile(name)
-        self.speed = name
-        for bot in list(self.bots):
-            bot.set_speed(chosen)
+    table_bots: TableBots
 
     @property
     def address(self) -> str:
         return self.server.address
 
-    def add_bots(self, count: int, timeout: float = 10.0) -> None:
-        """Seat ``count`` bots playing ``self.strategy`` and run them in a thread of their
-        own."""
-        if not count:
-            return
-        seated = threading.Event()
-        self.bots_thread = threading.Thread(target=self._run_bots, args=(count, seated),
-                                            name="bots", daemon=True)
-        self.bots_thread.start()
-        seated.wait(timeout=timeout)
+    @property
+    def bots(self) -> list[NetBot]:
+        return self.table_bots.bots
 
-    def _run_bots(self, count: int, seated: threading.Event) -> None:
-        bots = self.bots
-        try:
-            for i in range(count):
-                bots.append(make_bot(self.address, self.strategy, f"{BOT_NAMES[i % 20]} (bot)",
-                                     seed=f"{self.seed}:{i}", speed=self.speed,
-                                     context=self.context))
-            seated.set()
-            run_pool(bots, until=self.stop.is_set, timeout=24 * 3600)
-        finally:
-            seated.set()
-            for bot in bots:
-                bot.client.close()
+    @property
+    def choice(self) -> Choice:
+        return self.table_bots.choice
+
+    @property
+    def level(self) -> int | None:
+        return self.choice.level
+
+    @property
+    def speed(self) -> str:
+        """What the lobby's ``v`` shows and steps from: ``level N`` (one of LEVEL_LABELS), or
+        the speed profile's name at a table without a level."""
+        choice = self.choice
+        return f"level {choice.level}" if choice.level is not None else \
+            choice.pace_for(self.server.arbiter.config.game).name
+
+    def set_speed(self, label: str) -> None:
+        """The lobby's ``v``: ``label`` is ``level N``; the level then chooses both strategy
+        and pace (an explicit --strategy or --speed is set aside: the host chose anew)."""
+        number = int(label.removeprefix("level "))
+        self.table_bots.set_choice(Choice(number))
+
+    def describe(self) -> str:
+        """The bots' strategy and pace in a few words (the lobby's footer)."""
+        return self.choice.describe(self.server.arbiter.config.game)
+
+    def level_of(self, name: str) -> int | None:
+        return self.table_bots.level_of(name)
+
+    def add_bots(self, count: int, timeout: float = 10.0) -> None:
+        self.table_bots.add(count, timeout)
 
     def close(self) -> None:
-        self.stop.set()
-        if self.bots_thread is not None:
-            self.bots_thread.join(timeout=10)
+        self.table_bots.close()
         self.server.stop()
 
 
 def start_local_table(game: str, seed: int | str | None, rounds: int | None = None,
-                      speed: str = "club", countdown: float = 3.0, pause: float | None = 60.0,
-                      context: zmq.Context | None = None,
-                      strategy: str = "greedy", lag_cap_ms: float | None = None,
-                      options: dict[str, Any] | None = None) -> LocalTable:
+                      speed: str | None = "club", countdown: float = 3.0,
+                      pause: float | None = 60.0, context: zmq.Context | None = None,
+                      strategy: str | None = "greedy", lag_cap_ms: float | None = None,
+                      options: dict[str, Any] | None = None,
+                      level: int | None = None) -> LocalTable:
     """Start an arbiter on 127.0.0.1 (any free port) in a thread of this process;
     ``lag_cap_ms`` (RD-11, PROTOCOL.md §8) and ``options`` (e.g. RD-15 ``handicap``) as
     ``lan-demon play`` was told, the defaults otherwise. ``seed`` None: secret deals
-    (committed and revealed); the bots' own choices then get a fresh seed."""
+    (committed and revealed); the bots' own choices then get a fresh seed. The bots play
+    ``level`` (:mod:`lan_demon.bots.levels`), an explicit ``strategy`` or ``speed`` winning
+    over the level's own; without a level, ``strategy`` at ``speed``."""
     config = Config(game, rounds=rounds, seed=seed, countdown=countdown, pause=pause,
                     turn_timeout=120.0, options=dict(options or {}),
                     lag_cap_ms=LAG_CAP_MS if lag_cap_ms is None else lag_cap_ms)
     server = ArbiterServer(config, port=0, context=context).start()
     bots_seed = seed if seed is not None else secrets.token_hex(8)
-    return LocalTable(server, bots_seed, speed, context, strategy=strategy)
+    choice = Choice(level, strategy, speed)
+    return LocalTable(server, TableBots(server.address, bots_seed, choice, context))

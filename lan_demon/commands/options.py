@@ -1,7 +1,8 @@
 """Option values the commands share: argparse types (``--pause``, ``--lag-cap``,
-``--rate-limit``, seeds, counts), the checks of values argparse cannot make (speed profiles,
-room codes, CURVE keys, ``--browse``), the flags several commands take alike (``--handicap``,
-the LAN join flags) and the words their help texts list (speed profiles, strategies).
+``--rate-limit``, ``--level``, seeds, counts), the checks of values argparse cannot make (speed
+profiles, room codes, CURVE keys, ``--browse``), the flags several commands take alike
+(``--handicap``, ``--level``, the LAN join flags) and the words their help texts list (speed
+profiles, strategies, levels).
 """
 
 from __future__ import annotations
@@ -22,6 +23,32 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
+
+
+def level(text: str) -> int:
+    """``--level``: a whole number from 1 to 10, or the one line that says so (argparse's own
+    "invalid int value" names a Python type, not what was wanted)."""
+    from lan_demon.bots.levels import HIGHEST, LOWEST
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = None
+    if value is None or not LOWEST <= value <= HIGHEST:
+        raise argparse.ArgumentTypeError(f"must be a whole number from {LOWEST} to {HIGHEST}, "
+                                         f"not {text!r}")
+    return value
+
+
+def add_level(parser: argparse.ArgumentParser, default: int | None, who: str) -> None:
+    """``--level`` for ``play``, ``host`` and ``bot``, its help naming every level; an explicit
+    ``--strategy`` or ``--speed`` beside it wins over the level's own (where the command has
+    them)."""
+    from lan_demon.bots.levels import LEVELS
+    words = "; ".join(f"{n} {lv.words}" for n, lv in LEVELS.items())
+    told = f"default {default}" if default is not None else "no default: without it the " \
+        "bot plays --strategy at --speed"
+    parser.add_argument("--level", type=level, default=None, metavar="1-10", help=f"{who}: "
+                        f"skill and speed in one number ({words}; {told}); see docs/bots.md")
 
 
 def seed(text: str) -> int | str:

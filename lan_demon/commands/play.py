@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import argparse
 
+from lan_demon.bots.levels import DEFAULT_LEVEL as PLAY_LEVEL
 from lan_demon.commands import prompts
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_LAG_CAP_MS,
-                                        add_handicap, check_speed, lag_cap, match_options,
-                                        pause, pause_value, positive, seed, speed_names)
+                                        add_handicap, add_level, check_speed, lag_cap,
+                                        match_options, pause, pause_value, positive, seed,
+                                        speed_names)
 from lan_demon.games import GAME_IDS, get_game
 
 HELP = "sit at a table with bots (the main job)"
 DESCRIPTION = ("Start an arbiter on 127.0.0.1 in this process, seat bots and you, and open "
                "the table in the terminal. You are the host: Enter starts the match.")
-PLAY_SPEED = "newcomer"  # play's bots: a pace a person new to the game can race (issue 10)
+PLAY_SPEED = "newcomer"  # level 2's pace, play's default: a pace: a person new to the game can race (issue 10)
 
 
 def add_arguments(play: argparse.ArgumentParser) -> None:
@@ -26,11 +28,13 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--seed", type=seed, help="deal from this seed: reproducible, so "
                       "not secret (default: secret deals)")
     play.add_argument("--rounds", type=positive, help="rounds in the match")
-    play.add_argument("--strategy", help="the bots' strategy (default: the strongest for the "
-                      "game: demon, planner, solver)")
-    play.add_argument("--speed", default=PLAY_SPEED, help=f"the bots' speed: "
-                      f"{speed_names()} (default {PLAY_SPEED}: a card every ~3 s, a pace a "
-                      f"newcomer can race; club is a seasoned player)")
+    add_level(play, PLAY_LEVEL, "the bots' level")
+    play.add_argument("--strategy", help="the bots' strategy, winning over the level's (default: "
+                      f"the level's; level {PLAY_LEVEL} plays the strongest in Racing Demon)")
+    play.add_argument("--speed", help=f"the bots' speed, winning over the level's: "
+                      f"{speed_names()} (default: the level's; level {PLAY_LEVEL} is "
+                      f"{PLAY_SPEED}: a card every ~3 s, a pace a newcomer can race; club is a "
+                      f"seasoned player)")
     play.add_argument("--pause", type=pause, help=f"longest pause between rounds, in "
                       f"seconds, or 'none' to wait until everybody is ready (default "
                       f"{DEFAULT_PAUSE:g})")
@@ -43,8 +47,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lan_demon.bots import make_strategy, strongest
-    from lan_demon.bots.speed import PROFILES
+    from lan_demon.bots import make_strategy
     from lan_demon.commands import local_table
     from lan_demon.net.client import Client
     from lan_demon.tui import app
@@ -53,22 +56,26 @@ def run(args: argparse.Namespace) -> int:
     if bots < 0:
         raise UsageError(f"--bots must be 0 or more, not {bots}")
     game.check_players(bots + 1)
-    check_speed(args.speed)
+    if args.speed is not None:
+        check_speed(args.speed)
     if args.rounds is not None:
         game.check_rounds(args.rounds)
-    strategy = args.strategy or strongest(game.id)
-    make_strategy(game.id, strategy)  # an unknown name: one line naming the choices
+    if args.strategy is not None:
+        make_strategy(game.id, args.strategy)  # an unknown name: one line naming the choices
+    level = PLAY_LEVEL if args.level is None else args.level
     options = match_options(game.id, args.handicap)
     prompts.need_terminal()
     lag_cap_ms = DEFAULT_LAG_CAP_MS if args.lag_cap_ms is None else args.lag_cap_ms
     table = local_table.start_local_table(game.id, args.seed, args.rounds, args.speed,
-                                          strategy=strategy, pause=pause_value(args.pause),
+                                          strategy=args.strategy, level=level,
+                                          pause=pause_value(args.pause),
                                           lag_cap_ms=lag_cap_ms, options=options)
     try:
         client = Client(table.address, name=args.name).connect()
         table.add_bots(bots)
+        levels = local_table.LEVEL_LABELS if bots else []  # no bots: nothing for v to set
         ctl = app.table_for(client, host=True, bell=not args.no_bell, local=table,
-                            speeds=list(PROFILES))
+                            speeds=levels)
         app.build_app(ctl).run()
         client.leave()
         client.close()

@@ -1,8 +1,15 @@
-"""The lobby: the game and its options, every seat (who, captain, bot, ready, away), the bots'
-speed at ``lan-demon play``, and who waits for whom."""
+"""The lobby: the game and its options, every seat (who, captain, bot and its level, ready,
+away), the bots' level at ``lan-demon play``, and who waits for whom.
+
+A bot's level reaches a lobby in one of two ways, neither a field of the protocol: at
+``lan-demon play`` the in-process table knows its own bots' level (``local.level_of(name)``,
+changed by ``v``); any other bot seated with a level says it in its name, "Ada L7 (bot)"
+(:func:`lan_demon.bots.levels.bot_name`), which :func:`split_level` reads back.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lan_demon.tui.facts import TableFacts
@@ -34,11 +41,35 @@ def lobby(ctl: TableFacts, width: int, height: int = 99) -> Fragments:
     return out
 
 
+#: A level's mark in a bot's name (levels.bot_name), before " (bot)" and the arbiter's " (2)".
+_LEVEL_MARK = re.compile(r"^(?P<name>.*\S) L(?P<level>10|[1-9])"
+                         r"(?P<rest>(?: \(bot\))?(?: \(\d+\))?)$")
+
+
+def split_level(name: str) -> tuple[str, int | None]:
+    """A seat's name without its level mark, and the level (None when it carries none)."""
+    found = _LEVEL_MARK.match(name)
+    if found is None:
+        return name, None
+    return found["name"] + found["rest"], int(found["level"])
+
+
+def bot_level(ctl: TableFacts, seat: dict[str, Any]) -> tuple[str, int | None]:
+    """A bot seat's name to show and its level: ``play``'s own bots' from the local table (it
+    changes with ``v``), any other's from the mark in its name."""
+    name, level = split_level(seat["name"])
+    ask = getattr(ctl.local, "level_of", None)
+    known = ask(seat["name"]) if ask is not None else None
+    return name, known if known is not None else level
+
+
 def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], name_width: int) -> Fragments:
-    """One seat of the lobby: who, and captain · bot · ready · away."""
+    """One seat of the lobby: who, and captain · bot (its level) · ready · away."""
     tags = ["captain"] if i == ctl.captain_seat else []
+    name = seat["name"]
     if seat.get("bot"):
-        tags.append("bot")
+        name, level = bot_level(ctl, seat)
+        tags.append("bot" if level is None else f"bot, level {level}")
     if ctl.phase == "lobby":  # at the countdown the arbiter clears them: no news
         tags.append("ready" if seat.get("ready") else "not ready")
     away = seat.get("status", "here") != "here"
@@ -46,7 +77,7 @@ def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], name_width: int) ->
         tags.append(seat.get("status", ""))
     mark = "▶" if i == ctl.client.seat else " "
     style = "class:away" if away else "class:me" if i == ctl.client.seat else ""
-    name = seat["name"].replace(" (bot)", "") if name_width < 20 else seat["name"]
+    name = name.replace(" (bot)", "") if name_width < 20 else name
     if len(name) > name_width:
         name = name[: name_width - 1] + "…"
     return [("", f" {mark}{i + 1:>3}. "), (style, f"{name:<{name_width}} "),
@@ -54,11 +85,15 @@ def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], name_width: int) ->
 
 
 def lobby_footer(ctl: TableFacts, width: int) -> Fragments:
-    """Under the seats, on every page: the bots' speed and who waits for whom."""
+    """Under the seats, on every page: the bots' level (``play``, when it seats bots: ``v``
+    steps it 1 to 10 — in every game, since a level picks the strategy too) and who waits for
+    whom."""
     out: Fragments = []
-    if ctl.local is not None and not ctl.spectator:
-        out += line(("class:key", " v"), f" bots' speed: {ctl.local.speed}",
-                    ("class:dim", f"  ({', '.join(ctl.speeds)})"[: max(0, width - 24)]))
+    local = ctl.local
+    if local is not None and not ctl.spectator and ctl.speeds and \
+            getattr(local, "level", None) is not None and any(s.get("bot") for s in ctl.seats):
+        out += line(("class:key", " v"), f" bots' level: {local.level} (1-10)",
+                    ("class:dim", f" — {local.describe()}"[: max(0, width - 24)]))
     return out + wrap(waiting_text(ctl), width, "class:key")
 
 

@@ -1,0 +1,160 @@
+"""Levels 1 to 10: one number that sets a bot's skill and speed together, so that a family can
+set the table right without knowing the strategies' names or the speed profiles.
+
+A level blends two things, and the blend differs by kind of game:
+
+* **Racing Demon** (both variants) is a race: a bot's *pace* — how soon its card lands, how
+  long it takes to notice a stack someone else changed, how often it overlooks a playable card
+  (:mod:`lan_demon.bots.speed`) — decides most of how hard it is to beat, so the levels climb
+  mostly by pace: from ``newcomer`` (a card every ~3 s, one card in five overlooked) at 1 and 2
+  through ``beginner`` (4) and ``club`` (6) to ``expert`` (10), with profiles half- and
+  quarter-way between them on the odd steps. Strategy is the smaller step: level 1 plays
+  ``greedy`` (the plain "stack first" rule), 2 to 10 the strongest strategy.
+* **Rack-O and Gin Solitaire** are turn-based: nobody is beaten to a card, so notice times and
+  misses mean nothing and speed is only how long the bot "thinks" before its move. There the
+  level climbs by strategy — Rack-O ``greedy`` (1-2), ``threshold`` (3-5, a human's target-band
+  rule; ``greedy`` while that strategy is not registered), the strongest (6-10); Gin Solitaire
+  ``greedy`` (1-4), the strongest (5-10) — and the think pause follows the Racing Demon pace's
+  median, 3 s at level 1 down to 0.5 s at 10.
+
+"The strongest" is :func:`lan_demon.bots.registry.strongest` at the time a level is used, not a
+name written here, so a stronger bot registered later is what levels 10 and below play.
+Level 2 — the strongest Racing Demon strategy at a newcomer's pace — is what ``lan-demon play``
+seated before levels existed (issue 10) and stays its default.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from lan_demon.bots.registry import strategy_names, strongest
+from lan_demon.bots.speed import PROFILES, SpeedProfile
+
+STRONGEST = "strongest"  # a level's strategy: registry.strongest(game) when the level is used
+#: A strategy a level names that another change may not have registered yet, and its stand-in.
+STAND_INS = {"threshold": "greedy"}
+DEFAULT_LEVEL = 2  # `play` and `host --bots`: the strongest strategy at a newcomer's pace
+LOWEST, HIGHEST = 1, 10
+
+
+def between(name: str, low: SpeedProfile, high: SpeedProfile, part: float) -> SpeedProfile:
+    """The profile ``part`` of the way from ``low`` to ``high``: times geometrically (they are
+    log-normal, so halfway between 1.6 s and 0.9 s is 1.2 s, not 1.25 s), spread and miss
+    linearly; to two decimals, as the docs print them."""
+    def geo(a: float, b: float) -> float:
+        return a * math.exp(part * math.log(b / a)) if a > 0 and b > 0 else a + part * (b - a)
+    return SpeedProfile(name, round(geo(low.median, high.median), 2),
+                        round(low.spread + part * (high.spread - low.spread), 2),
+                        notice=round(geo(low.notice, high.notice), 2),
+                        miss=round(low.miss + part * (high.miss - low.miss), 2))
+
+
+@dataclass(frozen=True)
+class Level:
+    """What one level plays: a strategy per kind of game and a Racing Demon pace (whose median
+    is also the think pause of the turn-based games)."""
+
+    number: int
+    words: str  # how the level reads in --help and the docs
+    demon: str  # Racing Demon and its German variant
+    racko: str
+    gin: str
+    pace: SpeedProfile
+
+    def strategy(self, game_id: str) -> str:
+        """The registered strategy this level plays in ``game_id``: ``strongest`` resolved,
+        a stand-in for a named strategy that is not (yet) registered."""
+        name = {"racko": self.racko, "gin-solitaire": self.gin}.get(game_id, self.demon)
+        if name == STRONGEST:
+            return strongest(game_id)
+        if name not in strategy_names(game_id):
+            return STAND_INS.get(name, strongest(game_id))
+        return name
+
+    def profile(self, game_id: str) -> SpeedProfile:
+        """The level's pace in a race; in a turn-based game only its reaction time — the pause
+        before each move — with no notice time and no misses (nothing to be beaten to)."""
+        if races(game_id):
+            return self.pace
+        return replace(self.pace, name=f"think {self.pace.median:g} s", notice=0.0, miss=0.0)
+
+
+def _levels() -> dict[int, Level]:
+    p, best = PROFILES, STRONGEST
+    newcomer, beginner, club, expert = p["newcomer"], p["beginner"], p["club"], p["expert"]
+    rows = [  # number, words, demon, racko, gin, pace
+        (1, "slow and plain", "greedy", "greedy", "greedy", newcomer),
+        (2, "a newcomer's pace", best, "greedy", "greedy", newcomer),
+        (3, "finding its feet", best, "threshold", "greedy",
+         between("level 3", newcomer, beginner, 0.5)),
+        (4, "a beginner", best, "threshold", "greedy", beginner),
+        (5, "a keen beginner", best, "threshold", best, between("level 5", beginner, club, 0.5)),
+        (6, "a club player", best, best, best, club),
+        (7, "a quick club player", best, best, best, between("level 7", club, expert, 0.25)),
+        (8, "sharp", best, best, best, between("level 8", club, expert, 0.5)),
+        (9, "very sharp", best, best, best, between("level 9", club, expert, 0.75)),
+        (10, "expert speed, strongest strategy", best, best, best, expert),
+    ]
+    return {n: Level(n, words, demon, racko, gin, pace)
+            for n, words, demon, racko, gin, pace in rows}
+
+
+LEVELS: dict[int, Level] = _levels()
+
+
+def level(number: int) -> Level:
+    """Level ``number`` (1 to 10); ValueError otherwise (the commands check it first)."""
+    if number not in LEVELS:
+        raise ValueError(f"a level is a whole number from {LOWEST} to {HIGHEST}, not {number!r}")
+    return LEVELS[number]
+
+
+# --- a level on the wire: in the bot's name ------------------------------------------------------
+# The seats list carries a name and a bot flag, nothing more (PROTOCOL.md); a bot seated with a
+# level that will not change (`host --bots`, `bot --level`) says it in its name, "Ada L7 (bot)",
+# which every screen shows as it is and the lobby (lan_demon.tui.lobby.split_level, in a layer
+# that may not import this one) reads back as "Ada (bot, level 7)".
+
+def bot_name(name: str, number: int, suffix: str = "") -> str:
+    """``name`` with the level's mark ("Ada L7", "Ada L7 (bot)" with suffix " (bot)"), cut so
+    that the arbiter's name limit never cuts the mark."""
+    from lan_demon.net.seats import NAME_LIMIT
+    mark = f" L{number}{suffix}"
+    return name.strip()[: NAME_LIMIT - len(mark)].rstrip() + mark
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a table's bots play: a level, and beside it what the command line said explicitly —
+    an explicit ``--strategy`` or ``--speed`` wins over the level's own. Without a level: the
+    explicit choices, else ``greedy`` at ``club`` pace (what ``bot`` always played)."""
+
+    level: int | None = None
+    strategy: str | None = None
+    speed: str | None = None  # a profile name of lan_demon.bots.speed
+
+    def strategy_for(self, game_id: str) -> str:
+        if self.strategy is not None:
+            return self.strategy
+        return "greedy" if self.level is None else level(self.level).strategy(game_id)
+
+    def pace_for(self, game_id: str) -> SpeedProfile:
+        from lan_demon.bots.speed import profile
+        if self.speed is not None:
+            return profile(self.speed)
+        return profile("club") if self.level is None else level(self.level).profile(game_id)
+
+    def describe(self, game_id: str) -> str:
+        """The strategy and the pace (or think pause) in a few words, for the lobby."""
+        pace = self.pace_for(game_id)
+        if races(game_id):
+            return f"{self.strategy_for(game_id)}, {pace.median:g} s a card, misses " \
+                f"{pace.miss:.0%}"
+        return f"{self.strategy_for(game_id)}, {pace.median:g} s to think"
+
+
+def races(game_id: str) -> bool:
+    """Whether ``game_id`` is a race (Racing Demon), where a pace is more than a think pause."""
+    from lan_demon.games import get_game
+    return get_game(game_id).races
