@@ -132,6 +132,17 @@ def test_the_lobby_offers_the_levels_the_controller_is_given():
     assert local.level == 1 and "bots' level" not in shown(bare)
 
 
+def test_a_full_lobby_in_two_columns_still_shows_each_bots_level_within_80_columns():
+    """20 seats in 80×24 go in two columns, names cut to 12: the level shrinks to "L10"."""
+    from lan_demon.bots.levels import bot_name
+    names = ["Tess"] + [bot_name(f"Bot{i}", 10, " (bot)") for i in range(1, 20)]
+    client = FakeClient(table={"phase": "lobby", "captain": 0, "seats": seats(
+        *names, bots=tuple(range(1, 20)), ready=tuple(range(1, 20)))})
+    ctl, _ = controller(client)
+    text = shown(ctl, 80, 24)  # shown() checks every row fits
+    assert text.count("bot, L10 · ready") == 19 and "Bot19 " in text
+
+
 def test_the_lobby_gives_the_games_real_number_of_rounds():
     ctl, _ = controller(lobby())
     text = shown(ctl)

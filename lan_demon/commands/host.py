@@ -143,6 +143,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
           f"(updates on port {server.pub_port}){seated}", file=info, flush=True)
     bots = host_bots(args, server, keys, code)
+    if bots is not None:
+        print(f"lan-demon: seating {args.bots} bot{'s' if args.bots > 1 else ''} at level "
+              f"{bots.choice.level}: {bots.choice.describe(args.game)}", file=info, flush=True)
     try:
         return serve_table(server, lan, name, args.game, keys, code, info, args.json)
     finally:

@@ -17,7 +17,7 @@ from lan_demon.games import GAME_IDS, get_game
 HELP = "sit at a table with bots (the main job)"
 DESCRIPTION = ("Start an arbiter on 127.0.0.1 in this process, seat bots and you, and open "
                "the table in the terminal. You are the host: Enter starts the match.")
-PLAY_SPEED = "newcomer"  # level 2's pace, play's default: a pace: a person new to the game can race (issue 10)
+PLAY_SPEED = "newcomer"  # level 2's pace: one a person new to the game can race (issue 10)
 
 
 def add_arguments(play: argparse.ArgumentParser) -> None:

@@ -69,7 +69,8 @@ def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], name_width: int) ->
     name = seat["name"]
     if seat.get("bot"):
         name, level = bot_level(ctl, seat)
-        tags.append("bot" if level is None else f"bot, level {level}")
+        level_tag = f"level {level}" if name_width >= 20 else f"L{level}"  # two columns: short
+        tags.append("bot" if level is None else f"bot, {level_tag}")
     if ctl.phase == "lobby":  # at the countdown the arbiter clears them: no news
         tags.append("ready" if seat.get("ready") else "not ready")
     away = seat.get("status", "here") != "here"
