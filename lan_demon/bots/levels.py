@@ -7,9 +7,10 @@ A level blends two things, and the blend differs by kind of game:
   long it takes to notice a stack someone else changed, how often it overlooks a playable card
   (:mod:`lan_demon.bots.speed`) — decides most of how hard it is to beat, so the levels climb
   mostly by pace: from ``newcomer`` (a card every ~3 s, one card in five overlooked) at 1 and 2
-  through ``beginner`` (4) and ``club`` (6) to ``expert`` (10), with profiles half- and
-  quarter-way between them on the odd steps. Strategy is the smaller step: level 1 plays
-  ``greedy`` (the plain "stack first" rule), 2 to 10 the strongest strategy.
+  through ``beginner`` (4) and ``club`` (6) to ``expert`` (10), with profiles made between
+  them for the steps in between (3 and 5 halfway, 7 to 9 at quarters from club to expert).
+  Strategy is the smaller step: level 1 plays ``greedy`` (the plain "stack first" rule), 2 to
+  10 the strongest strategy. Measured, each level beats the one below it (docs/bots.md).
 * **Rack-O and Gin Solitaire** are turn-based: nobody is beaten to a card, so notice times and
   misses mean nothing and speed is only how long the bot "thinks" before its move. There the
   level climbs by strategy — Rack-O ``greedy`` (1-2), ``threshold`` (3-5, a human's target-band
@@ -18,7 +19,7 @@ A level blends two things, and the blend differs by kind of game:
   median, 3 s at level 1 down to 0.5 s at 10.
 
 "The strongest" is :func:`lan_demon.bots.registry.strongest` at the time a level is used, not a
-name written here, so a stronger bot registered later is what levels 10 and below play.
+name written here, so a stronger bot registered later is what those levels play.
 Level 2 — the strongest Racing Demon strategy at a newcomer's pace — is what ``lan-demon play``
 seated before levels existed (issue 10) and stays its default.
 """
@@ -29,7 +30,8 @@ import math
 from dataclasses import dataclass, replace
 
 from lan_demon.bots.registry import strategy_names, strongest
-from lan_demon.bots.speed import PROFILES, SpeedProfile
+from lan_demon.bots.speed import PROFILES, SpeedProfile, profile
+from lan_demon.games import get_game
 
 STRONGEST = "strongest"  # a level's strategy: registry.strongest(game) when the level is used
 #: A strategy a level names that another change may not have registered yet, and its stand-in.
@@ -48,6 +50,11 @@ def between(name: str, low: SpeedProfile, high: SpeedProfile, part: float) -> Sp
                         round(low.spread + part * (high.spread - low.spread), 2),
                         notice=round(geo(low.notice, high.notice), 2),
                         miss=round(low.miss + part * (high.miss - low.miss), 2))
+
+
+def races(game_id: str) -> bool:
+    """Whether ``game_id`` is a race (Racing Demon), where a pace is more than a think pause."""
+    return get_game(game_id).races
 
 
 @dataclass(frozen=True)
@@ -140,7 +147,6 @@ class Choice:
         return "greedy" if self.level is None else level(self.level).strategy(game_id)
 
     def pace_for(self, game_id: str) -> SpeedProfile:
-        from lan_demon.bots.speed import profile
         if self.speed is not None:
             return profile(self.speed)
         return profile("club") if self.level is None else level(self.level).profile(game_id)
@@ -153,8 +159,3 @@ class Choice:
                 f"{pace.miss:.0%}"
         return f"{self.strategy_for(game_id)}, {pace.median:g} s to think"
 
-
-def races(game_id: str) -> bool:
-    """Whether ``game_id`` is a race (Racing Demon), where a pace is more than a think pause."""
-    from lan_demon.games import get_game
-    return get_game(game_id).races

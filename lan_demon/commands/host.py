@@ -40,9 +40,9 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
     host.add_argument("--players", type=positive, help="start when this many seats are "
                       "filled and ready")
     host.add_argument("--rounds", type=positive, help="rounds in the match")
-    host.add_argument("--bots", type=positive, help="seat this many bots of this process, "
-                      "named with their level (\"Ada L2 (bot)\"), before anyone joins "
-                      "(default: none)")
+    host.add_argument("--bots", type=positive, metavar="N", help="seat this many bots of "
+                      "this process, named with their level (\"Ada L2 (bot)\"), before "
+                      "anyone joins (default: none)")
     add_level(host, DEFAULT_LEVEL, "the level of the --bots")
     host.add_argument("--seed", type=seed, help="deal from this seed: reproducible, so "
                       "not secret (default: secret deals, committed and revealed)")
