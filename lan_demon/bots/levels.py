@@ -20,8 +20,9 @@ A level blends two things, and the blend differs by kind of game:
 
 "The strongest" is :func:`lan_demon.bots.registry.strongest` at the time a level is used, not a
 name written here, so a stronger bot registered later is what those levels play.
-Level 2 — the strongest Racing Demon strategy at a newcomer's pace — is what ``lan-demon play``
-seated before levels existed (issue 10) and stays its default.
+Level 2 is ``lan-demon play``'s default: in Racing Demon the strongest strategy at a newcomer's
+pace, what ``play`` seated before levels existed (issue 10); in Rack-O it is ``greedy``, where
+``play`` used to seat the strongest — a newcomer's table, as in Racing Demon.
 """
 
 from __future__ import annotations
