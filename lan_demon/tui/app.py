@@ -88,6 +88,6 @@ def table_for(client: Client, host: bool = False, bell: bool = True, local: Any 
               speeds: Sequence[str] = ()) -> Controller:
     """The screen for ``client``'s game. ``bell=False``: silent (``--no-bell``); ``local``:
     the in-process table of ``lan-demon play`` (its ``speed`` and ``set_speed(name)``), whose
-    bots' speed the lobby changes among ``speeds``, the profiles' names slowest first."""
+    bots' level the lobby changes among ``speeds``, the levels' labels lowest first."""
     return Controller(client, screen_for(client.game.id), host=host, bell=bell, local=local,
                       speeds=speeds)

@@ -21,7 +21,7 @@ class TableFacts:
 
     client: Client
     local: Any  # the LocalTable of `lan-demon play`, or None
-    speeds: Sequence[str]  # the bots' speeds the lobby offers, slowest first
+    speeds: Sequence[str]  # the bots' levels the lobby offers (their labels), lowest first
     size: tuple[int, int]  # the terminal at the last render or key
     alarms: list[str]  # deal checks that failed (§22), said on every screen
     banner_text: str  # "Cy is OUT!" at a round's end

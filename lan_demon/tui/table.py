@@ -57,14 +57,15 @@ class Controller(TableFacts):
     def __init__(self, client: Client, screen: GameScreen, host: bool = False,
                  clock: Callable[[], float] = time.monotonic, bell: bool = True,
                  local: Any = None, speeds: Sequence[str] = ()):
-        """``local``: the in-process table of ``lan-demon play``, whose bots' speed the lobby
-        can change (``v``) to each of ``speeds`` in turn (the speed profiles, slowest first)."""
+        """``local``: the in-process table of ``lan-demon play``, whose bots' level the lobby
+        can change (``v``) to each of ``speeds`` in turn (the levels' labels, lowest first;
+        empty when the table has no bots)."""
         self.client = client
         self.screen = screen
         self.host = host
         self.clock = clock
         self.bell = bell  # False: never ring the terminal bell (--no-bell)
-        self.local = local  # the LocalTable of `lan-demon play`: its bots' speed can change
+        self.local = local  # the LocalTable of `lan-demon play`: its bots' level can change
         self.speeds = tuple(speeds)
         self.output: Any = None  # has .bell(); build_app sets the application's output
         self.flash_text = ""
@@ -313,7 +314,7 @@ class Controller(TableFacts):
         now = getattr(self.local, "speed", names[0])
         name = names[(names.index(now) + 1) % len(names)] if now in names else names[0]
         self.local.set_speed(name)
-        self.flash(f"the bots now play at {name} speed")
+        self.flash(f"the bots now play at {name}")
 
     def _leave(self) -> None:
         """During a match, ask first (the seat is kept a while); otherwise leave at once."""
@@ -475,8 +476,8 @@ class Controller(TableFacts):
         elif phase == "lobby":
             hints = ["Enter start" if self.captain and not self.self_starting
                      else "Enter ready"]
-            if self.local is not None:
-                hints.append("v bots' speed")
+            if self.local is not None and self.speeds:  # (no bots, no level to change)
+                hints.append("v bots' level")
         elif phase == "between":
             hints = ["Enter ready"]
         else:
