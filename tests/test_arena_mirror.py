@@ -11,7 +11,7 @@ import statistics
 
 import pytest
 
-from lan_demon.bots import arena
+from lan_demon.bots import arena, arena_report
 from lan_demon.bots.arena import ArenaError, chunks, deal_of, run_arena
 from lan_demon.bots.arena_report import (RoundOutcome, deal_differences, format_report,
                                          mean_interval, t975, t_within, table_differences,
@@ -168,6 +168,15 @@ def test_one_unit_has_a_mean_but_no_interval():
 def test_t_quantile_against_the_printed_table(df, table):
     """Student's t, 0.975 quantile, from the usual printed table (4 places)."""
     assert t975(df) == pytest.approx(table, abs=6e-5)
+
+
+def test_t_quantile_series_meets_the_exact_sum():
+    """Above T_SERIES_FROM the quantile comes from a series; at the seam it agrees with the
+    bisection of the exact P(|T| < t), and that bisection gives back 0.95."""
+    df = arena_report.T_SERIES_FROM
+    series = t975(df)
+    assert t_within(series, df) == pytest.approx(0.95, abs=1e-10)
+    assert t975(df - 1) > series > t975(df + 1) > 1.96
 
 
 def test_t_distribution_on_known_values():

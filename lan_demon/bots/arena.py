@@ -2,7 +2,8 @@
 
 ``lan-demon arena`` asks "is this bot better than that one, and how sure are we?". It plays K
 rounds and reports, per strategy, how often it won with a Wilson 95 % interval, its mean round
-score and, for Racing Demon, its mean Pile left and cards stacked.
+score and, for Racing Demon, its mean Pile left and cards stacked; and how far its score is
+ahead of the other strategies' at the same table, with a t 95 % interval.
 
 Choices, and why:
 

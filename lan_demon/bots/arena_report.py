@@ -65,15 +65,27 @@ def t_within(t: float, df: int) -> float:
     return math.sin(theta) * total
 
 
+T_SERIES_FROM = 100  # degrees of freedom from which the Cornish–Fisher series is used
+
+
 def t975(df: int) -> float:
     """Student's t quantile of a two-sided 95 % interval with ``df`` degrees of freedom.
 
     The standard library has the normal quantile but not Student's; :func:`t_within` is exact
-    for whole degrees of freedom, so bisect it (60 halvings: to the last bits of a float). It
-    differs from the normal 1.96 only in a small arena, where it keeps the interval honest.
+    for whole degrees of freedom, so bisect it (60 halvings: to the last bits of a float). Its
+    sum has ``df / 2`` terms, so from T_SERIES_FROM on the Cornish–Fisher series about the
+    normal quantile (Abramowitz & Stegun 26.7.5, four terms) is used instead: there it agrees
+    to 1e-10 and costs nothing however long the arena. It differs from the normal 1.96 only
+    in a small arena, where it keeps the interval honest.
     """
     if df < 1:
         raise ValueError(f"a t interval needs 1 degree of freedom or more, not {df}")
+    if df >= T_SERIES_FROM:
+        z = Z95
+        terms = [(z ** 3 + z) / 4, (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96,
+                 (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384,
+                 (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160]
+        return z + sum(g / df ** (k + 1) for k, g in enumerate(terms))
     low, high = Z95, 64.0  # t(1) = 12.71: the quantile lies between
     for _ in range(60):
         mid = (low + high) / 2
@@ -97,8 +109,9 @@ class MeanInterval:
 def mean_interval(values: list[float]) -> MeanInterval | None:
     """``mean ± t(n−1)·s/√n`` over ``values`` (sample standard deviation ``s``).
 
-    The per-unit differences are sums of many small score effects, so their mean is close to
-    normal long before the arena's hundreds of units; the t quantile keeps a small run honest.
+    Whatever the shape of one unit's difference (Rack-O's is lumpy: 75 for a Rack-O), the
+    mean of hundreds of independent units is close to normal; the t quantile keeps a small run
+    honest.
     """
     if not values:
         return None
