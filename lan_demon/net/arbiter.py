@@ -30,7 +30,8 @@ from lan_demon.games import GameError, Match, get_game
 from lan_demon.games.demon_races import RaceBook
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
 from lan_demon.net import commitments, race, record, seats, table_clock
-from lan_demon.net.codec import FROM_CLIENT, ProtocolError, decode, make, request_id
+from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, SharedPacker, decode, make,
+                                 request_id)
 from lan_demon.net.fairdeal import HostDeal
 from lan_demon.net.guard import (MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE,
                                  RateLimiter, RecentIds, frame_cost, log_internal)
@@ -341,10 +342,15 @@ class Arbiter:
         self._next_seq()
         present = [s for s in self.seats if s.peer is not None and s.status == "here"]
         *mine, public = self.game.redacted_data(self.state, [s.index for s in present] + [None])
+        # Every seat's copy is the whole table, and mostly the public one's very objects (at
+        # Go in Racing Demon, all of it): packed once here, spliced into each frame (codec).
+        update = make("update", seq=self.seq, k="round", round=self.match.round_no,
+                      setup=self.match.setup, state=public, nonces=deal.used())
+        sharing = SharedPacker(update)
         for s, state in zip(present, mine):
-            out.private.append((s.peer, make("private", seq=self.seq, k="round", state=state)))
-        out.public.append(make("update", seq=self.seq, k="round", round=self.match.round_no,
-                               setup=self.match.setup, state=public, nonces=deal.used()))
+            out.private.append((s.peer, sharing.message(
+                make("private", seq=self.seq, k="round", state=state))))
+        out.public.append(sharing.message(update))
         self.record("round", round=self.match.round_no, setup=self.match.setup,
                     nonces=deal.used(), at=now, **deal.announced())
         if self.game.round_over(self.state):  # RD-16: a Pile of 0 is out at Go

@@ -18,7 +18,7 @@ import zmq
 from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.guard import log_internal
-from lan_demon.net.codec import MAX_MESSAGE, encode_many
+from lan_demon.net.codec import MAX_MESSAGE, Packed, encode_many
 from lan_demon.net.journal import JournalWriter
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import NOBODY, Sender
@@ -58,6 +58,27 @@ NOBLOCK, SNDMORE = int(zmq.NOBLOCK), int(zmq.SNDMORE)
 # per part) costs about as much again as the call itself — half the socket time of a move
 # (docs/benchmarks.md, the floor). Everything else goes through the ordinary Socket.
 _send, _recv, _get = zmq.backend.Socket.send, zmq.backend.Socket.recv, zmq.backend.Socket.get
+
+
+def frame(msgs: list[dict[str, Any]], packer: msgpack.Packer) -> bytes | None:
+    """The frame the server sends for ``msgs`` (one peer's replies, or a wake-up's updates),
+    packed with the loop's own ``packer``; a :class:`~lan_demon.net.codec.Packed` message goes
+    as its bytes. A message that cannot be packed (a bug) is logged and left out, not allowed
+    to take the others of its frame with it."""
+    try:
+        return encode_many(msgs, packer)
+    except Exception as err:
+        packer.reset()
+        good = []
+        for msg in msgs:
+            try:
+                if type(msg) is not Packed:
+                    packer.pack(msg)
+                good.append(msg)
+            except Exception:
+                packer.reset()
+                log_internal(f"packing a {msg.get('t')!r} message", err)
+        return encode_many(good, packer) if good else None
 
 
 class ServerError(GameError):
@@ -304,21 +325,7 @@ class ArbiterServer:
                 pass  # the peer is gone; its seat is kept and it will resync on return
 
     def _frame(self, msgs: list[dict[str, Any]]) -> bytes | None:
-        """The frame for ``msgs``. A message that cannot be packed (a bug) is logged and left
-        out, not allowed to take the others of its frame with it."""
-        try:
-            return encode_many(msgs, self._packer)
-        except Exception as err:
-            self._packer.reset()
-            good = []
-            for msg in msgs:
-                try:
-                    self._packer.pack(msg)
-                    good.append(msg)
-                except Exception:
-                    self._packer.reset()
-                    log_internal(f"packing a {msg.get('t')!r} message", err)
-            return encode_many(good, self._packer) if good else None
+        return frame(msgs, self._packer)
 
     # --- running in a thread (tests, `lan-demon play`) -------------------------------------
 
