@@ -13,6 +13,11 @@ applying the updates a table publishes (issue 13).
    :class:`~lan_demon.net.client.Client` through ``_receive`` — its receive path from a frame's
    bytes to its mirror moved on, without the socket — after the table's snapshot.
 
+3. **deal**: the same table's rounds ended by RD-13 (every seat votes stuck three times), and
+   the tick that deals the next one timed with its messages packed as the server frames them
+   (``server.frame``: one PUB frame, one per peer; ``codec.encode_many`` at an older tree):
+   every seat's private copy of the whole table and the public update.
+
 Each figure is the best of ``--repeat`` runs (this machine is shared and noisy: the best is the
 least disturbed), beside the baseline measured in the same run: a move map packed and unpacked
 by msgpack alone (the least any arbiter must do per move; the same whatever lan_demon's code). Run it with ``PYTHONPATH`` set to an
@@ -39,9 +44,13 @@ try:  # protocol 3; an older checkout publishes one update per frame
 except ImportError:  # pragma: no cover - only with PYTHONPATH at an older tree
     encode_many = None
 
+try:  # the server's framing function; an older tree frames in a method of the server
+    from lan_demon.net.server import frame as server_frame
+except ImportError:  # pragma: no cover - only with PYTHONPATH at an older tree
+    server_frame = None
+
 TURN = {"t": "turn"}
-
-
+STUCK = {"t": "stuck"}
 
 
 def turns(seats: int, moves: int, seed: int, keep: list[dict[str, Any]] | None = None,
@@ -112,6 +121,45 @@ def engine_turn(seats: int, moves: int, seed: int) -> float:
     return spent / moves * 1e6
 
 
+def packed(out: Any, packer: msgpack.Packer) -> int:
+    """The bytes of the frames the server sends for ``out``: its updates in one frame, each
+    peer's messages in one (``ArbiterServer._send``)."""
+    def one(msgs: list[dict[str, Any]]) -> bytes:
+        if server_frame is not None:
+            return server_frame(msgs, packer)
+        if encode_many is not None:
+            return encode_many(msgs, packer)
+        return b"".join(encode(m) for m in msgs)
+    replies: dict[bytes, list[dict[str, Any]]] = {}
+    for peer, msg in out.private:
+        replies.setdefault(peer, []).append(msg)
+    sizes = [len(one(msgs)) for msgs in replies.values()]
+    return sum(sizes) + (len(one(out.public)) if out.public else 0)
+
+
+def deals(seats: int, rounds: int, seed: int) -> tuple[float, int]:
+    """ms of a deal — the tick at Go, with every message it makes packed into its frames —
+    over ``rounds`` rounds, each ended by RD-13 first; and the bytes of one deal's frames."""
+    arbiter, peers, now = seated_table(seats, seed)
+    packer = msgpack.Packer(use_bin_type=True)
+    spent, size, rid = 0.0, 0, 10
+    for _ in range(rounds):
+        round_no = arbiter.match.round_no
+        while arbiter.phase == "playing" and arbiter.match.round_no == round_no:
+            for peer in peers:  # RD-13: everyone stuck, three times, ends the round
+                rid += 1
+                arbiter.handle(peer, encode(make("move", id=rid, round=round_no, move=STUCK,
+                                                 ts=now)), now)
+                now += 0.0001
+        now += 0.01
+        began = time.perf_counter()
+        out = arbiter.tick(now)  # pause and countdown 0: the next round is dealt at once
+        size = packed(out, packer)
+        spent += time.perf_counter() - began
+        assert arbiter.phase == "playing" and arbiter.match.round_no == round_no + 1
+    return spent / rounds * 1e3, size
+
+
 def msgpack_baseline(n: int = 20_000) -> float:
     """µs to pack and unpack one move map with msgpack alone."""
     began = time.perf_counter()
@@ -142,6 +190,9 @@ def main() -> None:
     apply_us, applied = min(runs)
     print(f"client: a spectator applies an update, {args.seats} seats, frames of "
           f"{'10' if encode_many else '1'} updates: {apply_us:.1f} µs ({applied} updates a run)")
+    deal_ms, size = min(deals(args.seats, 5, args.seed) for _ in range(args.repeat))
+    print(f"deal: a round dealt and its messages packed, {args.seats} seats: {deal_ms:.2f} ms "
+          f"({size:,} bytes of frames)")
 
 
 if __name__ == "__main__":
