@@ -5,6 +5,7 @@ msgpack of the plain messages, for every game, several seat counts and seeds; an
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -173,6 +174,8 @@ def test_a_packed_message_is_a_frozen_dict_whose_bytes_are_its_own():
     with pytest.raises(TypeError):
         packed |= {"seq": 4}
     assert packed == msg and packed.raw == packb(msg)
+    again = copy.deepcopy(packed)
+    assert type(again) is Packed and again == msg and again.raw == packed.raw
 
 
 def test_encode_many_writes_a_packed_message_as_its_bytes_alone_or_among_others():

@@ -157,6 +157,9 @@ class Packed(dict):
         super().__init__(msg)
         self.raw = raw
 
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle, which would set its items
+        return Packed, (dict(self), self.raw)
+
     def _frozen(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a Packed message is frozen: its bytes are already made")
 
