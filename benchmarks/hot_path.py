@@ -16,7 +16,8 @@ applying the updates a table publishes (issue 13).
 3. **deal**: the same table's rounds ended by RD-13 (every seat votes stuck three times), and
    the tick that deals the next one timed with its messages packed as the server frames them
    (``server.frame``: one PUB frame, one per peer; ``codec.encode_many`` at an older tree):
-   every seat's private copy of the whole table and the public update.
+   every seat's private copy of the whole table and the public update. Beside it, the
+   engine's deal of that round alone.
 
 Each figure is the best of ``--repeat`` runs (this machine is shared and noisy: the best is the
 least disturbed), beside the baseline measured in the same run: a move map packed and unpacked
@@ -160,6 +161,17 @@ def deals(seats: int, rounds: int, seed: int) -> tuple[float, int]:
     return spent / rounds * 1e3, size
 
 
+def engine_deal(seats: int, rounds: int, seed: int) -> float:
+    """ms of the engine's deal of that table's round alone (every seat's cards shuffled and
+    laid out): the part of a deal that is the game's, whatever the arbiter sends."""
+    arbiter, _, _ = seated_table(seats, seed)
+    match, deal = arbiter.match, arbiter.deal_round
+    began = time.perf_counter()
+    for _ in range(rounds):
+        match.deal(deal.secret, deal.nonces)
+    return (time.perf_counter() - began) / rounds * 1e3
+
+
 def msgpack_baseline(n: int = 20_000) -> float:
     """µs to pack and unpack one move map with msgpack alone."""
     began = time.perf_counter()
@@ -193,6 +205,8 @@ def main() -> None:
     deal_ms, size = min(deals(args.seats, 5, args.seed) for _ in range(args.repeat))
     print(f"deal: a round dealt and its messages packed, {args.seats} seats: {deal_ms:.2f} ms "
           f"({size:,} bytes of frames)")
+    engine_ms = min(engine_deal(args.seats, 5, args.seed) for _ in range(args.repeat))
+    print(f"  of which the rules: the engine's deal alone: {engine_ms:.2f} ms")
 
 
 if __name__ == "__main__":
