@@ -75,9 +75,24 @@ def strong_bot(game_id: str) -> Strategy:
     return make_strategy(game_id, strongest(game_id))
 
 
+class _Among(Turn):
+    """A turn whose legal moves are only ``moves`` (the plays a move opened)."""
+
+    __slots__ = ()
+
+    def __init__(self, game: Any, state: Any, seat: int, rng: random.Random,
+                 moves: list[Any]):
+        super().__init__(game, state, seat, rng)
+        self._legal = moves
+
+
 def pile_freed(game: Any, state: Any, seat: int, move: Play, bot: Strategy) -> Freed:
-    """The Pile cards ``move`` frees on the seat's known table (see the module's text)."""
+    """The Pile cards ``move`` frees on the seat's known table: by itself, and by the plays
+    it opens — a play that was not possible before it (a card, and the card it goes on) —
+    played on by the strong bot, which picks among those only: so a play that was there
+    anyway counts for itself, not for the move before it (see the module's text)."""
     table = game.copy_state(state)
+    before = _plays(game, table, seat)
     start = len(table.seats[seat].pile)
     top = card_at(table, seat, "pile")
     try:
@@ -88,20 +103,46 @@ def pile_freed(game: Any, state: Any, seat: int, move: Play, bot: Strategy) -> F
     bot.reset()
     rng = random.Random(0)  # the strong bot is deterministic; a Turn needs one all the same
     for _ in range(CHAIN):
-        if table.over or len(table.seats[seat].pile) == 0:
+        if table.over or not table.seats[seat].pile:
             break
-        step = bot.choose(Turn(game, table, seat, rng))
+        opened = [m for m, key in _keyed(game, table, seat) if key not in before]
+        step = bot.choose(_Among(game, table, seat, rng, opened)) if opened else None
         if not isinstance(step, Play):
             break  # a Pack turn or a stuck vote shows cards the seat does not know yet
-        before, top = len(table.seats[seat].pile), card_at(table, seat, "pile")
+        left, top = len(table.seats[seat].pile), card_at(table, seat, "pile")
         try:
             game.apply(table, seat, step)
         except GameError:
             break
         if not how:
-            how = _how(table, seat, before, step, top, first=False)
+            how = _how(table, seat, left, step, top, first=False)
             named = top.to_data() if how and step.source == "pile" and top else None
     return Freed(start - len(table.seats[seat].pile), how, named)
+
+
+def _plays(game: Any, table: Any, seat: int) -> set[tuple[Any, ...]]:
+    return {key for _, key in _keyed(game, table, seat)}
+
+
+def _keyed(game: Any, table: Any, seat: int) -> list[tuple[Play, tuple[Any, ...]]]:
+    """The seat's legal plays, each with what makes it this play: the card, how many, and
+    what it goes on (a new stack, a stack's top, a column's top)."""
+    found = []
+    for move in game.legal_moves(table, seat):
+        if not isinstance(move, Play):
+            continue
+        me = table.seats[seat]
+        cards = me.pile if move.source == "pile" else me.waste if move.source == "waste" \
+            else me.columns[COLUMN_NAMES.index(move.source)]
+        base = cards[-move.count] if len(cards) >= move.count else None
+        if move.target == "middle":
+            onto: Any = "middle"
+        elif move.target in COLUMN_NAMES:
+            onto = table.seats[seat].columns[COLUMN_NAMES.index(move.target)][-1]
+        else:
+            onto = table.stacks[int(move.target[1:])].cards[-1]
+        found.append((move, (base, move.count, onto)))
+    return found
 
 
 def _how(table: Any, seat: int, before: int, move: Play, top: Card | None,

@@ -15,6 +15,7 @@ from lan_demon.games.cards import Card
 #: moment to see it and press the key (the speed profiles' reactions are ~0.3-1.5 s).
 MISSED_AFTER = 2.0
 SHOWN = 3  # missed plays and lost races written out; the rest are counted
+NB = "\u00a0"  # between a figure and its unit, so that a wrapped line never parts them
 
 ENDINGS = {
     "played": "you played it",
@@ -53,7 +54,7 @@ class Missed:
         if self.ended == "taken" and self.by:
             ending = "you put another card there" if self.by == "you" else f"{self.by} took it"
         return f"{symbol(self.card)} {place(self.source)} to {self.target} for " \
-            f"{self.seconds:.0f} s ({ending})"
+            f"{self.seconds:.0f}{NB}s ({ending})"
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class LostRace:
         where = f"the {symbol(self.top)} stack" if self.top else "a stack"
         if self.ms is None:
             return f"{self.by} beat you to {where}"
-        by = f"{self.ms} ms" if self.ms >= 1 else "under 1 ms"
+        by = f"{self.ms}{NB}ms" if self.ms >= 1 else f"under 1{NB}ms"
         return f"{self.by} beat you to {where} by {'~' if not self.exact else ''}{by}"
 
 
@@ -90,15 +91,19 @@ class Review:
     best: Missed | None = None
     notes: list[str] = field(default_factory=list)
 
-    def lines(self, shown: int = SHOWN) -> list[str]:
-        """The review in a few lines of plain words (each may need wrapping)."""
-        return [f"Coach: {self.seat}'s round in review", self._missed_line(shown),
+    def lines(self, shown: int = SHOWN, whose: str | None = None) -> list[str]:
+        """The review in a few lines of plain words (each may need wrapping): a head line
+        ("Coach: Ann's round in review"; ``whose`` for "Ann's", e.g. "your"), the missed
+        plays and the lost races (``shown`` of each written out), the best missed move, and
+        the notes."""
+        head = whose or f"{self.seat}'s"
+        return [f"Coach: {head} round in review", self._missed_line(shown),
                 self._races_line(shown), self._best_line()] + self.notes
 
     def _missed_line(self, shown: int) -> str:
         if not self.missed:
             return f"Missed plays: none — every card that fitted went within " \
-                f"{MISSED_AFTER:.0f} s"
+                f"{MISSED_AFTER:.0f}{NB}s"
         said = " · ".join(m.words() for m in self.missed[:shown])
         more = f" · +{len(self.missed) - shown} more" if len(self.missed) > shown else ""
         return f"Missed plays ({len(self.missed)}): {said}{more}"
@@ -117,7 +122,7 @@ class Review:
         cards = "a Pile card" if best.pile == 1 else f"{best.pile} Pile cards"
         return (f"Best missed move: at {clock(best.since)}, {symbol(best.card)} "
                 f"{place(best.source)} to {best.target} — {best.how}: it would have freed "
-                f"{cards}, {best.seconds:.0f} s sooner")
+                f"{cards}, {best.seconds:.0f}{NB}s sooner")
 
     def named(self) -> list[tuple[float, str]]:
         """Every card the review names, with the time (since Go) it names it at."""

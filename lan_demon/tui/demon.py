@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lan_demon.coach.demon import DemonCoach
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
 from lan_demon.tui.demon_words import (CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, race_text,
@@ -39,10 +40,12 @@ from lan_demon.tui.demon_words import (CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS,
 from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,
                                  signed, text_of)
 from lan_demon.tui.table import READ_SECONDS, Controller, GameScreen
+from lan_demon.tui.text import wrap
 
 SOURCE_KEYS = {"1": "c1", "2": "c2", "3": "c3", "4": "c4", "p": "pile", "w": "waste"}
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SUIT_ROWS = "SHDC"  # the order of the stack rows in the classic game
+COACH_SHOWN = 2  # missed plays and lost races the round-end review writes out
 FULL_NAME, COMPACT_NAME = 6, 4  # characters of a name in a full / compact entry
 GAP = 2  # spaces between two entries on a row
 
@@ -78,9 +81,10 @@ class DemonScreen(GameScreen):
         self.options: list[Play] = []
         self.highlight = False  # "h": your cards that fit a stack, and those stacks, lit
         self.shown: dict[int, str] = {}  # stack id -> top card as last drawn (races)
+        self.coach: DemonCoach | None = None  # this round, as this seat's screen showed it
 
     def reset(self) -> None:
-        self.choosing, self.options, self.shown = False, [], {}
+        self.choosing, self.options, self.shown, self.coach = False, [], {}, None
 
     # --- keys ------------------------------------------------------------------------------
 
@@ -190,11 +194,45 @@ class DemonScreen(GameScreen):
 
     def explain(self, ctl: Controller, notice: Any) -> str | None:
         """The Controller's hook: a notice worded for this table, or None for its default.
-        A ``beaten`` error becomes "Ann beat you to the A♥ stack, by 12 ms" (contract 6)."""
+        A ``beaten`` error becomes "Ann beat you to the A♥ stack, by 12 ms" (contract 6) —
+        and the coach hears of the lost race, as the arbiter told it (RD-11)."""
         if getattr(notice, "kind", None) != "beaten":
             return None
         names = [ctl.name(i) for i in range(len(ctl.seats))]
-        return race_text(names, getattr(notice, "data", {}) or {})
+        data = getattr(notice, "data", {}) or {}
+        if self.coach is not None and isinstance(data.get("by"), int):
+            ms = data.get("ms")
+            self.coach.lost(ctl.client.arbiter_now(), data["by"],
+                            ms if isinstance(ms, (int, float)) else None,
+                            data.get("top") if isinstance(data.get("top"), str) else None)
+        return race_text(names, data)
+
+    # --- the coach ---------------------------------------------------------------------------
+
+    def watch(self, ctl: Controller, view: dict[str, Any]) -> None:
+        """Show the coach what this seat's screen shows now (the view just drawn: the table
+        as this seat may see it, with its own moves in flight). A spectator has no review."""
+        seat = ctl.client.seat
+        if seat is None or ctl.spectator or ctl.phase != "playing":
+            return
+        now = ctl.client.arbiter_now()
+        if self.coach is None:
+            go = ctl.client.table.get("go")
+            start = go if isinstance(go, (int, float)) and go <= now else None
+            names = [short_name(ctl.name(i), 40) for i in range(len(view["players"]))]
+            self.coach = DemonCoach(view["game"], seat, names, start)
+        self.coach.see(now, view)
+
+    def coach_lines(self, ctl: Any, width: int) -> Fragments:
+        """The round's review for the round-end screen: a head line and three short ones
+        (missed plays, races lost, the best missed move), wrapped to ``width``."""
+        if self.coach is None or ctl.spectator:
+            return []
+        head, *said = self.coach.review().lines(COACH_SHOWN, whose="your")
+        out = line(("class:me", f" {head}"))
+        for text in said:
+            out += wrap(text, width, indent="  ")
+        return out
 
     def _german(self, ctl: Controller) -> bool:
         return ctl.client.game is not None and ctl.client.game.id == "racing-demon-german"
@@ -244,6 +282,7 @@ class DemonScreen(GameScreen):
         german = view["game"] == "racing-demon-german"
         self.rules = GERMAN_RULES if german else CLASSIC_RULES
         self.shown = {st["id"]: st["top"] for st in view["stacks"]}
+        self.watch(ctl, view)
         lit_sources, lit_stacks = self.fits(ctl) if self.highlight and seat is not None \
             else (set(), set())
         mine = self._mine(ctl, view["players"][seat], german, width, lit_sources) \

@@ -118,10 +118,19 @@ def score_board(ctl: TableFacts, width: int) -> Fragments:
             out += wrap(ctl.banner_text, width, "class:good")
     if results:
         out += _round_table(ctl, game, results[-1], table.get("totals", []), width, over)
+        out += coach_review(ctl, width)
     setup = table.get("setup") or {}
     if not over and setup.get("pile_sizes"):
         out += _next_piles(ctl, setup["pile_sizes"], width)
     return out + chart(ctl, results, width)
+
+
+def coach_review(ctl: TableFacts, width: int) -> Fragments:
+    """The coach's review of the round just played, under the scores (Racing Demon: the
+    table's screen keeps it, :meth:`lan_demon.tui.demon.DemonScreen.coach_lines`); nothing
+    for the other games, a spectator, or a round this screen did not see played."""
+    lines = getattr(getattr(ctl, "screen", None), "coach_lines", None)
+    return lines(ctl, width) if lines is not None else []
 
 
 def order(scores: list[int], totals: list[int], low: bool, by_total: bool) -> list[int]:
