@@ -81,6 +81,8 @@ def test_rd5_a_card_played_within_two_seconds_is_no_missed_play_and_one_played_l
     late.see(MISSED_AFTER + 1.0, seen(state))
     assert quick.review().missed == []
     assert "none" in quick.review().lines()[1]
+    assert quick.review().lines(brief=True) == ["Coach: Tess's round — nothing missed, "
+                                                "no race lost"]
     (missed,) = late.review().missed
     assert missed.ended == "played" and missed.seconds == pytest.approx(MISSED_AFTER + 1.0)
 
@@ -146,7 +148,7 @@ def test_rd8_the_best_missed_move_frees_the_most_pile_not_the_longest_missed():
     assert by_card["5H@0"].pile == 0 and by_card["5H@0"].seconds == pytest.approx(10)
     assert by_card["3S@0"].pile == 1 and by_card["3S@0"].ended == "played"
     assert review.best == by_card["3S@0"]
-    assert review.best.how == "column 2 empties and your Pile refills it (RD-8)"
+    assert review.best.how == "it empties column 2 for your Pile (RD-8)"
     line = review.lines()[3]
     assert line.startswith("Best missed move: at 0:00, 3♠ from column 2 to the 2♠ stack")
     assert "it would have freed a Pile card, 4\u00a0s sooner" in line

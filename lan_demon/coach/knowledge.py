@@ -62,8 +62,8 @@ def card_at(state: Any, seat: int, source: str) -> Card | None:
 @dataclass(frozen=True)
 class Freed:
     """What a move frees: ``pile`` cards out of the Pile; ``how`` the first step that moved a
-    Pile card, in words ("from your Pile", "column 2 refills from your Pile (RD-8)", "then
-    your Pile top Q♠ goes to column 3"), empty when none did."""
+    Pile card, in words ("it comes off your Pile", "it empties column 2 for your Pile
+    (RD-8)", "then your Pile top Q♠ can follow it"), empty when none did."""
 
     pile: int
     how: str = ""
@@ -156,5 +156,6 @@ def _how(table: Any, seat: int, before: int, move: Play, top: Card | None,
         return f"then your Pile top {top.symbol} can follow it" if top else \
             "then your Pile top can follow it"
     column = move.source[1:] if move.source in COLUMN_NAMES else "?"
-    return f"column {column} empties and your Pile refills it (RD-8)" if first else \
-        f"then column {column} empties and your Pile refills it (RD-8)"
+    rule = "RG-4" if table.german else "RD-8"  # who refills an emptied place, by variant
+    return f"it empties column {column} for your Pile ({rule})" if first else \
+        f"then column {column} empties for your Pile ({rule})"

@@ -91,14 +91,20 @@ class Review:
     best: Missed | None = None
     notes: list[str] = field(default_factory=list)
 
-    def lines(self, shown: int = SHOWN, whose: str | None = None) -> list[str]:
+    def lines(self, shown: int = SHOWN, whose: str | None = None,
+              brief: bool = False) -> list[str]:
         """The review in a few lines of plain words (each may need wrapping): a head line
         ("Coach: Ann's round in review"; ``whose`` for "Ann's", e.g. "your"), the missed
         plays and the lost races (``shown`` of each written out), the best missed move, and
-        the notes."""
+        the notes. ``brief`` (a screen short of rows): only the lines with something to say,
+        or one line when there is nothing."""
         head = whose or f"{self.seat}'s"
-        return [f"Coach: {head} round in review", self._missed_line(shown),
-                self._races_line(shown), self._best_line()] + self.notes
+        said = [self._missed_line(shown), self._races_line(shown), self._best_line()]
+        if brief:
+            said = [x for x, found in zip(said, (self.missed, self.races, self.best)) if found]
+            if not said:
+                return [f"Coach: {head} round — nothing missed, no race lost"]
+        return [f"Coach: {head} round in review"] + said + self.notes
 
     def _missed_line(self, shown: int) -> str:
         if not self.missed:

@@ -224,11 +224,12 @@ class DemonScreen(GameScreen):
         self.coach.see(now, view)
 
     def coach_lines(self, ctl: Any, width: int) -> Fragments:
-        """The round's review for the round-end screen: a head line and three short ones
-        (missed plays, races lost, the best missed move), wrapped to ``width``."""
+        """The round's review for the round-end screen: a head line and up to three short
+        ones (missed plays, races lost, the best missed move — those with something to say),
+        wrapped to ``width``."""
         if self.coach is None or ctl.spectator:
             return []
-        head, *said = self.coach.review().lines(COACH_SHOWN, whose="your")
+        head, *said = self.coach.review().lines(COACH_SHOWN, whose="your", brief=True)
         out = line(("class:me", f" {head}"))
         for text in said:
             out += wrap(text, width, indent="  ")

@@ -1,0 +1,146 @@
+"""The coach on the Racing Demon round-end screen (issue 14): fed what this seat's screen drew
+during the round and the races the arbiter said it lost, it shows a short review under the
+scores — never instead of them — that fits the terminal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from lan_demon.games.cards import Card, parse_card
+from lan_demon.games.demon_moves import Play
+from lan_demon.games.demon_table import DemonSeat, DemonState
+from lan_demon.net.table_copy import Notice
+from lan_demon.tui.style import text_of
+from tui_fake import FakeClient, controller, seats
+
+pytestmark = pytest.mark.timeout(30)
+
+
+@dataclass
+class TableClient(FakeClient):
+    """A fake client whose table is a real (hand-made) engine table, seen as seat 0 sees it."""
+
+    state: Any = None
+
+    def view(self) -> dict[str, Any] | None:
+        if self.state is None:
+            return None
+        return self.game.view(self.game.redact(self.state, self.seat), self.seat)
+
+    def legal_moves(self) -> list[Any]:
+        return self.game.legal_moves(self.game.redact(self.state, self.seat), self.seat)
+
+
+def cs(codes: str, owner: int) -> list[Card]:
+    return [parse_card(x, owner) for x in codes.split()]
+
+
+def dealt(client: TableClient) -> None:
+    """Tess's lone 5♥ (column 1) fits Bob's 4♥ stack; Bob's Pile top is his own 5♥."""
+    seat_cards = [DemonSeat(pile=cs("9C 2C", 0), columns=[cs("5H", 0), cs("KH", 0),
+                                                         cs("KD", 0), cs("KC", 0)],
+                            pack=cs("6C", 0), pile_size=13),
+                  DemonSeat(pile=cs("9D 5H", 1), columns=[cs(k, 1) for k in ("KS", "KH",
+                                                                            "KD", "KC")],
+                            pack=cs("6D", 1), pile_size=13)]
+    game = client.game
+    data = game.state_to_data(DemonState(german=False, seats=seat_cards))
+    data["stacks"] = [{"id": 1, "cards": ["AH@1", "2H@1", "3H@1", "4H@1"]}]
+    data["next_stack"] = 2
+    client.state = game.state_from_data(data)
+
+
+def play_round(seat: int | None = 0) -> tuple[Any, TableClient]:
+    """A round seen on Tess's screen: 7 s with her 5♥ unplayed, then Bob's 5♥ takes the
+    stack; her own 5♥ sent too late is beaten by 12 ms (RD-11); Bob goes out."""
+    client = TableClient("racing-demon", seat=seat, table={"seats": seats("Tess", "Bob")})
+    if seat is None:
+        client.role = "spectator"
+    dealt(client)
+    client.table.update(phase="playing", round=0, go=client.clock.now)
+    ctl, _ = controller(client)
+    client.notices.append(Notice("round", data={"round": 0}))
+    ctl.pump()
+    ctl.render(100, 30)
+    client.clock.now += 3
+    ctl.render(100, 30)
+    client.clock.now += 4
+    client.game.apply(client.state, 1, Play("pile", "s1"))
+    ctl.render(100, 30)
+    client.notices.append(Notice("beaten", "RD-11: Bob got to the 4♥ stack first, by 12 ms",
+                                 {"code": "beaten", "by": 1, "stack": 1, "top": "4H",
+                                  "ms": 12, "rule": "RD-11", "reason": "Bob got there"}))
+    ctl.pump()
+    result = {"scores": [-9, 14], "detail": [
+        {"stacked": 0, "kings": 0, "out": False, "pile_left": 9},
+        {"stacked": 6, "kings": 0, "out": True, "pile_left": 0}]}
+    client.table.update(phase="between", results=[result], totals=[-9, 14], next_at=None,
+                        setup={"pile_sizes": [12, 14]})
+    client.notices.append(Notice("round_end", data={"result": result, "next_at": None}))
+    ctl.pump()
+    client.clock.now += 5  # past the OUT banner
+    return ctl, client
+
+
+def test_rd5_rd11_the_round_end_screen_shows_the_review_under_the_scores():
+    ctl, _ = play_round()
+    lines = text_of(ctl.render(100, 30)).split("\n")
+    text = "\n".join(lines)
+    head = next(i for i, x in enumerate(lines) if "Coach: your round in review" in x)
+    scores = [i for i, x in enumerate(lines) if x.startswith(("  1 ", "  2 "))]
+    assert scores and max(scores) < head  # the scores first, all of them
+    assert "5♥ from column 1 to the 4♥ stack for 7\u00a0s (Bob took it)" in text
+    assert "Races lost (1): Bob beat you to the 4♥ stack by 12\u00a0ms" in text
+    assert "Best missed move: at 0:00, 5♥ from column 1 to the 4♥ stack" in text
+    assert "running total by round" in text  # the chart stays on the page at 100×30
+    assert len(lines) <= 30 and max(len(x) for x in lines) <= 100
+
+
+def test_the_review_fits_60x20_without_pushing_the_scores_off_the_first_page():
+    ctl, _ = play_round()
+    lines = text_of(ctl.render(60, 20)).split("\n")
+    assert len(lines) <= 20 and max(len(x) for x in lines) <= 60
+    text = "\n".join(lines)
+    assert "Tess" in text and "Bob" in text and "Coach: your round in review" in text
+    review = [x for x in lines if x.startswith("  ") and ("Missed" in x or "Races" in x)]
+    assert review  # wrapped to the width, no line cut
+
+
+def test_a_spectator_sees_the_scores_and_no_review():
+    ctl, _ = play_round(seat=None)
+    text = text_of(ctl.render(100, 30))
+    assert "Bob" in text and "Coach" not in text
+
+
+def test_a_round_with_nothing_missed_says_so_in_one_line():
+    """Tess plays her 5♥ at once: no missed play, no race: one line, then the next Piles."""
+    client = TableClient("racing-demon", table={"seats": seats("Tess", "Bob")})
+    dealt(client)
+    client.table.update(phase="playing", round=0, go=client.clock.now)
+    ctl, _ = controller(client)
+    ctl.render(100, 30)
+    client.clock.now += 1
+    client.game.apply(client.state, 0, Play("c1", "s1"))
+    ctl.render(100, 30)
+    result = {"scores": [1, -2], "detail": [{"stacked": 1, "out": False, "pile_left": 1},
+                                             {"stacked": 0, "out": False, "pile_left": 2}]}
+    client.table.update(phase="between", results=[result], totals=[1, -2], next_at=None,
+                        setup={"pile_sizes": [13, 13]})
+    client.notices.append(Notice("round_end", data={"result": result, "next_at": None}))
+    ctl.pump()
+    client.clock.now += 5
+    lines = text_of(ctl.render(100, 30)).split("\n")
+    at = next(i for i, x in enumerate(lines) if "Coach" in x)
+    assert lines[at] == " Coach: your round — nothing missed, no race lost"
+    assert "next Piles" in lines[at + 1]
+
+
+def test_a_new_round_starts_a_new_review():
+    ctl, client = play_round()
+    client.table.update(phase="playing", round=1, go=client.clock.now)
+    client.notices.append(Notice("round", data={"round": 1}))
+    ctl.pump()
+    assert ctl.screen.coach is None
