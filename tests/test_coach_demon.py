@@ -99,6 +99,16 @@ def test_rd9_a_waste_top_turned_under_while_it_fitted_says_so():
     assert "you turned the Pack over it" in missed.words()
 
 
+def test_rd7_a_column_card_covered_while_it_fitted_says_so():
+    state = table(seat(columns=("5H", "KH", "KD", "KC"), waste="4S"), seat(owner=1),
+                  stacks=(cs("AH 2H 3H 4H", 1),))
+    coach = DemonCoach("racing-demon", 0, NAMES, start=0.0)
+    coach.see(0.0, seen(state))
+    RD.apply(state, 0, Play("waste", "c1"))  # the 4♠ goes on the 5♥ (RD-7)
+    coach.see(3.0, seen(state))
+    assert [(m.card, m.ended) for m in coach.review().missed] == [("5H@0", "covered")]
+
+
 def test_rd12_a_card_still_fitting_when_the_round_ends_counts_to_the_end():
     state = table(seat(columns=("5H", "KH", "KD", "KC")), seat(owner=1),
                   stacks=(cs("AH 2H 3H 4H", 1),))
@@ -178,6 +188,20 @@ def test_rd7_part_of_a_column_moved_is_no_missed_play():
     coach.see(0.0, seen(state))
     coach.see(9.0, seen(state))
     assert coach.review().missed == []
+
+
+def test_rd7_rd8_a_whole_column_that_could_move_is_a_missed_play_that_frees_the_pile():
+    """Column 2 (8♥ with the 7♣ on it) goes whole onto column 1's 9♠ (RD-7), and the Pile
+    refills column 2 (RD-8): a missed play of a run, by its base card."""
+    state = table(seat(pile="9D 2D", columns=("9S", "8H 7C", "KD", "KC")), seat(owner=1))
+    coach = DemonCoach("racing-demon", 0, NAMES, start=0.0)
+    coach.see(0.0, seen(state))
+    RD.apply(state, 0, Play("c2", "c1", 2))
+    coach.see(6.0, seen(state))
+    (missed,) = coach.review().missed
+    assert (missed.card, missed.run, missed.pile, missed.ended) == ("8H@0", 2, 1, "played")
+    assert missed.words() == ("8♥ and the card on it from column 2 to column 1 for "
+                              "6\u00a0s (you played it)")
 
 
 def test_rg3_german_a_line_card_that_fits_any_suit_is_a_missed_play():

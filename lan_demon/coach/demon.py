@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lan_demon.coach.knowledge import Freed, card_at, known_table, pile_freed, strong_bot
+from lan_demon.coach.knowledge import Freed, known_table, moved, pile_freed, strong_bot
 from lan_demon.coach.review import MISSED_AFTER, LostRace, Missed, Review
 from lan_demon.games import get_game
 from lan_demon.games.cards import Card
@@ -41,13 +41,14 @@ class _Fit:
     source: str
     target: str
     top: str | None
-    freed: Freed
+    freed: Freed | None  # None: not worked out (a card that already fitted)
     stacks: dict[int, str] = field(default_factory=dict)
     since: float = 0.0
+    run: int = 1  # cards moved with it: a whole column is moved by its base card
 
     def rank(self) -> tuple[int, bool]:
         """The better place of two for one card: more Pile freed, then a stack."""
-        return self.freed.pile, not self.target.startswith("column")
+        return self.freed.pile if self.freed else 0, not self.target.startswith("column")
 
 
 class DemonCoach:
@@ -69,6 +70,7 @@ class DemonCoach:
         self.last_view: dict[str, Any] | None = None
         self.last_t: float | None = None
         self._freed: dict[Any, Freed] = {}
+        self._mine: Any = None  # what of the last view the fits depend on
 
     # --- feeding ----------------------------------------------------------------------------
 
@@ -76,9 +78,11 @@ class DemonCoach:
         """The seat was shown ``view`` at time ``t``."""
         if self.start is None:
             self.start = t
-        if view == self.last_view:
-            self.last_t = t
+        mine = _mine(view, self.seat)
+        if mine == self._mine:  # nothing of this seat's or on the stacks moved: same fits
+            self.last_view, self.last_t = view, t
             return
+        self._mine = mine
         self._remember(view)
         fits = self._fits(view)
         for code in [c for c in self.open if c not in fits]:
@@ -140,39 +144,51 @@ class DemonCoach:
                 self.seen.add(code.partition("@")[0])
 
     def _fits(self, view: dict[str, Any]) -> dict[str, _Fit]:
-        """Every card of the seat's that fits now, by code, with its best place."""
+        """Every card of the seat's that fits now, by code, with its best place (its Pile
+        count worked out only for a card that did not fit before: the one made when it was
+        first possible is the one kept)."""
         state = known_table(view)
         seat = self.seat
         if state.over or not 0 <= seat < len(state.seats) or state.seats[seat].out:
             return {}
-        found: dict[str, _Fit] = {}
+        places: dict[str, list[Play]] = {}
         for move in self.game.legal_moves(state, seat):
-            if not isinstance(move, Play):
+            if isinstance(move, Play) and self._plays(state, move):
+                card = moved(state, seat, move)
+                if card is not None:
+                    places.setdefault(card.to_data(), []).append(move)
+        found: dict[str, _Fit] = {}
+        for code, moves in places.items():
+            if code in self.open:  # still fits: only which stacks it fits may change
+                fits = [self._fit(state, m, None) for m in moves]
+                found[code] = _Fit(code, "", "", None, None,
+                                   {k: v for f in fits for k, v in f.stacks.items()})
                 continue
-            card = card_at(state, seat, move.source)
-            if card is None or move.count > 1:
-                continue
-            to_column = move.target in COLUMN_NAMES
-            if to_column and move.source in COLUMN_NAMES and \
-                    len(state.seats[seat].columns[COLUMN_NAMES.index(move.source)]) > 1:
-                continue  # part of a column onto another frees nothing by itself
-            freed = self._freed_by(state, view, move)
-            if to_column and freed.pile == 0:
-                continue
-            fit = self._fit(state, move, card, freed)
-            held = found.get(fit.card)
-            if held is None or fit.rank() > held.rank():
-                if held is not None:
-                    fit.stacks.update(held.stacks)
-                found[fit.card] = fit
-            else:
-                held.stacks.update(fit.stacks)
+            fits = [self._fit(state, m, self._freed_by(state, m)) for m in moves]
+            best = max(fits, key=_Fit.rank)
+            best.stacks = {k: v for f in fits for k, v in f.stacks.items()}
+            found[code] = best
         return found
 
-    def _fit(self, state: Any, move: Play, card: Card, freed: Freed) -> _Fit:
-        code = card.to_data()
+    def _plays(self, state: Any, move: Play) -> bool:
+        """Whether ``move`` is a card that fits: to a stack; to a column from the Pile, or a
+        whole column moved (RD-8 refills its place from the Pile), or a waste card when that
+        frees a Pile card; never part of a column (it frees nothing by itself)."""
+        if move.target not in COLUMN_NAMES:
+            return True
+        me = state.seats[self.seat]
+        if move.source == "pile":
+            return True
+        if move.source in COLUMN_NAMES:
+            return len(me.columns[COLUMN_NAMES.index(move.source)]) == move.count and \
+                bool(me.pile)
+        return self._freed_by(state, move).pile > 0
+
+    def _fit(self, state: Any, move: Play, freed: Freed | None) -> _Fit:
+        code = moved(state, self.seat, move).to_data()
         if move.target in COLUMN_NAMES:
-            return _Fit(code, move.source, f"column {move.target[1:]}", None, freed)
+            return _Fit(code, move.source, f"column {move.target[1:]}", None, freed,
+                        run=move.count)
         if move.target == "middle":
             return _Fit(code, move.source, "a new stack", None, freed)
         sid = int(move.target[1:])
@@ -180,13 +196,10 @@ class DemonCoach:
         return _Fit(code, move.source, f"the {top.symbol} stack", top.to_data(), freed,
                     {sid: top.to_data()})
 
-    def _freed_by(self, state: Any, view: dict[str, Any], move: Play) -> Freed:
+    def _freed_by(self, state: Any, move: Play) -> Freed:
         """:func:`~.knowledge.pile_freed`, once per move and table of the seat's own cards
         and the stacks (all the bot's play after the move depends on)."""
-        me = view["players"][self.seat]
-        key = (move, me["pile"], me["pile_top"], me.get("waste_top"), me["waste"], me["pack"],
-               tuple(tuple(c) for c in me["columns"]),
-               tuple((st["id"], st["top"]) for st in view["stacks"]))
+        key = (move, self._mine)
         freed = self._freed.get(key)
         if freed is None:
             freed = self._freed[key] = pile_freed(self.game, state, self.seat, move, self.bot)
@@ -206,17 +219,23 @@ class DemonCoach:
         if seconds < MISSED_AFTER:
             return None
         start = self.start or 0.0
+        freed = fit.freed or Freed(0)
         return Missed(fit.card, fit.source, fit.target, fit.since - start, seconds, ended,
-                      fit.top, by, fit.freed.pile, fit.freed.how, fit.freed.card)
+                      fit.top, by, freed.pile, freed.how, freed.card, fit.run)
 
     def _ending(self, fit: _Fit, view: dict[str, Any]) -> tuple[str, str | None]:
-        """Why ``fit``'s card stopped fitting, seen in the new view, and who took its place."""
+        """Why ``fit``'s card stopped fitting, seen in the new view, and who took its place:
+        still where it was (its place went), covered there, turned under, or played."""
         me = view["players"][self.seat]
-        tops = [me["pile_top"], me.get("waste_top")] + [col[-1] for col in me["columns"] if col]
-        if fit.card in tops:
+        if fit.source in COLUMN_NAMES:
+            column = me["columns"][COLUMN_NAMES.index(fit.source)]
+            if fit.card in column and fit.run == 1 and column[-1] != fit.card:
+                return "covered", None
+            here = fit.card in column
+        else:
+            here = me["pile_top" if fit.source == "pile" else "waste_top"] == fit.card
+        if here:
             return "taken", self._taker(fit, view)
-        if any(fit.card in col[:-1] for col in me["columns"]):
-            return "covered", None
         before = (self.last_view or view)["players"][self.seat]["waste"]
         if fit.source == "waste" and me["waste"] != before - 1:
             return "turned", None
@@ -233,3 +252,14 @@ class DemonCoach:
                     return "you"
                 return self.names[owner] if 0 <= owner < len(self.names) else None
         return None
+
+
+def _mine(view: dict[str, Any], seat: int) -> Any:
+    """All that what fits depends on: this seat's cards (as shown) and the stacks' tops."""
+    players = view["players"]
+    if not 0 <= seat < len(players):
+        return None
+    me = players[seat]
+    return (view["over"], me["out"], me["pile"], me["pile_top"], me.get("waste_top"),
+            me["waste"], me["pack"], tuple(tuple(c) for c in me["columns"]),
+            tuple((st["id"], st["top"]) for st in view["stacks"]))

@@ -30,18 +30,24 @@ CHAIN = 6  # moves the bot plays on after the move itself: a Pile frees within a
 
 
 def known_table(view: dict[str, Any]) -> Any:
-    """The engine table a seat's view describes, every unseen card a placeholder."""
+    """The engine table a seat's view describes, every unseen card a placeholder. The other
+    seats keep only their face-up tops (a Pile top, the top of each column): nothing of theirs
+    bears on this seat's moves, and the strong bot reads no more of them."""
     seat = view["seat"]
     seats = []
     for i, p in enumerate(view["players"]):
         blank = f"??@{i}"
-        pile = [blank] * max(0, p["pile"] - 1) + ([p["pile_top"]] if p["pile_top"] else [])
-        top = p.get("waste_top") if i == seat else None
-        waste = [blank] * max(0, p["waste"] - (top is not None)) + ([top] if top else [])
-        seats.append({"pile": pile, "columns": [list(c) for c in p["columns"]],
-                      "pack": [blank] * p["pack"], "waste": waste, "pile_size": p["pile"],
-                      "stacked": p["stacked"], "kings": p["kings"], "out": p["out"],
-                      "voted": p["voted"], "turned": 0})
+        if i == seat:
+            pile = [blank] * max(0, p["pile"] - 1) + ([p["pile_top"]] if p["pile_top"] else [])
+            top = p.get("waste_top")
+            waste = [blank] * max(0, p["waste"] - (top is not None)) + ([top] if top else [])
+            columns, pack = [list(c) for c in p["columns"]], [blank] * p["pack"]
+        else:
+            pile = [p["pile_top"]] if p["pile_top"] else []
+            waste, columns, pack = [], [c[-1:] for c in p["columns"]], []
+        seats.append({"pile": pile, "columns": columns, "pack": pack, "waste": waste,
+                      "pile_size": p["pile"], "stacked": p["stacked"], "kings": p["kings"],
+                      "out": p["out"], "voted": p["voted"], "turned": 0})
     stacks = [{"id": st["id"], "cards": ["??"] * (st["size"] - 1) + [st["top"]]}
               for st in view["stacks"]]
     data = {"german": view["game"] == "racing-demon-german", "seats": seats,
@@ -57,6 +63,15 @@ def card_at(state: Any, seat: int, source: str) -> Card | None:
     cards = me.pile if source == "pile" else me.waste if source == "waste" else \
         me.columns[COLUMN_NAMES.index(source)]
     return cards[-1] if cards and not cards[-1].hidden else None
+
+
+def moved(state: Any, seat: int, move: Play) -> Card | None:
+    """The card a play moves: its source's top, or the base of a run moved from a column."""
+    if move.count == 1 or move.source not in COLUMN_NAMES:
+        return card_at(state, seat, move.source)
+    column = state.seats[seat].columns[COLUMN_NAMES.index(move.source)]
+    card = column[-move.count] if len(column) >= move.count else None
+    return card if card is not None and not card.hidden else None
 
 
 @dataclass(frozen=True)

@@ -47,14 +47,20 @@ class Missed:
     pile: int = 0
     how: str = ""
     how_card: str | None = None  # the card ``how`` names, if any
+    run: int = 1  # a whole column moved by its base card: how many cards
 
     def words(self) -> str:
         """``7♥ from column 2 to the 6♥ stack for 9 s (Ada took it)``."""
         ending = ENDINGS.get(self.ended, self.ended)
         if self.ended == "taken" and self.by:
             ending = "you put another card there" if self.by == "you" else f"{self.by} took it"
-        return f"{symbol(self.card)} {place(self.source)} to {self.target} for " \
-            f"{self.seconds:.0f}{NB}s ({ending})"
+        return f"{self.what()} to {self.target} for {self.seconds:.0f}{NB}s ({ending})"
+
+    def what(self) -> str:
+        """``7♥ from column 2``; a whole column: ``9♠ and the 2 cards on it from column 3``."""
+        on = "" if self.run == 1 else " and the card on it" if self.run == 2 else \
+            f" and the {self.run - 1} cards on it"
+        return f"{symbol(self.card)}{on} {place(self.source)}"
 
 
 @dataclass(frozen=True)
@@ -126,8 +132,8 @@ class Review:
         if best is None:
             return "Best missed move: none — no missed play would have freed a Pile card"
         cards = "a Pile card" if best.pile == 1 else f"{best.pile} Pile cards"
-        return (f"Best missed move: at {clock(best.since)}, {symbol(best.card)} "
-                f"{place(best.source)} to {best.target} — {best.how}: it would have freed "
+        return (f"Best missed move: at {clock(best.since)}, {best.what()} to {best.target} "
+                f"— {best.how}: it would have freed "
                 f"{cards}, {best.seconds:.0f}{NB}s sooner")
 
     def named(self) -> list[tuple[float, str]]:
