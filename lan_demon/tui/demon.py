@@ -200,11 +200,11 @@ class DemonScreen(GameScreen):
             return None
         names = [ctl.name(i) for i in range(len(ctl.seats))]
         data = getattr(notice, "data", {}) or {}
-        if self.coach is not None and isinstance(data.get("by"), int):
-            ms = data.get("ms")
-            self.coach.lost(ctl.client.arbiter_now(), data["by"],
+        if self.coach is not None:
+            by, ms, top = data.get("by"), data.get("ms"), data.get("top")
+            self.coach.lost(ctl.client.arbiter_now(), by if isinstance(by, int) else None,
                             ms if isinstance(ms, (int, float)) else None,
-                            data.get("top") if isinstance(data.get("top"), str) else None)
+                            top if isinstance(top, str) else None)
         return race_text(names, data)
 
     # --- the coach ---------------------------------------------------------------------------
