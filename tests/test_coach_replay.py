@@ -12,6 +12,7 @@ import pytest
 from coach_match import host_match
 from lan_demon.cli import main
 from lan_demon.coach.journal import journal_reviews
+from lan_demon.net.journal import JournalWriter, read_journal
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -33,7 +34,7 @@ def test_rd11_replay_coach_prints_the_review_and_the_race_lost_with_its_ms(hoste
     assert out.startswith("Round 1\n  Coach: Ann's round in review\n")
     top = beaten["top"][0].replace("T", "10") + {"S": "♠", "H": "♥", "D": "♦",
                                                   "C": "♣"}[beaten["top"][1]]
-    assert f"Races lost (1): Bob beat you to the {top} stack by ~4\u00a0ms" in out
+    assert f"Races lost (1): Bob beat you to the {top} stack by 4\u00a0ms" in out  # journaled
     assert "Missed plays (" in out and "Best missed move: at " in out
     assert "From the journal:" in out  # what the journal could not tell is said
 
@@ -44,7 +45,7 @@ def test_replay_coach_json_holds_the_same_review(hosted, capsys):
     (doc,) = json.loads(capsys.readouterr().out)
     assert doc["round"] == 1 and doc["finished"] and doc["seat"] == "Ann"
     assert doc["races"][0]["by"] == "Bob" and doc["races"][0]["ms"] == 4
-    assert not doc["races"][0]["exact"]  # worked out again from the journal
+    assert doc["races"][0]["exact"]  # the arbiter's own figure, journaled with the refusal
     assert len(doc["missed"]) == len(journal_reviews(path, "Ann")[0].review.missed) > 0
 
 
@@ -106,4 +107,24 @@ def test_the_german_variant_is_reviewed_too(tmp_path, capsys):
     match = host_match(path, seed=1, game="racing-demon-german", steps=400)
     assert match.beaten and main(["replay", str(path), "--coach", "--seat", "Ann"]) == 0
     out = capsys.readouterr().out
-    assert "Round 1" in out and "Races lost (1): Bob beat you to the A♠ stack by ~4" in out
+    assert "Round 1" in out and "Races lost (1): Bob beat you to the A♠ stack by 4" in out
+
+
+def test_rd11_an_older_journal_without_the_races_ms_gets_it_worked_out_again(hosted, tmp_path,
+                                                                               capsys):
+    """Journals written before a beaten move's record held ``ms`` and ``top``: the review
+    works the figure out again from the claimed times, and marks it ~."""
+    path, match = hosted
+    old = Path(tmp_path) / "old.journal"
+    records = read_journal(path).records
+    for record in records:
+        if record.get("j") == "refused":
+            record.pop("ms", None)
+            record.pop("top", None)
+    writer = JournalWriter(old)
+    for record in records:
+        record.pop("prev", None)
+        writer.write(record)  # chained anew, as an older host wrote it
+    writer.close()
+    assert main(["replay", str(old), "--coach", "--seat", "Ann"]) == 0
+    assert "stack by ~4\u00a0ms" in capsys.readouterr().out

@@ -10,8 +10,9 @@ see, and nothing else.
 What the journal does not hold, and so what the review says it could not tell:
 
 * when the seat's *screen* showed each move: the times are the host's, commit to commit;
-* the race's milliseconds: the "beaten" record names the winner but not by how much, so they
-  are worked out again here, as the host did (:class:`lan_demon.games.demon_races.RaceBook`),
+* the race's milliseconds in journals written before the ``beaten`` record held them (it
+  names the winner, ``by``, and now ``ms`` and ``top`` too, as the loser was told): those are
+  worked out again here, as the host did (:class:`lan_demon.games.demon_races.RaceBook`),
   from the claimed times within the host's lag cap (``~``: the host's measured network delay
   per seat is not journaled, so a claimed time it trimmed may give a slightly other figure).
 """
@@ -29,8 +30,8 @@ from lan_demon.games.demon_races import RaceBook
 from lan_demon.net.journal import read_journal
 from lan_demon.net.replay import MatchFold, revealed_secrets
 
-JOURNAL_NOTE = ("From the journal: times are when moves reached the host; a race's ms (~) is "
-                "worked out again from the times the clients claimed.")
+JOURNAL_NOTE = ("From the journal: times are when moves reached the host; a race's ms marked "
+                "~ is worked out again from the times the clients claimed.")
 
 
 class CoachError(GameError):
@@ -118,6 +119,9 @@ class _Reviewer:
         try:
             move = game.move_from_data(record["move"])
         except GameError:
+            return
+        if isinstance(record.get("ms"), int):  # the arbiter's own figure, as the seat was told
+            self.coach.lost(self._at(record), record.get("by"), record["ms"], record.get("top"))
             return
         lost = self.book.beaten(self.fold.state, self.seat, move, None, self._ts(record))
         by = record.get("by", lost.by if lost is not None else None)

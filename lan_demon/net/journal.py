@@ -35,8 +35,9 @@ Records, by ``j``:
   the ``round_end`` record reveals and the players' ``nonces`` ([[seat, hex], …]);
 * ``move`` ``{seq, round, seat, move, at, ts?}`` — a committed move (seat -1: the table), ``at``
   its arrival on the arbiter's clock, ``ts`` the time its client claimed, as sent;
-* ``refused`` ``{round, seat, move, at, ts, code, rule?, by?}`` — a move refused in play
-  (``illegal``, ``beaten``, ``bad_move``);
+* ``refused`` ``{round, seat, move, at, ts, code, rule?, by?, ms?, top?}`` — a move refused in
+  play (``illegal``, ``beaten``, ``bad_move``); a race lost (RD-11) names the winner ``by``
+  and, when it was a race in time, ``ms`` earlier and the stack's ``top`` card before;
 * ``round_end`` ``{round, result, secret?}`` and ``match_end`` ``{result}``;
 * ``resumed`` ``{port, pub_port, torn, at?}`` — an arbiter took the match up again from here.
 * ``dispute`` ``{seat, round, reason}`` — a seat's client found a round's deal not the one
@@ -328,7 +329,8 @@ _OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "round": {"commit": (str,), "commits": (list,), "nonces": (list,), "seeded": (bool,),
               "at": _TIME},
     "move": {"at": _TIME, "ts": _TIME},
-    "refused": {"at": _TIME, "ts": _TIME, "rule": (str,), "by": _INT},
+    "refused": {"at": _TIME, "ts": _TIME, "rule": (str,), "by": _INT, "ms": _INT,
+                "top": (str,)},
     "round_end": {"secret": (str,)},
     "resumed": {"at": _TIME},
 }

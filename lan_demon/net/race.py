@@ -185,14 +185,17 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
 
 def record_refused(arb, held: Held, refusal: dict[str, Any]) -> None:
     """A client's move refused in play goes in the journal with its reason, so an auditor
-    can check it was refused by the rules (``lan-demon verify``)."""
+    can check it was refused by the rules (``lan-demon verify``); a race lost (RD-11) also
+    with the winner, by how many ms and the stack's top, as the loser was told — what the
+    coach's replay review says (``lan-demon replay --coach``)."""
     if held.rid < 0:
         return  # the table's own moves and stand-in turns: nobody asked
     arb.record("refused", round=arb.match.round_no, seat=held.seat,
                move=held.move.to_data(), at=held.arrival,
                ts=held.claimed if held.claimed is not None else held.ts,
                code=refusal["code"],
-               **{k: refusal[k] for k in ("rule", "by") if refusal.get(k) is not None})
+               **{k: refusal[k] for k in ("rule", "by", "ms", "top")
+                  if refusal.get(k) is not None})
 
 
 def refusal_for(arb, held: Held, err: IllegalMove) -> dict[str, Any]:
