@@ -279,6 +279,19 @@ def test_rd13_a_rotation_is_announced_in_words_and_a_stuck_round_end_too():
     assert "nobody out — RD-13" in shown(ctl)
 
 
+def test_a_tied_match_reads_as_a_tie_not_as_one_winner_with_two_names():
+    client = lobby()
+    ctl, _ = controller(client)
+    client.notices.append(round_end(client, [5, 5, 1], out=None, phase="over"))
+    client.table["result"] = {"winner": ["Ann", "Bob"]}
+    ctl.pump()
+    client.clock.now += 5  # past the round's banner
+    ctl.pump()
+    text = shown(ctl, width=100)
+    assert "Match over — a tie: Ann and Bob share the win" in text
+    assert "the winner: Ann, Bob" not in text
+
+
 def test_the_final_scoreboard_stays_with_a_closed_line_and_no_reconnecting():
     client = lobby()
     ctl, _ = controller(client)

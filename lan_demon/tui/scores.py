@@ -13,7 +13,7 @@ from typing import Any
 from lan_demon.net.client import Client
 from lan_demon.tui.facts import TableFacts
 from lan_demon.tui.style import BACKS, Fragments, line
-from lan_demon.tui.text import wrap
+from lan_demon.tui.text import names_list, wrap
 
 #: The parts of a score worth a column, per game, as (detail key, heading, width).
 PARTS: dict[str, list[tuple[str, str, int]]] = {
@@ -108,8 +108,9 @@ def score_board(ctl: TableFacts, width: int) -> Fragments:
     first = table.get("results_from", 0)
     if over:
         winners = (table.get("result") or {}).get("winner", [])
-        out = line(("class:me", " Match over"), ("class:good", f" — the winner: "
-                                                  f"{', '.join(winners)}" if winners else ""))
+        won = "" if not winners else f" — the winner: {winners[0]}" if len(winners) == 1 \
+            else f" — a tie: {names_list(winners, most=len(winners))} share the win"
+        out = line(("class:me", " Match over"), ("class:good", won))
     else:
         rounds = ctl.client.config.get("rounds") or ctl.client.game.default_rounds()
         of = f" of {rounds}" if rounds else ""
