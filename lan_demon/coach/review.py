@@ -134,7 +134,7 @@ class Review:
         cards = "a Pile card" if best.pile == 1 else f"{best.pile} Pile cards"
         return (f"Best missed move: at {clock(best.since)}, {best.what()} to {best.target} "
                 f"— {best.how}: it would have freed "
-                f"{cards}, {best.seconds:.0f}{NB}s sooner")
+                f"{cards}, and it waited {best.seconds:.0f}{NB}s")
 
     def named(self) -> list[tuple[float, str]]:
         """Every card the review names, with the time (since Go) it names it at."""
