@@ -14,9 +14,10 @@ def _registry() -> dict[str, dict[str, type[Strategy]]]:
     from lan_demon.bots.gin import GreedyGin, SolverGin
     from lan_demon.bots.racing_demon import GreedyDemon, RandomDemon, StrongDemon
     from lan_demon.bots.racko import GreedyRackO, PlannerRackO
+    from lan_demon.bots.racko_threshold import ThresholdRackO
     table: dict[str, dict[str, type[Strategy]]] = {}
     for cls in (RandomStrategy, RandomDemon, GreedyDemon, StrongDemon, GreedyRackO,
-                PlannerRackO, GreedyGin, SolverGin):
+                PlannerRackO, ThresholdRackO, GreedyGin, SolverGin):
         for game in cls.games:
             table.setdefault(game, {})[cls.name] = cls
     return table
