@@ -9,8 +9,10 @@ full of in-band cards ascends, and every round between such bots reaches Rack-O.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from lan_demon.bots import racko_words as words
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.games.racko import SLOTS, DiscardHeld, Draw, Place, TakeDiscard
 
@@ -114,6 +116,17 @@ class Plan:
             return _NEVER
         return left + min(self._gap(q, j, a=card) + self.behind[j] for j in range(q + 1, last + 1))
 
+    def kept(self) -> list[int]:
+        """The rack indexes the cheapest plan keeps as they are, lowest first: walked back
+        from the top sentinel through the gaps that make up ``ahead``."""
+        out, j = [], len(self.values) - 1
+        while j > 0:
+            j = next(i for i in range(j) if abs(self.ahead[i] + self._gap(i, j)
+                                                - self.ahead[j]) < 1e-9)
+            if j > 0:
+                out.append(j - 1)
+        return out[::-1]
+
     def place(self, card: int) -> tuple[float, int | None]:
         """The plan cost with ``card`` in its best slot (a rack index), or None when no slot
         makes the plan cheaper (a card kept nowhere leaves the plan as it is)."""
@@ -125,6 +138,17 @@ class Plan:
         return best, where
 
 
+@dataclass(frozen=True)
+class Advice:
+    """What the planner would play now, and why, in words a player understands."""
+
+    move: Any
+    reason: str
+
+    def __str__(self) -> str:
+        return f"planner: {self.reason}"
+
+
 class PlannerRackO(Strategy):
     """Keep the cheapest-to-finish increasing subsequence; take the Discard only when it beats
     the expected value of a blind draw.
@@ -134,7 +158,11 @@ class PlannerRackO(Strategy):
     ``free`` counts the numbers between ``a`` and ``b`` that may still come. A drawn card goes
     where it lowers the cost most, or is discarded. The top Discard is taken when the cost with
     it beats the mean, over every number not seen, of the cost after drawing that number and
-    playing it best. Only the seat's view is read: its rack, the Discard top, the deck size.
+    playing it best. Only the seat's view is read: its rack, the Discard top, the drawn card,
+    the deck size and the two piles' sizes.
+
+    :meth:`advise` makes the decision and says why; :meth:`choose` plays what it advises, so
+    the coach's advice in the Rack-O screen is the bot's own move.
     """
 
     name = "planner"
@@ -144,31 +172,65 @@ class PlannerRackO(Strategy):
         legal = turn.legal
         if not legal:
             return None
-        view = turn.view
-        rack, size = list(view["rack"]), view["deck_size"]
-        if "held" in view:
-            wanted = self._place(rack, view["held"], size)
-        else:
-            wanted = self._take_or_draw(rack, view["discard_top"], size, legal)
+        wanted = self.advise(turn.view).move
         return wanted if wanted in legal else legal[0]
 
-    @staticmethod
-    def _place(rack: list[int], held: int, size: int) -> Any:
-        _, index = Plan(rack, size, {*rack, held}).place(held)
-        return DiscardHeld() if index is None else Place(SLOTS[index])
+    def advise(self, view: dict[str, Any]) -> Advice:
+        """This turn's move for the seat whose ``view`` this is, with its reason in words.
+
+        The view must be of the seat to move (it holds their rack, and their drawn card once
+        they have drawn); nothing else of the table is read.
+        """
+        rack, size = list(view["rack"]), view["deck_size"]
+        if "held" in view:
+            return self._place(rack, view["held"], size)
+        return self._take_or_draw(rack, view["discard_top"], size, can_draw(view))
 
     @staticmethod
-    def _take_or_draw(rack: list[int], top: int | None, size: int, legal: list[Any]) -> Any:
+    def _place(rack: list[int], held: int, size: int) -> Advice:
+        plan = Plan(rack, size, {*rack, held})
+        cost, index = plan.place(held)
+        if index is None:
+            return Advice(DiscardHeld(), words.discard_held(held))
+        change = _change("drawn", held, index, rack, size)
+        return Advice(Place(SLOTS[index]), words.put(change, cost, plan.cost, "now"))
+
+    @staticmethod
+    def _take_or_draw(rack: list[int], top: int | None, size: int, drawable: bool) -> Advice:
         if top is None:
-            return Draw()
+            return Advice(Draw(), words.empty_discard())
         seen = {*rack, top}
         plan = Plan(rack, size, seen)
-        if Draw() not in legal:  # RK-8: nothing to draw, so the Discard must be taken
+        if not drawable:  # RK-8: nothing to draw, so the Discard must be taken
             index = min(range(len(rack)), key=lambda i: plan.cost_with(top, i))
-            return TakeDiscard(SLOTS[index])
+            return Advice(TakeDiscard(SLOTS[index]), words.forced_take(top, SLOTS[index]))
         take_cost, index = plan.place(top)
         unseen = [v for v in range(1, size + 1) if v not in seen]
         if index is None or not unseen:
-            return Draw()
+            return Advice(Draw(), words.top_useless(top))
         draw_cost = sum(plan.place(v)[0] for v in unseen) / len(unseen)
-        return TakeDiscard(SLOTS[index]) if take_cost <= draw_cost else Draw()
+        if take_cost <= draw_cost:
+            change = _change("discard", top, index, rack, size)
+            return Advice(TakeDiscard(SLOTS[index]), words.put(change, take_cost, draw_cost,
+                                                              "draw"))
+        return Advice(Draw(), words.draw_beats(top, SLOTS[index], take_cost, draw_cost))
+
+
+def can_draw(view: dict[str, Any]) -> bool:
+    """A Draw card exists, possibly after turning the Discard pile over (RK-8): the engine's
+    test, read from the sizes a view shows."""
+    return view["draw_size"] > 0 or view["discard_size"] >= 2
+
+
+def _change(source: str, card: int, index: int, rack: list[int], size: int) -> words.Change:
+    """What putting ``card`` into rack ``index`` does, for the words: the card it replaces,
+    and the nearest cards the plan of the new rack keeps below and above it."""
+    after = rack[:index] + [card] + rack[index + 1:]
+    kept = Plan(after, size, set(after)).kept()
+    below = [i for i in kept if i < index]
+    above = [i for i in kept if i > index]
+    return words.Change(
+        source=source, card=card, slot=SLOTS[index], replaced=rack[index],
+        below=(after[below[-1]], SLOTS[below[-1]]) if below else None,
+        above=(after[above[0]], SLOTS[above[0]]) if above else None,
+        racko=all(a < b for a, b in zip(after, after[1:])))

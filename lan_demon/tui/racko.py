@@ -9,17 +9,26 @@ One key picks the card, one key the slot: ``d`` takes the Discard top and waits 
 ``n`` draws from the Draw pile at once, and the drawn card then goes into a slot (slot key) or
 back on the Discard pile (``x``). Slot keys are ``1`` … ``9``, ``0`` for slots 5 … 50. What is
 possible comes from the client's legal moves; anything else is flashed with its reason and rule.
+
+``h`` asks the coach: the strong bot's advice for this turn with its reason, from the bot's own
+``advise(view)`` (``lan_demon.bots.racko.PlannerRackO.advise``) on this seat's own view — the
+very move the bot would play, worked out from nothing the seat cannot see. It stays under the
+prompt until the turn moves on. The TUI never imports a bot (the layers: players never import
+each other), so whoever builds the table hands the screen its :attr:`RackOScreen.coach`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from lan_demon.games.racko import (CARD_POINTS, HIDDEN_CARD, SLOTS, TARGET, DiscardHeld, Draw,
                                    Move, Place, TakeDiscard, ascending_prefix)
 from lan_demon.tui.style import Fragments, clip_line, line, text_of
 from lan_demon.tui.table import Controller, GameScreen
+from lan_demon.tui.text import wrap
 
+#: The coach: the seat's view in, the advice out (``move``, ``reason``; ``str`` to show it).
+Coach = Callable[[dict[str, Any]], Any]
 #: Slot keys: ``1`` → slot 5 … ``9`` → slot 45, ``0`` → slot 50.
 SLOT_KEYS: dict[str, int] = {str((i + 1) % 10): slot for i, slot in enumerate(SLOTS)}
 KEY_OF_SLOT: dict[int, str] = {slot: key for key, slot in SLOT_KEYS.items()}
@@ -51,7 +60,7 @@ def beside(left: list[Fragments], right: list[Fragments], left_width: int,
 
 class RackOScreen(GameScreen):
     keys = [("d", "take Discard"), ("n", "draw"), ("1-9,0", "slot 5…50"),
-            ("x", "discard drawn"), ("esc", "cancel")]
+            ("x", "discard drawn"), ("esc", "cancel"), ("h", "advice")]
     rules = """
 RK-1 2–4 players. Cards 1–40 for two players, 1–50 for three, 1–60 for four.
 RK-2 The highest cut deals ten cards each, into slots 50 down to 5. A rack is never
@@ -68,11 +77,16 @@ RK-8 The Draw pile used up: the Discard pile is turned over to become the Draw p
 RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutive numbers
      also scores — 3 → 50, 4 → 100, 5 → 200, 6 or more → 400."""
 
-    def __init__(self) -> None:
+    def __init__(self, coach: Coach | None = None) -> None:
         self.source: str | None = None  # "discard": `d` was pressed, a slot key is awaited
+        #: the strong bot's advice from a view: an object with ``move`` and ``reason`` whose
+        #: ``str`` is the sentence shown (``PlannerRackO().advise``); None: no coach here
+        self.coach = coach
+        self.advice: tuple[tuple[Any, ...], Any] | None = None  # `h`: for which moment
 
     def reset(self) -> None:
         self.source = None
+        self.advice = None
 
     # --- facts -----------------------------------------------------------------------------
 
@@ -108,6 +122,33 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             return f"RK-4: it is {who}'s turn{drew}"
         return ctl.engine_verdict(move) or f"RK-4: '{move}' is not possible now"
 
+    @staticmethod
+    def _moment(view: dict[str, Any]) -> tuple[Any, ...]:
+        """What advice depends on: once any of it changes, the advice is for another moment."""
+        return (view["turns"], view["turn"], tuple(view["rack"]), view["discard_top"],
+                view.get("held"), view["draw_size"], view["discard_size"])
+
+    def current_advice(self, view: dict[str, Any] | None) -> Any | None:
+        """The advice ``h`` gave, while the table is still as it was when it was asked."""
+        if self.advice is None or view is None or "rack" not in view:
+            return None
+        moment, advice = self.advice
+        return advice if moment == self._moment(view) else None
+
+    def _advise(self, ctl: Controller, view: dict[str, Any] | None) -> None:
+        """``h``: the coach's move for this turn and why, from this seat's view alone."""
+        self.advice = None
+        if self.coach is None:
+            ctl.flash("there is no coach at this table")
+        elif view is None or view["over"]:
+            ctl.flash("the coach advises on your turn — no round is being played")
+        elif not self._mine(ctl, view):
+            ctl.flash(f"the coach advises on your turn — it is {ctl.name(view['turn'])}'s turn")
+        elif ctl.client.pending or view.get("held") == HIDDEN_CARD:
+            ctl.flash("the coach waits until your last move has landed")
+        else:
+            self.advice = (self._moment(view), self.coach(view))
+
     # --- keys ------------------------------------------------------------------------------
 
     def _try(self, ctl: Controller, move: Move) -> None:
@@ -129,6 +170,9 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
                 self.source = "discard"
             else:
                 ctl.flash_refusal(self.why_not(ctl, TakeDiscard(SLOTS[0])))
+            return True
+        if key == "h":
+            self._advise(ctl, view)
             return True
         if key == "n":
             self.source = None
@@ -167,6 +211,9 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         right = self._panel(ctl, view, width - left_width)
         out = beside(left, right, left_width, width)
         out += line(*clip_line(self._prompt(ctl, view), width))
+        advice = self.current_advice(view)
+        if advice is not None:
+            out += wrap(str(advice), width, "class:good")
         if ctl.client.pending:
             out += line(("class:dim", f" ({len(ctl.client.pending)} on the way)"))
         return out

@@ -1,0 +1,78 @@
+"""The Rack-O planner's reasons in a player's words: the coach's sentences, kept apart from the
+decision itself (``racko.PlannerRackO.advise``), which hands them plain numbers.
+
+Every number in a sentence is a card the seat can see (its rack, the Discard top, its drawn
+card), a slot number (always written ``slot N``) or an estimate with two decimals: the plan's
+*work left*, the planner's measure of how far a rack is from Rack-O (lower is nearer; 0 is a
+rack in order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: How each source of a card is named in a sentence.
+_SOURCE = {"discard": "take the {card} from the Discard", "drawn": "put the drawn {card}"}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One card put into one slot, as the words need it: where it comes from (``"discard"``
+    or ``"drawn"``), the card, the slot (a printed number), the card it replaces, the nearest
+    kept cards below and above it as ``(card, slot)`` (None at an end of the rack), and
+    whether the rack is then in order."""
+
+    source: str
+    card: int
+    slot: int
+    replaced: int
+    below: tuple[int, int] | None
+    above: tuple[int, int] | None
+    racko: bool
+
+
+def _between(change: Change) -> str:
+    """Where the card fits among the cards the plan keeps."""
+    below = f"your {change.below[0]} in slot {change.below[1]}" if change.below else None
+    above = f"your {change.above[0]} in slot {change.above[1]}" if change.above else None
+    if below and above:
+        return f"it fits between {below} and {above}"
+    if below or above:
+        return f"it fits {'above ' + below if below else 'below ' + str(above)}"
+    return "it starts your plan"
+
+
+def put(change: Change, cost: float, other: float, against: str) -> str:
+    """Taking the Discard (``against="draw"``: beside a blind draw's mean) or placing the
+    drawn card (``against="now"``: beside the rack as it is)."""
+    head = _SOURCE[change.source].format(card=change.card) + \
+        f" into slot {change.slot}, in place of the {change.replaced}"
+    if change.racko:
+        return f"{head}: your rack is then in order — Rack-O!"
+    compare = "on average after a blind draw" if against == "draw" else "as your rack is now"
+    return (f"{head}: {_between(change)}; work left {cost:.2f}, against {other:.2f} "
+            f"{compare} (lower is nearer Rack-O)")
+
+
+def draw_beats(top: int, slot: int, take_cost: float, draw_cost: float) -> str:
+    """The Discard would help, but a blind draw is better on average."""
+    return (f"draw: the {top} on the Discard would help most in slot {slot} (work left "
+            f"{take_cost:.2f}), but a blind draw leaves {draw_cost:.2f} on average")
+
+
+def top_useless(top: int) -> str:
+    return f"draw: the {top} on the Discard brings your rack no nearer Rack-O in any slot"
+
+
+def empty_discard() -> str:
+    return "draw: the Discard pile is empty"
+
+
+def forced_take(top: int, slot: int) -> str:
+    """RK-8: nothing left to draw, so the Discard top must be taken somewhere."""
+    return (f"take the {top} from the Discard into slot {slot}: nothing is left to draw "
+            "(RK-8), and that slot costs your plan least")
+
+
+def discard_held(card: int) -> str:
+    return (f"discard the drawn {card}: no slot brings your rack nearer Rack-O with it")
