@@ -282,7 +282,14 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         return rows
 
     def _prompt(self, ctl: Controller, view: dict[str, Any]) -> list[tuple[str, str]]:
-        """What the table waits for, as one line."""
+        """What the table waits for, as one line; on your turn, with a coach, ``h`` too."""
+        words = self._waiting_for(ctl, view)
+        if self.coach is not None and self._mine(ctl, view) and \
+                self.current_advice(view) is None:
+            words.append(("class:dim", " · h advice"))
+        return words
+
+    def _waiting_for(self, ctl: Controller, view: dict[str, Any]) -> list[tuple[str, str]]:
         if ctl.client.seat is None:
             return [("class:dim", " watching")]
         if view["over"]:
