@@ -1,5 +1,7 @@
 """Rack-O bots: the greedy one sends every card to the slot its value belongs to; the planner
-keeps the cheapest-to-finish ordered part of its rack (see :class:`PlannerRackO`).
+keeps the cheapest-to-finish ordered part of its rack (see :class:`PlannerRackO`), and says why
+(:meth:`PlannerRackO.advise`, the coach of the Rack-O screen). The ``threshold`` baseline lives
+in ``racko_threshold``.
 
 Greedy: the deck of ``N`` cards is cut into ten equal bands, one per slot: value ``v`` belongs
 to slot index ``(v - 1) * 10 // N``. The bot only ever replaces a card that is out of its band
