@@ -32,7 +32,7 @@ def in_band(value: int, index: int, deck_size: int) -> bool:
 
 
 def band(value: int, deck_size: int) -> list[int]:
-    """The rack indexes in the band of ``value`` (two or three neighbouring slots)."""
+    """The rack indexes in the band of ``value``: neighbouring slots, at most three."""
     return [i for i in range(len(SLOTS)) if in_band(value, i, deck_size)]
 
 
@@ -94,7 +94,7 @@ def best_take(rack: list[int], card: int, deck_size: int) -> Fit | None:
 
 def best_place(rack: list[int], card: int, deck_size: int) -> Fit | None:
     """Where a drawn card goes: the best band slot it puts in order or, failing that, one
-    not in order whose card it beats for nearness without breaking any slot in order."""
+    not in order whose card it beats for nearness, when the count of slots in order stays."""
     good = [f for f in fits(rack, card, deck_size)
             if f.gain > 0 or (f.gain == 0 and f.nearer > 0)]
     return good[0] if good else None
@@ -104,15 +104,17 @@ class ThresholdRackO(Strategy):
     """A human's rule of thumb, by target bands (the measures are this module's functions).
 
     With ``N`` cards, card ``v`` aims at rack index ``t(v) = (v - 0.5) * 10 / N - 0.5``; its
-    band is every slot within one slot of ``t(v)`` (two or three slots). A slot is *in order*
+    band is every slot within one slot of ``t(v)`` (two or three neighbouring slots; one for the
+    lowest and highest cards). A slot is *in order*
     when its card is in its band and above the card below it and below the card above it.
 
     1. The Discard top is taken into the band slot, not yet in order, where it raises the
-       count of slots in order most (ties: the card nearest its target, then the lowest
-       slot) — when it raises it at all.
+       count of slots in order most (ties: where it gains most in nearness — the replaced
+       card's distance from its own target less the new card's — then the lowest slot),
+       when it raises it at all.
     2. Otherwise the bot draws. The drawn card goes where rule 1 would put it; failing that,
        into a band slot not in order whose card lies farther from its own target than the
-       drawn card would, when no slot in order is lost by it.
+       drawn card would, when the count of slots in order does not fall.
     3. A drawn card that fits nowhere better is discarded.
 
     It reads only its seat's view: its rack, the Discard top, the drawn card, the deck size.
