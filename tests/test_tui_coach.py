@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from lan_demon.coach.demon import DemonCoach
 from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.demon_moves import Play
 from lan_demon.games.demon_table import DemonSeat, DemonState
@@ -61,7 +62,7 @@ def play_round(seat: int | None = 0) -> tuple[Any, TableClient]:
         client.role = "spectator"
     dealt(client)
     client.table.update(phase="playing", round=0, go=client.clock.now)
-    ctl, _ = controller(client)
+    ctl, _ = controller(client, coach=DemonCoach)
     client.notices.append(Notice("round", data={"round": 0}))
     ctl.pump()
     ctl.render(100, 30)
@@ -120,7 +121,7 @@ def test_a_round_with_nothing_missed_says_so_in_one_line():
     client = TableClient("racing-demon", table={"seats": seats("Tess", "Bob")})
     dealt(client)
     client.table.update(phase="playing", round=0, go=client.clock.now)
-    ctl, _ = controller(client)
+    ctl, _ = controller(client, coach=DemonCoach)
     ctl.render(100, 30)
     client.clock.now += 1
     client.game.apply(client.state, 0, Play("c1", "s1"))

@@ -12,4 +12,24 @@ feeds it from a journal, rebuilding each step's view for the seat (:mod:`.journa
   cards a move frees there, played on by the strong bot's own choices;
 * :mod:`.demon` — :class:`~.demon.DemonCoach`, the fold of views into a review;
 * :mod:`.journal` — the reviews of a journal's rounds for one seat.
+
+:func:`coach_for` is what a table's screen is handed for each game: the commands, which may
+import both the players' layers, give it to the TUI, which imports no bot.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def coach_for(game_id: str) -> Any:
+    """The coach for ``game_id``'s screen: in Racing Demon a maker of the round's review
+    (:class:`~.demon.DemonCoach`); in Rack-O the strong bot's advice from a seat's view
+    (``PlannerRackO().advise``); None where a game has none."""
+    if game_id.startswith("racing-demon"):
+        from lan_demon.coach.demon import DemonCoach
+        return DemonCoach
+    if game_id == "racko":
+        from lan_demon.bots.racko import PlannerRackO
+        return PlannerRackO().advise
+    return None

@@ -33,6 +33,7 @@ def add_arguments(join: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from lan_demon.coach import coach_for
     from lan_demon.net.connect import normalize_address
     from lan_demon.tui.app import build_app, table_for
     address = normalize_address(args.address) if args.address else None
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     client = connect_person(args, address, key, code)
     if client is None:
         return EXIT_USAGE  # as any other refusal of the command: said in one line
-    build_app(table_for(client, bell=not args.no_bell)).run()
+    build_app(table_for(client, bell=not args.no_bell, coach=coach_for(client.game.id))).run()
     client.leave()
     client.close()
     print(farewell(client, args))

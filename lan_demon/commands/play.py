@@ -47,6 +47,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from lan_demon.coach import coach_for
     from lan_demon.bots import make_strategy
     from lan_demon.commands import local_table
     from lan_demon.net.client import Client
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         table.add_bots(bots)
         levels = local_table.LEVEL_LABELS if bots else []  # no bots: nothing for v to set
         ctl = app.table_for(client, host=True, bell=not args.no_bell, local=table,
-                            speeds=levels)
+                            speeds=levels, coach=coach_for(game.id))
         app.build_app(ctl).run()
         client.leave()
         client.close()

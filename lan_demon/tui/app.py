@@ -24,13 +24,16 @@ from lan_demon.tui.table import Controller, GameScreen
 PUMP_EVERY = 0.01
 
 
-def screen_for(game_id: str) -> GameScreen:
+def screen_for(game_id: str, coach: Any = None) -> GameScreen:
+    """The game's screen; ``coach`` (:func:`lan_demon.coach.coach_for`: the round's review in
+    Racing Demon, the strong bot's advice in Rack-O) is handed in by the command, as the TUI
+    never imports a bot."""
     if game_id.startswith("racing-demon"):
         from lan_demon.tui.demon import DemonScreen
-        return DemonScreen()
+        return DemonScreen(coach)
     if game_id == "racko":
         from lan_demon.tui.racko import RackOScreen
-        return RackOScreen()
+        return RackOScreen(coach)
     from lan_demon.tui.gin import GinScreen
     return GinScreen()
 
@@ -85,9 +88,9 @@ def build_app(ctl: Controller) -> Application:
 
 
 def table_for(client: Client, host: bool = False, bell: bool = True, local: Any = None,
-              speeds: Sequence[str] = ()) -> Controller:
+              speeds: Sequence[str] = (), coach: Any = None) -> Controller:
     """The screen for ``client``'s game. ``bell=False``: silent (``--no-bell``); ``local``:
     the in-process table of ``lan-demon play`` (its ``speed`` and ``set_speed(name)``), whose
     bots' level the lobby changes among ``speeds``, the levels' labels lowest first."""
-    return Controller(client, screen_for(client.game.id), host=host, bell=bell, local=local,
-                      speeds=speeds)
+    return Controller(client, screen_for(client.game.id, coach), host=host, bell=bell,
+                      local=local, speeds=speeds)

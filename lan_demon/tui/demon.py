@@ -32,20 +32,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.coach.demon import DemonCoach
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
+from lan_demon.tui import demon_coach
 from lan_demon.tui.demon_words import (CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, race_text,
                                        rank_name, short_name, with_article)
 from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,
                                  signed, text_of)
 from lan_demon.tui.table import READ_SECONDS, Controller, GameScreen
-from lan_demon.tui.text import wrap
 
 SOURCE_KEYS = {"1": "c1", "2": "c2", "3": "c3", "4": "c4", "p": "pile", "w": "waste"}
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SUIT_ROWS = "SHDC"  # the order of the stack rows in the classic game
-COACH_SHOWN = 2  # missed plays and lost races the round-end review writes out
 FULL_NAME, COMPACT_NAME = 6, 4  # characters of a name in a full / compact entry
 GAP = 2  # spaces between two entries on a row
 
@@ -76,12 +74,17 @@ class DemonScreen(GameScreen):
     keys = PLAYER_KEYS
     rules = CLASSIC_RULES
 
-    def __init__(self) -> None:
+    def __init__(self, coach: Any = None) -> None:
+        """``coach`` makes each round's review: ``coach(game, seat, names, start)``, an object
+        with ``see(t, view)``, ``lost(t, by, ms, top)`` and ``review()``
+        (:class:`lan_demon.coach.demon.DemonCoach`). The command hands it in: the coach plays
+        the strong bot's own moves, and the TUI never imports a bot. None: no review."""
+        self.make_coach = coach
         self.choosing = False  # "t" was pressed: the next source key lists its places
         self.options: list[Play] = []
         self.highlight = False  # "h": your cards that fit a stack, and those stacks, lit
         self.shown: dict[int, str] = {}  # stack id -> top card as last drawn (races)
-        self.coach: DemonCoach | None = None  # this round, as this seat's screen showed it
+        self.coach: Any = None  # this round's review, as this seat's screen showed it
 
     def reset(self) -> None:
         self.choosing, self.options, self.shown, self.coach = False, [], {}, None
@@ -200,40 +203,16 @@ class DemonScreen(GameScreen):
             return None
         names = [ctl.name(i) for i in range(len(ctl.seats))]
         data = getattr(notice, "data", {}) or {}
-        if self.coach is not None:
-            by, ms, top = data.get("by"), data.get("ms"), data.get("top")
-            self.coach.lost(ctl.client.arbiter_now(), by if isinstance(by, int) else None,
-                            ms if isinstance(ms, (int, float)) else None,
-                            top if isinstance(top, str) else None)
+        demon_coach.heard_lost(self.coach, ctl, data)
         return race_text(names, data)
 
-    # --- the coach ---------------------------------------------------------------------------
+    # --- the coach (tui/demon_coach.py) ----------------------------------------------------
 
     def watch(self, ctl: Controller, view: dict[str, Any]) -> None:
-        """Show the coach what this seat's screen shows now (the view just drawn: the table
-        as this seat may see it, with its own moves in flight). A spectator has no review."""
-        seat = ctl.client.seat
-        if seat is None or ctl.spectator or ctl.phase != "playing":
-            return
-        now = ctl.client.arbiter_now()
-        if self.coach is None:
-            go = ctl.client.table.get("go")
-            start = go if isinstance(go, (int, float)) and go <= now else None
-            names = [short_name(ctl.name(i), 40) for i in range(len(view["players"]))]
-            self.coach = DemonCoach(view["game"], seat, names, start)
-        self.coach.see(now, view)
+        self.coach = demon_coach.watch(self.make_coach, self.coach, ctl, view)
 
     def coach_lines(self, ctl: Any, width: int) -> Fragments:
-        """The round's review for the round-end screen: a head line and up to three short
-        ones (missed plays, races lost, the best missed move — those with something to say),
-        wrapped to ``width``."""
-        if self.coach is None or ctl.spectator:
-            return []
-        head, *said = self.coach.review().lines(COACH_SHOWN, whose="your", brief=True)
-        out = line(("class:me", f" {head}"))
-        for text in said:
-            out += wrap(text, width, indent="  ")
-        return out
+        return demon_coach.review_lines(self.coach, ctl, width)
 
     def _german(self, ctl: Controller) -> bool:
         return ctl.client.game is not None and ctl.client.game.id == "racing-demon-german"
