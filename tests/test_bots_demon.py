@@ -116,6 +116,51 @@ def test_rd10_rg4_strong_bots_play_whole_rounds_legally_on_redacted_views(game, 
     assert game.round_over(state)
 
 
+class ViewOnlyTurn(Turn):
+    """A turn that holds the seat's redacted view and legal moves, and nothing else: the game
+    and the table are sealed, so the bot can only read ``view``, ``legal``, ``seat`` and
+    ``rng``."""
+
+    __slots__ = ()
+
+    def __init__(self, game: RacingDemon, state: DemonState, seat_no: int, rng: random.Random):
+        mirror = game.redact(state, seat_no)
+        super().__init__(Sealed(), Sealed(), seat_no, rng)
+        self._legal = game.legal_moves(mirror, seat_no)
+        self._view = game.view(mirror, seat_no)
+
+
+@pytest.mark.parametrize("game", [RD, RG], ids=["classic", "german"])
+def test_the_strong_bot_reads_nothing_but_its_view_and_legal_moves(game):
+    """A whole round of four strong bots, each deciding on a turn whose game and raw table
+    fail any read: its choices come from the seat's view (no Pack, no Pile below the top, no
+    rival's waste top) and the legal moves alone, and every one of them is legal."""
+    state = game.deal({"pile_sizes": [game.base_pile] * 4, "handicap": False},
+                      random.Random(11))
+    bots = [StrongDemon() for _ in range(4)]
+    rng = random.Random(11)
+    looks = 0
+    for _ in range(20_000):
+        if game.round_over(state):
+            break
+        moved = False
+        for s in game.to_move(state):
+            turn = ViewOnlyTurn(game, state, s, rng)
+            assert all("pack" not in p or isinstance(p["pack"], int) for p in turn.view["players"])
+            move = bots[s].choose(turn)
+            looks += 1
+            if move is None:
+                continue
+            assert move in turn.legal
+            game.apply(state, s, move)
+            moved = True
+            if game.round_over(state):
+                break
+        if not moved:
+            game.apply(state, TABLE, Timeout())
+    assert game.round_over(state) and looks > 50
+
+
 # --- what it prefers, rule by rule ----------------------------------------------------------------
 
 
@@ -161,13 +206,37 @@ def test_rd7_the_waste_is_laddered_onto_a_column_where_the_pile_top_can_follow()
     assert choose(state) == Play("waste", "c1")
 
 
-def test_rd7_a_lone_low_base_is_not_buried_under_the_waste():
-    """The waste 4♦ fits on the lone 5♠, which a stack will soon take (RD-8 refills it then):
-    the bot turns the Pack rather than bury it."""
+def test_rd7_rd5_a_lone_base_near_its_stack_is_not_buried_under_the_waste():
+    """The waste 4♦ fits on the lone 5♠, which the spades stack at 2♠ will take after two more
+    cards (RD-5; RD-8 refills the column then): the bot turns the Pack rather than bury it."""
     state = table(seat(pile="9C JH", columns=("5S", "KS", "KH", "KC"), pack="5C", waste="4D"),
-                  seat(owner=1))
+                  seat(owner=1), stacks=(cs("AS 2S", 1),))
     assert Play("waste", "c1") in RD.legal_moves(state, 0)
     assert choose(state) == TurnPack()
+
+
+def test_rd7_rd5_a_lone_base_far_from_its_stack_takes_the_waste():
+    """With no spades stack the lone 5♠ waits for four cards (A-4♠, RD-5): it will not clear
+    soon, so the waste 4♦ goes on it (RD-7) and the waste shows its next card."""
+    state = table(seat(pile="9C JH", columns=("5S", "KS", "KH", "KC"), pack="5C", waste="4D"),
+                  seat(owner=1))
+    assert choose(state) == Play("waste", "c1")
+
+
+def test_rd7_rd14_the_pile_top_to_a_column_goes_before_an_unraced_column_card_to_a_stack():
+    """Laddering the Pile top (RD-7) takes a card off the Pile now (RD-14); the 5♠ for the
+    spades stack can wait, as no rival shows a card that stack wants."""
+    state = table(seat(pile="9C 8D", columns=("9S", "KD 5S", "KH", "KC")), seat(owner=1),
+                  stacks=(cs("AS 2S 3S 4S", 1),))
+    assert {Play("pile", "c1"), Play("c2", "s1")} <= set(RD.legal_moves(state, 0))
+    assert choose(state) == Play("pile", "c1")
+
+
+def test_rd11_a_raced_stack_play_still_goes_before_the_pile_to_a_column():
+    """RD-11: the rival's Pile top 5♠ wants the same stack, so the race goes first."""
+    state = table(seat(pile="9C 8D", columns=("9S", "KD 5S", "KH", "KC")),
+                  seat(pile="5S", owner=1), stacks=(cs("AS 2S 3S 4S", 2),))
+    assert choose(state) == Play("c2", "s1")
 
 
 def test_rd11_a_card_a_rival_could_also_play_goes_first():
@@ -226,18 +295,25 @@ def test_a_seeded_run_replays_byte_for_byte(game_id):
     assert run(7) != run(8)
 
 
-def test_over_40_seeded_rounds_the_strong_bot_outscores_the_greedy_ones():
+@pytest.mark.parametrize("game_id", ["racing-demon", "racing-demon-german"])
+def test_over_30_mirrored_deals_the_strong_bot_outscores_the_greedy_ones(game_id):
     """A small fixed-seed sample (the 2,000-round arena is in docs/bots.md): one strong bot
-    and three greedy ones, fresh equal deals, club speed; RD-14 scores."""
-    game = get_game("racing-demon")
-    bots = [make_strategy(game.id, n) for n in ("demon", "greedy", "greedy", "greedy")]
-    totals = [0, 0, 0, 0]
-    for r in range(40):
-        state = game.deal({"pile_sizes": [13] * 4, "handicap": False},
-                          random.Random(f"demon-test:{r}"))
-        play_round(game, state, bots, "demon-test", r + 1, [PROFILES["club"]] * 4)
-        totals = [t + s for t, s in zip(totals, game.round_result(state).scores)]
-    assert totals[0] > max(totals[1:])
+    and three greedy ones, club speed, each deal played four times with the strong bot in each
+    seat, so the luck of the deal cancels. RD-14 scores (RG-6: the German penalty, lower wins)."""
+    game = get_game(game_id)
+    sign = -1 if game.german else 1
+    strong = greedy = 0.0
+    for deal in range(30):
+        for mine in range(4):
+            names = ["demon" if s == mine else "greedy" for s in range(4)]
+            bots = [make_strategy(game.id, n) for n in names]
+            state = game.deal({"pile_sizes": [game.base_pile] * 4, "handicap": False},
+                              random.Random(f"demon-test:{deal}"))
+            play_round(game, state, bots, "demon-test", deal + 1, [PROFILES["club"]] * 4)
+            scores = game.round_result(state).scores
+            strong += sign * scores[mine]
+            greedy += sign * (sum(scores) - scores[mine]) / 3
+    assert strong > greedy
 
 
 # --- speed profiles ----------------------------------------------------------------------------

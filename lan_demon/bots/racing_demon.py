@@ -138,6 +138,15 @@ class Sight:
         key = _key(card, self.german)
         return any(_next_key(top, self.german) == key for top in self.stacks.values())
 
+    def cards_below(self, card: Card) -> int:
+        """How many cards a stack still needs before it takes ``card``: from the highest stack of
+        its suit below it (RD-5; RG-3: of any suit), or from the ace when there is none."""
+        need = card.rank - 1
+        for top in self.stacks.values():
+            if top.rank < card.rank and (self.german or top.suit == card.suit):
+                need = min(need, card.rank - top.rank - 1)
+        return need
+
     def own_keys(self) -> set[Any]:
         """Stack keys of my playable cards: column tops, Pile top, waste top."""
         tops = [col[-1] for col in self.columns if col] + [self.pile_top, self.waste_top]
@@ -154,14 +163,19 @@ class StrongDemon(Strategy):
     first counts), and so does one my own next card can follow at once — the others have not
     noticed the new top yet. Column to column it moves a whole column, freeing a place for the
     Pile, or digs: a partial run goes over only when the card it uncovers can go to a stack now
-    (else it frees nothing, see :func:`pointless`). The waste is laddered where the Pile top can
-    follow it, or onto columns that will not clear soon anyway: a lone base below a 9 is left
-    bare, as a stack will take it and RD-8 refill it. In the German variant a waste card
-    lowers no Pile (RG-6) and helps three rivals for one, so it goes up only when one of the
-    bot's own cards follows it. After its card was beaten to a stack it does not send it there
-    again until it sees that stack change; among equal stacks it takes the one that changed
-    last, which the others are least likely to be aiming at. The Pack is turned when nothing
-    else is worth a move; it never votes stuck, as turning through says the same (RD-13).
+    (else it frees nothing, see :func:`pointless`). The Pile top onto a column and a whole column
+    onto another (each one card off the Pile, RD-7, RD-8) go before any other stack play that
+    no rival is racing for: they shorten the Pile now, and a stack play nobody races can wait a
+    look. The waste is laddered where the Pile top can follow it, or onto columns that will not
+    clear soon anyway: a lone base that a stack of its suit is at most ``NEAR`` cards from
+    taking is left bare, as the stack will take it and RD-8 refill it (a lone base far from its
+    stack is laddered on: digging the waste shows new cards, which pays more). In the German
+    variant a waste card lowers no Pile (RG-6) and helps three rivals for one, so it goes up
+    only when one of the bot's own cards follows it. After its card was beaten to a stack it
+    does not send it there again until it sees that stack change; among equal stacks it takes
+    the one that changed last, which the others are least likely to be aiming at. The Pack is
+    turned when nothing else is worth a move; it never votes stuck, as turning through says the
+    same (RD-13).
 
     The weights were measured against three greedy bots in the simulator (``lan-demon arena``,
     see docs/bots.md); each rule of thumb above was kept only if it won more rounds.
@@ -171,12 +185,12 @@ class StrongDemon(Strategy):
     games = _DEMON_GAMES
 
     W: dict[str, float] = {
-        "pile_stack": 100, "col_clear_stack": 96, "col_stack": 95, "waste_stack": 90,
-        "pile_col": 80, "waste_col_for_pile": 75, "col_move": 70, "waste_col": 60,
+        "pile_stack": 100, "pile_col": 97, "col_move": 97, "col_clear_stack": 96,
+        "col_stack": 95, "waste_stack": 90, "waste_col_for_pile": 75, "waste_col": 60,
         "dig": 50, "turn": 10, "waste_col_bury": 5, "german_waste_idle": 5, "beaten": 1,
         "race": 12, "chain": 3, "fresh": 0.5,
     }
-    BURY_BELOW = 9  # a lone column base under a 9 is "low": a stack will take it soon
+    NEAR = 3  # a lone column base this few cards above its suit's stack will go up soon
 
     def __init__(self) -> None:
         self._tried: tuple[str, str, Card | None, Card | None] | None = None
@@ -259,6 +273,6 @@ class StrongDemon(Strategy):
         if sight.pile_top is not None and _fits_column(sight.pile_top, card):
             return w["waste_col_for_pile"]
         col = sight.columns[COLUMN_NAMES.index(move.target)]
-        if len(col) == 1 and col[0].rank < self.BURY_BELOW:
+        if len(col) == 1 and sight.cards_below(col[0]) <= self.NEAR:
             return w["waste_col_bury"]
         return w["waste_col"]
