@@ -188,7 +188,7 @@ def test_play_names_the_strategies_when_asked_for_an_unknown_one(capsys):
     assert main(["play", "--game", "racko", "--strategy", "demon"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["lan-demon: unknown strategy 'demon' for racko; choose one of: greedy, "
-                   "planner, random"]
+                   "planner, random, threshold"]
 
 
 def test_play_seats_the_strongest_bots_by_default():

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import HostStopped
+from lan_demon.coach.demon import DemonCoach
 from lan_demon.bots import strategy_names, strongest
 from lan_demon.bots.speed import PROFILES
 from lan_demon.cli import build_parser, main
@@ -258,7 +259,7 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     assert seen["pause"] is None and seen["bots"] == 3
     assert (seen["level"], seen["speed"], seen["strategy"]) == (PLAY_LEVEL, None, None)
     assert seen["table_for"] == {"host": True, "bell": False, "local": table,
-                                 "speeds": LEVEL_LABELS}
+                                 "speeds": LEVEL_LABELS, "coach": DemonCoach}  # issue 14
     assert seen["closed"]
     seen.clear()
     with pytest.raises(_Stop):
