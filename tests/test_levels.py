@@ -21,7 +21,7 @@ from lan_demon.games import GAME_IDS, get_game
 from lan_demon.net.arbiter import Config
 from lan_demon.net.client import Client
 from lan_demon.net.server import ArbiterServer
-from lan_demon.tui.lobby import split_level
+from lan_demon.tui.facts import split_level
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -248,3 +248,15 @@ def test_the_bot_command_marks_its_name_with_its_level(monkeypatch, capsys):
 def test_play_and_host_default_to_the_same_level():
     from lan_demon.commands.play import PLAY_LEVEL, PLAY_SPEED
     assert PLAY_LEVEL == DEFAULT_LEVEL and level(DEFAULT_LEVEL).pace.name == PLAY_SPEED
+
+
+def test_the_table_shows_a_bots_name_without_its_level_mark():
+    """Cut to a column, "Ada L10" read "Ada L1" during play: only the lobby shows the level."""
+    from types import SimpleNamespace
+
+    from lan_demon.tui.facts import TableFacts
+    facts = SimpleNamespace(seats=[{"name": "Ada L10 (bot)", "bot": True},
+                                   {"name": "Cal L7", "bot": False}])
+    assert TableFacts.name(facts, 0) == "Ada (bot)"
+    assert TableFacts.name(facts, 1) == "Cal L7"  # a person's name is theirs, mark or not
+    assert TableFacts.name(facts, 5) == "seat 5"

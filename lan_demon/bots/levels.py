@@ -121,8 +121,9 @@ def level(number: int) -> Level:
 # --- a level on the wire: in the bot's name ------------------------------------------------------
 # The seats list carries a name and a bot flag, nothing more (PROTOCOL.md); a bot seated with a
 # level that will not change (`host --bots`, `bot --level`) says it in its name, "Ada L7 (bot)",
-# which every screen shows as it is and the lobby (lan_demon.tui.lobby.split_level, in a layer
-# that may not import this one) reads back as "Ada (bot, level 7)".
+# which the lobby (lan_demon.tui.facts.split_level, in a layer
+# that may not import this one) reads back as "Ada (bot, level 7)" and the other screens leave
+# out (a cut "Ada L10" would read "Ada L1").
 
 def bot_name(name: str, number: int, suffix: str = "") -> str:
     """``name`` with the level's mark ("Ada L7", "Ada L7 (bot)" with suffix " (bot)"), cut so

@@ -8,12 +8,26 @@ them needs the Controller's module (which uses them).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from lan_demon.net.client import Client
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
+
+
+#: A level's mark in a bot's name (levels.bot_name), before " (bot)" and the arbiter's " (2)".
+_LEVEL_MARK = re.compile(r"^(?P<name>.*\S) L(?P<level>10|[1-9])"
+                         r"(?P<rest>(?: \(bot\))?(?: \(\d+\))?)$")
+
+
+def split_level(name: str) -> tuple[str, int | None]:
+    """A seat's name without its level mark, and the level (None when it carries none)."""
+    found = _LEVEL_MARK.match(name)
+    if found is None:
+        return name, None
+    return found["name"] + found["rest"], int(found["level"])
 
 
 class TableFacts:
@@ -60,8 +74,13 @@ class TableFacts:
         return bool(self.client.config.get("players"))
 
     def name(self, seat: int) -> str:
+        """A seat's name as the table shows it: a bot's without its level mark ("Ada L10"
+        cut to a column's width read "Ada L1"; the lobby shows the level by itself)."""
         seats = self.seats
-        return seats[seat]["name"] if 0 <= seat < len(seats) else f"seat {seat}"
+        if not 0 <= seat < len(seats):
+            return f"seat {seat}"
+        name = seats[seat]["name"]
+        return split_level(name)[0] if seats[seat].get("bot") else name
 
     def not_ready(self) -> list[str]:
         """The present people, other than this seat, who have not said ready."""

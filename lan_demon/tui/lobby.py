@@ -9,10 +9,9 @@ changed by ``v``); any other bot seated with a level says it in its name, "Ada L
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from lan_demon.tui.facts import TableFacts
+from lan_demon.tui.facts import TableFacts, split_level
 from lan_demon.tui.scores import rounds_text
 from lan_demon.tui.style import Fragments, line
 from lan_demon.tui.text import names_list, wrap
@@ -39,19 +38,6 @@ def lobby(ctl: TableFacts, width: int, height: int = 99) -> Fragments:
     for cell in cells:
         out += line(cell)
     return out
-
-
-#: A level's mark in a bot's name (levels.bot_name), before " (bot)" and the arbiter's " (2)".
-_LEVEL_MARK = re.compile(r"^(?P<name>.*\S) L(?P<level>10|[1-9])"
-                         r"(?P<rest>(?: \(bot\))?(?: \(\d+\))?)$")
-
-
-def split_level(name: str) -> tuple[str, int | None]:
-    """A seat's name without its level mark, and the level (None when it carries none)."""
-    found = _LEVEL_MARK.match(name)
-    if found is None:
-        return name, None
-    return found["name"] + found["rest"], int(found["level"])
 
 
 def bot_level(ctl: TableFacts, seat: dict[str, Any]) -> tuple[str, int | None]:
