@@ -292,6 +292,19 @@ def test_a_tied_match_reads_as_a_tie_not_as_one_winner_with_two_names():
     assert "the winner: Ann, Bob" not in text
 
 
+def test_a_bot_winner_is_named_as_the_table_names_it_without_its_level_mark():
+    client = FakeClient(table={"phase": "lobby", "captain": 0,
+                               "seats": seats("Tess", "Bob", "Ada L10 (bot)", bots=(2,))})
+    ctl, _ = controller(client)
+    client.notices.append(round_end(client, [1, 2, 9], out=2, phase="over"))
+    client.table["result"] = {"winner": ["Ada L10 (bot)"]}
+    ctl.pump()
+    client.clock.now += 5  # past the round's banner
+    ctl.pump()
+    text = shown(ctl, width=100)
+    assert "Match over — the winner: Ada (bot)" in text and "L10" not in text
+
+
 def test_the_final_scoreboard_stays_with_a_closed_line_and_no_reconnecting():
     client = lobby()
     ctl, _ = controller(client)

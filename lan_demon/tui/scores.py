@@ -52,7 +52,7 @@ def short(name: str, width: int) -> str:
 
 def sides(ctl: TableFacts, count: int | None = None) -> list[str]:
     """The names of the match's sides; Gin Solitaire's Jokers score too (GS-9)."""
-    names = [s["name"] for s in ctl.seats]
+    names = [ctl.name(i) for i in range(len(ctl.seats))]  # a bot without its level mark
     results = ctl.client.table.get("results", [])
     count = count if count is not None else (len(results[-1]["scores"]) if results
                                              else len(names))
@@ -107,7 +107,8 @@ def score_board(ctl: TableFacts, width: int) -> Fragments:
     over = table.get("phase") == "over"
     first = table.get("results_from", 0)
     if over:
-        winners = (table.get("result") or {}).get("winner", [])
+        shown = {s.get("name"): ctl.name(i) for i, s in enumerate(ctl.seats)}  # as the table
+        winners = [shown.get(w, w) for w in (table.get("result") or {}).get("winner", [])]
         won = "" if not winners else f" — the winner: {winners[0]}" if len(winners) == 1 \
             else f" — a tie: {names_list(winners, most=len(winners))} share the win"
         out = line(("class:me", " Match over"), ("class:good", won))
