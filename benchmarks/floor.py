@@ -50,6 +50,7 @@ process and socket started here is stopped before it exits, also on an error or 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -60,7 +61,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, Iterator
 
 import msgpack
 import zmq
@@ -165,11 +166,11 @@ def pack(msg: dict[str, Any]) -> bytes:
 # --------------------------------------------------------------------------- the children
 
 
-def relay() -> None:
-    """Child: a ROUTER and a PUB on loopback; every ``move`` is published as one update."""
-    from lan_demon.net.codec import VERSION
+@contextlib.contextmanager
+def stand_in_sockets() -> Iterator[tuple[zmq.Socket, zmq.Socket, zmq.Poller]]:
+    """A stand-in's ROUTER and PUB on loopback with lan_demon's high-water marks and LINGER 0,
+    their ports printed for the parent, a SIGTERM that ends the child; closed on the way out."""
     from lan_demon.net.server import PUB_SNDHWM, ROUTER_RCVHWM, ROUTER_SNDHWM
-    events = turn_update()["events"]
     ctx = zmq.Context()
     router, pub = ctx.socket(zmq.ROUTER), ctx.socket(zmq.PUB)
     try:
@@ -184,6 +185,18 @@ def relay() -> None:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         poller = zmq.Poller()
         poller.register(router, zmq.POLLIN)
+        yield router, pub, poller
+    finally:
+        router.close(0)
+        pub.close(0)
+        ctx.term()
+
+
+def relay() -> None:
+    """Child: a ROUTER and a PUB on loopback; every ``move`` is published as one update."""
+    from lan_demon.net.codec import VERSION
+    events = turn_update()["events"]
+    with stand_in_sockets() as (router, pub, poller):
         seats: dict[bytes, int] = {}
         seq = 0
         while True:
@@ -204,10 +217,6 @@ def relay() -> None:
                     seq += 1
                     pub.send(pack(relay_update(VERSION, seq, msg["round"], seat, msg["move"],
                                                msg["id"], events)))
-    finally:
-        router.close(0)
-        pub.close(0)
-        ctx.term()
 
 
 def rules_relay() -> None:
@@ -219,7 +228,6 @@ def rules_relay() -> None:
     what lan_demon costs above this is its bookkeeping; what this costs above the relay, the
     game's own rules and its one secret."""
     from lan_demon.net.codec import VERSION
-    from lan_demon.net.server import PUB_SNDHWM, ROUTER_RCVHWM, ROUTER_SNDHWM
     from zmq.backend import Socket as Raw
     update, private = turn_messages()
     events, hidden = update["events"], private["events"]
@@ -227,21 +235,8 @@ def rules_relay() -> None:
     game, dealt = arbiter.game, arbiter.state
     state = game.copy_state(dealt)
     move_turn = game.move_from_data(TURN)
-    send, recv, get = Raw.send, Raw.recv, Raw.get
-    ctx = zmq.Context()
-    router, pub = ctx.socket(zmq.ROUTER), ctx.socket(zmq.PUB)
-    try:
-        for sock in (router, pub):
-            sock.setsockopt(zmq.LINGER, 0)
-        router.setsockopt(zmq.SNDHWM, ROUTER_SNDHWM)
-        router.setsockopt(zmq.RCVHWM, ROUTER_RCVHWM)
-        pub.setsockopt(zmq.SNDHWM, PUB_SNDHWM)
-        ports = router.bind_to_random_port(f"tcp://{HOST}"), pub.bind_to_random_port(
-            f"tcp://{HOST}")
-        print(f"{ports[0]} {ports[1]}", flush=True)
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        poller = zmq.Poller()
-        poller.register(router, zmq.POLLIN)
+    send, recv = Raw.send, Raw.recv
+    with stand_in_sockets() as (router, pub, poller):
         seats: dict[bytes, int] = {}
         seq = 0
         packer = msgpack.Packer(use_bin_type=True)
@@ -276,10 +271,6 @@ def rules_relay() -> None:
                 send(router, peer, zmq.NOBLOCK | zmq.SNDMORE)
                 send(router, packer.pack(msgs) if len(msgs) > 1 else packer.pack(msgs[0]),
                      zmq.NOBLOCK)
-    finally:
-        router.close(0)
-        pub.close(0)
-        ctx.term()
 
 
 def watch_client(address: str) -> None:
