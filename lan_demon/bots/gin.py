@@ -1,22 +1,24 @@
 """Gin Solitaire bots. The greedy one keeps what melds and knocks as soon as the rules allow;
-the solver weighs every move by the expected points of the round (see :class:`SolverGin`).
+the solver weighs every move by the expected points of the round (see :class:`SolverGin`), and
+its :meth:`SolverGin.advise` is also the coach's advice on the Gin screen.
 
 Both see only their seat's view (their hand, the Draw pile's size) and the legal moves, and ask
-the exact meld solver of :mod:`lan_demon.games.gin_solitaire` which card to let go.
+the exact meld solver of :mod:`lan_demon.games.melds` which card to let go. The arithmetic of
+expected points is :mod:`lan_demon.bots.gin_value`.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any
 
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.games.cards import Card, full_pack
 from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock
-from lan_demon.games.gin_scoring import BIG_GIN_BONUS, GIN_BONUS, SET_BONUS
-from lan_demon.games.gin_solitaire import KNOCK_LIMIT
-from lan_demon.games.melds import card_bit, card_value, deadwood_after_discard
-from lan_demon.games.melds import mask_deadwood as _dw
+from lan_demon.bots.gin_value import (Belief, Unseen, big_gin_worth, carry_on, carry_on_deep,
+                                      knock_value, knock_worth, stop_value)
+from lan_demon.games.gin_solitaire import FIRST_DISCARD, KNOCK_LIMIT
+from lan_demon.games.melds import card_bit, card_value, deadwood_after_discard, min_deadwood
 
 
 def _neighbours(card: Card, hand: list[Card]) -> int:
@@ -62,185 +64,185 @@ class GreedyGin(Strategy):
 
 #: How many discards (those leaving the least deadwood) the look-ahead weighs.
 _CANDIDATES = 5
+#: With a knock allowed, how many of them are weighed one draw further (carry_on_deep).
+_DEEP = 3
 #: GS-1/GS-2: the cards of a round, the Joker aside.
 _PACK = frozenset(full_pack())
 
 
-@lru_cache(maxsize=None)
-def knock_value(deadwood: int, pile: int) -> float:
-    """GS-7: the expected player-minus-Joker points of knocking now with ``deadwood`` (0: Gin)
-    when the Draw pile holds ``pile`` cards, the Joker among them.
+class Seen:
+    """The cards a seat has held this round (its face-down discards too: it saw them), kept
+    from its own views. Every other card is in the Draw pile, the Joker's place unknown."""
 
-    The player cannot see where the Joker lies, so C, the cards above it, is equally likely to
-    be any of 0 … pile − 1: a knock scores C − deadwood, or is set (C < deadwood) and the Joker
-    scores 25 + deadwood − C.
-    """
-    if pile <= 0:
-        return 0.0
-    if deadwood == 0:
-        return GIN_BONUS + (pile - 1) / 2
-    total = 0
-    for count in range(pile):
-        total += count - deadwood if count >= deadwood else -(SET_BONUS + deadwood - count)
-    return total / pile
+    def __init__(self) -> None:
+        self.cards: set[Card] = set()
+
+    def see(self, view: dict[str, Any]) -> list[Card]:
+        """Remember the view's hand; the cards not seen yet, sorted. A round of ``discards``
+        discards has shown exactly ``hand + discards`` cards, so a memory holding more is of
+        another round (a reset missed, a seat taken over mid-round) and starts again."""
+        hand = [Card.from_data(c) for c in view["hand"]]
+        if view["phase"] == FIRST_DISCARD:
+            self.cards = set()
+        self.cards.update(hand)
+        if len(self.cards) > len(hand) + view.get("discards", 0):
+            self.cards = set(hand)
+        return sorted(_PACK - self.cards)
 
 
-@lru_cache(maxsize=None)
-def stop_value(deadwood: int, pile: int) -> float:
-    """What a 10-card hand is worth if it never improves: knock now (when GS-6 allows) or wait
-    for the Joker, which then scores the deadwood (GS-7) — whichever is better."""
-    if deadwood <= KNOCK_LIMIT:
-        return max(knock_value(deadwood, pile), -deadwood)
-    return -float(deadwood)
+@dataclass(frozen=True)
+class Choice:
+    """A move and its expected points of the round, player minus Joker (GS-7)."""
+
+    move: Any
+    value: float
+    deadwood: int  # what the move leaves (a discard, a knock; 0 for Big Gin)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the solver would play now, and why: the best plain discard (playing on), the best
+    knock when GS-6 allows one, Big Gin when the hand has it. Every card named is in the hand."""
+
+    move: Any
+    value: float
+    discard: Choice | None = None
+    knock: Choice | None = None
+    big_gin: Choice | None = None
+
+    def text(self) -> str:
+        """One line for a person, e.g. ``discard 9♠ (expected +14.2), knock with Q♦ now:
+        expected +11.0 vs play on +13.5 → play on``."""
+        if isinstance(self.move, Draw):
+            return f"draw (n): your 10 cards are worth {_signed(self.value)} expected"
+        parts = []
+        if self.big_gin is not None:
+            parts.append(f"Big Gin (B): expected {_signed(self.big_gin.value)}")
+        if self.discard is not None:
+            parts.append(f"discard {self.discard.move.card.symbol} "
+                         f"(expected {_signed(self.discard.value)})")
+        knock, discard = self.knock, self.discard
+        if knock is not None:
+            word = "Gin" if knock.deadwood == 0 else "knock"
+            said = f"{word} with {knock.move.card.symbol} now: expected {_signed(knock.value)}"
+            if discard is not None:
+                said += f" vs play on {_signed(discard.value)} → {self._verdict}"
+            parts.append(said)
+        elif discard is not None and discard.deadwood > KNOCK_LIMIT:
+            parts.append(f"no knock yet (deadwood {discard.deadwood} > {KNOCK_LIMIT}, GS-6)")
+        return ", ".join(parts)
+
+    @property
+    def _verdict(self) -> str:
+        if isinstance(self.move, Knock):
+            return "knock"
+        return "Big Gin" if isinstance(self.move, BigGin) else "play on"
+
+
+#: A weighed move: (its value and tie-breaks, the move, the deadwood it leaves).
+Option = tuple[tuple[float, int, int], Any, int]
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}"
 
 
 class SolverGin(Strategy):
     """Every choice by the expected points of the round, player minus Joker (GS-7).
 
-    Knocking is worth :func:`knock_value`: with the Joker equally likely anywhere in the Draw
-    pile, a knock early in a long pile is safe, and a knock with a short pile is likely set.
-    Carrying on is worth one more draw: the Joker (1 in ``pile``) scores the deadwood; any other
-    card, equally likely among the cards this seat has not seen, is drawn and played best —
-    Big Gin, or the discard leaving the least deadwood, valued by :func:`stop_value`. Every
-    discard is judged that way too, so among equal deadwood the bot keeps the hand with the
-    most outs. The cards not seen are the pack minus every card the seat has held this round,
-    remembered from its own views (its discards are face down, GS-3, but it saw them).
+    Knocking is worth :func:`~lan_demon.bots.gin_value.knock_worth`: with the Joker equally
+    likely at any place of the Draw pile (the cards still unseen, and one more), a knock early in
+    a long pile is safe, and a knock with a short pile is likely set. Carrying on is worth one
+    more draw (:func:`~lan_demon.bots.gin_value.carry_on`): the Joker scores the deadwood; any
+    other card, equally likely among the cards this seat has not seen, is drawn and played best.
+    Every discard is judged that way, so among equal deadwood the bot keeps the hand with the
+    most outs. The bot knocks when E[knock] is at least the best E[play on]; but before it
+    ends the round that way, the best few discards are weighed one draw further
+    (:func:`~lan_demon.bots.gin_value.carry_on_deep`: after that draw it may knock too, or
+    carry on once more) — the one-draw look undervalues playing on, since it assumes the
+    hand never improves after the next card. The cards not seen are the pack minus every
+    card the seat has held this round (:class:`Seen`).
     """
 
     name = "solver"
     games = ("gin-solitaire",)
 
-    def __init__(self) -> None:
-        self._held: set[Card] = set()
+    def __init__(self, seen: Seen | None = None) -> None:
+        self._seen = seen if seen is not None else Seen()
 
     def reset(self) -> None:
-        self._held = set()
+        self._seen.cards = set()
 
     def choose(self, turn: Turn) -> Any | None:
         legal = turn.legal
         if not legal:
             return None
-        if any(isinstance(m, Draw) for m in legal):
+        if any(isinstance(m, Draw) for m in legal):  # GS-4: the one move; nothing to weigh
             return next(m for m in legal if isinstance(m, Draw))
-        view = turn.view
+        return self.advise(turn.view, legal).move
+
+    def belief(self, view: dict[str, Any]) -> Belief:
+        """Where the Joker may be: any place of the Draw pile alike (the seat cannot see)."""
+        return Belief.unseen(view["draw"])
+
+    def advise(self, view: dict[str, Any], legal: list[Any]) -> Advice:
+        """The move this solver plays on ``view`` (the seat's own) among ``legal``, with the
+        expected points of the choices it weighed. ``choose`` plays exactly this move."""
+        unseen = self._seen.see(view)
         hand = [Card.from_data(c) for c in view["hand"]]
-        if view["phase"] == "first-discard":
-            self._held = set()
-        self._held.update(hand)
-        unseen = sorted(_PACK - self._held)
-        pile = view["draw"]
-        options = self._options(hand, unseen, pile, legal)
-        return max(options, key=lambda o: o[0])[1] if options else legal[0]
-
-    def _options(self, hand: list[Card], unseen: list[Card], pile: int,
-                 legal: list[Any]) -> list[tuple[tuple[float, int, int], Any]]:
-        """(value, tie-breaks) for every legal move worth weighing."""
-        after = deadwood_after_discard(hand)
-        bits = {card: card_bit(card) for card in hand}
-        full = sum(bits.values())
+        belief = self.belief(view)
         unseen_bits = [(card_bit(card), card) for card in unseen]
-        discards = sorted((m for m in legal if isinstance(m, Discard)),
-                          key=lambda m: (after[m.card], _neighbours(m.card, hand)))
-        weighed = set(discards[:_CANDIDATES])
-        options: list[tuple[tuple[float, int, int], Any]] = []
-        for move in legal:
-            if isinstance(move, BigGin):
-                options.append(((BIG_GIN_BONUS + (pile - 1) / 2, 0, 0), move))
-            elif isinstance(move, Knock):
-                options.append(((knock_value(after[move.card], pile), 0, 0), move))
-            elif move in weighed:
-                value = _carry_on(full & ~bits[move.card], after[move.card], unseen_bits, pile)
-                options.append(((value, -_neighbours(move.card, hand), card_value(move.card)),
-                                move))
-        return options
+        if any(isinstance(m, Draw) for m in legal):
+            move = next(m for m in legal if isinstance(m, Draw))
+            rest = sum(card_bit(c) for c in hand)
+            return Advice(move, carry_on(rest, min_deadwood(hand), unseen_bits, belief))
+        options = _options(hand, unseen_bits, belief, legal)
+        if not options:
+            return Advice(legal[0], float("nan"))
+        value, move, _ = max(options, key=lambda o: o[0])
+        return _advice(move, value[0], options)
 
 
-def _reach(index: int) -> int:
-    """The cards that can share a meld with card ``index`` as its direct neighbour: the other
-    cards of its rank (a set) and its suit's cards one rank away (a run, aces low, GS-5)."""
-    rank, base = index % 13, index - index % 13
-    mask = sum(1 << (rank + 13 * s) for s in range(4)) & ~(1 << index)
-    if rank > 0:
-        mask |= 1 << (base + rank - 1)
-    if rank < 12:
-        mask |= 1 << (base + rank + 1)
-    return mask
+def _options(hand: list[Card], unseen: Unseen, belief: Belief,
+             legal: list[Any]) -> list[Option]:
+    """(value and tie-breaks, move, deadwood left) for every legal move worth weighing."""
+    after = deadwood_after_discard(hand)
+    bits = {card: card_bit(card) for card in hand}
+    full = sum(bits.values())
+    discards = sorted((m for m in legal if isinstance(m, Discard)),
+                      key=lambda m: (after[m.card], _neighbours(m.card, hand)))
+    weighed = discards[:_CANDIDATES]
+    knocks = [m for m in legal if isinstance(m, Knock)]
+    options: list[Option] = []
+    for move in legal:
+        if isinstance(move, BigGin):
+            options.append(((big_gin_worth(belief), 0, 0), move, 0))
+        elif isinstance(move, Knock):
+            options.append(((knock_worth(after[move.card], belief), 0, 0), move,
+                            after[move.card]))
+    plays = []
+    for move in weighed:
+        value = carry_on(full & ~bits[move.card], after[move.card], unseen, belief)
+        plays.append(((value, -_neighbours(move.card, hand), card_value(move.card)), move,
+                      after[move.card]))
+    if knocks and plays and max(o[0][0] for o in options) >= max(o[0][0] for o in plays):
+        # one draw ahead says knock (or Big Gin): before ending the round, the best few
+        # discards are weighed one draw further (deeper never values playing on less)
+        plays.sort(key=lambda o: o[0], reverse=True)
+        for i, (key, m, dw) in enumerate(plays[:_DEEP]):
+            deep = carry_on_deep(full & ~bits[m.card], dw, unseen, belief)
+            plays[i] = ((deep,) + key[1:], m, dw)
+    return options + plays
 
 
-_REACH = tuple(_reach(i) for i in range(52))
+def _advice(move: Any, value: float, options: list[Option]) -> Advice:
+    def best(kind: type) -> Choice | None:
+        of = [o for o in options if isinstance(o[1], kind)]
+        if not of:
+            return None
+        key, m, dw = max(of, key=lambda o: o[0])
+        return Choice(m, key[0], dw)
+    return Advice(move, value, discard=best(Discard), knock=best(Knock), big_gin=best(BigGin))
 
 
-def _touching(mask: int) -> int:
-    """Every card that can share a meld, directly, with a card of ``mask``."""
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= _REACH[low.bit_length() - 1]
-        mask ^= low
-    return out
-
-
-def _groups(mask: int) -> list[int]:
-    """``mask`` cut into groups no meld crosses (cards linked by rank or by a run step).
-    Deadwood adds up over the groups, so a change to one group leaves the others as they are."""
-    groups = []
-    while mask:
-        group = mask & -mask
-        while True:
-            grown = group | (_touching(group) & mask)
-            if grown == group:
-                break
-            group = grown
-        groups.append(group)
-        mask &= ~group
-    return groups
-
-
-def _drop_gain(group: int) -> int:
-    """The change in a group's least deadwood when its best card to lose is discarded."""
-    whole = _dw(group)
-    best = None
-    m = group
-    while m:
-        low = m & -m
-        m ^= low
-        change = _dw(group ^ low) - whole
-        best = change if best is None or change < best else best
-    return best or 0
-
-
-def _carry_on(rest: int, deadwood: int, unseen: list[tuple[int, Card]], pile: int) -> float:
-    """The value of keeping ``rest`` (a 10-card mask with ``deadwood``) and drawing once more
-    from ``pile`` cards: the Joker (1 in ``pile``) scores the deadwood; any other card is
-    played best — Big Gin, or the discard leaving the least deadwood, valued by
-    :func:`stop_value`.
-
-    A drawn card only changes the groups of ``rest`` it can meld with (see :func:`_groups`):
-    those are solved again with it, the others keep their deadwood and their best discard.
-    """
-    if pile <= 1 or not unseen:
-        return -float(deadwood)
-    later = pile - 1  # the pile once a card other than the Joker is drawn
-    groups = [(g, _dw(g), _drop_gain(g)) for g in _groups(rest)]
-    total = 0.0
-    for bit, card in unseen:
-        reach = _REACH[bit.bit_length() - 1]
-        joined, base, gain = bit, deadwood, 10 ** 6
-        for group, dw, drop in groups:
-            if group & reach:
-                joined |= group
-                base -= dw
-            elif drop < gain:
-                gain = drop
-        kept = base + _dw(joined)  # all 11 cards
-        if kept == 0:
-            total += BIG_GIN_BONUS + (later - 1) / 2
-            continue
-        best = min(deadwood, kept + gain)  # discard the new card, or another group's best
-        m = joined & ~bit
-        while m:
-            low = m & -m
-            m ^= low
-            best = min(best, base + _dw(joined ^ low))
-        total += stop_value(best, later)
-    return (-deadwood + (pile - 1) * total / len(unseen)) / pile
+__all__ = ["Advice", "Choice", "GreedyGin", "Seen", "SolverGin", "knock_value", "stop_value"]
