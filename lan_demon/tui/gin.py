@@ -11,13 +11,17 @@ key that lets that card go:
 * a letter discards that card face down (GS-3, GS-4);
 * ``K`` then a letter knocks, discarding that card (GS-6), once ``y`` confirms it — refused
   here, with the deadwood it would leave, when that is more than 10;
-* ``B`` calls Big Gin (all 11 cards melded, GS-6).
+* ``B`` calls Big Gin (all 11 cards melded, GS-6);
+* ``H`` asks the coach: the solver's own advice (:meth:`~lan_demon.bots.gin.SolverGin.advise`)
+  — the best discard and whether to knock, each with its expected points this round — worked
+  out from this seat's view alone: the hand, the cards it has held this round, the pile's size.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from lan_demon.bots.gin import Advice, Seen, SolverGin
 from lan_demon.games.cards import SUITS, Card
 from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock, Move
 from lan_demon.games.gin_scoring import TARGET
@@ -25,6 +29,7 @@ from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LI
 from lan_demon.games.melds import HAND_SIZE, best_arrangement, deadwood_after_discard, is_big_gin
 from lan_demon.tui.style import Fragments, card_fragments, line
 from lan_demon.tui.table import Controller, GameScreen
+from lan_demon.tui.text import wrap
 
 LETTERS = "abcdefghijk"
 CARD_WIDTH = 6  # " a" + " 10♥" at most
@@ -106,7 +111,7 @@ class Layout:
 
 class GinScreen(GameScreen):
     keys = [("n", "draw"), ("a-k", "discard that card"), ("K a-k", "knock"), ("B", "Big Gin"),
-            ("esc", "cancel")]
+            ("H", "advice"), ("esc", "cancel")]
     rules = """
 GS-1 You against the Joker: 52 cards and one Joker. A = 1, 2–10 as numbered, J Q K = 10.
 GS-2 You get 11 cards; the Joker is shuffled into the other 41, the Draw pile.
@@ -127,9 +132,12 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         self.knocking = False  # "K" was pressed: the next letter knocks
         self.knock_card: Card | None = None  # K and a letter: y (or Enter) knocks with it
         self._layout: tuple[tuple[str, ...], Layout] | None = None
+        self.seen = Seen()  # the cards this seat has held this round: the coach's memory
+        self.advice: tuple[tuple[Any, ...], Advice] | None = None  # shown for this position
 
     def reset(self) -> None:
         self.knocking, self.knock_card, self._layout = False, None, None
+        self.seen, self.advice = Seen(), None
 
     # --- facts -----------------------------------------------------------------------------
 
@@ -140,7 +148,14 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             if self._layout is not None:
                 lay.keep_letters(self._layout[1].letters)
             self._layout = (hand, lay)
+            if view and hand and not lay.unknown and "phase" in view:
+                self.seen.see(view)  # every hand shown is remembered, for the coach
         return self._layout[1]
+
+    @staticmethod
+    def position(view: dict[str, Any]) -> tuple[Any, ...]:
+        """What the advice depends on: the hand, the phase, the pile's size."""
+        return tuple(view.get("hand", [])), view.get("phase"), view.get("draw")
 
     def why_not(self, ctl: Controller, move: Move) -> str:
         """Why ``move`` is not possible now, with the rule id."""
@@ -183,6 +198,10 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             return True
         if key == "K":
             return self._knock_key(ctl, view)
+        if key == "H":
+            self.knocking = False
+            self._advise(ctl, view)
+            return True
         if len(key) == 1 and key in LETTERS:
             return self._letter(ctl, view, key)
         return False
@@ -205,6 +224,37 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             self.knocking = True
             ctl.flash("knock: which card goes face down? its letter — Esc cancels")
         return True
+
+    def _advise(self, ctl: Controller, view: dict[str, Any] | None) -> None:
+        """H: the solver's advice for this position, from this seat's view only; H again
+        hides it (it goes by itself once the hand changes)."""
+        if view is None or ctl.client.seat is None or "hand" not in view:
+            ctl.flash_refusal(self.why_not(ctl, Draw()))
+            return
+        if view.get("phase") == OVER:
+            ctl.flash_refusal("GS-4: the round is over for you — no advice to give")
+            return
+        if self.layout(view).unknown:
+            ctl.flash_refusal("your drawn card is on its way — a moment")
+            return
+        where = self.position(view)
+        if self.advice is not None and self.advice[0] == where:
+            self.advice = None
+            ctl.flash("advice hidden")
+            return
+        legal = ctl.client.legal_moves()
+        if not legal:
+            ctl.flash_refusal(self.why_not(ctl, Draw()))
+            return
+        self.advice = (where, SolverGin(seen=self.seen).advise(view, legal))
+
+    def _advice_lines(self, view: dict[str, Any], width: int) -> Fragments:
+        if self.advice is None or self.advice[0] != self.position(view):
+            return []
+        return wrap(f"Advice: {self.advice[1].text()}", width, "class:good") + \
+            wrap("(the solver's expected points this round, you − Joker, from your own cards "
+                 "only; playing on is counted one draw ahead, a cautious floor; H hides)",
+                 width, "class:dim")
 
     def _letter(self, ctl: Controller, view: dict[str, Any] | None, key: str) -> bool:
         knocking, self.knocking = self.knocking, False
@@ -260,6 +310,7 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         out += line(("class:dim", " phase "), ("", self._phase_text(phase)))
         out += self._hand(view, lay, width)
         out += line("") + line(*self._prompt(view, lay))
+        out += self._advice_lines(view, width)
         out += self._score(ctl)
         out += self._others(ctl, view, width)
         if ctl.client.pending:
