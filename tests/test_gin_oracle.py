@@ -13,12 +13,13 @@ from lan_demon.bots import make_strategy, strategy_names
 from lan_demon.bots.gin_bound import main as bound_main
 from lan_demon.bots.gin_bound import measure, play_match, table
 from lan_demon.bots.gin_oracle import JokerSightedOracle
-from lan_demon.bots.gin_value import Belief, carry_on, knock_worth
+from lan_demon.bots.gin_value import Belief, carry_on, knock_worth, run_to_the_joker
 from lan_demon.cli import main
 from lan_demon.games.base import BadConfig
 from lan_demon.games.cards import parse_card
 from lan_demon.games.gin_moves import Discard, Knock
 from lan_demon.games.gin_scoring import count_above_joker
+from lan_demon.games.melds import card_bit
 from test_bots_racko_gin import GIN, gin_state, sealed_turn
 
 pytestmark = pytest.mark.timeout(60)
@@ -119,3 +120,17 @@ def test_the_bound_refuses_bad_flags_in_one_line(argv, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("gin_bound: ")
 
+
+
+def test_gs7_told_c_the_oracle_weighs_the_whole_run_to_the_joker():
+    """Deadwood 1 (A♣); of the two unseen cards 4♠ makes Gin (the run grows, A♣ goes), K♦
+    changes nothing. One safe draw left (C = 1): Gin 25 or hold −1, (25 − 1) / 2 = 12. Two
+    (C = 2): after the first draw Gin is worth 25 + 1 now, deadwood 1 is worth the 12 above,
+    so (26 + 12) / 2 = 19 — more than knocking now (C − d = 1) or one draw's look."""
+    hand = [parse_card(c) for c in "AS 2S 3S 7H 7D 7C 9H TH JH AC".split()]
+    rest = sum(card_bit(c) for c in hand)
+    unseen = [(card_bit(parse_card(c)), parse_card(c)) for c in ("4S", "KD")]
+    assert run_to_the_joker(rest, 1, unseen, 0) == -1  # the Joker is next
+    assert run_to_the_joker(rest, 1, unseen, 1) == pytest.approx(12)
+    assert run_to_the_joker(rest, 1, unseen, 2) == pytest.approx(19)
+    assert carry_on(rest, 1, unseen, Belief.known(2)) == pytest.approx((26 + 0) / 2)

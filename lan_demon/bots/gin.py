@@ -10,7 +10,7 @@ expected points is :mod:`lan_demon.bots.gin_value`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.games.cards import Card, full_pack
@@ -185,6 +185,12 @@ class SolverGin(Strategy):
         """Where the Joker may be: any place of the Draw pile alike (the seat cannot see)."""
         return Belief.unseen(view["draw"])
 
+    #: E[play on] of a 10-card mask: one draw ahead (:func:`carry_on`) …
+    play_on: Callable[[int, int, Unseen, Belief], float] = staticmethod(carry_on)
+    #: … and, before a knock, one draw further (None: no second look).
+    play_on_deep: Callable[[int, int, Unseen, Belief], float] | None = \
+        staticmethod(carry_on_deep)
+
     def advise(self, view: dict[str, Any], legal: list[Any]) -> Advice:
         """The move this solver plays on ``view`` (the seat's own) among ``legal``, with the
         expected points of the choices it weighed. ``choose`` plays exactly this move."""
@@ -196,15 +202,16 @@ class SolverGin(Strategy):
             move = next(m for m in legal if isinstance(m, Draw))
             rest = sum(card_bit(c) for c in hand)
             return Advice(move, carry_on(rest, min_deadwood(hand), unseen_bits, belief))
-        options = _options(hand, unseen_bits, belief, legal)
+        options = _options(hand, unseen_bits, belief, legal, self.play_on, self.play_on_deep)
         if not options:
             return Advice(legal[0], float("nan"))
         value, move, _ = max(options, key=lambda o: o[0])
         return _advice(move, value[0], options)
 
 
-def _options(hand: list[Card], unseen: Unseen, belief: Belief,
-             legal: list[Any]) -> list[Option]:
+def _options(hand: list[Card], unseen: Unseen, belief: Belief, legal: list[Any],
+             play_on: Callable[[int, int, Unseen, Belief], float],
+             deep: Callable[[int, int, Unseen, Belief], float] | None) -> list[Option]:
     """(value and tie-breaks, move, deadwood left) for every legal move worth weighing."""
     after = deadwood_after_discard(hand)
     bits = {card: card_bit(card) for card in hand}
@@ -222,16 +229,17 @@ def _options(hand: list[Card], unseen: Unseen, belief: Belief,
                             after[move.card]))
     plays = []
     for move in weighed:
-        value = carry_on(full & ~bits[move.card], after[move.card], unseen, belief)
+        value = play_on(full & ~bits[move.card], after[move.card], unseen, belief)
         plays.append(((value, -_neighbours(move.card, hand), card_value(move.card)), move,
                       after[move.card]))
-    if knocks and plays and max(o[0][0] for o in options) >= max(o[0][0] for o in plays):
+    if deep is not None and knocks and plays and \
+            max(o[0][0] for o in options) >= max(o[0][0] for o in plays):
         # one draw ahead says knock (or Big Gin): before ending the round, the best few
         # discards are weighed one draw further (deeper never values playing on less)
         plays.sort(key=lambda o: o[0], reverse=True)
         for i, (key, m, dw) in enumerate(plays[:_DEEP]):
-            deep = carry_on_deep(full & ~bits[m.card], dw, unseen, belief)
-            plays[i] = ((deep,) + key[1:], m, dw)
+            further = deep(full & ~bits[m.card], dw, unseen, belief)
+            plays[i] = ((further,) + key[1:], m, dw)
     return options + plays
 
 

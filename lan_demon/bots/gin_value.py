@@ -267,3 +267,34 @@ def carry_on_deep(rest: int, deadwood: int, unseen: Unseen, belief: Belief) -> f
             value = max(value, knock_worth(best, later))
         total += value
     return joker * -deadwood + (1 - joker) * total / len(unseen)
+
+
+def _exact_knock(deadwood: int, count: int) -> float:
+    return _knock(deadwood, count, count)
+
+
+def run_to_the_joker(rest: int, deadwood: int, unseen: Unseen, count: int) -> float:
+    """E[play on] for a player who *knows* C = ``count`` (the oracle): it may draw ``count``
+    more cards safely, then the Joker. Each draw is taken to bring a deadwood drawn from the
+    same spread as the next card's (the least deadwood after a discard, for each unseen card
+    alike), kept only when better than the hand's — a chain over the known draws to the Joker,
+    knocking at the best moment of it (C − d, Gin 25 + C) or holding the hand to the Joker
+    (−d). This sees the whole run, where :func:`carry_on` sees one draw: told C, one draw
+    would knock too soon, C − d now against C − 1 − d' next — never the Gin a few draws on."""
+    if count <= 0 or not unseen:
+        return -float(deadwood)
+    groups = _split(rest)
+    spread: dict[int, int] = {}
+    for bit, _ in unseen:
+        kept, best, _ = _drawn(deadwood, bit, groups)
+        best = 0 if kept == 0 else best
+        spread[best] = spread.get(best, 0) + 1
+    n = len(unseen)
+    states = sorted(set(spread) | {deadwood})
+    # worth[d] at k safe draws left; with none left the Joker is next: Gin, or hold (−d)
+    worth = {d: (GIN_BONUS if d == 0 else -float(d)) for d in states}
+    for k in range(1, count):
+        worth = {d: max(_exact_knock(d, k) if d <= KNOCK_LIMIT else -float(d),
+                        sum(c * worth[min(d, x)] for x, c in spread.items()) / n)
+                 for d in states}
+    return sum(c * worth[min(deadwood, x)] for x, c in spread.items()) / n
