@@ -201,7 +201,7 @@ class SolverGin(Strategy):
         if any(isinstance(m, Draw) for m in legal):
             move = next(m for m in legal if isinstance(m, Draw))
             rest = sum(card_bit(c) for c in hand)
-            return Advice(move, carry_on(rest, min_deadwood(hand), unseen_bits, belief))
+            return Advice(move, self.play_on(rest, min_deadwood(hand), unseen_bits, belief))
         options = _options(hand, unseen_bits, belief, legal, self.play_on, self.play_on_deep)
         if not options:
             return Advice(legal[0], float("nan"))
