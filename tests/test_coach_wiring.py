@@ -25,3 +25,11 @@ def test_racko_screens_get_the_planners_advice():
     assert advise.__func__ is PlannerRackO.advise
     assert screen_for("racko", advise).coach is advise
     assert screen_for("racko").coach is None
+
+
+def test_gin_screens_get_a_solver_coach_of_their_own():
+    from lan_demon.coach.gin import GinCoach
+    first, second = coach_for("gin-solitaire"), coach_for("gin-solitaire")
+    assert isinstance(first, GinCoach) and first is not second  # a memory per screen
+    assert screen_for("gin-solitaire", first).coach is first
+    assert screen_for("gin-solitaire").coach is None

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from lan_demon.bots.base import Turn
+from lan_demon.coach import coach_for
 from lan_demon.bots.gin import Advice, Seen, SolverGin
 from lan_demon.bots.gin_value import Belief, knock_value, knock_worth
 from lan_demon.games.base import Match
@@ -166,7 +167,7 @@ def coach_advice(ctl: Any) -> Advice:
     """What a solver fed this seat's views alone advises now (the screen's memory)."""
     turn = Turn(ctl.client.game, Sealed(), ctl.client.seat, random.Random(0))
     turn._legal, turn._view = ctl.client.legal_moves(), ctl.client.view()
-    return SolverGin(seen=ctl.screen.seen).advise(turn.view, turn.legal)
+    return SolverGin(seen=ctl.screen.coach.seen).advise(turn.view, turn.legal)
 
 
 def test_gs6_the_h_key_shows_the_best_discard_and_whether_to_knock():
@@ -207,4 +208,16 @@ def test_gs6_the_h_key_shows_the_best_discard_and_whether_to_knock():
         await keys.settled()
         assert "Advice:" not in text_of(ctl.render(100, 30))  # gone once the hand changed
 
+    drive("gin-solitaire", 0, script, seed=SEED, rounds=1, coach=coach_for("gin-solitaire"))
+
+
+def test_without_a_coach_h_says_so_and_shows_nothing():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        await keys.press("H")
+        assert ctl.flash_text == "there is no coach at this table"
+        assert "Advice:" not in text_of(ctl.render(100, 30))
+
     drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
+

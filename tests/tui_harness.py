@@ -52,14 +52,14 @@ class Keys:
 
 def drive(game: str, bots: int, script: Callable[[Keys], Awaitable[None]], seed: Any = 1,
           rounds: int | None = None, speed: str = "expert", timeout: float = 60.0,
-          banner_seconds: float = 0.0, bell: bool = True) -> Controller:
+          banner_seconds: float = 0.0, bell: bool = True, coach: Any = None) -> Controller:
     context = zmq.Context()
     table = start_local_table(game, seed, rounds, speed, countdown=0, context=context)
     client = None
     try:
         client = Client(table.address, name="Tess", context=context).connect()
         table.add_bots(bots)
-        ctl = table_for(client, host=True, bell=bell)
+        ctl = table_for(client, host=True, bell=bell, coach=coach)  # coach: as play hands it
         ctl.banner_seconds = banner_seconds  # the OUT banner is held only when a test asks
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
             app = build_app(ctl)

@@ -25,11 +25,15 @@ from typing import Any
 def coach_for(game_id: str) -> Any:
     """The coach for ``game_id``'s screen: in Racing Demon a maker of the round's review
     (:class:`~.demon.DemonCoach`); in Rack-O the strong bot's advice from a seat's view
-    (``PlannerRackO().advise``); None where a game has none."""
+    (``PlannerRackO().advise``); in Gin Solitaire the solver's, from what the seat has held
+    (:class:`~.gin.GinCoach`); None where a game has none."""
     if game_id.startswith("racing-demon"):
         from lan_demon.coach.demon import DemonCoach
         return DemonCoach
     if game_id == "racko":
         from lan_demon.bots.racko import PlannerRackO
         return PlannerRackO().advise
+    if game_id == "gin-solitaire":
+        from lan_demon.coach.gin import GinCoach
+        return GinCoach()
     return None

@@ -26,8 +26,8 @@ PUMP_EVERY = 0.01
 
 def screen_for(game_id: str, coach: Any = None) -> GameScreen:
     """The game's screen; ``coach`` (:func:`lan_demon.coach.coach_for`: the round's review in
-    Racing Demon, the strong bot's advice in Rack-O) is handed in by the command, as the TUI
-    never imports a bot."""
+    Racing Demon, the strong bot's advice in Rack-O and Gin Solitaire) is handed in by the
+    command, as the TUI never imports a bot."""
     if game_id.startswith("racing-demon"):
         from lan_demon.tui.demon import DemonScreen
         return DemonScreen(coach)
@@ -35,7 +35,7 @@ def screen_for(game_id: str, coach: Any = None) -> GameScreen:
         from lan_demon.tui.racko import RackOScreen
         return RackOScreen(coach)
     from lan_demon.tui.gin import GinScreen
-    return GinScreen()
+    return GinScreen(coach)
 
 
 KEY_NAMES = {"c-m": "enter", "c-j": "enter", "escape": "escape", "pagedown": "pagedown",

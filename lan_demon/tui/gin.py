@@ -12,16 +12,16 @@ key that lets that card go:
 * ``K`` then a letter knocks, discarding that card (GS-6), once ``y`` confirms it — refused
   here, with the deadwood it would leave, when that is more than 10;
 * ``B`` calls Big Gin (all 11 cards melded, GS-6);
-* ``H`` asks the coach: the solver's own advice (:meth:`~lan_demon.bots.gin.SolverGin.advise`)
-  — the best discard and whether to knock, each with its expected points this round — worked
-  out from this seat's view alone: the hand, the cards it has held this round, the pile's size.
+* ``H`` asks the coach: the solver's own advice (:class:`lan_demon.coach.gin.GinCoach`, handed
+  in by the command, as the TUI imports no bot) — the best discard and whether to knock, each
+  with its expected points this round — worked out from this seat's view alone: the hand, the
+  cards it has held this round, the pile's size.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.bots.gin import Advice, Seen, SolverGin
 from lan_demon.games.cards import SUITS, Card
 from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock, Move
 from lan_demon.games.gin_scoring import TARGET
@@ -128,16 +128,20 @@ GS-8 Rounds go on until one side reaches 100; you win if you get there first.
 GS-9 Several players play the same deal side by side ("duplicate"), each against a Joker
      of their own; the results are compared."""
 
-    def __init__(self) -> None:
+    def __init__(self, coach: Any = None) -> None:
+        """``coach``: an object with ``see(view)``, ``advise(view, legal)`` and ``reset()``
+        (:class:`lan_demon.coach.gin.GinCoach`); None: no coach at this table."""
+        self.coach = coach
         self.knocking = False  # "K" was pressed: the next letter knocks
         self.knock_card: Card | None = None  # K and a letter: y (or Enter) knocks with it
         self._layout: tuple[tuple[str, ...], Layout] | None = None
-        self.seen = Seen()  # the cards this seat has held this round: the coach's memory
-        self.advice: tuple[tuple[Any, ...], Advice] | None = None  # shown for this position
+        self.advice: tuple[tuple[Any, ...], Any] | None = None  # shown for this position
 
     def reset(self) -> None:
         self.knocking, self.knock_card, self._layout = False, None, None
-        self.seen, self.advice = Seen(), None
+        self.advice = None
+        if self.coach is not None:
+            self.coach.reset()  # the cards this seat has held this round: none yet
 
     # --- facts -----------------------------------------------------------------------------
 
@@ -148,8 +152,9 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             if self._layout is not None:
                 lay.keep_letters(self._layout[1].letters)
             self._layout = (hand, lay)
-            if view and hand and not lay.unknown and "phase" in view:
-                self.seen.see(view)  # every hand shown is remembered, for the coach
+            if self.coach is not None and view and hand and not lay.unknown \
+                    and "phase" in view:
+                self.coach.see(view)  # every hand shown is remembered, for the coach
         return self._layout[1]
 
     @staticmethod
@@ -228,6 +233,9 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
     def _advise(self, ctl: Controller, view: dict[str, Any] | None) -> None:
         """H: the solver's advice for this position, from this seat's view only; H again
         hides it (it goes by itself once the hand changes)."""
+        if self.coach is None:
+            ctl.flash("there is no coach at this table")
+            return
         if view is None or ctl.client.seat is None or "hand" not in view:
             ctl.flash_refusal(self.why_not(ctl, Draw()))
             return
@@ -246,7 +254,7 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         if not legal:
             ctl.flash_refusal(self.why_not(ctl, Draw()))
             return
-        self.advice = (where, SolverGin(seen=self.seen).advise(view, legal))
+        self.advice = (where, self.coach.advise(view, legal))
 
     def _advice_lines(self, view: dict[str, Any], width: int) -> Fragments:
         if self.advice is None or self.advice[0] != self.position(view):
