@@ -35,6 +35,15 @@ import pyte
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
 COLS, ROWS = 100, 30
+#: a bot's seat in the lobby, ready: "bot · ready", or with its level "bot, level 2 · ready" (two
+#: columns: "bot, L2 · ready")
+BOT_READY = re.compile(r"bot(?:, (?:level |L)\d+)? · ready")
+
+
+def bots_ready(text: str) -> int:
+    return len(BOT_READY.findall(text))
+
+
 #: keys that play in Racing Demon, pressed in turn while waiting for something to happen
 DEMON_KEYS = [b"p", b"1", b"2", b"3", b"4", b"w", b" "]
 
@@ -211,7 +220,7 @@ def stacks_of(text: str) -> int:
 
 def lobby(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4") as s:
-        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 7 and "captain" in t,
+        s.until(lambda t: "Lobby" in t and bots_ready(t) >= 7 and "captain" in t,
                 "lobby with 7 bots and the captain")
         s.settle()
         save(s, "lobby", out, made)
@@ -221,7 +230,7 @@ def twenty(out: Path, made: list[str]) -> None:
     """20 players at 80×24: the table, then the round end (it pages) and its OUT banner."""
     with Session("play", "--game", "racing-demon", "--bots", "19", "--seed", "4",
                  "--rounds", "2", "--speed", "expert", cols=80, rows=24) as s:
-        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 19, "lobby with 19 bots",
+        s.until(lambda t: "Lobby" in t and bots_ready(t) >= 19, "lobby with 19 bots",
                 timeout=60)
         s.press(b"\r")
         s.until(lambda t: "Stacks" in t, "table after Go", timeout=30)
@@ -285,7 +294,7 @@ def spectator(out: Path, made: list[str]) -> None:
 def racing_demon_8(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
                  "--rounds", "1", "--speed", "club") as s:
-        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 7, "lobby with 7 bots")
+        s.until(lambda t: "Lobby" in t and bots_ready(t) >= 7, "lobby with 7 bots")
         s.press(b"\r")
         s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
         s.until(lambda t: stacks_of(t) >= 8 or "is over" in t, "8 stacks", timeout=60,
@@ -303,7 +312,7 @@ def racing_demon_8(out: Path, made: list[str]) -> None:
 def round_end(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
                  "--rounds", "2", "--speed", "flat-out") as s:
-        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 7, "lobby with 7 bots")
+        s.until(lambda t: "Lobby" in t and bots_ready(t) >= 7, "lobby with 7 bots")
         s.press(b"\r")
         s.until(lambda t: "Stacks" in t, "table after Go")
         s.until(lambda t: "Round 1 of 2 is over" in t and "total" in t, "end of round 1",
@@ -321,10 +330,10 @@ def round_end(out: Path, made: list[str]) -> None:
 def german(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon-german", "--bots", "3", "--seed", "4",
                  "--rounds", "5", "--speed", "club") as s:
-        s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= 3, "lobby with 3 bots")
+        s.until(lambda t: "Lobby" in t and bots_ready(t) >= 3, "lobby with 3 bots")
         s.press(b"\r")
         s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
-        s.until(lambda t: stacks_of(t) >= 4 or "is over" in t, "4 stacks", timeout=60,
+        s.until(lambda t: stacks_of(t) >= 4 or "is over" in t, "4 stacks", timeout=150,
                 keys=DEMON_KEYS, every=0.4)
         s.settle()
         save(s, "racing-demon-german", out, made)
@@ -333,7 +342,7 @@ def german(out: Path, made: list[str]) -> None:
 def other_game(game: str, bots: int, name: str) -> Callable[[Path, list[str]], None]:
     def capture(out: Path, made: list[str]) -> None:
         with Session("play", "--game", game, "--bots", str(bots), "--seed", "4") as s:
-            s.until(lambda t: "Lobby" in t and t.count("bot · ready") >= bots, "lobby")
+            s.until(lambda t: "Lobby" in t and bots_ready(t) >= bots, "lobby")
             s.press(b"\r")
             s.until(lambda t: "Lobby" not in t and "Starting in" not in t, "the table",
                     timeout=30)
