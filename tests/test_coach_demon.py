@@ -65,7 +65,7 @@ def test_rd5_a_card_that_fitted_a_stack_for_7_5_seconds_is_a_missed_play_of_7_5_
     assert (missed.card, missed.source, missed.target) == ("5H@0", "c1", "the 4♥ stack")
     assert missed.seconds == pytest.approx(7.5) and missed.since == pytest.approx(0.0)
     assert (missed.ended, missed.by) == ("taken", "Bob")
-    assert "5♥ from column 1 to the 4♥ stack for 8\u00a0s (Bob took it)" in review.lines()[1]
+    assert "5♥ from column 1 to the 4♥ stack: 8\u00a0s before Bob took it" in review.lines()[1]
     assert review.best == missed and missed.pile == 1  # RD-8: column 1 refills from the Pile
 
 
@@ -200,8 +200,8 @@ def test_rd7_rd8_a_whole_column_that_could_move_is_a_missed_play_that_frees_the_
     coach.see(6.0, seen(state))
     (missed,) = coach.review().missed
     assert (missed.card, missed.run, missed.pile, missed.ended) == ("8H@0", 2, 1, "played")
-    assert missed.words() == ("8♥ and the card on it from column 2 to column 1 for "
-                              "6\u00a0s (you played it)")
+    assert missed.words() == ("8♥ and the card on it from column 2 to column 1: "
+                              "6\u00a0s before you played it")
 
 
 def test_rg3_german_a_line_card_that_fits_any_suit_is_a_missed_play():

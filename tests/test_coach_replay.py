@@ -35,7 +35,7 @@ def test_rd11_replay_coach_prints_the_review_and_the_race_lost_with_its_ms(hoste
     top = beaten["top"][0].replace("T", "10") + {"S": "♠", "H": "♥", "D": "♦",
                                                   "C": "♣"}[beaten["top"][1]]
     assert f"Races lost (1): Bob beat you to the {top} stack by 4\u00a0ms" in out  # journaled
-    assert "Missed plays (" in out and "Best missed move: at " in out
+    assert "Plays missed or made late (" in out and "Best missed move: at " in out
     assert "From the journal:" in out  # what the journal could not tell is said
 
 

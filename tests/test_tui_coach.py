@@ -93,7 +93,7 @@ def test_rd5_rd11_the_round_end_screen_shows_the_review_under_the_scores():
     head = next(i for i, x in enumerate(lines) if "Coach: your round in review" in x)
     scores = [i for i, x in enumerate(lines) if x.startswith(("  1 ", "  2 "))]
     assert scores and max(scores) < head  # the scores first, all of them
-    assert "5♥ from column 1 to the 4♥ stack for 7\u00a0s (Bob took it)" in text
+    assert "5♥ from column 1 to the 4♥ stack: 7\u00a0s before Bob took it" in text
     assert "Races lost (1): Bob beat you to the 4♥ stack by 12\u00a0ms" in text
     assert "Best missed move: at 0:00, 5♥ from column 1 to the 4♥ stack" in text
     assert "running total by round" in text  # the chart stays on the page at 100×30
@@ -145,3 +145,26 @@ def test_a_new_round_starts_a_new_review():
     client.notices.append(Notice("round", data={"round": 1}))
     ctl.pump()
     assert ctl.screen.coach is None
+
+
+def test_a_screen_that_came_back_mid_round_says_its_review_starts_there():
+    """A rejoin opens a new screen after Go: its review must not pass for the whole round's
+    (a newcomer read "nothing missed" after leaving and coming back)."""
+    client = TableClient("racing-demon", table={"seats": seats("Tess", "Bob")})
+    dealt(client)
+    client.table.update(phase="playing", round=0, go=client.clock.now - 75)  # Go was 1:15 ago
+    ctl, _ = controller(client, coach=DemonCoach)
+    ctl.render(100, 30)
+    client.clock.now += 1
+    client.game.apply(client.state, 0, Play("c1", "s1"))
+    ctl.render(100, 30)
+    result = {"scores": [1, -2], "detail": [{"stacked": 1, "out": False, "pile_left": 1},
+                                             {"stacked": 0, "out": False, "pile_left": 2}]}
+    client.table.update(phase="between", results=[result], totals=[1, -2], next_at=None,
+                        setup={"pile_sizes": [13, 13]})
+    client.notices.append(Notice("round_end", data={"result": result, "next_at": None}))
+    ctl.pump()
+    client.clock.now += 5
+    text = " ".join(text_of(ctl.render(100, 30)).split())
+    assert "nothing missed, no race lost" in text
+    assert "This screen joined the round 1:15 after Go (you came back)" in text

@@ -17,12 +17,14 @@ MISSED_AFTER = 2.0
 SHOWN = 3  # missed plays and lost races written out; the rest are counted
 NB = "\u00a0"  # between a figure and its unit, so that a wrapped line never parts them
 
+#: What ended a missed play's wait, said after its seconds ("7 s before you played it"): a
+#: play made late is missed for as long as it waited, so the words say so, not "missed".
 ENDINGS = {
-    "played": "you played it",
-    "turned": "you turned the Pack over it",
-    "covered": "you covered it",
-    "taken": "then it no longer fitted",
-    "end": "still there at the end",
+    "played": "before you played it",
+    "turned": "before you turned the Pack over it",
+    "covered": "before you covered it",
+    "taken": "before it no longer fitted",
+    "end": "and still there at the end",
 }
 
 
@@ -50,11 +52,12 @@ class Missed:
     run: int = 1  # a whole column moved by its base card: how many cards
 
     def words(self) -> str:
-        """``7♥ from column 2 to the 6♥ stack for 9 s (Ada took it)``."""
+        """``7♥ from column 2 to the 6♥ stack: 9 s before Ada took it``."""
         ending = ENDINGS.get(self.ended, self.ended)
         if self.ended == "taken" and self.by:
-            ending = "you put another card there" if self.by == "you" else f"{self.by} took it"
-        return f"{self.what()} to {self.target} for {self.seconds:.0f}{NB}s ({ending})"
+            ending = "before you put another card there" if self.by == "you" else \
+                f"before {self.by} took it"
+        return f"{self.what()} to {self.target}: {self.seconds:.0f}{NB}s {ending}"
 
     def what(self) -> str:
         """``7♥ from column 2``; a whole column: ``9♠ and the 2 cards on it from column 3``."""
@@ -109,16 +112,16 @@ class Review:
         if brief:
             said = [x for x, found in zip(said, (self.missed, self.races, self.best)) if found]
             if not said:
-                return [f"Coach: {head} round — nothing missed, no race lost"]
+                return [f"Coach: {head} round — nothing missed, no race lost"] + self.notes
         return [f"Coach: {head} round in review"] + said + self.notes
 
     def _missed_line(self, shown: int) -> str:
         if not self.missed:
-            return f"Missed plays: none — every card that fitted went within " \
+            return f"Plays missed or made late: none — every card that fitted went within " \
                 f"{MISSED_AFTER:.0f}{NB}s"
         said = " · ".join(m.words() for m in self.missed[:shown])
         more = f" · +{len(self.missed) - shown} more" if len(self.missed) > shown else ""
-        return f"Missed plays ({len(self.missed)}): {said}{more}"
+        return f"Plays missed or made late ({len(self.missed)}): {said}{more}"
 
     def _races_line(self, shown: int) -> str:
         if not self.races:

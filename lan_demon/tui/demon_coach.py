@@ -17,6 +17,9 @@ from lan_demon.tui.style import Fragments, line
 from lan_demon.tui.text import wrap
 
 COACH_SHOWN = 2  # missed plays and lost races the round-end review writes out
+#: A screen that first shows a round this long after Go came in late (a rejoin): its review
+#: says from when it speaks, so nobody reads "nothing missed" as a whole round's verdict.
+LATE = 3.0
 
 
 def watch(make: Any, review: Any, ctl: Any, view: dict[str, Any]) -> Any:
@@ -32,6 +35,10 @@ def watch(make: Any, review: Any, ctl: Any, view: dict[str, Any]) -> Any:
         start = go if isinstance(go, (int, float)) and go <= now else None
         names = [short_name(ctl.name(i), 40) for i in range(len(view["players"]))]
         review = make(view["game"], seat, names, start)
+        if start is not None and now - start > LATE:
+            late = int(now - start)
+            review.note(f"This screen joined the round {late // 60}:{late % 60:02d} after Go "
+                        "(you came back): the review covers what it saw from then on.")
     review.see(now, view)
     return review
 
