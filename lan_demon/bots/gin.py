@@ -111,10 +111,20 @@ class Advice:
     big_gin: Choice | None = None
 
     def text(self) -> str:
-        """One line for a person, e.g. ``discard 9♠ (expected +14.2), knock with Q♦ now:
-        expected +11.0 vs play on +13.5 → play on``."""
+        """One line for a person, the advice first and then why, e.g. ``don't knock yet:
+        discard 9♠ and draw on (expected +13.5; knock with Q♦ now: expected +11.0 vs play on
+        +13.5 → play on)``."""
         if isinstance(self.move, Draw):
             return f"draw (n): your 10 cards are worth {_signed(self.value)} expected"
+        knock, discard = self.knock, self.discard
+        if knock is not None and discard is not None and not isinstance(self.move, BigGin):
+            word = "Gin" if knock.deadwood == 0 else "knock"
+            why = (f"{word} with {knock.move.card.symbol} now: expected {_signed(knock.value)} "
+                   f"vs play on {_signed(discard.value)} → {self._verdict}")
+            if isinstance(self.move, Knock):
+                return f"{word} now (K, then {knock.move.card.symbol}'s letter) — {why}"
+            return (f"don't knock yet: discard {discard.move.card.symbol} and draw on — {why}; "
+                    f"drawing the Joker would end the round, your deadwood to the Joker")
         parts = []
         if self.big_gin is not None:
             parts.append(f"Big Gin (B): expected {_signed(self.big_gin.value)}")

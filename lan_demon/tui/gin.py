@@ -261,7 +261,7 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             return []
         return wrap(f"Advice: {self.advice[1].text()}", width, "class:good") + \
             wrap("(the solver's expected points this round, you − Joker, from your own cards "
-                 "only; playing on is counted one draw ahead, a cautious floor; H hides)",
+                 "only; playing on is counted one draw ahead, so if anything too low; H hides)",
                  width, "class:dim")
 
     def _letter(self, ctl: Controller, view: dict[str, Any] | None, key: str) -> bool:
