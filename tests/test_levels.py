@@ -144,7 +144,7 @@ def test_play_table_bots_play_their_level_and_v_changes_strategy_and_pace():
         assert table.level_of("Ada (bot)") == 3 and table.level_of("Tess") is None
         table.set_speed("level 9")
         assert table.level == 9 and table.describe() == \
-            f"{strongest('racko')}, {level(9).pace.median:g} s to think"
+            f"{level(9).words} — {strongest('racko')}, {level(9).pace.median:g} s to think"
         for bot in table.bots:
             assert bot.speed == level(9).profile("racko") and bot.speed.miss == 0
             assert bot.strategy.name == strongest("racko")
@@ -182,8 +182,8 @@ def test_the_lobby_of_a_real_play_table_shows_each_bots_level():
         until(lambda: (person.poll(0.01) or True) and len(ctl.seats) == 3, what="3 seats")
         text = text_of(ctl.render(80, 24))
         assert text.count("bot, level 7") == 2 and "Ada (bot)" in text, text
-        assert f"v bots' level: 7 (1-10) — {strongest('racing-demon')}, " \
-               f"{level(7).pace.median:g} s a card" in text, text
+        assert f"v bots' level: 7 of 10 — {level(7).words} — {strongest('racing-demon')}, " \
+               f"a card every {level(7).pace.median:g} s" in text, text
         person.close()
     finally:
         table.close()
@@ -224,7 +224,8 @@ def test_host_with_bots_plays_a_whole_match_and_prints_the_level_in_the_result(
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "Ada L10 (bot)" in out and "Bea L10 (bot)" in out, out
-    assert f"seating 2 bots at level 10: {strongest('racing-demon')}, 0.001 s a card" in out
+    assert f"seating 2 bots at level 10: {level(10).words} — {strongest('racing-demon')}, " \
+           "a card every 0.001 s" in out
 
 
 def test_the_bot_command_marks_its_name_with_its_level(monkeypatch, capsys):

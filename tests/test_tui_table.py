@@ -122,11 +122,11 @@ def test_the_lobby_offers_the_levels_the_controller_is_given():
     local = _Levels(9)
     ctl = Controller(lobby(), GameScreen(), local=local,  # type: ignore[arg-type]
                      speeds=labels)
-    assert "v bots' level: 9 (1-10) — strategy9, 9 s a card" in shown(ctl)
+    assert "v bots' level: 9 of 10 — strategy9, 9 s a card" in shown(ctl)
     ctl.key("v")
-    assert local.level == 10 and "bots' level: 10 (1-10)" in shown(ctl)
+    assert local.level == 10 and "bots' level: 10 of 10" in shown(ctl)
     ctl.key("v")
-    assert local.level == 1 and "bots' level: 1 (1-10)" in shown(ctl)
+    assert local.level == 1 and "bots' level: 1 of 10" in shown(ctl)
     bare = Controller(lobby(), GameScreen(), local=local)  # type: ignore[arg-type]
     bare.key("v")
     assert local.level == 1 and "bots' level" not in shown(bare)

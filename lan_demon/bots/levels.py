@@ -154,10 +154,13 @@ class Choice:
         return profile("club") if self.level is None else level(self.level).profile(game_id)
 
     def describe(self, game_id: str) -> str:
-        """The strategy and the pace (or think pause) in a few words, for the lobby."""
+        """The level in words, then the strategy and the pace (or think pause), for the lobby
+        and the host: "a beginner — demon, a card every 1.6 s". The words only when nothing
+        explicit overrides the level's own choices (then they would not be true)."""
         pace = self.pace_for(game_id)
+        plain = self.level is not None and self.strategy is None and self.speed is None
+        head = f"{level(self.level).words} — " if plain else ""
         if races(game_id):
-            return f"{self.strategy_for(game_id)}, {pace.median:g} s a card, misses " \
-                f"{pace.miss:.0%}"
-        return f"{self.strategy_for(game_id)}, {pace.median:g} s to think"
+            return f"{head}{self.strategy_for(game_id)}, a card every {pace.median:g} s"
+        return f"{head}{self.strategy_for(game_id)}, {pace.median:g} s to think"
 

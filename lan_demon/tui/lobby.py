@@ -79,7 +79,7 @@ def lobby_footer(ctl: TableFacts, width: int) -> Fragments:
     local = ctl.local
     if local is not None and not ctl.spectator and ctl.speeds and \
             getattr(local, "level", None) is not None and any(s.get("bot") for s in ctl.seats):
-        out += line(("class:key", " v"), f" bots' level: {local.level} (1-10)",
+        out += line(("class:key", " v"), f" bots' level: {local.level} of 10",
                     ("class:dim", f" — {local.describe()}"[: max(0, width - 24)]))
     return out + wrap(waiting_text(ctl), width, "class:key")
 
