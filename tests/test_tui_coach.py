@@ -168,3 +168,18 @@ def test_a_screen_that_came_back_mid_round_says_its_review_starts_there():
     text = " ".join(text_of(ctl.render(100, 30)).split())
     assert "nothing missed, no race lost" in text
     assert "This screen joined the round 1:15 after Go (you came back)" in text
+
+
+def test_rd13_a_stuck_vote_the_table_cast_while_you_were_away_says_so():
+    """Back at the table, a newcomer saw "stuck ✓" for a vote they never cast: the table
+    votes for an absent seat (RD-13), so the screen says it was that."""
+    client = TableClient("racing-demon", table={"seats": seats("Tess", "Bob")})
+    dealt(client)
+    client.table.update(phase="playing", round=0, go=client.clock.now)
+    client.state.seats[0].voted = True  # cast by the table while Tess was away
+    ctl, _ = controller(client)
+    text = " ".join(text_of(ctl.render(100, 30)).split())
+    assert "stuck ✓ (the table voted for you while you were away)" in text
+    ctl.screen.voted_here = True  # Tess pressed s herself
+    text = " ".join(text_of(ctl.render(100, 30)).split())
+    assert "stuck ✓" in text and "while you were away" not in text

@@ -85,6 +85,7 @@ class DemonScreen(GameScreen):
         self.highlight = False  # "h": your cards that fit a stack, and those stacks, lit
         self.shown: dict[int, str] = {}  # stack id -> top card as last drawn (races)
         self.coach: Any = None  # this round's review, as this seat's screen showed it
+        self.voted_here = False  # this screen said "stuck" (s) since the votes were cleared
 
     def reset(self) -> None:
         self.choosing, self.options, self.shown, self.coach = False, [], {}, None
@@ -109,6 +110,7 @@ class DemonScreen(GameScreen):
             ctl.play(TurnPack())
             return True
         if key == "s":
+            self.voted_here = True
             ctl.play(VoteStuck())
             return True
         return False
@@ -409,8 +411,10 @@ class DemonScreen(GameScreen):
         pile, waste = code_card(me["pile_top"]), code_card(me.get("waste_top"))
         so_far = score_so_far(me, german)  # RG-6: a penalty, the cards left in the Pile
         tally: Fragments = [("", f"penalty {so_far}" if german else f"score {signed(so_far)}")]
-        if me["voted"]:
-            tally.append(("class:good", "  stuck ✓"))
+        self.voted_here = self.voted_here and me["voted"]  # a rotation clears every vote
+        if me["voted"]:  # not by this screen: the table votes for a seat that is away (RD-13)
+            tally.append(("class:good", "  stuck ✓" if self.voted_here else
+                          "  stuck ✓ (the table voted for you while you were away)"))
         if ctl.client.pending:
             tally.append(("class:dim", f"  ({len(ctl.client.pending)} on the way)"))
         head: Fragments = []
