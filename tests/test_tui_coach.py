@@ -116,11 +116,12 @@ def test_a_spectator_sees_the_scores_and_no_review():
     assert "Bob" in text and "Coach" not in text
 
 
-def test_a_round_with_nothing_missed_says_so_in_one_line():
-    """Tess plays her 5♥ at once: no missed play, no race: one line, then the next Piles."""
+def quick_round(since_go: float) -> Any:
+    """A round whose first screen comes ``since_go`` s after Go: Tess plays her 5♥ at once and
+    the round ends; the controller, past the OUT banner."""
     client = TableClient("racing-demon", table={"seats": seats("Tess", "Bob")})
     dealt(client)
-    client.table.update(phase="playing", round=0, go=client.clock.now)
+    client.table.update(phase="playing", round=0, go=client.clock.now - since_go)
     ctl, _ = controller(client, coach=DemonCoach)
     ctl.render(100, 30)
     client.clock.now += 1
@@ -133,7 +134,12 @@ def test_a_round_with_nothing_missed_says_so_in_one_line():
     client.notices.append(Notice("round_end", data={"result": result, "next_at": None}))
     ctl.pump()
     client.clock.now += 5
-    lines = text_of(ctl.render(100, 30)).split("\n")
+    return ctl
+
+
+def test_a_round_with_nothing_missed_says_so_in_one_line():
+    """Tess plays her 5♥ at once: no missed play, no race: one line, then the next Piles."""
+    lines = text_of(quick_round(since_go=0).render(100, 30)).split("\n")
     at = next(i for i, x in enumerate(lines) if "Coach" in x)
     assert lines[at] == " Coach: your round — nothing missed, no race lost"
     assert "next Piles" in lines[at + 1]
@@ -150,22 +156,7 @@ def test_a_new_round_starts_a_new_review():
 def test_a_screen_that_came_back_mid_round_says_its_review_starts_there():
     """A rejoin opens a new screen after Go: its review must not pass for the whole round's
     (a newcomer read "nothing missed" after leaving and coming back)."""
-    client = TableClient("racing-demon", table={"seats": seats("Tess", "Bob")})
-    dealt(client)
-    client.table.update(phase="playing", round=0, go=client.clock.now - 75)  # Go was 1:15 ago
-    ctl, _ = controller(client, coach=DemonCoach)
-    ctl.render(100, 30)
-    client.clock.now += 1
-    client.game.apply(client.state, 0, Play("c1", "s1"))
-    ctl.render(100, 30)
-    result = {"scores": [1, -2], "detail": [{"stacked": 1, "out": False, "pile_left": 1},
-                                             {"stacked": 0, "out": False, "pile_left": 2}]}
-    client.table.update(phase="between", results=[result], totals=[1, -2], next_at=None,
-                        setup={"pile_sizes": [13, 13]})
-    client.notices.append(Notice("round_end", data={"result": result, "next_at": None}))
-    ctl.pump()
-    client.clock.now += 5
-    text = " ".join(text_of(ctl.render(100, 30)).split())
+    text = " ".join(text_of(quick_round(since_go=75).render(100, 30)).split())  # Go: 1:15 ago
     assert "nothing missed, no race lost" in text
     assert "This screen joined the round 1:15 after Go (you came back)" in text
 
