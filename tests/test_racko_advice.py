@@ -132,7 +132,10 @@ def shown(keys: Keys) -> str:
 
 async def start(keys: Keys) -> RackOScreen:
     ctl = keys.ctl
-    await keys.until(lambda: len(ctl.seats) == 2, what="the bot seated")
+    # Seated is not ready: Enter before the bot says ready only asks "start anyway?"
+    await keys.until(lambda: len(ctl.seats) == 2 and all(s.get("ready") for s in ctl.seats
+                                                          if s.get("bot")),
+                     what="the bot seated and ready")
     await keys.press("enter")
     await keys.until(lambda: ctl.phase == "playing", what="Go")
     return ctl.screen

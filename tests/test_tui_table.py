@@ -67,6 +67,19 @@ def test_the_captain_starts_and_is_asked_to_confirm_when_someone_is_not_ready():
     assert client.sent[-1] == "start"
 
 
+def test_someone_ready_while_the_captain_is_asked_does_not_break_the_screen():
+    """Asked "Bob not ready yet — start anyway?", Bob says ready: the question drew an empty
+    list of names and the screen failed (IndexError in the event loop, seen in CI)."""
+    client = lobby()
+    ctl, _ = controller(client, host=True)
+    ctl.key("enter")
+    assert "Bob not ready yet" in shown(ctl)
+    client.table["seats"][1]["ready"] = True
+    assert "Everyone is ready now — Enter starts the match, Esc waits" in shown(ctl)
+    ctl.key("enter")
+    assert client.sent[-1] == "start"
+
+
 def test_everyone_ready_the_captains_enter_starts_at_once():
     client = lobby()
     client.table["seats"][1]["ready"] = True

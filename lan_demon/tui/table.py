@@ -389,7 +389,11 @@ class Controller(TableFacts):
             return wrap(f"Leave the table? Your seat is kept for {SEAT_KEPT_MINUTES} minutes "
                         "— y leaves, any other key stays", width, "class:flash")
         if self.confirm == "start":
-            return wrap(f"{names_list(self.not_ready())} not ready yet — Enter again or y "
+            waiting = self.not_ready()
+            if not waiting:  # they said ready while the question was up
+                return wrap("Everyone is ready now — Enter starts the match, Esc waits", width,
+                            "class:flash")
+            return wrap(f"{names_list(waiting)} not ready yet — Enter again or y "
                         "starts anyway, Esc waits", width, "class:flash")
         return []
 

@@ -38,7 +38,9 @@ def wrap(text: str, width: int, style: str = "", indent: str = " ") -> Fragments
 
 
 def names_list(names: list[str], most: int = 3) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob, Cy and 2 more``."""
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob, Cy and 2 more``; ``nobody`` for none."""
+    if not names:
+        return "nobody"
     if len(names) > most:
         return ", ".join(names[:most]) + f" and {len(names) - most} more"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
