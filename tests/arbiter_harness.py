@@ -75,6 +75,21 @@ class Table:
         return [m for m in self.published if m["t"] == "update" and m["k"] == kind]
 
 
+def racko_journal(path: Any) -> Any:
+    """A small real journal at ``path``: a Rack-O table (fake clock, no sockets) whose first
+    round began."""
+    from lan_demon.net.journal import JournalWriter
+    table = Table("racko")
+    writer = JournalWriter(path)
+    table.arbiter.attach_journal(writer, {"port": 7700, "pub_port": 7701})
+    table.seat(b"A", "Ann")
+    table.seat(b"B", "Bob")
+    table.send(b"A", "ready")
+    table.send(b"B", "ready")
+    writer.close()
+    return path
+
+
 def c(code: str, owner: int) -> Any:
     return parse_card(code, owner)
 

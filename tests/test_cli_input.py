@@ -88,19 +88,8 @@ def test_deadwood_mistakes_are_one_line_without_a_traceback_from_the_real_comman
 def journal(tmp_path: Path) -> Path:
     """A small real journal: a Rack-O table (fake clock, no sockets) whose first round began."""
     sys.path.insert(0, str(Path(__file__).parent))
-    from arbiter_harness import Table
-
-    from lan_demon.net.journal import JournalWriter
-    path = tmp_path / "match.journal"
-    table = Table("racko")
-    writer = JournalWriter(path)
-    table.arbiter.attach_journal(writer, {"port": 7700, "pub_port": 7701})
-    table.seat(b"A", "Ann")
-    table.seat(b"B", "Bob")
-    table.send(b"A", "ready")
-    table.send(b"B", "ready")
-    writer.close()
-    return path
+    from arbiter_harness import racko_journal
+    return racko_journal(tmp_path / "match.journal")
 
 
 def piped_commands(journal: Path) -> list[list[str]]:

@@ -78,18 +78,8 @@ def test_a_seat_the_coach_cannot_review_gets_one_line_and_exit_2(hosted, capsys,
 
 
 def test_a_journal_of_another_game_gets_one_line_and_exit_2(tmp_path, capsys):
-    from arbiter_harness import Table
-
-    from lan_demon.net.journal import JournalWriter
-    path = tmp_path / "racko.journal"
-    table = Table("racko")
-    writer = JournalWriter(path)
-    table.arbiter.attach_journal(writer, {"port": 7700, "pub_port": 7701})
-    table.seat(b"A", "Ann")
-    table.seat(b"B", "Bob")
-    table.send(b"A", "ready")
-    table.send(b"B", "ready")
-    writer.close()
+    from arbiter_harness import racko_journal
+    path = racko_journal(tmp_path / "racko.journal")
     assert main(["replay", str(path), "--coach", "--seat", "Ann"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "the coach reviews Racing Demon rounds" in err

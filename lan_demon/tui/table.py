@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client
+from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts
 from lan_demon.tui.lobby import lobby, lobby_footer
@@ -28,7 +29,8 @@ FLASH_SECONDS = 2.5
 GIVE_UP_HINT = 15.0  # seconds reconnecting before the screen says the host may be gone
 READ_SECONDS = 6.0  # a refusal or a lost race: long enough to read a sentence
 BANNER_SECONDS = 3.0  # "Cy is OUT!" is held this long before the scores
-SEAT_KEPT_MINUTES = 5  # contract 2: a seat left during a match is kept this long
+#: contract 2: a seat left during a match is kept this long — its token's life, in minutes
+SEAT_KEPT_MINUTES = round(TOKEN_LIFE / 60)
 PAGE_KEYS = {"pagedown": 1, "space": 1, "pageup": -1}
 
 
