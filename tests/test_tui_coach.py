@@ -116,12 +116,15 @@ def test_a_spectator_sees_the_scores_and_no_review():
     assert "Bob" in text and "Coach" not in text
 
 
-def quick_round(since_go: float) -> Any:
-    """A round whose first screen comes ``since_go`` s after Go: Tess plays her 5♥ at once and
-    the round ends; the controller, past the OUT banner."""
+def quick_round(since_go: float | None) -> Any:
+    """A round whose first screen comes ``since_go`` s after Go (None: it does not know when
+    Go was, as after a rejoin's snapshot): Tess plays her 5♥ at once and the round ends; the
+    controller, past the OUT banner."""
     client = TableClient("racing-demon", table={"seats": seats("Tess", "Bob")})
     dealt(client)
-    client.table.update(phase="playing", round=0, go=client.clock.now - since_go)
+    client.table.update(phase="playing", round=0)
+    if since_go is not None:
+        client.table["go"] = client.clock.now - since_go
     ctl, _ = controller(client, coach=DemonCoach)
     ctl.render(100, 30)
     client.clock.now += 1
@@ -174,3 +177,10 @@ def test_rd13_a_stuck_vote_the_table_cast_while_you_were_away_says_so():
     ctl.screen.voted_here = True  # Tess pressed s herself
     text = " ".join(text_of(ctl.render(100, 30)).split())
     assert "stuck ✓" in text and "while you were away" not in text
+
+
+def test_a_screen_that_came_back_without_knowing_go_says_so_too():
+    """A rejoin's snapshot does not carry Go's time (only the countdown does): the review
+    still says it starts at the rejoin, and counts its times from there."""
+    text = " ".join(text_of(quick_round(since_go=None).render(100, 30)).split())
+    assert "This screen joined the round after Go (you came back)" in text

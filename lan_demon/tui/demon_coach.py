@@ -35,7 +35,10 @@ def watch(make: Any, review: Any, ctl: Any, view: dict[str, Any]) -> Any:
         start = go if isinstance(go, (int, float)) and go <= now else None
         names = [short_name(ctl.name(i), 40) for i in range(len(view["players"]))]
         review = make(view["game"], seat, names, start)
-        if start is not None and now - start > LATE:
+        if start is None:  # came back mid-round: a snapshot does not say when Go was
+            review.note("This screen joined the round after Go (you came back): the review "
+                        "covers what it saw from then on, its times counted from then.")
+        elif now - start > LATE:
             late = int(now - start)
             review.note(f"This screen joined the round {late // 60}:{late % 60:02d} after Go "
                         "(you came back): the review covers what it saw from then on.")
