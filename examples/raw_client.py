@@ -1,12 +1,13 @@
 """A Racing Demon player written from protocol/PROTOCOL.md alone: pyzmq, msgpack, stdlib.
 
 It imports nothing from lan_demon, on purpose: it shows that the wire protocol can be followed
-from its document. It speaks protocol version 3 and does what §18 ("A minimal Racing Demon
+from its document. It speaks protocol version 4 and does what §18 ("A minimal Racing Demon
 client") describes — hello, clock sync, snapshot, ready; every frame from the arbiter read as
 one message or an array of several, handled in order (§2); a mirror kept by applying each
 update's events (§18.4) in sequence order, healed by a snapshot on a gap (§7); one simple move
 at a time, confirmed by the update that carries its id as ``rid`` (no ``ok`` comes for a
-committed move, §3, §18.5); heartbeats and probe echoes (§9); the state hash of every beat
+committed move, §3, §18.5), our own move's private half opened from the update's sealed ``s``
+with the welcome's key (§23); heartbeats and probe echoes (§9); the state hash of every beat
 checked (§9) — and at match end prints the final scores and exits 0.
 
     python examples/raw_client.py 127.0.0.1:7700 [--name Raw] [--pace 0.05]
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
+import hmac
 import sys
 import time
 import zlib
@@ -26,7 +29,7 @@ import zlib
 import msgpack
 import zmq
 
-VERSION = 3
+VERSION = 4
 BEAT = 1.0  # §9: hb once a second
 SILENCE = 3.5  # §9: nothing heard this long before match_end: reconnect
 PRIVATE_WAIT = 1.0  # §7.3: a missing private half is asked for by snapshot after this
@@ -51,6 +54,26 @@ def decode(frame: bytes) -> list[dict] | None:
     if isinstance(msg, list) and msg and all(isinstance(m, dict) for m in msg):
         return msg
     return None
+
+
+def open_seal(key: bytes, seq: int, sealed: bytes) -> dict | None:
+    """§23: the private half sealed in an update's ``s``; None if it does not open."""
+    if not isinstance(sealed, bytes) or len(sealed) < 48 or (len(sealed) - 16) % 32:
+        return None
+    cipher, tag = sealed[:-16], sealed[-16:]
+    nonce = seq.to_bytes(8, "big")
+    if not hmac.compare_digest(tag, hashlib.blake2b(b"t" + nonce + cipher, key=key,
+                                                    digest_size=16).digest()):
+        return None
+    stream = b"".join(hashlib.blake2b(b"k" + nonce + i.to_bytes(4, "big"), key=key).digest()
+                      for i in range((len(cipher) + 63) // 64))
+    plain = bytes(a ^ b for a, b in zip(cipher, stream))
+    size = int.from_bytes(plain[:2], "big")
+    try:
+        half = msgpack.unpackb(plain[2:2 + size], raw=False)
+    except Exception:  # noqa: BLE001 - treated as a half that did not open
+        return None
+    return half if isinstance(half, dict) else None
 
 
 def hide(seat: int) -> str:
@@ -198,6 +221,7 @@ class RawClient:
         self.ids = 0
         self.seat: int | None = None
         self.token: str | None = None
+        self.seal: bytes | None = None  # §23: the key to our sealed private halves
         self.pings: dict[int, float] = {}
         self.samples: list[tuple[float, float]] = []  # (rtt, offset)
         self.offset = 0.0
@@ -324,6 +348,7 @@ class RawClient:
     def on_welcome(self, msg: dict) -> int | None:
         self.seat = msg.get("seat")
         self.token = msg.get("token") or self.token
+        self.seal = msg.get("seal") or self.seal
         if self.seat is None:
             print("raw_client: the arbiter gave us no seat", file=sys.stderr)
             return 1
@@ -385,6 +410,13 @@ class RawClient:
         t = msg.get("t")
         if t == "update":
             if msg["seq"] > self.applied:
+                if "s" in msg and msg.get("seat") == self.seat and self.seat is not None:
+                    half = open_seal(self.seal or b"", msg["seq"], msg["s"])  # §23
+                    if half is None:  # a stale key, or altered on the way: resync (§7.2)
+                        self.snapshot()
+                    else:
+                        self.privates[msg["seq"]] = {"t": "private", "seq": msg["seq"],
+                                                     "k": "move", **half}
                 self.updates[msg["seq"]] = msg
                 self.advance()
         elif t == "beat":

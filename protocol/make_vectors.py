@@ -1,4 +1,4 @@
-"""Build the golden vectors of ``protocol/PROTOCOL.md`` (protocol version 3).
+"""Build the golden vectors of ``protocol/PROTOCOL.md`` (protocol version 4).
 
 Run from the repository root::
 
@@ -26,8 +26,13 @@ A vector's name tells its direction, and so the channel to decode it on:
 * ``pub_*`` — arbiter to everyone (PUB → SUB), channel ``pub``.
 
 Everything is deterministic: times are exact binary fractions, the deal seeds are fixed, and the
-arbiter's random session tokens are replaced by counted ones. Running it twice gives the same
-bytes.
+arbiter's random session tokens and seal keys (§23) are replaced by counted ones. Running it
+twice gives the same bytes.
+
+JSON has no bytes: a msgpack ``bin`` (a welcome's ``seal``, an update's ``s``) is written in the
+JSON files as ``{"$bin": "<hex>"}``. ``a2c_private_move_*`` are the private halves as a seat
+reads them: opened from the ``s`` of its update with its key (§23) — the same map a seat of a
+resumed table, which has no key yet, gets as a ``private`` frame.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ from lan_demon.net import seats as seats_module  # noqa: E402
 from lan_demon.net.arbiter import Arbiter, Config  # noqa: E402
 from lan_demon.net import fairdeal  # noqa: E402
 from lan_demon.net.outbox import Outbox  # noqa: E402
+from lan_demon.net.seal import open_seal, seal  # noqa: E402
 from lan_demon.net.seats import Sender  # noqa: E402
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED,  # noqa: E402
                                  TO_CLIENT, VERSION, decode, decode_all, encode, encode_many,
@@ -64,6 +70,28 @@ CHANNELS = {"c2a": "client", "a2c": "private", "pub": "pub"}
 DIRECTIONS = {"c2a": "client → arbiter (DEALER → ROUTER)",
               "a2c": "arbiter → one client (ROUTER → DEALER)",
               "pub": "arbiter → everyone (PUB → SUB)"}
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` for JSON: bytes as ``{"$bin": hex}`` (README.md of the vectors)."""
+    if isinstance(value, bytes):
+        return {"$bin": value.hex()}
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def from_json(value: Any) -> Any:
+    """The inverse of :func:`jsonable`, as ``json.loads``'s ``object_hook``."""
+    return bytes.fromhex(value["$bin"]) if list(value) == ["$bin"] else value
+
+
+def counted_key(counter: list[int] = [0]) -> bytes:  # noqa: B006 - the count is the point
+    """Stands in for :func:`lan_demon.net.seal.new_key`: SHA-256 of "seal key N", N = 1, 2, …"""
+    counter[0] += 1
+    return hashlib.sha256(f"seal key {counter[0]}".encode()).digest()
 
 
 class CountedTokens:
@@ -86,6 +114,7 @@ class Session:
 
     def __init__(self, name: str, config: Config, start: float = 100.0):
         seats_module.secrets = CountedTokens()  # deterministic tokens (this process only)
+        seats_module.new_key = counted_key  # and seal keys
         self.name = name
         self.now = start
         self.arbiter = Arbiter(config, now=start)
@@ -97,6 +126,8 @@ class Session:
         #: (PROTOCOL.md §2: one PUB frame for a step's updates and beats, one frame per peer
         #: for its replies), in the order the socket loop sends them: the PUB frame first.
         self.frames: list[tuple[str, str | None, list[dict[str, Any]]]] = []
+        #: the private halves sealed in the updates, opened with their seat's key (§23)
+        self.opened: list[dict[str, Any]] = []
 
     # --- sending -------------------------------------------------------------------------
 
@@ -141,6 +172,11 @@ class Session:
             self.log.append({"at": self.now, "dir": "a2c", "peer": who, "msg": msg})
         for msg in out.public:
             self.log.append({"at": self.now, "dir": "pub", "msg": msg})
+            if msg.get("s") is not None:  # the mover's half, as it opens it (§23)
+                seat = self.arbiter.seats[msg["seat"]]
+                half = open_seal(seat.seal, msg["seq"], msg["s"])
+                self.opened.append({"at": self.now, "dir": "a2c", "peer": self.peers[seat.peer],
+                                    "msg": make("private", seq=msg["seq"], k="move", **half)})
         if out.public:
             self.frames.append(("pub", None, list(out.public)))
         self.frames += [("a2c", who, msgs) for who, msgs in replies.items()]
@@ -170,7 +206,7 @@ class Session:
 
     def find(self, direction: str, pred: Callable[[dict[str, Any]], bool],
              peer: str | None = None, nth: int = 0) -> dict[str, Any]:
-        hits = [e["msg"] for e in self.log if e["dir"] == direction and "msg" in e
+        hits = [e["msg"] for e in self.log + self.opened if e["dir"] == direction and "msg" in e
                 and (peer is None or e.get("peer") == peer) and pred(e["msg"])]
         if len(hits) <= nth:
             raise SystemExit(f"{self.name}: no {direction} message #{nth} matching the "
@@ -192,7 +228,7 @@ class Session:
         path = OUT / f"session-{self.name}.jsonl"
         with path.open("w", encoding="utf-8") as f:
             for entry in self.log:
-                f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+                f.write(json.dumps(jsonable(entry), ensure_ascii=False) + "\n")
 
 
 ROUTINE = ("hb", "echo", "probe", "beat")  # shown once each in the worked session
@@ -249,7 +285,7 @@ def worked_session(log: list[dict[str, Any]]) -> str:
             if msg["t"] in seen:
                 continue
             seen.add(msg["t"])
-        text = _compact(_abridged(msg))
+        text = _compact(_abridged(jsonable(msg)))
         if len(text) > CLIP:
             text = text[:CLIP - 1] + "…"
         arrow = {"c2a": "→", "a2c": "←", "pub": "⇐"}[entry["dir"]]
@@ -615,6 +651,7 @@ def features() -> Session:
 
     def keep(session: Session) -> None:
         log.log += session.log
+        log.opened += session.opened
 
     # Racing Demon: Ann's K♥ tops stack 1 (A♥…Q♥); her Pack is empty, her waste is not.
     rd = _seated("rd", "racing-demon", seed=1, turn_timeout=600.0)  # no stand-in votes
@@ -809,7 +846,7 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("pub_update_move_contested", pub(lambda m: upd_move(m, t="play") and m["seat"] == 1),
         "Racing Demon: the winner of a contested place (RD-11)")
     add("pub_update_move_private", pub(lambda m: upd_move(m, t="turn")),
-        "Racing Demon: a turn; p is true (the mover has a private half)")
+        "Racing Demon: a turn; p is true and s holds the mover's half, sealed (§23)")
     add("pub_update_move_rotate", pub(lambda m: upd_move(m, t="stuck") and any(
         e["e"] == "rotate" for e in m["events"])), "Racing Demon: RD-13 rotation")
     add("pub_update_round_end", pub(kind("update", k="round_end")), "the round's result")
@@ -966,6 +1003,43 @@ def write_deal_vectors() -> None:
         (OUT / f"{stem}.json").write_text("{\n" + ",\n".join(rows) + "\n}\n", encoding="utf-8")
 
 
+SEALS = [  # PROTOCOL.md §23: (about, key text, seq, half)
+    ("a Racing Demon turn: the new waste top, one block of keystream", "seal example 1", 11,
+     {"events": [{"e": "turn", "seat": 0, "n": 3, "pack": 32, "waste": 3,
+                  "private": {"waste_top": "QS@0"}}]}),
+    ("a Gin Solitaire discard face down, with the real move: more than 64 bytes, two blocks",
+     "seal example 2", 40,
+     {"events": [{"e": "discard", "seat": 1, "card": "7H", "down": True,
+                  "private": {"card": "7H", "drawn": "KC"}}],
+      "move": {"t": "discard", "card": "7H", "down": True}}),
+]
+
+
+def seal_vectors() -> list[dict[str, Any]]:
+    """§23's worked seals: the key, the plaintext, the first keystream block, the sealed
+    bytes — enough to check an implementation step by step."""
+    docs = []
+    for about, text, seq, half in SEALS:
+        key = hashlib.sha256(text.encode()).digest()
+        body = msgpack.packb(half, use_bin_type=True)
+        padded = -(-(len(body) + 2) // 32) * 32
+        plain = len(body).to_bytes(2, "big") + body + bytes(padded - len(body) - 2)
+        nonce = seq.to_bytes(8, "big")
+        block0 = hashlib.blake2b(b"k" + nonce + bytes(4), key=key).digest()
+        sealed = seal(key, seq, half)
+        assert open_seal(key, seq, sealed) == half and open_seal(key, seq + 1, sealed) is None
+        docs.append({"about": about, "key": key.hex(), "key_is": f"SHA-256 of {text!r}",
+                     "seq": seq, "half": half, "plaintext": plain.hex(),
+                     "keystream_block_0": block0.hex(),
+                     "tag": sealed[-16:].hex(), "sealed": sealed.hex()})
+    return docs
+
+
+def write_seal_vectors() -> None:
+    rows = [f"  {json.dumps(doc, ensure_ascii=False)}" for doc in seal_vectors()]
+    (OUT / "seal.json").write_text("[\n" + ",\n".join(rows) + "\n]\n", encoding="utf-8")
+
+
 def state_hash(state: dict[str, Any]) -> str:
     """PROTOCOL.md §9: crc32 of the msgpack bytes of the public state, 8 lowercase hex digits."""
     return f"{zlib.crc32(msgpack.packb(state, use_bin_type=True)):08x}"
@@ -993,12 +1067,13 @@ def main() -> None:
         # every vector is valid on its channel, and a frame of several reads as its messages
         assert decode_all(frame, channel) == msgs if channel != "client" else \
             decode(frame, channel) == msg, name
-        assert json.loads(json.dumps(msg)) == msg, name
+        assert json.loads(json.dumps(jsonable(msg)), object_hook=from_json) == msg, name
         for m in msgs:
             covered[channel].add(m["t"])
             if m["t"] == "update":
                 kinds.add(m["k"])
-        (OUT / f"{name}.json").write_text(json.dumps(msg, indent=2, ensure_ascii=False) + "\n",
+        (OUT / f"{name}.json").write_text(json.dumps(jsonable(msg), indent=2,
+                                                     ensure_ascii=False) + "\n",
                                           encoding="utf-8")
         (OUT / f"{name}.msgpack").write_bytes(frame)
         index.append({"name": name, "channel": channel,
@@ -1021,11 +1096,16 @@ def main() -> None:
     assert by_name["a2c_welcome_moved_up"]["seat"] == 0
     assert by_name["a2c_error_slow_down"]["wait"] == 0.75  # 1 s earned at 101.25, asked at 101.5
     assert [m["t"] for m in by_name["a2c_batch"]] == ["welcome", "probe"]
+    sealed, half = by_name["pub_update_move_private"], dict(by_name["a2c_private_move_rd_turn"])
+    assert sealed["seq"] == half.pop("seq") and sealed["seat"] == by_name["a2c_welcome"]["seat"]
+    assert open_seal(by_name["a2c_welcome"]["seal"], sealed["seq"], sealed["s"]) == {
+        k: v for k, v in half.items() if k not in ("v", "t", "k")}  # §23 as written
     assert [m.get("k", m["t"]) for m in by_name["pub_batch"]] == ["lobby", "countdown"]
     assert [m.get("k", m["t"]) for m in by_name["pub_batch_beat"]] == ["beat", "presence"]
     (OUT / "index.json").write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n",
                                     encoding="utf-8")
     write_deal_vectors()
+    write_seal_vectors()
     _write_readme(index)
     print(f"{len(index)} vectors and {len(list(OUT.glob('*.jsonl')))} session logs "
           f"in {OUT.relative_to(HERE.parent)}")
@@ -1033,7 +1113,7 @@ def main() -> None:
 
 def _write_readme(index: list[dict[str, Any]]) -> None:
     lines = [
-        "# Protocol version 3 — golden vectors",
+        "# Protocol version 4 — golden vectors",
         "",
         "Made by `python protocol/make_vectors.py` (do not edit by hand); described in",
         "`protocol/PROTOCOL.md`. For every `NAME` below, `NAME.json` is one message as JSON and",
@@ -1068,9 +1148,17 @@ def _write_readme(index: list[dict[str, Any]]) -> None:
         "arbiter may send several consecutive lines of one direction (and one peer) in one",
         "frame, as in the bracketed vectors above.",
         "",
-        "Version 3 sends no `ok` for a committed move (its `update`, with `rid`, is the",
-        "answer) and so has no `a2c_ok_move`; nor `a2c_ok_stand_in`, an `ok` with `re` −1",
+        "Since version 3 the arbiter sends no `ok` for a committed move (its `update`, with",
+        "`rid`, is the answer): there is no `a2c_ok_move`; nor `a2c_ok_stand_in`, an `ok` with `re` −1",
         "that only arbiters before the note of PROTOCOL.md §12 sent.",
+        "",
+        "JSON has no bytes: a msgpack `bin` (a welcome's `seal`, an update's `s`, §23) is",
+        "written `{\"$bin\": \"<hex>\"}` in the JSON files; the `.msgpack` holds the bytes.",
+        "The `a2c_private_move_*` vectors are the private halves of moves as their seat",
+        "reads them, opened from its update's `s` with its welcome's key (§23): the same",
+        "map a seat of a resumed table, before it says hello again, gets as a frame.",
+        "`seal.json` works two seals through step by step (key, plaintext, first keystream",
+        "block, tag, sealed bytes).",
         "",
         "`deal-GAME.json` (one per game, PROTOCOL.md §21) are deals, not messages: the host",
         "secret and nonces (or the seed), the round secret, the first SHA-256 block of the",

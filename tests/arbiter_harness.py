@@ -10,6 +10,7 @@ from lan_demon.games.demon_table import DemonSeat, DemonState
 from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.codec import decode, encode, make
+from lan_demon.net.seal import open_seal
 
 RD = RacingDemon()
 PLAY = {"t": "play", "from": "c1", "to": "s1"}
@@ -70,6 +71,25 @@ class Table:
         return not any(m["t"] == "error" for m in replies) and any(
             m["t"] == "update" and m["k"] == "move" and m.get("rid") == rid
             for m in self.published)
+
+    def seal_key(self, peer: bytes) -> bytes | None:
+        """The key the last welcome to ``peer`` gave it for its sealed halves (§23)."""
+        keys = [m.get("seal") for m in self.inbox.get(peer, []) if m["t"] == "welcome"]
+        return keys[-1] if keys else None
+
+    def move_halves(self, peer: bytes) -> list[dict]:
+        """The private halves of moves ``peer`` can read, in order: sealed in the published
+        updates with its key (§23), or sent as ``private`` frames (a seat of a resumed
+        table before its hello)."""
+        key, halves = self.seal_key(peer), []
+        for m in self.published:
+            if m["t"] == "update" and "s" in m and key is not None:
+                half = open_seal(key, m["seq"], m["s"])
+                if half is not None:
+                    halves.append({"seq": m["seq"], **half})
+        halves += [m for m in self.inbox.get(peer, []) if m["t"] == "private" and
+                   m["k"] == "move"]
+        return sorted(halves, key=lambda h: h["seq"])
 
     def updates(self, kind: str) -> list[dict]:
         return [m for m in self.published if m["t"] == "update" and m["k"] == kind]

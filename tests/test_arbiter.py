@@ -168,8 +168,7 @@ def test_rk4_an_absent_player_s_rack_o_turn_is_played_for_them():
     # its connection is still open: it gets the private half of each hidden move (the drawn
     # card), so its mirror stays whole — but no ok, since it asked nothing (PROTOCOL.md §9)
     hidden = [u["seq"] for u in t.updates("move") if u["p"]]
-    assert hidden and [m["seq"] for m in t.inbox[peer] if m["t"] == "private"
-                       and m["k"] == "move"] == hidden
+    assert hidden and [m["seq"] for m in t.move_halves(peer)] == hidden
     assert not [m for m in t.inbox[peer] if m["t"] == "ok" and m.get("re") == -1]
 
 

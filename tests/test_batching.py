@@ -1,5 +1,6 @@
-"""Protocol 3's frames (PROTOCOL.md §2, §3): one PUB frame per wake-up for all its updates, one
-frame per client for its replies, and a committed move answered by its update alone. Real
+"""Protocol 3's and 4's frames (PROTOCOL.md §2, §3, §23): one PUB frame per wake-up for all its
+updates, one frame per client for its replies, and a committed move answered by its update
+alone, its private half sealed in it. Real
 sockets on 127.0.0.1, the server's loop driven step by step (``_drain`` then ``_send``, which is
 all one wake-up does), so what shares a frame is decided by the test, not by timing."""
 
@@ -13,6 +14,7 @@ import zmq
 from lan_demon.net.arbiter import Config
 from lan_demon.net.codec import decode_all, encode, make
 from lan_demon.net.outbox import Outbox
+from lan_demon.net.seal import open_seal
 from lan_demon.net.server import ArbiterServer
 
 pytestmark = pytest.mark.timeout(30)
@@ -57,6 +59,8 @@ class Seats:
         for i, dealer in enumerate(self.dealers):
             dealer.send(encode(make("hello", id=1, name=f"p{i}", role="player", bot=True)))
         self.wake(lambda out: len(self.server.arbiter.seats) == len(self.dealers))
+        self.keys = [next(m["seal"] for f in self.frames(d) for m in f if m["t"] == "welcome")
+                     for d in self.dealers]
         for dealer in self.dealers:
             dealer.send(encode(make("ready", id=2)))
         self.wake(lambda out: self.server.arbiter.phase == "playing")
@@ -97,23 +101,28 @@ def test_the_moves_of_one_wake_up_share_one_pub_frame_in_the_order_handled(seats
     assert sorted(m["rid"] for m in moves) == [10, 11, 12]
 
 
-def test_rd9_a_committed_move_gets_no_ok_and_its_private_half_goes_to_its_mover_alone(seats):
-    """Protocol 3: the update (its ``rid``) answers the move; the turned card (RD-9) is the
-    mover's only, and a frame to one seat never holds another seat's message."""
+def test_rd9_a_committed_move_gets_no_frame_and_its_sealed_half_opens_for_its_mover_alone(seats):
+    """Protocol 4: the update (its ``rid``) answers the move and carries the turned card
+    (RD-9) sealed with the mover's key (§23): nothing more comes to the mover's DEALER, and
+    no other seat's key opens it — a curious player learns nothing of a rival's waste."""
     t = seats(3)
     t.seated_and_dealt()
+    assert len(set(t.keys)) == 3 and all(len(k) == 32 for k in t.keys)
     round_no = t.server.arbiter.match.round_no
     for i, dealer in enumerate(t.dealers):
         dealer.send(encode(make("move", id=10 + i, round=round_no, move=TURN, ts=0.0)))
     t.wake(lambda out: len(out.public) >= 3)
-    seat_of = {u["rid"]: u["seat"] for frame in t.frames(t.sub) for u in frame
+    updates = {u["rid"]: u for frame in t.frames(t.sub) for u in frame
                if u.get("k") == "move"}
     for i, dealer in enumerate(t.dealers):
-        got = [m for frame in t.frames(dealer) for m in frame]
-        assert [m["t"] for m in got] == ["private"], got  # no ok, nobody else's message
-        (private,) = got
-        turn = [e for e in private["events"] if e["e"] == "turn"]
-        assert turn and turn[0]["seat"] == seat_of[10 + i]  # its own turn's waste top
+        assert not dealer.poll(200)  # no ok, no private frame: the update was all
+        update = updates[10 + i]
+        assert update["p"] is True and "private" not in update["events"][0]
+        opened = [open_seal(key, update["seq"], update["s"]) for key in t.keys]
+        mine = t.dealers.index(dealer)
+        assert [h is not None for h in opened] == [j == mine for j in range(3)]
+        turn = [e for e in opened[mine]["events"] if e["e"] == "turn"]
+        assert turn and turn[0]["seat"] == update["seat"]  # its own turn's waste top
         assert "private" in turn[0]
 
 

@@ -1,4 +1,4 @@
-"""The wire codec against the golden vectors of ``protocol/`` (protocol version 3).
+"""The wire codec against the golden vectors of ``protocol/`` (protocol version 4).
 
 Every vector ``protocol/vectors/NAME.json`` must encode to ``NAME.msgpack`` byte for byte and
 decode back from it on the channel its name's prefix gives (``c2a_`` client, ``a2c_`` private,
@@ -43,9 +43,18 @@ PROPERTY = settings(max_examples=300, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
+def from_json(value: dict[str, Any]) -> Any:
+    """The vectors' JSON for bytes, ``{"$bin": hex}`` (vectors/README.md), read back."""
+    return bytes.fromhex(value["$bin"]) if list(value) == ["$bin"] else value
+
+
+def read_json(text: str) -> Any:
+    return json.loads(text, object_hook=from_json)
+
+
 def load(name: str) -> tuple[Any, bytes, str]:
     """A vector: its message (a list of messages for a frame of several), frame, channel."""
-    msg = json.loads((VECTORS / f"{name}.json").read_text(encoding="utf-8"))
+    msg = read_json((VECTORS / f"{name}.json").read_text(encoding="utf-8"))
     return msg, (VECTORS / f"{name}.msgpack").read_bytes(), CHANNEL_OF[name[:3]]
 
 
@@ -177,7 +186,7 @@ def test_floats_in_the_vectors_are_float64() -> None:
 def test_recorded_sessions_decode(path: Path) -> None:
     """Everything the arbiter sent decodes; a client message that does not (the session's
     deliberate bad requests) was answered with an error of the code the codec gives."""
-    log = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    log = [read_json(line) for line in path.read_text(encoding="utf-8").splitlines()]
     for i, entry in enumerate(log):
         channel = CHANNEL_OF[entry["dir"]]
         if "raw" in entry:
@@ -195,7 +204,7 @@ def test_recorded_sessions_decode(path: Path) -> None:
 
 
 def _entries(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [read_json(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 ANSWERS = {"welcome", "pong", "ok", "snap", "error"}
@@ -289,7 +298,7 @@ def test_the_welcome_lists_every_option_of_the_game() -> None:
 def test_the_unasked_messages() -> None:
     """A lobby leave re-welcomes the seat that moved up (re 0); a stand-in move is published
     with rid -1 for the absent seat and answered to nobody (§9, §12: no ok with re -1), though
-    its connection gets the private half."""
+    its connection gets the private half, sealed in the update with its seat's key (§23)."""
     moved = load("a2c_welcome_moved_up")[0]
     assert moved["re"] == 0 and moved["seat"] == 0 and moved["token"]
     stand_in = load("pub_update_move_stand_in")[0]
@@ -297,7 +306,7 @@ def test_the_unasked_messages() -> None:
     assert stand_in["p"] is True  # the drawn card goes to the absent seat alone
     log = _entries(VECTORS / "session-racko.jsonl")
     told = [e["msg"] for e in log if e["dir"] == "a2c" and e["msg"].get("seq") == stand_in["seq"]]
-    assert [m["t"] for m in told] == ["private"]
+    assert told == [] and isinstance(stand_in["s"], bytes)  # no frame of its own: sealed
     assert not any(e["msg"]["t"] == "ok" and e["msg"]["re"] < 0 for path in SESSIONS
                    for e in _entries(path) if e["dir"] == "a2c")
     assert "a2c_ok_stand_in" not in NAMES and "a2c_ok_move" not in NAMES  # version 2's
@@ -330,20 +339,21 @@ def test_the_racing_demon_refusals() -> None:
 # --- version refusal ---------------------------------------------------------------------------
 
 
-def test_this_is_version_3() -> None:
-    assert VERSION == 3
+def test_this_is_version_4() -> None:
+    assert VERSION == 4
 
 
-@pytest.mark.parametrize("old", [1, 2])
+@pytest.mark.parametrize("old", [1, 2, 3])
 def test_an_old_client_is_refused_with_a_clear_reason(old: int) -> None:
     """A version 2 client would wait for a move's ok and misread a frame of several messages
-    (§2, §3): it is refused with version, and the reason names both versions."""
+    (§2, §3), a version 3 client for a move's private frame that is now sealed in its update
+    (§23): it is refused with version, and the reason names both versions."""
     err = refused(encode({"v": old, "t": "hello", "id": 1, "name": "Ann", "role": "player"}))
     assert err.code == "version"
     assert f"version {old} " in err.reason and f"version {VERSION}" in err.reason
 
 
-@pytest.mark.parametrize("version", [None, 0, 1, 2, 4, 99, "3", [3]])
+@pytest.mark.parametrize("version", [None, 0, 1, 2, 3, 5, 99, "4", [4]])
 def test_any_other_version_is_refused(version: Any) -> None:
     msg = {"t": "hb"} if version is None else {"v": version, "t": "hb"}
     assert refused(pack(msg)).code == "version"
@@ -351,11 +361,11 @@ def test_any_other_version_is_refused(version: Any) -> None:
 
 def test_the_version_is_checked_before_the_type() -> None:
     """A future version's unknown type is a version refusal, not an unknown type."""
-    assert refused(pack({"v": 4, "t": "teleport"})).code == "version"
+    assert refused(pack({"v": 5, "t": "teleport"})).code == "version"
 
 
-@pytest.mark.parametrize("version", [3.0, True])
-def test_a_version_that_only_equals_3_is_refused(version: Any) -> None:
+@pytest.mark.parametrize("version", [4.0])
+def test_a_version_that_only_equals_4_is_refused(version: Any) -> None:
     assert refused(pack({"v": version, "t": "hb"})).code == "version"
 
 
@@ -482,13 +492,13 @@ def test_every_code_is_known() -> None:
 
 def test_encode_adds_the_version_first() -> None:
     frame = encode({"t": "hb"})
-    assert frame == b"\x82\xa1v\x03\xa1t\xa2hb"
-    assert decode(frame) == {"v": 3, "t": "hb"}
+    assert frame == b"\x82\xa1v\x04\xa1t\xa2hb"
+    assert decode(frame) == {"v": 4, "t": "hb"}
 
 
 def test_make_leaves_out_none_and_puts_v_and_t_first() -> None:
     assert make("error", re=None, code="full", reason="x", rule=None) == {
-        "v": 3, "t": "error", "code": "full", "reason": "x"}
+        "v": 4, "t": "error", "code": "full", "reason": "x"}
     assert list(make("ok", re=3, seq=9)) == ["v", "t", "re", "seq"]
 
 
@@ -741,7 +751,8 @@ def _same(a: Any, b: Any) -> bool:
 
 # --- helpers -----------------------------------------------------------------------------------
 
-_SAMPLE = {"int": 1, "float": 12.5, "str": "x", "bool": True, "map": {}, "list": [], "any": 0}
+_SAMPLE = {"int": 1, "float": 12.5, "str": "x", "bool": True, "map": {}, "list": [],
+           "bin": b"\x01", "any": 0}
 
 
 def _valid(kind: str, channel: str) -> dict[str, Any]:
@@ -760,7 +771,7 @@ def test_the_worked_session_in_protocol_md_is_the_recorded_session() -> None:
     spec = importlib.util.spec_from_file_location("make_vectors", root / "make_vectors.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    log = [json.loads(line) for line in
+    log = [read_json(line) for line in
            (VECTORS / "session-racing-demon.jsonl").read_text("utf-8").splitlines()]
     doc = (root / "PROTOCOL.md").read_text("utf-8")
     head = doc.index("## 17 A worked session")

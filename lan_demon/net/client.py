@@ -158,6 +158,7 @@ class Client(TableCopy):
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.seat, self.token = msg.get("seat"), msg["token"] or self.token
+        self.seal_key = msg.get("seal")
         self._stored_token = False
         if self.store is not None and self.token:
             self.store.save(self.token, None if self.keys is None else

@@ -18,8 +18,10 @@ import msgpack
 #: 2: commit and reveal (§22), the spec'd shuffle (§21), journal v2. 3: a committed move is
 #: answered by its update alone (no ``ok``), and a frame from the arbiter may hold several
 #: messages (a msgpack array of maps, §2) — a version 2 client would wait for the ``ok`` and
-#: misread the array, so the number changed.
-VERSION = 3
+#: misread the array, so the number changed. 4: a move's private half is sealed in its update
+#: (``s``, §23) for a seat whose welcome gave it a ``seal`` key, instead of a ``private`` frame —
+#: a version 3 client would wait for a frame that never comes.
+VERSION = 4
 #: Bytes a client's frame may hold; larger ones are refused ``too_big`` unread. A client's largest
 #: legitimate message is a ``hello`` (a name of at most 24 characters, a 22-character token, a
 #: room code): about 200 bytes. 2 KiB leaves ten times that for fields later revisions may add,
@@ -39,9 +41,10 @@ UNPACK_LIMITS = {"max_array_len": 64, "max_map_len": 32, "max_str_len": 256,
                  "max_bin_len": 256, "max_ext_len": 256}
 
 # Field kinds, as msgpack sees them.
-INT, FLOAT, STR, BOOL, MAP, LIST, ANY = "int", "float", "str", "bool", "map", "list", "any"
+INT, FLOAT, STR, BOOL, MAP, LIST, BIN, ANY = ("int", "float", "str", "bool", "map", "list",
+                                              "bin", "any")
 _PYTHON = {INT: (int,), FLOAT: (int, float), STR: (str,), BOOL: (bool,), MAP: (dict,),
-           LIST: (list,), ANY: (object,)}
+           LIST: (list,), BIN: (bytes,), ANY: (object,)}
 
 #: Who sends what: the fields of each message type, as {field: (kind, required)}. ``v`` and
 #: ``t`` are on every message and not listed.
@@ -62,7 +65,8 @@ FROM_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the DEALER, to t
 }
 TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one client
     "welcome": {"re": (INT, True), "seat": (INT, False), "token": (STR, True),
-                "pub": (STR, True), "game": (STR, True), "config": (MAP, True)},
+                "pub": (STR, True), "game": (STR, True), "config": (MAP, True),
+                "seal": (BIN, False)},
     "pong": {"re": (INT, True), "c": (FLOAT, True), "a": (FLOAT, True)},
     "probe": {"a": (FLOAT, True)},
     "ok": {"re": (INT, True), "seq": (INT, False)},
@@ -75,7 +79,7 @@ TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one
                 "events": (LIST, False), "move": (MAP, False)},
 }
 PUBLISHED: dict[str, dict[str, tuple[str, bool]]] = {  # over the PUB, to everyone
-    "update": {"seq": (INT, True), "k": (STR, True)},
+    "update": {"seq": (INT, True), "k": (STR, True), "s": (BIN, False)},
     "beat": {"seq": (INT, True), "a": (FLOAT, True), "hash": (STR, False)},
 }
 SCHEMAS = {"client": FROM_CLIENT, "private": TO_CLIENT, "pub": PUBLISHED}

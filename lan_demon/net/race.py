@@ -21,6 +21,7 @@ from lan_demon.games.demon_stuck import restarts_minute
 from lan_demon.net.codec import VERSION, ProtocolError, make
 from lan_demon.net.guard import RecentIds
 from lan_demon.net.outbox import Outbox
+from lan_demon.net.seal import seal
 from lan_demon.net.seats import Seat
 
 TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows (clock jitter)
@@ -163,16 +164,20 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
             break
     # The messages are written out rather than made with codec.make (the same maps, key for
     # key): this runs for every move at every table.
-    if secret and owner is not None:
-        private = {"v": VERSION, "t": "private", "seq": seq, "k": "move", "events": events}
-        if hidden_move:
-            private["move"] = data
-        out.private.append((owner, private))
     # The update, with the mover's request id, is the answer to the move (no ``ok``, §7): one
     # frame fewer per move, for the mover and the arbiter.
-    out.public.append({"v": VERSION, "t": "update", "seq": seq, "k": "move", "round": round_no,
-                       "seat": seat, "move": shown, "rid": held.rid, "events": public,
-                       "p": secret})
+    update = {"v": VERSION, "t": "update", "seq": seq, "k": "move", "round": round_no,
+              "seat": seat, "move": shown, "rid": held.rid, "events": public, "p": secret}
+    if secret and owner is not None:
+        half = {"events": events, "move": data} if hidden_move else {"events": events}
+        key = arb.seats[seat].seal
+        sealed = seal(key, seq, half) if key is not None else None
+        if sealed is not None:  # the half rides in the update (§23): no frame of its own
+            update["s"] = sealed
+        else:  # no key for the seat, or a half too large to seal (§4.2): its own frame
+            out.private.append((owner, {"v": VERSION, "t": "private", "seq": seq, "k": "move",
+                                        **half}))
+    out.public.append(update)
     if arb.journal:
         arb.record("move", seq=seq, round=round_no, seat=seat, move=data, at=held.arrival,
                    **({"ts": held.claimed} if held.claimed is not None else {}))

@@ -17,6 +17,7 @@ from typing import Any
 from lan_demon.games import GameError
 from lan_demon.net.codec import ProtocolError, make
 from lan_demon.net.outbox import Outbox
+from lan_demon.net.seal import new_key
 from lan_demon.net.security import codes_match
 
 AWAY_AFTER = 3.0  # a seat silent this long (three beats) is marked away
@@ -53,6 +54,10 @@ class Seat:
     stepped_out: bool = False
     rtts: list[float] = field(default_factory=list)
     commit: tuple[int, str] | None = None  # (round, hash): its nonce's commitment (§22)
+    # The key its private halves are sealed with in the updates (§23), told in its welcome:
+    # this arbiter process's alone, never journaled (a resumed table's seats have none until
+    # their holders come back by token, and their rejoin's welcome gives a new one).
+    seal: bytes | None = None
 
     def one_way(self) -> float:
         """The measured one-way delay: half the best recent round trip (NTP style)."""
@@ -96,7 +101,7 @@ def on_hello(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
         rejoin(arb, peer, msg, now, out, sender)
         return
     if seat is not None:  # the same connection saying hello again: same seat
-        out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token)))
+        out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token, seat.seal)))
         return
     if code_passes(arb, peer, msg, now, out, sender):
         take_seat(arb, peer, msg, now, out, sender)
@@ -149,12 +154,12 @@ def take_seat(arb, peer: bytes, msg: dict, now: float, out: Outbox,
         raise ProtocolError("full", f"all {limit} seats are taken")
     name = unique_name(arb, msg["name"].strip()[:NAME_LIMIT] or "player")
     seat = Seat(len(arb.seats), name, secrets.token_hex(8), bool(msg.get("bot")), peer,
-                key=sender.key, heard=now)
+                key=sender.key, heard=now, seal=new_key())
     arb.seats.append(seat)
     arb.keep_secret("keep_token", seat.token)  # beside the journal, never in it
     arb.record("seat", seat=seat.index, name=seat.name, bot=seat.bot,
                **({"key": seat.key} if seat.key else {}))  # a resume binds it again
-    out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token)))
+    out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token, seat.seal)))
     arb._probe(seat, now, out)
     publish_lobby(arb, out)
 
@@ -173,9 +178,10 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
             if not same_key(seat, sender):
                 out.private.append((peer, wrong_key(msg["id"])))
                 return
-            seat.key = seat.key or sender.key
+            seat.key, seat.seal = seat.key or sender.key, seat.seal or new_key()
             seat.peer, seat.heard, seat.stepped_out = peer, now, False
-            out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token)))
+            out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token,
+                                              seat.seal)))
             presence(arb, seat, "here", out)
             arb._probe(seat, now, out)
             if arb.phase == "lobby":  # a resumed lobby may be full and ready again
@@ -198,9 +204,12 @@ def public_config(arb) -> dict[str, Any]:
     return config
 
 
-def welcome(arb, rid: int, seat: int | None, token: str) -> dict[str, Any]:
+def welcome(arb, rid: int, seat: int | None, token: str,
+            seal: bytes | None = None) -> dict[str, Any]:
+    """The answer to a hello; a seat's carries the key its private halves are sealed with
+    (§23), a spectator's none."""
     return make("welcome", re=rid, seat=seat, token=token, pub=arb.config.pub,
-                game=arb.game.id, config=public_config(arb))
+                game=arb.game.id, config=public_config(arb), seal=seal)
 
 
 def same_key(seat: Seat, sender: Sender) -> bool:
@@ -276,7 +285,7 @@ def gone(arb, seat: Seat, now: float, out: Outbox) -> None:
         for i, s in enumerate(arb.seats):
             if s.index != i and s.peer is not None:
                 s.index = i
-                out.private.append((s.peer, welcome(arb, 0, i, s.token)))
+                out.private.append((s.peer, welcome(arb, 0, i, s.token, s.seal)))
             s.index = i
         publish_lobby(arb, out)
 

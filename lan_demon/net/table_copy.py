@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lan_demon.games import GameError
-from lan_demon.net.codec import make, state_hash
+from lan_demon.net.codec import VERSION, ProtocolError, check, make, state_hash
 from lan_demon.net.fairdeal import DealWitness
+from lan_demon.net.seal import open_seal
 from lan_demon.net.tokens import TokenStore
 
 PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
@@ -72,6 +73,7 @@ class TableCopy:
         self.pending: dict[int, Any] = {}  # in-flight moves by request id, oldest first
         self._updates: dict[int, dict[str, Any]] = {}
         self._privates: dict[int, dict[str, Any]] = {}
+        self.seal_key: bytes | None = None  # our welcome's key to our sealed halves (§23)
         self._waiting_since: float | None = None
         self._snapshot_asked = False
         self.notices: list[Notice] = []
@@ -219,14 +221,36 @@ class TableCopy:
         seq = msg["seq"]
         if seq <= self.seq:
             return
+        if "s" in msg and msg.get("seat") == self.seat and self.seat is not None:
+            self._unseal(msg)
         if seq == self.seq + 1 and not self._updates and not self._snapshot_asked and \
-                not self._needs_private(msg):
+                (seq in self._privates or not self._needs_private(msg)):
             # The usual case, the next update and nothing waiting: applied at once, without
             # passing through the buffer.
             self._apply(msg, self._privates.pop(seq, None))
             return
         self._updates[seq] = msg
         self._advance()
+
+    def _unseal(self, update: dict[str, Any]) -> None:
+        """Our move's private half, sealed in its update with our welcome's key (§23), kept
+        as the ``private`` message it stands for. One that does not open (a key from before
+        the table was resumed, or altered on the way) is healed by a snapshot at once."""
+        seq = update["seq"]
+        half = open_seal(self.seal_key, seq, update["s"]) if self.seal_key else None
+        private = None
+        if half is not None:
+            try:
+                private = check({**half, "v": VERSION, "t": "private", "seq": seq, "k": "move"},
+                                "private")
+            except ProtocolError:
+                private = None
+        if private is None:
+            self.notices.append(Notice("resync", "our private half of update "
+                                                 f"{seq} did not open; resynchronising"))
+            self.resync()
+            return
+        self._privates[seq] = private
 
     def _advance(self) -> None:
         """Apply buffered updates in sequence order while the next one is complete.
