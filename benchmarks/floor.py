@@ -9,11 +9,13 @@ for each repetition, every target once, the order rotating between repetitions):
 * ``relay`` — ``floor.py --relay``: a ROUTER and a PUB with lan_demon's high-water marks
   (``ROUTER_SNDHWM``, ``PUB_SNDHWM``, ``ROUTER_RCVHWM``, LINGER 0) whose loop is a poll, a drain
   of every ready frame, ``msgpack.unpackb`` of each and, for a ``move``, one published update of
-  the same shape and size as lan_demon's update for a Pack turn (its ``events`` taken from a
-  real one at startup). No replies, no rules: the least any arbiter with these sockets does.
+  the same shape and size as lan_demon's update for a Pack turn (its ``events``, and in
+  protocol 4 bytes as long as its sealed half ``s``, taken from a real one at startup). No
+  replies, no rules: the least any arbiter with these sockets does.
 * ``rules`` — ``floor.py --rules``: the relay plus the least an arbiter of Racing Demon must
-  add: the engine's ``apply`` of each turn on a real table of N seats, and the turned card sent
-  to its mover alone (RD-9), batched as lan_demon batches. lan_demon ÷ rules is what its own
+  add: the engine's ``apply`` of each turn on a real table of N seats, and the turned card for
+  its mover alone (RD-9) — sealed in the update with ``lan_demon.net.seal`` in protocol 4
+  (§23), a private frame before — batched as lan_demon batches. lan_demon ÷ rules is what its own
   bookkeeping costs; rules ÷ relay what the game's rules and its one secret cost.
 * ``lan_demon`` — ``python -m lan_demon host --port 0 --players N --seed S --countdown 0
   --pause 0 --fairness-ms 0 --rounds 1000000 --no-handicap --rate-limit 0`` from this tree.
@@ -146,6 +148,10 @@ def turn_messages() -> tuple[dict[str, Any], dict[str, Any]]:
     out = arbiter.handle(peers[0], encode(make("move", id=FIRST_ID, round=arbiter.match.round_no,
                                                move=TURN, ts=0.0)), now)
     update = next(m for m in out.public if m.get("t") == "update" and m.get("k") == "move")
+    if "s" in update:  # protocol 4: the half is sealed in the update (PROTOCOL.md §23)
+        from lan_demon.net.seal import open_seal, private_of
+        return update, private_of(update, open_seal(arbiter.seats[0].seal, update["seq"],
+                                                    update["s"]))
     return update, next(m for _, m in out.private if m.get("t") == "private")
 
 
@@ -154,9 +160,14 @@ def turn_update() -> dict[str, Any]:
 
 
 def relay_update(version: int, seq: int, round_no: int, seat: int, move: Any, rid: int,
-                 events: list[Any]) -> dict[str, Any]:
-    return {"v": version, "t": "update", "seq": seq, "k": "move", "round": round_no,
-            "seat": seat, "move": move, "rid": rid, "events": events, "p": False}
+                 events: list[Any], sealed: bytes | None = None) -> dict[str, Any]:
+    """The relay's update: lan_demon's shape; ``sealed``: bytes of the size of lan_demon's
+    sealed half (protocol 4), so that the relay publishes as many bytes a move."""
+    update = {"v": version, "t": "update", "seq": seq, "k": "move", "round": round_no,
+              "seat": seat, "move": move, "rid": rid, "events": events, "p": False}
+    if sealed is not None:
+        update["s"] = sealed
+    return update
 
 
 def pack(msg: dict[str, Any]) -> bytes:
@@ -195,7 +206,8 @@ def stand_in_sockets() -> Iterator[tuple[zmq.Socket, zmq.Socket, zmq.Poller]]:
 def relay() -> None:
     """Child: a ROUTER and a PUB on loopback; every ``move`` is published as one update."""
     from lan_demon.net.codec import VERSION
-    events = turn_update()["events"]
+    update = turn_update()
+    events, sealed = update["events"], update.get("s")
     with stand_in_sockets() as (router, pub, poller):
         seats: dict[bytes, int] = {}
         seq = 0
@@ -216,7 +228,7 @@ def relay() -> None:
                         seat = seats[peer] = len(seats)
                     seq += 1
                     pub.send(pack(relay_update(VERSION, seq, msg["round"], seat, msg["move"],
-                                               msg["id"], events)))
+                                               msg["id"], events, sealed)))
 
 
 def rules_relay() -> None:
@@ -231,6 +243,10 @@ def rules_relay() -> None:
     from zmq.backend import Socket as Raw
     update, private = turn_messages()
     events, hidden = update["events"], private["events"]
+    key = None
+    if "s" in update:  # one key for every seat: the work of sealing, not its secrecy
+        from lan_demon.net.seal import half_of, new_key, seal
+        key = new_key()
     arbiter, _, _ = seated_table(int(os.environ["RULES_SEATS"]), 1)
     game, dealt = arbiter.game, arbiter.state
     state = game.copy_state(dealt)
@@ -261,10 +277,15 @@ def rules_relay() -> None:
                 except Exception:  # stuck (RD-13): play on from the deal
                     state = game.copy_state(dealt)
                 seq += 1
-                public.append(relay_update(VERSION, seq, msg["round"], seat, msg["move"],
-                                           msg["id"], events))
-                private.setdefault(peer, []).append(
-                    {"v": VERSION, "t": "private", "seq": seq, "k": "move", "events": hidden})
+                update = relay_update(VERSION, seq, msg["round"], seat, msg["move"], msg["id"],
+                                      events)
+                if key is not None:  # protocol 4: sealed for its mover, in the update (§23)
+                    update["p"], update["s"] = True, seal(key, seq, half_of(hidden, None))
+                else:
+                    private.setdefault(peer, []).append(
+                        {"v": VERSION, "t": "private", "seq": seq, "k": "move",
+                         "events": hidden})
+                public.append(update)
             if public:
                 send(pub, packer.pack(public) if len(public) > 1 else packer.pack(public[0]), 0)
             for peer, msgs in private.items():
@@ -864,7 +885,8 @@ def main() -> None:
     update = turn_update()
     ours = len(encode(update))
     relayed = len(pack(relay_update(VERSION, update["seq"], update["round"], update["seat"],
-                                    update["move"], update["rid"], update["events"])))
+                                    update["move"], update["rid"], update["events"],
+                                    update.get("s"))))
     print(f"command: {command}")
     print(f"python {platform.python_version()}, pyzmq {zmq.__version__} (libzmq "
           f"{zmq.zmq_version()}), msgpack {'.'.join(map(str, msgpack.version))}, "

@@ -412,11 +412,14 @@ class RawClient:
             if msg["seq"] > self.applied:
                 if "s" in msg and msg.get("seat") == self.seat and self.seat is not None:
                     half = open_seal(self.seal or b"", msg["seq"], msg["s"])  # §23
-                    if half is None:  # a stale key, or altered on the way: resync (§7.2)
-                        self.snapshot()
-                    else:
+                    parts = half.get("e") if half else None
+                    if not isinstance(parts, list) or len(parts) != len(msg["events"]):
+                        self.snapshot()  # a stale key, or altered on the way: resync (§7.2)
+                    else:  # the private parts put back into the public events
+                        events = [dict(e, private=p) if p else e
+                                  for e, p in zip(msg["events"], parts)]
                         self.privates[msg["seq"]] = {"t": "private", "seq": msg["seq"],
-                                                     "k": "move", **half}
+                                                     "k": "move", "events": events}
                 self.updates[msg["seq"]] = msg
                 self.advance()
         elif t == "beat":

@@ -57,7 +57,7 @@ from lan_demon.net import seats as seats_module  # noqa: E402
 from lan_demon.net.arbiter import Arbiter, Config  # noqa: E402
 from lan_demon.net import fairdeal  # noqa: E402
 from lan_demon.net.outbox import Outbox  # noqa: E402
-from lan_demon.net.seal import open_seal, seal  # noqa: E402
+from lan_demon.net.seal import half_of, open_seal, private_of, seal  # noqa: E402
 from lan_demon.net.seats import Sender  # noqa: E402
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED,  # noqa: E402
                                  TO_CLIENT, VERSION, decode, decode_all, encode, encode_many,
@@ -174,9 +174,9 @@ class Session:
             self.log.append({"at": self.now, "dir": "pub", "msg": msg})
             if msg.get("s") is not None:  # the mover's half, as it opens it (§23)
                 seat = self.arbiter.seats[msg["seat"]]
-                half = open_seal(seat.seal, msg["seq"], msg["s"])
+                private = private_of(msg, open_seal(seat.seal, msg["seq"], msg["s"]))
                 self.opened.append({"at": self.now, "dir": "a2c", "peer": self.peers[seat.peer],
-                                    "msg": make("private", seq=msg["seq"], k="move", **half)})
+                                    "msg": private})
         if out.public:
             self.frames.append(("pub", None, list(out.public)))
         self.frames += [("a2c", who, msgs) for who, msgs in replies.items()]
@@ -1003,15 +1003,20 @@ def write_deal_vectors() -> None:
         (OUT / f"{stem}.json").write_text("{\n" + ",\n".join(rows) + "\n}\n", encoding="utf-8")
 
 
-SEALS = [  # PROTOCOL.md §23: (about, key text, seq, half)
-    ("a Racing Demon turn: the new waste top, one block of keystream", "seal example 1", 11,
-     {"events": [{"e": "turn", "seat": 0, "n": 3, "pack": 32, "waste": 3,
-                  "private": {"waste_top": "QS@0"}}]}),
-    ("a Gin Solitaire discard face down, with the real move: more than 64 bytes, two blocks",
-     "seal example 2", 40,
-     {"events": [{"e": "discard", "seat": 1, "card": "7H", "down": True,
-                  "private": {"card": "7H", "drawn": "KC"}}],
-      "move": {"t": "discard", "card": "7H", "down": True}}),
+SEALS = [  # PROTOCOL.md §23: (about, key text, seq, the update's events, the real move)
+    ("a Racing Demon turn: the new waste top; one block of keystream", "seal example 1", 11,
+     [{"e": "turn", "seat": 0, "n": 3, "pack": 32, "waste": 3,
+       "private": {"waste_top": "QS@0"}}], None),
+    ("a Gin Solitaire discard face down: its card, and the real move", "seal example 2", 40,
+     [{"e": "discard", "seat": 0, "first": True, "private": {"card": "KH"}}],
+     {"t": "discard", "card": "KH"}),
+    ("made up, longer than any game's today: two blocks of keystream", "seal example 3", 300,
+     [{"e": "play", "seat": 2, "from": "waste", "cards": ["9C@2"],
+       "private": {"waste_top": "TD@2"}, "to": "s4"},
+      {"e": "pile", "seat": 2, "size": 7, "top": "3S@2"},
+      {"e": "turn", "seat": 2, "n": 3, "pack": 12, "waste": 9,
+       "private": {"waste_top": "KH@2", "note": "a longer private part than any game sends"}}],
+     None),
 ]
 
 
@@ -1019,8 +1024,9 @@ def seal_vectors() -> list[dict[str, Any]]:
     """§23's worked seals: the key, the plaintext, the first keystream block, the sealed
     bytes — enough to check an implementation step by step."""
     docs = []
-    for about, text, seq, half in SEALS:
+    for about, text, seq, events, move in SEALS:
         key = hashlib.sha256(text.encode()).digest()
+        half = half_of(events, move)
         body = msgpack.packb(half, use_bin_type=True)
         padded = -(-(len(body) + 2) // 32) * 32
         plain = len(body).to_bytes(2, "big") + body + bytes(padded - len(body) - 2)
@@ -1029,7 +1035,8 @@ def seal_vectors() -> list[dict[str, Any]]:
         sealed = seal(key, seq, half)
         assert open_seal(key, seq, sealed) == half and open_seal(key, seq + 1, sealed) is None
         docs.append({"about": about, "key": key.hex(), "key_is": f"SHA-256 of {text!r}",
-                     "seq": seq, "half": half, "plaintext": plain.hex(),
+                     "seq": seq, "events": events, **({"move": move} if move else {}),
+                     "half": half, "plaintext": plain.hex(),
                      "keystream_block_0": block0.hex(),
                      "tag": sealed[-16:].hex(), "sealed": sealed.hex()})
     return docs
@@ -1096,10 +1103,11 @@ def main() -> None:
     assert by_name["a2c_welcome_moved_up"]["seat"] == 0
     assert by_name["a2c_error_slow_down"]["wait"] == 0.75  # 1 s earned at 101.25, asked at 101.5
     assert [m["t"] for m in by_name["a2c_batch"]] == ["welcome", "probe"]
-    sealed, half = by_name["pub_update_move_private"], dict(by_name["a2c_private_move_rd_turn"])
-    assert sealed["seq"] == half.pop("seq") and sealed["seat"] == by_name["a2c_welcome"]["seat"]
-    assert open_seal(by_name["a2c_welcome"]["seal"], sealed["seq"], sealed["s"]) == {
-        k: v for k, v in half.items() if k not in ("v", "t", "k")}  # §23 as written
+    sealed, private = by_name["pub_update_move_private"], by_name["a2c_private_move_rd_turn"]
+    assert sealed["seq"] == private["seq"] and sealed["seat"] == by_name["a2c_welcome"]["seat"]
+    half = open_seal(by_name["a2c_welcome"]["seal"], sealed["seq"], sealed["s"])
+    assert half == half_of(private["events"], private.get("move"))  # §23 as written
+    assert private_of(sealed, half) == private
     assert [m.get("k", m["t"]) for m in by_name["pub_batch"]] == ["lobby", "countdown"]
     assert [m.get("k", m["t"]) for m in by_name["pub_batch_beat"]] == ["beat", "presence"]
     (OUT / "index.json").write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n",

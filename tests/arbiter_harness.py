@@ -10,7 +10,7 @@ from lan_demon.games.demon_table import DemonSeat, DemonState
 from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.net.arbiter import Arbiter, Config
 from lan_demon.net.codec import decode, encode, make
-from lan_demon.net.seal import open_seal
+from lan_demon.net.seal import open_seal, private_of
 
 RD = RacingDemon()
 PLAY = {"t": "play", "from": "c1", "to": "s1"}
@@ -86,7 +86,7 @@ class Table:
             if m["t"] == "update" and "s" in m and key is not None:
                 half = open_seal(key, m["seq"], m["s"])
                 if half is not None:
-                    halves.append({"seq": m["seq"], **half})
+                    halves.append(private_of(m, half))
         halves += [m for m in self.inbox.get(peer, []) if m["t"] == "private" and
                    m["k"] == "move"]
         return sorted(halves, key=lambda h: h["seq"])

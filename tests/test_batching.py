@@ -14,7 +14,7 @@ import zmq
 from lan_demon.net.arbiter import Config
 from lan_demon.net.codec import decode_all, encode, make
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seal import open_seal
+from lan_demon.net.seal import open_seal, private_of
 from lan_demon.net.server import ArbiterServer
 
 pytestmark = pytest.mark.timeout(30)
@@ -121,7 +121,7 @@ def test_rd9_a_committed_move_gets_no_frame_and_its_sealed_half_opens_for_its_mo
         opened = [open_seal(key, update["seq"], update["s"]) for key in t.keys]
         mine = t.dealers.index(dealer)
         assert [h is not None for h in opened] == [j == mine for j in range(3)]
-        turn = [e for e in opened[mine]["events"] if e["e"] == "turn"]
+        turn = [e for e in private_of(update, opened[mine])["events"] if e["e"] == "turn"]
         assert turn and turn[0]["seat"] == update["seat"]  # its own turn's waste top
         assert "private" in turn[0]
 

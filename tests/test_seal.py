@@ -12,7 +12,8 @@ import pytest
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.journal import JournalWriter, read_journal
 from lan_demon.net.recovery import restore
-from lan_demon.net.seal import KEY_BYTES, PAD, TAG_BYTES, new_key, open_seal, seal
+from lan_demon.net.seal import (KEY_BYTES, PAD, TAG_BYTES, half_of, new_key, open_seal,
+                                private_of, seal)
 from lan_demon.net.table_copy import TableCopy
 
 from arbiter_harness import Table, dealt_table
@@ -20,8 +21,9 @@ from arbiter_harness import Table, dealt_table
 pytestmark = pytest.mark.timeout(30)
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
 TURN = {"t": "turn"}
-HALF = {"events": [{"e": "turn", "seat": 0, "n": 3, "pack": 32, "waste": 3,
-                    "private": {"waste_top": "QS@0"}}]}
+EVENTS = [{"e": "turn", "seat": 0, "n": 3, "pack": 32, "waste": 3,
+           "private": {"waste_top": "QS@0"}}]
+HALF = half_of(EVENTS, None)
 
 
 def test_a_sealed_half_opens_with_its_key_and_seq_only() -> None:
@@ -50,16 +52,16 @@ def test_rd9_the_size_of_a_seal_says_nothing_of_the_card_in_it() -> None:
     card code's length differs only by its deck, which is the seat's, and public)."""
     key = new_key()
     for seat in (0, 12):
-        sizes = {len(seal(key, 3, {"events": [{"e": "turn", "seat": seat, "n": 3, "pack": 9,
-                                               "waste": 3, "private": {"waste_top": top}}]}))
+        sizes = {len(seal(key, 3, half_of([{"e": "turn", "seat": seat, "n": 3, "pack": 9,
+                                            "waste": 3, "private": {"waste_top": top}}], None)))
                  for top in (f"{r}{suit}@{seat}" for r in "A23456789TJQK" for suit in "SHDC")}
         assert len(sizes) == 1
 
 
 def test_a_half_longer_than_one_keystream_block_opens() -> None:
     key = new_key()
-    half = {"events": [{"e": "play", "seat": 2, "from": "waste", "cards": ["KH@2"] * 9,
-                        "private": {"waste_top": "QS@2"}, "to": "c1"}], "move": {"t": "x"}}
+    half = half_of([{"e": "play", "seat": 2, "from": "waste", "cards": ["KH@2"] * 9,
+                     "private": {"waste_top": "QS@2", "pad": "x" * 60}, "to": "c1"}], {"t": "x"})
     sealed = seal(key, 99, half)
     assert len(sealed) - TAG_BYTES > 64 and open_seal(key, 99, sealed) == half
 
@@ -69,12 +71,24 @@ def test_the_seal_vectors_are_what_the_code_makes() -> None:
     import hashlib
     for doc in json.loads((VECTORS / "seal.json").read_text(encoding="utf-8")):
         key = bytes.fromhex(doc["key"])
+        assert doc["half"] == half_of(doc["events"], doc.get("move"))
         assert seal(key, doc["seq"], doc["half"]).hex() == doc["sealed"]
         assert open_seal(key, doc["seq"], bytes.fromhex(doc["sealed"])) == doc["half"]
         nonce = doc["seq"].to_bytes(8, "big")
         block = hashlib.blake2b(b"k" + nonce + bytes(4), key=key).digest()
         assert block.hex() == doc["keystream_block_0"]
         assert doc["sealed"].endswith(doc["tag"])
+
+
+def test_an_opened_half_puts_the_private_parts_back_into_the_public_events() -> None:
+    public = [{"e": "play", "seat": 1, "from": "waste", "cards": ["9C@1"], "to": "s2"},
+              {"e": "pile", "seat": 1, "size": 4, "top": "2D@1"}]
+    full = private_of({"v": 4, "seq": 8, "events": public},
+                      {"e": [{"waste_top": "TD@1"}, None], "move": {"t": "m"}})
+    assert full == {"v": 4, "t": "private", "seq": 8, "k": "move", "move": {"t": "m"},
+                    "events": [{**public[0], "private": {"waste_top": "TD@1"}}, public[1]]}
+    for bad in ({"e": [None]}, {"e": "x"}, {"e": [1, None]}, {}):  # does not fit the update
+        assert private_of({"v": 4, "seq": 8, "events": public}, bad) is None
 
 
 def _turned(t: Table, peer: bytes) -> dict:
@@ -94,8 +108,7 @@ def test_rd9_a_rival_cannot_read_my_turned_card_off_the_pub() -> None:
     top = t.arbiter.state.seats[0].waste[-1].to_data()
     assert top.encode() not in encode(update)  # the public half names no card
     assert open_seal(bob_key, update["seq"], update["s"]) is None
-    assert open_seal(ann_key, update["seq"], update["s"])["events"][0]["private"] == {
-        "waste_top": top}
+    assert open_seal(ann_key, update["seq"], update["s"]) == {"e": [{"waste_top": top}]}
     for peer in (b"B", b"E"):
         assert top not in json.dumps([m for m in t.inbox.get(peer, []) if m["t"] != "welcome"])
     assert not [m for m in t.inbox[b"A"] if m["t"] == "private" and m["k"] == "move"]

@@ -60,8 +60,13 @@ class BadConfig(GameError):
 def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Events as anyone may see them: each event's ``private`` part (a card only its mover may
     know, such as a freshly turned waste top) is left out."""
-    return [{k: v for k, v in e.items() if k != "private"} if "private" in e else e
-            for e in events]
+    public = []
+    for e in events:  # (a copy less its private part keeps the key order, and is quicker)
+        if "private" in e:
+            e = e.copy()
+            del e["private"]
+        public.append(e)
+    return public
 
 
 @dataclass

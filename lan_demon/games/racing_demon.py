@@ -176,7 +176,11 @@ class RacingDemon(Game):
 
     def check(self, state: DemonState, seat: int, move: Move) -> None:
         """What :meth:`apply` would refuse, found by the same checks without a copy (a client
-        checks every move it plays); anything but a play, a turn or a vote goes the long way."""
+        checks every move it plays, the arbiter every move that comes after its round's end);
+        anything but a play, a turn or a vote goes the long way."""
+        if state.over and 0 <= seat < len(state.seats) and \
+                not isinstance(move, (Timeout, CallOut)):
+            raise over_refusal(state, move)  # (RD-12, RD-13: apply's first word on it)
         if not state.over and 0 <= seat < len(state.seats):
             me = state.seats[seat]
             if isinstance(move, Play):

@@ -222,6 +222,8 @@ class Arbiter:
     def _admit(self, peer: bytes, frame: bytes, now: float, out: Outbox) -> bool:
         """The flood brake (PROTOCOL.md §2), weighed by bytes: a frame costs one token per
         started 512 bytes, so big frames drain the bucket faster than small ones."""
+        if self.limiter.rate <= 0:  # (--rate-limit 0: no brake, nothing to weigh)
+            return True
         verdict = self.limiter.admit(peer, now, frame_cost(len(frame)))
         if verdict == RateLimiter.WARN:
             out.private.append((peer, make(

@@ -39,6 +39,7 @@ MAX_DEPTH = 16  # how deep a client's maps and lists may nest (a move is 2 deep)
 #: byte, so a frame holds at most 2,048 of them, and :data:`MAX_DEPTH` is checked on those.
 UNPACK_LIMITS = {"max_array_len": 64, "max_map_len": 32, "max_str_len": 256,
                  "max_bin_len": 256, "max_ext_len": 256}
+SMALL = 64  # bytes: msgpack's default limits for a frame this small are all within those
 
 # Field kinds, as msgpack sees them.
 INT, FLOAT, STR, BOOL, MAP, LIST, BIN, ANY = ("int", "float", "str", "bool", "map", "list",
@@ -291,7 +292,12 @@ def request_id(frame: bytes) -> int | None:
 
 def unpack_client(frame: bytes) -> Any:
     """msgpack-unpack a client's frame within :data:`UNPACK_LIMITS` (a ``ValueError`` from the
-    unpacker when a header asks for more). The caller checks the size first."""
+    unpacker when a header asks for more). The caller checks the size first. A frame of at most
+    :data:`SMALL` bytes — a move — is unpacked with msgpack's own limits, which ``unpackb``
+    sets to the frame's length (half of it for a map), so they are within UNPACK_LIMITS
+    already; passing these costs as much as the unpacking of a small frame."""
+    if len(frame) <= SMALL:
+        return msgpack.unpackb(frame, raw=False, strict_map_key=True)
     return msgpack.unpackb(frame, raw=False, strict_map_key=True, **UNPACK_LIMITS)
 
 

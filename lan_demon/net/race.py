@@ -21,7 +21,7 @@ from lan_demon.games.demon_stuck import restarts_minute
 from lan_demon.net.codec import VERSION, ProtocolError, make
 from lan_demon.net.guard import RecentIds
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seal import seal
+from lan_demon.net.seal import half_of, seal
 from lan_demon.net.seats import Seat
 
 TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows (clock jitter)
@@ -78,8 +78,9 @@ def after_round(arb, player: Seat, msg: dict, move: Any, out: Outbox) -> None:
     just_ended = arb.match is not None and msg["round"] == arb.match.round_no - 1
     if not just_ended or arb.state is None:
         raise ProtocolError("not_playing", f"no round is in progress ({arb.phase})")
-    try:
-        arb.game.apply(arb.game.copy_state(arb.state), player.index, move)
+    try:  # (check: what apply would say, without copying the table: a bot's moves in
+        # flight at every round end come here, each round)
+        arb.game.check(arb.state, player.index, move)
     except IllegalMove as err:
         out.private.append((player.peer, make("error", re=msg["id"], code="illegal",
                                               reason=err.reason, rule=err.rule)))
@@ -96,7 +97,7 @@ def drop_in_flight(arb, out: Outbox) -> None:
     for h in waiting:
         peer = arb.seats[h.seat].peer
         try:
-            arb.game.apply(arb.game.copy_state(arb.state), h.seat, h.move)
+            arb.game.check(arb.state, h.seat, h.move)
         except IllegalMove as err:
             if peer is not None:
                 out.private.append((peer, make("error", re=h.rid, code="illegal",
@@ -169,14 +170,16 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
     update = {"v": VERSION, "t": "update", "seq": seq, "k": "move", "round": round_no,
               "seat": seat, "move": shown, "rid": held.rid, "events": public, "p": secret}
     if secret and owner is not None:
-        half = {"events": events, "move": data} if hidden_move else {"events": events}
         key = arb.seats[seat].seal
-        sealed = seal(key, seq, half) if key is not None else None
+        sealed = seal(key, seq, half_of(events, data if hidden_move else None)) \
+            if key is not None else None
         if sealed is not None:  # the half rides in the update (§23): no frame of its own
             update["s"] = sealed
         else:  # no key for the seat, or a half too large to seal (§4.2): its own frame
-            out.private.append((owner, {"v": VERSION, "t": "private", "seq": seq, "k": "move",
-                                        **half}))
+            private = {"v": VERSION, "t": "private", "seq": seq, "k": "move", "events": events}
+            if hidden_move:
+                private["move"] = data
+            out.private.append((owner, private))
     out.public.append(update)
     if arb.journal:
         arb.record("move", seq=seq, round=round_no, seat=seat, move=data, at=held.arrival,
@@ -226,6 +229,8 @@ def refusal_for(arb, held: Held, err: IllegalMove) -> dict[str, Any]:
 
 def first_use(arb, peer: bytes, rid: int) -> bool:
     """Whether this connection has not sent a move with this id before."""
-    if peer not in arb.move_ids:
+    ids = arb.move_ids.get(peer)
+    if ids is None:  # (not setdefault: that would build a RecentIds for every move)
         arb._forget_strangers(arb.move_ids)
-    return arb.move_ids.setdefault(peer, RecentIds()).add(rid)
+        ids = arb.move_ids[peer] = RecentIds()
+    return ids.add(rid)

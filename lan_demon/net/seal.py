@@ -7,19 +7,23 @@ arbiter's thread and one more TCP write on its I/O thread for every such move, w
 of them (issue 13, docs/benchmarks.md). Sealed, the half rides in the update that is already
 sent once per wake-up for every move of it.
 
-The construction uses BLAKE2b only (``hashlib``; libsodium's ``crypto_generichash`` elsewhere),
+What is sealed is only what the public update lacks: each event's private part and, for a
+hidden move, the real move (:func:`half_of`); the mover puts them back into the public events
+(:func:`private_of`). The construction uses BLAKE2b only (``hashlib``; libsodium's ``crypto_generichash`` elsewhere),
 keyed with the seat's 32-byte key: a keystream of 64-byte blocks ``BLAKE2b-512(key, "k" ||
 seq || block)``, XORed with the plaintext, then a 16-byte tag ``BLAKE2b-128(key, "t" || seq ||
 ciphertext)`` (encrypt then MAC). ``seq`` — the update's sequence number, 8 bytes big-endian —
 is the nonce: it never repeats under one key, because a key lives for one seat of one arbiter
 process (it is never journaled: the seats of a table resumed from its journal get new keys in
-the welcomes of their rejoins). The plaintext is the half's msgpack map
-after its length (2 bytes), zero-padded to a multiple of :data:`PAD` bytes, so the size of a
-seal says nothing of the card in it (``"10S@3"`` is longer than ``"9S@3"``).
+the welcomes of their rejoins). The plaintext is the half's msgpack map after its length (2
+bytes), zero-padded to a multiple of :data:`PAD` bytes, so that the size of a seal does not
+tell its card (a card's code differs in length only by its deck, but a padded seal need not
+be argued about).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -34,25 +38,70 @@ PAD = 32  # the plaintext's length is rounded up to this
 MAX_HALF = 0xFFFF  # the 2-byte length's limit: a larger half goes as a private frame
 
 
+def half_of(events: list[dict[str, Any]], move: dict[str, Any] | None) -> dict[str, Any]:
+    """What is sealed of a move: each event's ``private`` part (None where it has none), in
+    order, and the real move when the public one hides a card. The rest of the private
+    events is the update's public events, which every subscriber has: sealing it again
+    would only make the seal longer (two keystream blocks instead of one for a Pack turn)."""
+    half: dict[str, Any] = {"e": [e.get("private") for e in events]}
+    if move is not None:
+        half["move"] = move
+    return half
+
+
+def private_of(update: dict[str, Any], half: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``private`` message an opened ``half`` stands for: the update's public events
+    with their private parts put back, and the real move if any; None if the half does not
+    fit the update (a list of another length, a part that is not a map)."""
+    parts, events = half.get("e"), update.get("events")
+    if type(parts) is not list or type(events) is not list or len(parts) != len(events):
+        return None
+    full = []
+    for event, part in zip(events, parts):
+        if part is None:
+            full.append(event)
+        elif type(part) is dict and type(event) is dict:
+            full.append({**event, "private": part})
+        else:
+            return None
+    private = {"v": update.get("v"), "t": "private", "seq": update.get("seq"), "k": "move",
+               "events": full}
+    if "move" in half:
+        private["move"] = half["move"]
+    return private
+
+
 def new_key() -> bytes:
     """A fresh seat key, from the operating system's randomness."""
     return secrets.token_bytes(KEY_BYTES)
 
 
-def _keystream(key: bytes, nonce: bytes, size: int) -> int:
+@functools.lru_cache(maxsize=512)
+def _keyed(key: bytes) -> tuple[Any, Any]:
+    """BLAKE2b-512 and BLAKE2b-128 states that have taken ``key`` in: a keyed hash spends one
+    compression on its key, so a copy of these is a third cheaper than a new one each time
+    (a seat's key is used for every move it makes)."""
+    return hashlib.blake2b(key=key), hashlib.blake2b(key=key, digest_size=TAG_BYTES)
+
+
+def _hash(state: Any, data: bytes) -> bytes:
+    h = state.copy()
+    h.update(data)
+    return h.digest()
+
+
+def _keystream(stream: Any, nonce: bytes, size: int) -> int:
     """``size`` bytes of keystream as one big-endian int (XOR on ints is one operation)."""
-    blake2b = hashlib.blake2b
     if size <= BLOCK:
-        block = blake2b(b"k" + nonce + b"\0\0\0\0", key=key).digest()
-        return int.from_bytes(block[:size], "big")
-    stream = b"".join(blake2b(b"k" + nonce + i.to_bytes(4, "big"), key=key).digest()
+        return int.from_bytes(_hash(stream, b"k" + nonce + b"\0\0\0\0")[:size], "big")
+    blocks = b"".join(_hash(stream, b"k" + nonce + i.to_bytes(4, "big"))
                       for i in range(-(-size // BLOCK)))
-    return int.from_bytes(stream[:size], "big")
+    return int.from_bytes(blocks[:size], "big")
 
 
 def seal(key: bytes, seq: int, half: dict[str, Any]) -> bytes | None:
-    """The sealed bytes of ``half`` (a ``private`` message's fields other than ``v``, ``t``,
-    ``seq``, ``k``) for the update numbered ``seq``; None if it is too large to seal."""
+    """The sealed bytes of ``half`` (:func:`half_of`) for the update numbered ``seq``; None if
+    it is too large to seal."""
     body = msgpack.packb(half, use_bin_type=True)
     size = len(body)
     if size > MAX_HALF:
@@ -60,10 +109,10 @@ def seal(key: bytes, seq: int, half: dict[str, Any]) -> bytes | None:
     padded = -(-(size + 2) // PAD) * PAD
     plain = size.to_bytes(2, "big") + body + bytes(padded - size - 2)
     nonce = seq.to_bytes(8, "big")
-    sealed = (int.from_bytes(plain, "big") ^ _keystream(key, nonce, padded)).to_bytes(
+    stream, tag = _keyed(key)
+    sealed = (int.from_bytes(plain, "big") ^ _keystream(stream, nonce, padded)).to_bytes(
         padded, "big")
-    return sealed + hashlib.blake2b(b"t" + nonce + sealed, key=key,
-                                    digest_size=TAG_BYTES).digest()
+    return sealed + _hash(tag, b"t" + nonce + sealed)
 
 
 def open_seal(key: bytes, seq: int, sealed: Any) -> dict[str, Any] | None:
@@ -74,10 +123,12 @@ def open_seal(key: bytes, seq: int, sealed: Any) -> dict[str, Any] | None:
         return None
     body, tag = sealed[:-TAG_BYTES], sealed[-TAG_BYTES:]
     nonce = seq.to_bytes(8, "big")
-    want = hashlib.blake2b(b"t" + nonce + body, key=key, digest_size=TAG_BYTES).digest()
-    if not hmac.compare_digest(tag, want):
+    if type(key) is not bytes or not 0 < len(key) <= 64:
         return None
-    plain = (int.from_bytes(body, "big") ^ _keystream(key, nonce, len(body))).to_bytes(
+    stream, tagger = _keyed(key)
+    if not hmac.compare_digest(tag, _hash(tagger, b"t" + nonce + body)):
+        return None
+    plain = (int.from_bytes(body, "big") ^ _keystream(stream, nonce, len(body))).to_bytes(
         len(body), "big")
     size = int.from_bytes(plain[:2], "big")
     if size > len(plain) - 2:

@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lan_demon.games import GameError
-from lan_demon.net.codec import VERSION, ProtocolError, check, make, state_hash
+from lan_demon.net.codec import ProtocolError, check, make, state_hash
 from lan_demon.net.fairdeal import DealWitness
-from lan_demon.net.seal import open_seal
+from lan_demon.net.seal import open_seal, private_of
 from lan_demon.net.tokens import TokenStore
 
 PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
@@ -238,11 +238,10 @@ class TableCopy:
         the table was resumed, or altered on the way) is healed by a snapshot at once."""
         seq = update["seq"]
         half = open_seal(self.seal_key, seq, update["s"]) if self.seal_key else None
-        private = None
-        if half is not None:
+        private = private_of(update, half) if half is not None else None
+        if private is not None:
             try:
-                private = check({**half, "v": VERSION, "t": "private", "seq": seq, "k": "move"},
-                                "private")
+                private = check(private, "private")
             except ProtocolError:
                 private = None
         if private is None:
