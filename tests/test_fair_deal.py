@@ -230,7 +230,9 @@ def test_item3_honest_clients_commit_reveal_and_find_the_deal_honest(host):
 def test_item3_a_cheating_host_is_named_loudly_at_every_seat(host):
     clients = _play_one_round(host, cheat=True)
     ann, bob = clients
-    pump_until(lambda: sum(1 for n in ann.notices if n.kind == "dispute") >= 2, clients)
+    # (every seat's copy of both disputes: waiting on Ann's alone raced Bob's last update)
+    pump_until(lambda: all(sum(1 for n in c.notices if n.kind == "dispute") >= 2
+                           for c in clients), clients)
     for c in clients:
         kinds = [n.kind for n in c.notices]
         assert "dishonest" in kinds  # its own check failed
