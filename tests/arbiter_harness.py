@@ -95,18 +95,23 @@ class Table:
         return [m for m in self.published if m["t"] == "update" and m["k"] == kind]
 
 
-def racko_journal(path: Any) -> Any:
-    """A small real journal at ``path``: a Rack-O table (fake clock, no sockets) whose first
-    round began."""
+def journaled_table(path: Any, game: str = "racko", **config: Any) -> tuple[Table, Any]:
+    """Ann and Bob seated and ready at a table (fake clock, no sockets) that journals to
+    ``path``, its first round begun; and the open journal writer."""
     from lan_demon.net.journal import JournalWriter
-    table = Table("racko")
+    table = Table(game, **config)
     writer = JournalWriter(path)
     table.arbiter.attach_journal(writer, {"port": 7700, "pub_port": 7701})
     table.seat(b"A", "Ann")
     table.seat(b"B", "Bob")
     table.send(b"A", "ready")
     table.send(b"B", "ready")
-    writer.close()
+    return table, writer
+
+
+def racko_journal(path: Any) -> Any:
+    """A small real journal at ``path``: a Rack-O table whose first round began."""
+    journaled_table(path)[1].close()
     return path
 
 

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from lan_demon.net.codec import decode, encode, make
-from lan_demon.net.journal import JournalWriter, read_journal
+from lan_demon.net.journal import read_journal
 from lan_demon.net.recovery import restore
 from lan_demon.net.seal import (KEY_BYTES, PAD, TAG_BYTES, half_of, new_key, open_seal,
                                 private_of, seal)
 from lan_demon.net.table_copy import TableCopy
 
-from arbiter_harness import Table, dealt_table
+from arbiter_harness import Table, dealt_table, journaled_table
 
 pytestmark = pytest.mark.timeout(30)
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
@@ -128,13 +128,7 @@ def test_seal_keys_are_never_journaled_and_a_resumed_table_gives_new_ones(tmp_pa
     """A key must not outlive its arbiter: the resumed table numbers updates on from the
     journal, and an old key with a reused seq would seal two cards with one keystream."""
     path = tmp_path / "j"
-    t = Table("racing-demon", fairness_ms=0)
-    writer = JournalWriter(path)
-    t.arbiter.attach_journal(writer, {"port": 7700, "pub_port": 7701})
-    t.seat(b"A", "Ann")
-    t.seat(b"B", "Bob")
-    t.send(b"A", "ready")
-    t.send(b"B", "ready")
+    t, writer = journaled_table(path, "racing-demon", fairness_ms=0)
     _turned(t, b"A")
     writer.close()
     old = [s.seal for s in t.arbiter.seats]
