@@ -30,7 +30,7 @@ def test_rd4_rd12_a_whole_round_played_by_key_presses_against_bots():
 
     async def script(keys: Keys) -> None:
         ctl = keys.ctl
-        await keys.until(lambda: len(ctl.seats) == 4, what="three bots seated")
+        await keys.seated(4)
         assert "Lobby" in text_of(ctl.render(80, 24))
         await keys.press("enter")  # the host starts the match
         await keys.until(lambda: ctl.phase == "playing", what="Go")
@@ -57,7 +57,7 @@ def test_rd4_rd12_a_whole_round_played_by_key_presses_against_bots():
 def test_rd7_choosing_another_place_with_t_and_a_letter():
     async def script(keys: Keys) -> None:
         ctl = keys.ctl
-        await keys.until(lambda: len(ctl.seats) == 2)
+        await keys.seated(2)
         await keys.press("enter")
         await keys.until(lambda: ctl.phase == "playing")
         screen: DemonScreen = ctl.screen
@@ -87,7 +87,7 @@ def test_rd7_choosing_another_place_with_t_and_a_letter():
 def test_rd5_a_card_with_no_place_is_flashed_not_sent_and_help_shows_the_rules():
     async def script(keys: Keys) -> None:
         ctl = keys.ctl
-        await keys.until(lambda: len(ctl.seats) == 2)
+        await keys.seated(2)
         await keys.press("enter")
         await keys.until(lambda: ctl.phase == "playing")
         screen: DemonScreen = ctl.screen
@@ -123,7 +123,7 @@ def test_a_terminal_too_small_gets_a_clear_message():
 def test_rd3_twenty_players_fit_80_by_24():
     async def script(keys: Keys) -> None:
         ctl = keys.ctl
-        await keys.until(lambda: len(ctl.seats) == 20, timeout=30)
+        await keys.seated(20, timeout=30)
         await keys.press("enter")
         await keys.until(lambda: ctl.phase == "playing")
         text = text_of(ctl.render(80, 24))
@@ -139,7 +139,7 @@ def test_rd3_twenty_players_fit_80_by_24():
 def test_a_lost_connection_shows_reconnecting_and_resumes_the_same_seat():
     async def script(keys: Keys) -> None:
         ctl = keys.ctl
-        await keys.until(lambda: len(ctl.seats) == 2)
+        await keys.seated(2)
         await keys.press("enter")
         await keys.until(lambda: ctl.phase == "playing")
         seat = ctl.client.seat

@@ -25,7 +25,7 @@ SEED = 40
 
 async def start(keys: Keys, players: int = 1) -> None:
     ctl = keys.ctl
-    await keys.until(lambda: len(ctl.seats) == players)
+    await keys.seated(players)
     await keys.press("enter")
     await keys.until(lambda: ctl.phase == "playing", what="Go")
 

@@ -18,7 +18,7 @@ ROW = re.compile(r"^ (\d) +(\d+) ┃[·\s]*(\d+)")
 
 async def start(keys: Keys, players: int = 2) -> None:
     ctl = keys.ctl
-    await keys.until(lambda: len(ctl.seats) == players, what="the bots seated")
+    await keys.seated(players)
     await keys.press("enter")  # the host starts the match
     await keys.until(lambda: ctl.phase == "playing", what="Go")
 

@@ -36,6 +36,15 @@ class Keys:
             self.pipe.send_text({"enter": "\r", "space": " ", "escape": "\x1b"}.get(key, key))
             await self.until(lambda: self.ctl.keys_seen > seen, what=f"the key {key!r}")
 
+    async def seated(self, players: int, timeout: float = 20.0) -> None:
+        """Wait for ``players`` seats, every bot among them ready. Seated is not ready (a bot
+        commits its nonce first, §22): an Enter before then only asks the captain "start
+        anyway?", and a test waiting for Go would wait out its timeout."""
+        seats = lambda: self.ctl.seats  # noqa: E731
+        await self.until(lambda: len(seats()) == players and all(
+            s.get("ready") for s in seats() if s.get("bot")), timeout,
+            what=f"{players} seats, the bots ready")
+
     async def until(self, condition: Callable[[], bool], timeout: float = 20.0,
                     what: str = "") -> None:
         deadline = time.monotonic() + timeout
