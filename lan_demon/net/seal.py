@@ -9,8 +9,8 @@ sent once per wake-up for every move of it.
 
 What is sealed is only what the public update lacks: each event's private part and, for a
 hidden move, the real move (:func:`half_of`); the mover puts them back into the public events
-(:func:`private_of`). The construction uses BLAKE2b only (``hashlib``; libsodium's ``crypto_generichash`` elsewhere),
-keyed with the seat's 32-byte key: a keystream of 64-byte blocks ``BLAKE2b-512(key, "k" ||
+(:func:`private_of`). The construction uses BLAKE2b only (``hashlib``; libsodium's
+``crypto_generichash`` elsewhere), keyed with the seat's 32-byte key: a keystream of 64-byte blocks ``BLAKE2b-512(key, "k" ||
 seq || block)``, XORed with the plaintext, then a 16-byte tag ``BLAKE2b-128(key, "t" || seq ||
 ciphertext)`` (encrypt then MAC). ``seq`` — the update's sequence number, 8 bytes big-endian —
 is the nonce: it never repeats under one key, because a key lives for one seat of one arbiter
@@ -119,12 +119,11 @@ def open_seal(key: bytes, seq: int, sealed: Any) -> dict[str, Any] | None:
     """The half sealed in ``sealed`` for update ``seq``; None when it does not open — not
     bytes, the wrong key or seq, altered on the way, or not a map inside."""
     if type(sealed) is not bytes or len(sealed) < TAG_BYTES + PAD or \
-            (len(sealed) - TAG_BYTES) % PAD or type(seq) is not int or not 0 <= seq < 1 << 64:
+            (len(sealed) - TAG_BYTES) % PAD or type(seq) is not int or not 0 <= seq < 1 << 64 \
+            or type(key) is not bytes or not 0 < len(key) <= 64:  # (BLAKE2b's key sizes)
         return None
     body, tag = sealed[:-TAG_BYTES], sealed[-TAG_BYTES:]
     nonce = seq.to_bytes(8, "big")
-    if type(key) is not bytes or not 0 < len(key) <= 64:
-        return None
     stream, tagger = _keyed(key)
     if not hmac.compare_digest(tag, _hash(tagger, b"t" + nonce + body)):
         return None

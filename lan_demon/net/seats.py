@@ -95,13 +95,13 @@ def on_hello(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
                                                                  sender):
             return
         arb.spectators[peer] = now
-        out.private.append((peer, welcome(arb, msg["id"], None, "")))
+        out.private.append((peer, welcome(arb, msg["id"], None)))
         return
     if msg.get("token"):
         rejoin(arb, peer, msg, now, out, sender)
         return
     if seat is not None:  # the same connection saying hello again: same seat
-        out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token, seat.seal)))
+        out.private.append((peer, welcome(arb, msg["id"], seat)))
         return
     if code_passes(arb, peer, msg, now, out, sender):
         take_seat(arb, peer, msg, now, out, sender)
@@ -159,7 +159,7 @@ def take_seat(arb, peer: bytes, msg: dict, now: float, out: Outbox,
     arb.keep_secret("keep_token", seat.token)  # beside the journal, never in it
     arb.record("seat", seat=seat.index, name=seat.name, bot=seat.bot,
                **({"key": seat.key} if seat.key else {}))  # a resume binds it again
-    out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token, seat.seal)))
+    out.private.append((peer, welcome(arb, msg["id"], seat)))
     arb._probe(seat, now, out)
     publish_lobby(arb, out)
 
@@ -180,8 +180,7 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
                 return
             seat.key, seat.seal = seat.key or sender.key, seat.seal or new_key()
             seat.peer, seat.heard, seat.stepped_out = peer, now, False
-            out.private.append((peer, welcome(arb, msg["id"], seat.index, seat.token,
-                                              seat.seal)))
+            out.private.append((peer, welcome(arb, msg["id"], seat)))
             presence(arb, seat, "here", out)
             arb._probe(seat, now, out)
             if arb.phase == "lobby":  # a resumed lobby may be full and ready again
@@ -204,12 +203,12 @@ def public_config(arb) -> dict[str, Any]:
     return config
 
 
-def welcome(arb, rid: int, seat: int | None, token: str,
-            seal: bytes | None = None) -> dict[str, Any]:
-    """The answer to a hello; a seat's carries the key its private halves are sealed with
-    (§23), a spectator's none."""
-    return make("welcome", re=rid, seat=seat, token=token, pub=arb.config.pub,
-                game=arb.game.id, config=public_config(arb), seal=seal)
+def welcome(arb, rid: int, seat: Seat | None) -> dict[str, Any]:
+    """The answer to a hello: a seat's names it, its token and the key its private halves
+    are sealed with (§23); a spectator's (``seat`` None) none of them."""
+    return make("welcome", re=rid, seat=seat and seat.index, token=seat.token if seat else "",
+                pub=arb.config.pub, game=arb.game.id, config=public_config(arb),
+                seal=seat and seat.seal)
 
 
 def same_key(seat: Seat, sender: Sender) -> bool:
@@ -285,7 +284,7 @@ def gone(arb, seat: Seat, now: float, out: Outbox) -> None:
         for i, s in enumerate(arb.seats):
             if s.index != i and s.peer is not None:
                 s.index = i
-                out.private.append((s.peer, welcome(arb, 0, i, s.token, s.seal)))
+                out.private.append((s.peer, welcome(arb, 0, s)))
             s.index = i
         publish_lobby(arb, out)
 
