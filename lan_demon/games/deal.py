@@ -24,6 +24,7 @@ arena); the engines neither know nor care.
 from __future__ import annotations
 
 import hashlib
+import struct
 from typing import Any, MutableSequence, Protocol
 
 DEAL_TAG = b"lan_demon/deal/v1"
@@ -32,6 +33,9 @@ SEED_TAG = "lan_demon/seed/v1"
 SECRET_BYTES = 32  # a host's round secret: 256 bits from the operating system
 NONCE_BYTES = 16  # a client's contribution to a round: 128 bits
 _TWO_64 = 1 << 64
+_WORDS = struct.Struct(">4Q")  # a block read as four unsigned big-endian 64-bit integers
+# Rejection sampling's limit for a number below n, for the n a shuffle of a pack or two asks
+_LIMITS = (0,) + tuple(_TWO_64 - _TWO_64 % n for n in range(1, 129))
 
 
 class Shuffler(Protocol):
@@ -54,7 +58,8 @@ class DealRandom:
         """The next block's four words, appended so that its first 8 bytes are popped first."""
         digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
         self._block += 1
-        self._words.extend(int.from_bytes(digest[k:k + 8], "big") for k in (24, 16, 8, 0))
+        first, second, third, fourth = _WORDS.unpack(digest)
+        self._words.extend((fourth, third, second, first))
 
     def _next(self) -> int:
         if not self._words:
@@ -77,7 +82,7 @@ class DealRandom:
         words = self._words
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _TWO_64 - _TWO_64 % n
+            limit = _LIMITS[n] if n < len(_LIMITS) else _TWO_64 - _TWO_64 % n
             while True:
                 if not words:
                     self._next_block()

@@ -26,6 +26,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgpack
+
 from lan_demon.games import GameError, Match, get_game
 from lan_demon.games.demon_races import RaceBook
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
@@ -140,6 +142,9 @@ class Arbiter:
         self.throttle = CodeThrottle()  # wrong room codes, by the sender's IP address
         self.move_ids: dict[bytes, RecentIds] = {}
         self.probes: dict[bytes, deque[float]] = {}
+        # The arbiter's own msgpack Packer, reused for what it packs per move (a seal): a
+        # Packer is built per call by ``msgpack.packb``. Used only on the arbiter's thread.
+        self.packer = msgpack.Packer(use_bin_type=True)
 
     # --- the pieces, bound as the core's own (the socket-free modules named above) ----------
     # Messages, dispatched by type (``_on_`` + ``t``; ``hello`` also takes the sender):

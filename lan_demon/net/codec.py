@@ -296,8 +296,8 @@ def unpack_client(frame: bytes) -> Any:
     :data:`SMALL` bytes — a move — is unpacked with msgpack's own limits, which ``unpackb``
     sets to the frame's length (half of it for a map), so they are within UNPACK_LIMITS
     already; passing these costs as much as the unpacking of a small frame."""
-    if len(frame) <= SMALL:
-        return msgpack.unpackb(frame, raw=False, strict_map_key=True)
+    if len(frame) <= SMALL:  # (raw=False and strict_map_key=True are msgpack 1's defaults)
+        return msgpack.unpackb(frame)
     return msgpack.unpackb(frame, raw=False, strict_map_key=True, **UNPACK_LIMITS)
 
 
@@ -308,10 +308,11 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
     if channel != "client":
         msg = _unpack_arbiter(frame)
         return check(msg, channel)
-    if len(frame) > MAX_MESSAGE:
-        raise ProtocolError("too_big", f"{len(frame)} bytes; the limit is {MAX_MESSAGE}")
-    try:
-        msg = unpack_client(frame)
+    size = len(frame)
+    if size > MAX_MESSAGE:
+        raise ProtocolError("too_big", f"{size} bytes; the limit is {MAX_MESSAGE}")
+    try:  # (unpack_client's small case written out: this is every move's first step)
+        msg = msgpack.unpackb(frame) if size <= SMALL else unpack_client(frame)
     except ValueError as err:
         if "exceeds max_" in str(err):  # a header over UNPACK_LIMITS: refused before building
             raise ProtocolError("malformed", f"a list, map or string is longer than a client's "
@@ -372,7 +373,14 @@ def _plain_move(msg: Any) -> bool:
     rid, round_no, move, ts = msg["id"], msg["round"], msg["move"], msg["ts"]
     return (type(msg["v"]) is int and msg["v"] == VERSION and type(rid) is int and rid > 0
             and type(round_no) is int and type(ts) is float and math.isfinite(ts)
-            and type(move) is dict and all(type(x) in _SCALARS for x in move.values()))
+            and type(move) is dict and _flat(move))
+
+
+def _flat(move: dict[str, Any]) -> bool:
+    for value in move.values():  # (a loop: a generator for all() costs a call per item)
+        if type(value) not in _SCALARS:
+            return False
+    return True
 
 
 def check(msg: Any, channel: str) -> dict[str, Any]:

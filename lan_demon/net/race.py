@@ -25,6 +25,9 @@ from lan_demon.net.seal import half_of, seal
 from lan_demon.net.seats import Seat
 
 TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows (clock jitter)
+#: ``Held.place`` of a move committed as it arrives: where it was going is where it goes now
+#: (nothing has moved in between), so it is worked out only if the move is refused.
+AS_IT_ARRIVED = ""
 
 
 @dataclass(order=True, slots=True)
@@ -43,8 +46,12 @@ class Held:
 def on_move(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
             out: Outbox) -> None:
     player = seat if seat is not None else arb._player(seat, peer)  # (None: it raises)
-    if not first_use(arb, peer, msg["id"]):
-        raise ProtocolError("duplicate", f"move {msg['id']} was already sent on this "
+    rid = msg["id"]
+    ids = arb.move_ids.get(peer)
+    if ids is None:  # (not setdefault: that would build a RecentIds for every move)
+        ids = new_ids(arb, peer)
+    if not ids.add(rid):
+        raise ProtocolError("duplicate", f"move {rid} was already sent on this "
                             "connection; a move is never applied twice")
     try:
         move = arb.game.move_from_data(msg["move"])
@@ -62,11 +69,12 @@ def on_move(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     index, claimed = player.index, msg["ts"]
     credit = min(player.one_way() + TOLERANCE, arb.config.lag_cap_ms / 1000)
     ts = min(max(claimed, now - credit), now)
-    held = Held(ts, now, index, msg["id"], move, arb.game.destination(arb.state, index, move),
-                claimed)
+    held = Held(ts, now, index, rid, move, AS_IT_ARRIVED, claimed)
     if index in arb.queued:  # keep a seat's moves in the order it sent them
+        held.place = arb.game.destination(arb.state, index, move)
         arb.queued[index].append(held)
     elif arb.config.fairness_ms > 0 and arb.game.rivals(arb.state, index, move):
+        held.place = arb.game.destination(arb.state, index, move)
         hold(arb, held, now)
     else:
         commit(arb, held, now, out)
@@ -171,8 +179,8 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
               "seat": seat, "move": shown, "rid": held.rid, "events": public, "p": secret}
     if secret and owner is not None:
         key = arb.seats[seat].seal
-        sealed = seal(key, seq, half_of(events, data if hidden_move else None)) \
-            if key is not None else None
+        sealed = seal(key, seq, half_of(events, data if hidden_move else None),
+                      arb.packer) if key is not None else None
         if sealed is not None:  # the half rides in the update (§23): no frame of its own
             update["s"] = sealed
         else:  # no key for the seat, or a half too large to seal (§4.2): its own frame
@@ -210,7 +218,9 @@ def refusal_for(arb, held: Held, err: IllegalMove) -> dict[str, Any]:
     """The error for a refused move. A card whose place another seat's card took first
     was beaten (RD-11), whatever else the engine sees wrong with it now: the error says
     who, on which stack (as it showed before), and by how many milliseconds."""
-    lost = arb.races.verdict(arb.state, held.seat, held.move, held.place, held.ts, err.rule)
+    place = held.place if held.place != AS_IT_ARRIVED else \
+        arb.game.destination(arb.state, held.seat, held.move)  # (a refused move moved nothing)
+    lost = arb.races.verdict(arb.state, held.seat, held.move, place, held.ts, err.rule)
     if lost is None:
         return make("error", re=held.rid, code="illegal", reason=err.reason, rule=err.rule)
     if isinstance(lost, Taken):
@@ -227,10 +237,8 @@ def refusal_for(arb, held: Held, err: IllegalMove) -> dict[str, Any]:
                 ms=lost.ms)
 
 
-def first_use(arb, peer: bytes, rid: int) -> bool:
-    """Whether this connection has not sent a move with this id before."""
-    ids = arb.move_ids.get(peer)
-    if ids is None:  # (not setdefault: that would build a RecentIds for every move)
-        arb._forget_strangers(arb.move_ids)
-        ids = arb.move_ids[peer] = RecentIds()
-    return ids.add(rid)
+def new_ids(arb, peer: bytes) -> RecentIds:
+    """The move ids of a connection not heard moving before (a new one, or one forgotten)."""
+    arb._forget_strangers(arb.move_ids)
+    ids = arb.move_ids[peer] = RecentIds()
+    return ids

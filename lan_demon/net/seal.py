@@ -92,27 +92,34 @@ def _hash(state: Any, data: bytes) -> bytes:
 
 def _keystream(stream: Any, nonce: bytes, size: int) -> int:
     """``size`` bytes of keystream as one big-endian int (XOR on ints is one operation)."""
-    if size <= BLOCK:
-        return int.from_bytes(_hash(stream, b"k" + nonce + b"\0\0\0\0")[:size], "big")
+    if size <= BLOCK:  # (one block: most seals, written out)
+        h = stream.copy()
+        h.update(b"k" + nonce + b"\0\0\0\0")
+        return int.from_bytes(h.digest()[:size], "big")
     blocks = b"".join(_hash(stream, b"k" + nonce + i.to_bytes(4, "big"))
                       for i in range(-(-size // BLOCK)))
     return int.from_bytes(blocks[:size], "big")
 
 
-def seal(key: bytes, seq: int, half: dict[str, Any]) -> bytes | None:
+def seal(key: bytes, seq: int, half: dict[str, Any],
+         packer: msgpack.Packer | None = None) -> bytes | None:
     """The sealed bytes of ``half`` (:func:`half_of`) for the update numbered ``seq``; None if
-    it is too large to seal."""
-    body = msgpack.packb(half, use_bin_type=True)
+    it is too large to seal. ``packer``: the caller's own reused ``msgpack.Packer`` (the
+    arbiter seals every move: ``packb`` makes a Packer, and its buffer, each time — two
+    thirds of the packing's cost)."""
+    body = packer.pack(half) if packer is not None else msgpack.packb(half, use_bin_type=True)
     size = len(body)
     if size > MAX_HALF:
         return None
     padded = -(-(size + 2) // PAD) * PAD
-    plain = size.to_bytes(2, "big") + body + bytes(padded - size - 2)
     nonce = seq.to_bytes(8, "big")
-    stream, tag = _keyed(key)
-    sealed = (int.from_bytes(plain, "big") ^ _keystream(stream, nonce, padded)).to_bytes(
-        padded, "big")
-    return sealed + _hash(tag, b"t" + nonce + sealed)
+    stream, tagger = _keyed(key)
+    # the length, the body, then zeros to ``padded`` bytes: as an int, the first two shifted
+    plain = int.from_bytes(size.to_bytes(2, "big") + body, "big") << (8 * (padded - size - 2))
+    sealed = (plain ^ _keystream(stream, nonce, padded)).to_bytes(padded, "big")
+    tag = tagger.copy()
+    tag.update(b"t" + nonce + sealed)
+    return sealed + tag.digest()
 
 
 def open_seal(key: bytes, seq: int, sealed: Any) -> dict[str, Any] | None:

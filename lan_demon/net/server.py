@@ -51,7 +51,7 @@ ROUTER_SNDHWM, PUB_SNDHWM, ROUTER_RCVHWM = 256, 10_000, 256
 # mode. benchmarks/hostile.py measures it (docs/benchmarks.md).
 FLOOD_DRAIN, NAP_FACTOR, MIN_NAP, MAX_NAP = 16, 6.0, 0.002, 0.004
 # pyzmq's flags as plain ints: its enum types cost a call each time they are combined or passed
-EVENTS, POLLIN, RCVMORE = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.RCVMORE)
+EVENTS, POLLIN = int(zmq.EVENTS), int(zmq.POLLIN)
 NOBLOCK, SNDMORE = int(zmq.NOBLOCK), int(zmq.SNDMORE)
 # The hot path calls the backend's send, recv and get (``zmq.backend.Socket``, which pyzmq's
 # Socket extends): its Python layer (routing ids, groups, ``recv_multipart``'s loop with an enum
@@ -222,7 +222,7 @@ class ArbiterServer:
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
             out = Outbox()
             # Frames that came while the last wake-up was handled are read without a poll.
-            if router.getsockopt(EVENTS) & POLLIN or poller.poll(wait * 1000):
+            if _get(router, EVENTS) & POLLIN or poller.poll(wait * 1000):
                 dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 began = time.perf_counter()
                 self._drain(out, FLOOD_DRAIN if flooded else DRAIN)
@@ -243,19 +243,23 @@ class ArbiterServer:
         """Handle up to ``most`` ready frames, adding what the arbiter says to ``out``. A bug
         in the arbiter is logged and the next frame is read (the table goes on)."""
         arbiter, clock, router = self.arbiter, self.clock, self.router
-        handle = arbiter.handle_into
+        handle, identify = arbiter.handle_into, self.identify
         for _ in range(most):
             # An empty socket ends the drain with Again (~9 µs, once a wake-up); asking
             # EVENTS before every frame would cost ~4 µs a frame.
             try:
-                if self.identify:
+                if identify:
                     peer, payload, sender = self._receive_identified()
                 else:  # the routing id, then the message: every part is there once one is,
-                    # and a ROUTER always puts the routing id before at least one part
+                    # and a ROUTER always puts the routing id before at least one part. A
+                    # part received as a Frame says whether more follow (asking RCVMORE of
+                    # the socket costs a third of a receive: pyzmq looks the option up).
                     peer, sender = _recv(router, NOBLOCK), NOBODY
-                    payload = [_recv(router, NOBLOCK)]
-                    while _get(router, RCVMORE):
-                        payload.append(_recv(router, NOBLOCK))
+                    part = _recv(router, NOBLOCK, False)
+                    payload = [part.bytes]
+                    while part.more:
+                        part = _recv(router, NOBLOCK, False)
+                        payload.append(part.bytes)
             except zmq.Again:
                 break
             try:
