@@ -247,22 +247,23 @@ class Arbiter:
             out.private.append((peer, make("error", re=request_id(frame), code=err.code,
                                            reason=err.reason)))
             return
-        seat = self._seat_of(peer)
-        if seat is None and self._quiet(peer, msg, now):
-            return
-        rid = msg.get("id") if "id" in FROM_CLIENT[msg["t"]] else None  # hb may carry junk
-        if seat is not None and not seats.same_key(seat, sender):
-            out.private.append((peer, seats.wrong_key(rid)))
-            return
-        if seat is not None:
+        seat, kind = self._seat_of(peer), msg["t"]
+        rid = msg.get("id") if "id" in FROM_CLIENT[kind] else None  # hb may carry junk
+        if seat is None:
+            if self._quiet(peer, msg, now):
+                return
+        else:
+            if not seats.same_key(seat, sender):
+                out.private.append((peer, seats.wrong_key(rid)))
+                return
             seat.heard = now
             if seat.status == "away":
                 self._presence(seat, "here", out)
         try:
-            if msg["t"] == "hello":
+            if kind == "hello":
                 self._on_hello(peer, seat, msg, now, out, sender)
             else:
-                getattr(self, "_on_" + msg["t"])(peer, seat, msg, now, out)
+                getattr(self, "_on_" + kind)(peer, seat, msg, now, out)
         except ProtocolError as err:
             out.private.append((peer, make("error", re=rid, code=err.code, reason=err.reason)))
 

@@ -67,8 +67,9 @@ def on_move(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     # measured delay and the tolerance, together capped at lag_cap_ms: slow echoes buy no
     # more) and the arrival: never a way to jump the queue by more than the cap (§8).
     index, claimed = player.index, msg["ts"]
-    credit = min(player.one_way() + TOLERANCE, arb.config.lag_cap_ms / 1000)
-    ts = min(max(claimed, now - credit), now)
+    credit = min(player.one_way() + TOLERANCE, arb.config.lag_cap_ms / 1000)  # (>= 0)
+    earliest = now - credit
+    ts = claimed if earliest <= claimed <= now else earliest if claimed < earliest else now
     held = Held(ts, now, index, rid, move, AS_IT_ARRIVED, claimed)
     if index in arb.queued:  # keep a seat's moves in the order it sent them
         held.place = arb.game.destination(arb.state, index, move)
@@ -140,13 +141,14 @@ def release(arb, now: float, out: Outbox) -> None:
 
 
 def commit(arb, held: Held, now: float, out: Outbox) -> None:
-    seat, move = held.seat, held.move
+    seat, move, game = held.seat, held.move, arb.game
     # The table's own moves and stand-in turns (rid -1) are refused to nobody; a stand-in
     # seat whose connection is still open gets its private half all the same (§9)
-    owner = arb.seats[seat].peer if seat >= 0 else None
+    mover = arb.seats[seat] if seat >= 0 else None
+    owner = mover.peer if mover is not None else None
     peer = owner if held.rid >= 0 else None
     try:
-        events = arb.game.apply(arb.state, seat, move)
+        events = game.apply(arb.state, seat, move)
     except IllegalMove as err:
         refusal = refusal_for(arb, held, err)
         record_refused(arb, held, refusal)
@@ -159,7 +161,6 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
         if peer is not None:
             out.private.append((peer, refusal))
         return
-    game = arb.game
     if game.races:
         arb.races.remember(seat, held.ts, events, arb.state)
         move = placed(move, events)
@@ -178,7 +179,7 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
     update = {"v": VERSION, "t": "update", "seq": seq, "k": "move", "round": round_no,
               "seat": seat, "move": shown, "rid": held.rid, "events": public, "p": secret}
     if secret and owner is not None:
-        key = arb.seats[seat].seal
+        key = mover.seal
         sealed = seal(key, seq, half_of(events, data if hidden_move else None),
                       arb.packer) if key is not None else None
         if sealed is not None:  # the half rides in the update (§23): no frame of its own
@@ -195,7 +196,7 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
     if restarts_minute(events):
         arb.last_play = now
     arb.turn_since = now
-    if arb.game.round_over(arb.state):
+    if game.round_over(arb.state):
         arb._end_round(now, out)
 
 

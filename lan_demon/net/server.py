@@ -220,9 +220,9 @@ class ArbiterServer:
         while not self._stopping:
             now = self.clock()
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
-            out = Outbox()
             # Frames that came while the last wake-up was handled are read without a poll.
             if _get(router, EVENTS) & POLLIN or poller.poll(wait * 1000):
+                out = Outbox()
                 dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 began = time.perf_counter()
                 self._drain(out, FLOOD_DRAIN if flooded else DRAIN)
@@ -231,9 +231,8 @@ class ArbiterServer:
                 self._send(out)  # before tick: a move's update waits for nothing else
                 if flooded:
                     time.sleep(min(MAX_NAP, max(MIN_NAP, spent * NAP_FACTOR)))
-                out = Outbox()
-            self._step("a tick", arbiter.tick, out)
-            self._send(out)  # (nothing, mostly: a beat a second, the fairness window's end)
+            # (nothing to send, mostly: a beat a second, the fairness window's end)
+            self._send(self._step("a tick", arbiter.tick))
             self._tell_seats()
             if exit_when_over and arbiter.finished(self.clock()):
                 break
@@ -290,13 +289,14 @@ class ArbiterServer:
             except Exception as err:  # the announcement must never take the table down
                 log_internal("telling the seat counts", err)
 
-    def _step(self, what: str, step: Callable[[float], Outbox], out: Outbox) -> None:
-        """Run one step of the arbiter, adding what it says to ``out``. A bug in it is logged
-        and the loop goes on serving."""
+    def _step(self, what: str, step: Callable[[float], Outbox]) -> Outbox:
+        """Run one step of the arbiter; what it says. A bug in it is logged and the loop goes
+        on serving (with nothing to send for that step)."""
         try:
-            out.extend(step(self.clock()))
+            return step(self.clock())
         except Exception as err:
             log_internal(what, err)
+            return Outbox()
 
     def _send(self, out: Outbox) -> None:
         """Publish first, then answer privately: the canonical update is what every screen
@@ -391,6 +391,6 @@ class ArbiterServer:
             out = Outbox()
             if poller.poll(50):
                 self._drain(out)
-            self._step("a tick", self.arbiter.tick, out)
+            out.extend(self._step("a tick", self.arbiter.tick))
             self._send(out)
         self._close_sockets(linger=linger_ms)
