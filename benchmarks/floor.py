@@ -374,30 +374,33 @@ class Target:
     """One target process on loopback: its ROUTER address, PUB address, pid, version."""
 
     def __init__(self, kind: str, players: int, seed: int, log: Any, before: str | None,
-                 versions: dict[str, int]):
+                 versions: dict[str, int], wrapper: tuple[str, ...] = (),
+                 startup: float = 15.0):
+        """``wrapper``: a command the target runs under (instructions.py: callgrind), and
+        ``startup`` the seconds it is given to say its ports."""
         self.kind = kind
         self.tree = before if kind == "before" else TREE
         self.version = versions[kind]
         env = tree_env(self.tree)
         if kind in STAND_INS:
             env["RULES_SEATS"] = str(players)  # the rules stand-in deals a table of this size
-            self.proc = subprocess.Popen([sys.executable, HERE, "--" + kind], cwd=TREE, env=env,
-                                         stdout=subprocess.PIPE, stderr=log, text=True)
-            router, pub = read_line(self.proc).split()
+            self.proc = subprocess.Popen([*wrapper, sys.executable, HERE, "--" + kind], cwd=TREE,
+                                         env=env, stdout=subprocess.PIPE, stderr=log, text=True)
+            router, pub = read_line(self.proc, startup).split()
             self.address, self.pub = f"tcp://{HOST}:{router}", f"tcp://{HOST}:{pub}"
         else:
             profile = ["-m", "cProfile", "-o", os.path.join(PROFILE, f"{kind}-{players}-"
                                                             f"{time.monotonic_ns()}.prof")] \
                 if PROFILE else []
-            command = [sys.executable, *profile, "-m", "lan_demon", "host", "--port", "0",
-                       "--players",
+            command = [*wrapper, sys.executable, *profile, "-m", "lan_demon", "host", "--port",
+                       "0", "--players",
                        str(players), "--seed", str(seed), "--countdown", "0", "--pause", "0",
                        "--fairness-ms", "0", "--rounds", "1000000", "--no-handicap",
                        "--rate-limit", "0"]
             self.proc = subprocess.Popen(command, cwd=self.tree, env=env,
                                          stdout=subprocess.PIPE, stderr=log, text=True)
             # "lan-demon: hosting racing-demon at HOST:PORT (updates on port PUB), …"
-            first = read_line(self.proc)
+            first = read_line(self.proc, startup)
             self.address = "tcp://" + first.split(" at ", 1)[1].split()[0]
             self.pub = f"tcp://{HOST}:{int(first.split('updates on port ', 1)[1].split(')')[0])}"
             if not self.address.startswith(f"tcp://{HOST}:"):
