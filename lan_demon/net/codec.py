@@ -361,6 +361,7 @@ def _unpack_arbiter(frame: bytes) -> Any:
 
 
 _MOVE_FIELDS = frozenset(("v", "t", "id", "round", "move", "ts"))
+_MOVE_KINDS = (int, int, int, float, dict)  # the types of v, id, round, ts and move, exactly
 _SCALARS = (str, int, float, bool)
 
 
@@ -368,12 +369,11 @@ def _plain_move(msg: Any) -> bool:
     """A ``move`` of the usual shape — exactly its fields, each of its kind, the move a flat
     map — checked in one pass: most frames at a busy table are these (the full check below
     gives the same verdict on them, only slower)."""
-    if type(msg) is not dict or msg.get("t") != "move" or msg.keys() != _MOVE_FIELDS:
+    if type(msg) is not dict or msg.keys() != _MOVE_FIELDS or msg["t"] != "move":
         return False
-    rid, round_no, move, ts = msg["id"], msg["round"], msg["move"], msg["ts"]
-    return (type(msg["v"]) is int and msg["v"] == VERSION and type(rid) is int and rid > 0
-            and type(round_no) is int and type(ts) is float and math.isfinite(ts)
-            and type(move) is dict and _flat(move))
+    version, rid, round_no, move, ts = msg["v"], msg["id"], msg["round"], msg["move"], msg["ts"]
+    return ((type(version), type(rid), type(round_no), type(ts), type(move)) == _MOVE_KINDS
+            and version == VERSION and rid > 0 and math.isfinite(ts) and _flat(move))
 
 
 def _flat(move: dict[str, Any]) -> bool:
