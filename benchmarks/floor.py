@@ -130,6 +130,19 @@ def tree_env(path: str) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=path)
 
 
+def targets(args: argparse.Namespace) -> tuple[list[str], dict[str, int]]:
+    """The targets measured (``before`` with ``--before``, whose path is made absolute) and
+    the protocol version each speaks."""
+    from lan_demon.net.codec import VERSION
+    kinds = ["relay", "rules", "lan_demon"]
+    versions = {kind: VERSION for kind in kinds}
+    if args.before:
+        args.before = os.path.abspath(args.before)
+        kinds.append("before")
+        versions["before"] = tree_version(args.before)
+    return kinds, versions
+
+
 def tree_version(path: str) -> int:
     """The protocol version a checkout of lan_demon speaks."""
     out = subprocess.run([sys.executable, "-c", "from lan_demon.net.codec import VERSION; "
@@ -876,12 +889,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     from lan_demon.net.codec import VERSION, encode
     sizes = [int(s) for s in args.seats.split(",")]
-    kinds = ["relay", "rules", "lan_demon"]
-    versions = {"relay": VERSION, "rules": VERSION, "lan_demon": VERSION}
-    if args.before:
-        args.before = os.path.abspath(args.before)
-        kinds.append("before")
-        versions["before"] = tree_version(args.before)
+    kinds, versions = targets(args)
     command = (f"python benchmarks/floor.py --seats {args.seats} --seconds {args.seconds:g} "
                f"--reps {args.reps} --seed {args.seed}"
                + (f" --before {args.before}" if args.before else ""))

@@ -46,7 +46,7 @@ from typing import Any
 
 import zmq
 
-from floor import STAND_INS, Load, Target, begin, tree_version
+from floor import STAND_INS, Load, Target, begin, targets
 from children import stop
 
 STARTUP = 300.0  # seconds a target under valgrind is given to start (it compiles and imports)
@@ -124,13 +124,7 @@ def main() -> None:
               file=sys.stderr)
         sys.exit(2)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    from lan_demon.net.codec import VERSION
-    kinds = ["relay", "rules", "lan_demon"]
-    versions = {"relay": VERSION, "rules": VERSION, "lan_demon": VERSION}
-    if args.before:
-        args.before = os.path.abspath(args.before)
-        kinds.append("before")
-        versions["before"] = tree_version(args.before)
+    kinds, versions = targets(args)
     print(f"command: python benchmarks/instructions.py --seats {args.seats} --moves "
           f"{low},{high} --seed {args.seed}" + (f" --before {args.before}" if args.before else ""))
     valgrind = subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout

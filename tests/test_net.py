@@ -402,3 +402,30 @@ def test_catching_up_from_asking_for_a_snapshot_until_it_comes(host):
     assert ann.catching_up
     pump_until(lambda: not ann.catching_up, [ann])
     assert ann.seq == seq and ann.buffered == 0 and ann.table["phase"] == "lobby"
+
+
+def test_a_multi_part_message_through_the_socket_loop_is_refused_and_the_next_is_read(host):
+    """The loop reads a message's parts by their 'more' flag (server._drain): a message of two
+    or three frames gets one malformed error, and the single-frame messages that follow it on
+    the same connection are read as messages, each answered (the drain keeps its place)."""
+    import zmq
+    from lan_demon.net.codec import decode_all, encode
+    server = host("racing-demon", seed=1)
+    dealer = server.context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    dealer.connect(server.address)
+    try:
+        ping = [encode(make("ping", id=n, c=float(n))) for n in (1, 2, 3, 4)]
+        dealer.send_multipart(ping[:2])
+        dealer.send_multipart([ping[2], b"", b"x"])
+        dealer.send(ping[3])
+        replies: list[dict] = []
+        deadline = time.monotonic() + 10
+        while len(replies) < 3 and time.monotonic() < deadline:
+            if dealer.poll(100):
+                replies += decode_all(dealer.recv(), "private")
+        assert [(r["t"], r.get("code"), r.get("re")) for r in replies] == [
+            ("error", "malformed", None), ("error", "malformed", None), ("pong", None, 4)]
+        assert all("exactly one frame" in r["reason"] for r in replies[:2])
+    finally:
+        dealer.close(0)
