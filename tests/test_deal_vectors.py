@@ -104,3 +104,28 @@ def test_rd3_a_seeded_match_deals_the_german_vector():
     state = match.deal()
     assert [[c.to_data() for c in s.pile] for s in state.seats] == \
         [s["pile"] for s in doc["deal"]["seats"]]
+
+
+def test_rd3_a_rejected_word_takes_the_streams_next_and_the_stream_stays_in_step(monkeypatch):
+    """§21.3's rejection, forced: with every limit at 2**63 about half the words are rejected.
+    DealRandom's shuffle (which takes its words from the stream up front) and the spec's, one
+    word at a time, then shuffle alike, shuffle after shuffle — and the stream goes on at the
+    same word after them."""
+    import lan_demon.games.deal as deal
+    half = 2**63
+    monkeypatch.setattr(deal, "_LIMITS", (0,) + (half,) * 128)
+
+    class Forced(Spec):
+        def below(self, n: int) -> int:
+            while (u := self.word()) >= half:
+                pass
+            return u % n
+
+    secret = hashlib.sha256(b"forced rejections").digest()
+    ours, spec = DealRandom(secret), Forced(secret)
+    for size in (52, 10, 1, 0, 2, 33, 104):
+        mine, theirs = list(range(size)), list(range(size))
+        ours.shuffle(mine)
+        spec.shuffle(theirs)
+        assert mine == theirs
+    assert [ours._next() for _ in range(9)] == [spec.word() for _ in range(9)]

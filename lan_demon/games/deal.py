@@ -76,19 +76,40 @@ class DealRandom:
             if u < limit:
                 return u % n
 
+    def _take(self, count: int) -> list[int]:
+        """The stream's next ``count`` words, in order: the rest of the last block, then as
+        many new blocks as are missing, hashed in one go."""
+        words = self._words[::-1]  # (kept as a stack: the next word is the last)
+        missing = count - len(words)
+        if missing > 0:
+            first = self._block
+            self._block += -(-missing // 4)
+            prefix = self._prefix
+            data = b"".join(hashlib.sha256(prefix + block.to_bytes(8, "big")).digest()
+                            for block in range(first, self._block))
+            words += struct.unpack(f">{len(data) // 8}Q", data)
+        self._words = words[count:][::-1]
+        return words[:count]
+
     def shuffle(self, items: MutableSequence[Any]) -> None:
-        """Fisher–Yates from the end, in place (:meth:`below` written out: every client
-        re-deals each round to check it, so this is the deal's hot loop)."""
-        words = self._words
-        for i in range(len(items) - 1, 0, -1):
+        """Fisher–Yates from the end, in place: :meth:`below` for each place, with the words
+        taken from the stream up front (one a place; a word rejected — a chance of n in 2**64
+        — takes the stream's next). Every client re-deals each round to check it, so this is
+        the deal's hot loop."""
+        last = len(items) - 1
+        if last < 1:
+            return
+        words = self._take(last)
+        k = 0
+        for i in range(last, 0, -1):
             n = i + 1
             limit = _LIMITS[n] if n < len(_LIMITS) else _TWO_64 - _TWO_64 % n
-            while True:
-                if not words:
-                    self._next_block()
-                u = words.pop()
-                if u < limit:
-                    break
+            u = words[k]
+            k += 1
+            while u >= limit:
+                words.append(self._next())  # the stream after every word taken so far
+                u = words[k]
+                k += 1
             j = u % n
             items[i], items[j] = items[j], items[i]
 
