@@ -35,12 +35,10 @@ class DemonSeat:
     voted: bool = False
     turned: int = 0  # cards turned since the last play anywhere (RD-13)
 
-    def stock(self) -> int:
-        return len(self.pack) + len(self.waste)
-
     def cycled(self) -> bool:
-        """Turned through the whole Pack since the last play (RD-13); true with no Pack at all."""
-        return self.turned >= self.stock()
+        """Turned through the whole Pack (and the waste it became) since the last play (RD-13);
+        true with no Pack at all."""
+        return self.turned >= len(self.pack) + len(self.waste)
 
 
 @dataclass
