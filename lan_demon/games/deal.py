@@ -33,7 +33,6 @@ SEED_TAG = "lan_demon/seed/v1"
 SECRET_BYTES = 32  # a host's round secret: 256 bits from the operating system
 NONCE_BYTES = 16  # a client's contribution to a round: 128 bits
 _TWO_64 = 1 << 64
-_WORDS = struct.Struct(">4Q")  # a block read as four unsigned big-endian 64-bit integers
 # Rejection sampling's limit for a number below n, for the n a shuffle of a pack or two asks
 _LIMITS = (0,) + tuple(_TWO_64 - _TWO_64 % n for n in range(1, 129))
 
@@ -54,16 +53,17 @@ class DealRandom:
         self._block = 0
         self._words: list[int] = []
 
-    def _next_block(self) -> None:
-        """The next block's four words, appended so that its first 8 bytes are popped first."""
-        digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
-        self._block += 1
-        first, second, third, fourth = _WORDS.unpack(digest)
-        self._words.extend((fourth, third, second, first))
+    def _blocks(self, count: int) -> tuple[int, ...]:
+        """The words of the stream's next ``count`` blocks, in order."""
+        first, prefix = self._block, self._prefix
+        self._block += count
+        data = b"".join(hashlib.sha256(prefix + block.to_bytes(8, "big")).digest()
+                        for block in range(first, self._block))
+        return struct.unpack(f">{4 * count}Q", data)
 
     def _next(self) -> int:
-        if not self._words:
-            self._next_block()
+        if not self._words:  # (kept as a stack: the next word is the last)
+            self._words.extend(reversed(self._blocks(1)))
         return self._words.pop()
 
     def below(self, n: int) -> int:
@@ -79,15 +79,10 @@ class DealRandom:
     def _take(self, count: int) -> list[int]:
         """The stream's next ``count`` words, in order: the rest of the last block, then as
         many new blocks as are missing, hashed in one go."""
-        words = self._words[::-1]  # (kept as a stack: the next word is the last)
+        words = self._words[::-1]
         missing = count - len(words)
         if missing > 0:
-            first = self._block
-            self._block += -(-missing // 4)
-            prefix = self._prefix
-            data = b"".join(hashlib.sha256(prefix + block.to_bytes(8, "big")).digest()
-                            for block in range(first, self._block))
-            words += struct.unpack(f">{len(data) // 8}Q", data)
+            words += self._blocks(-(-missing // 4))
         self._words = words[count:][::-1]
         return words[:count]
 

@@ -92,10 +92,8 @@ def _hash(state: Any, data: bytes) -> bytes:
 
 def _keystream(stream: Any, nonce: bytes, size: int) -> int:
     """``size`` bytes of keystream as one big-endian int (XOR on ints is one operation)."""
-    if size <= BLOCK:  # (one block: most seals, written out)
-        h = stream.copy()
-        h.update(b"k" + nonce + b"\0\0\0\0")
-        return int.from_bytes(h.digest()[:size], "big")
+    if size <= BLOCK:
+        return int.from_bytes(_hash(stream, b"k" + nonce + b"\0\0\0\0")[:size], "big")
     blocks = b"".join(_hash(stream, b"k" + nonce + i.to_bytes(4, "big"))
                       for i in range(-(-size // BLOCK)))
     return int.from_bytes(blocks[:size], "big")
