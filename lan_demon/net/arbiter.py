@@ -248,24 +248,26 @@ class Arbiter:
                                            reason=err.reason)))
             return
         seat, kind = self._seat_of(peer), msg["t"]
-        rid = msg.get("id") if "id" in FROM_CLIENT[kind] else None  # hb may carry junk
         if seat is None:
             if self._quiet(peer, msg, now):
                 return
         else:
-            if not seats.same_key(seat, sender):
-                out.private.append((peer, seats.wrong_key(rid)))
+            if seat.key is not None and sender.key != seat.key:  # (seats.same_key, inline)
+                out.private.append((peer, seats.wrong_key(_request_id(msg))))
                 return
             seat.heard = now
             if seat.status == "away":
                 self._presence(seat, "here", out)
         try:
-            if kind == "hello":
+            if kind == "move":  # most frames at a busy table: no name built, no lookup
+                self._on_move(peer, seat, msg, now, out)
+            elif kind == "hello":
                 self._on_hello(peer, seat, msg, now, out, sender)
             else:
                 getattr(self, "_on_" + kind)(peer, seat, msg, now, out)
         except ProtocolError as err:
-            out.private.append((peer, make("error", re=rid, code=err.code, reason=err.reason)))
+            out.private.append((peer, make("error", re=_request_id(msg), code=err.code,
+                                           reason=err.reason)))
 
     def tick(self, now: float) -> Outbox:
         """Time passing: heartbeats, absences, Go, the fairness window, RD-13, stand-in turns."""
@@ -403,3 +405,8 @@ class Arbiter:
         return (self.quiet_until is not None and now < self.quiet_until
                 and peer not in self.spectators and msg["t"] != "hello")
 
+
+def _request_id(msg: dict[str, Any]) -> int | None:
+    """The id an error answers: the message's own, for a type that carries one (a ``hb``
+    may carry junk there). Looked up only when an error is sent."""
+    return msg.get("id") if "id" in FROM_CLIENT[msg["t"]] else None

@@ -27,6 +27,7 @@ import functools
 import hashlib
 import hmac
 import secrets
+import struct
 from typing import Any
 
 import msgpack
@@ -90,10 +91,13 @@ def _hash(state: Any, data: bytes) -> bytes:
     return h.digest()
 
 
+# "k" || seq || block 0, and "t" || seq: the keystream's and the tag's inputs, each packed in one
+# call (a seal is made for most moves at every table: every C call counts, issue 13)
+_STREAM_0, _TAG_PREFIX = struct.Struct(">cQI"), struct.Struct(">cQ")
+
+
 def _keystream(stream: Any, nonce: bytes, size: int) -> int:
     """``size`` bytes of keystream as one big-endian int (XOR on ints is one operation)."""
-    if size <= BLOCK:
-        return int.from_bytes(_hash(stream, b"k" + nonce + b"\0\0\0\0")[:size], "big")
     blocks = b"".join(_hash(stream, b"k" + nonce + i.to_bytes(4, "big"))
                       for i in range(-(-size // BLOCK)))
     return int.from_bytes(blocks[:size], "big")
@@ -110,13 +114,18 @@ def seal(key: bytes, seq: int, half: dict[str, Any],
     if size > MAX_HALF:
         return None
     padded = -(-(size + 2) // PAD) * PAD
-    nonce = seq.to_bytes(8, "big")
     stream, tagger = _keyed(key)
+    if padded <= BLOCK:  # one block of keystream: every half a game makes today
+        block = stream.copy()
+        block.update(_STREAM_0.pack(b"k", seq, 0))
+        keystream = int.from_bytes(block.digest()[:padded], "big")
+    else:
+        keystream = _keystream(stream, seq.to_bytes(8, "big"), padded)
     # the length, the body, then zeros to ``padded`` bytes: as an int, the first two shifted
     plain = int.from_bytes(size.to_bytes(2, "big") + body, "big") << (8 * (padded - size - 2))
-    sealed = (plain ^ _keystream(stream, nonce, padded)).to_bytes(padded, "big")
+    sealed = (plain ^ keystream).to_bytes(padded, "big")
     tag = tagger.copy()
-    tag.update(b"t" + nonce + sealed)
+    tag.update(_TAG_PREFIX.pack(b"t", seq) + sealed)
     return sealed + tag.digest()
 
 
