@@ -50,6 +50,14 @@ ROUTER_SNDHWM, PUB_SNDHWM, ROUTER_RCVHWM = 256, 10_000, 256
 # rest of the table waits at most MAX_NAP more. A wake-up that drops nothing ends the flood
 # mode. benchmarks/hostile.py measures it (docs/benchmarks.md).
 FLOOD_DRAIN, NAP_FACTOR, MIN_NAP, MAX_NAP = 16, 6.0, 0.002, 0.004
+# A wake-up after a wait of QUIET seconds or more reads one frame, and sends what it says, before
+# it reads on. A drain ends with a receive that finds the socket empty, and pyzmq raises that as
+# an exception it builds at some cost (~26k instructions, 18 us at an idle table: p50 measured
+# in docs/benchmarks.md); at a quiet table — people, or a bot between moves — that came before
+# the publish of the one move the wake-up was for. A busy table's wake-ups follow one another
+# within about a millisecond (20 flat-out seats), so they still read every frame ready and
+# publish once.
+QUIET = 0.002
 # pyzmq's flags as plain ints: its enum types cost a call each time they are combined or passed
 EVENTS, POLLIN = int(zmq.EVENTS), int(zmq.POLLIN)
 NOBLOCK, SNDMORE = int(zmq.NOBLOCK), int(zmq.SNDMORE)
@@ -220,12 +228,19 @@ class ArbiterServer:
         while not self._stopping:
             now = self.clock()
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
+            most = FLOOD_DRAIN if flooded else DRAIN
             # Frames that came while the last wake-up was handled are read without a poll.
-            if _get(router, EVENTS) & POLLIN or poller.poll(wait * 1000):
+            ready = _get(router, EVENTS) & POLLIN
+            if not ready:
+                asleep = time.perf_counter()
+                ready = poller.poll(wait * 1000)
+                if ready and time.perf_counter() - asleep >= QUIET:
+                    most = 1  # a quiet table: answer the move that woke it before reading on
+            if ready:
                 out = Outbox()
                 dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 began = time.perf_counter()
-                self._drain(out, FLOOD_DRAIN if flooded else DRAIN)
+                self._drain(out, most)
                 spent = time.perf_counter() - began
                 flooded = arbiter.limiter.dropped + arbiter.snapshots.dropped > dropped
                 self._send(out)  # before tick: a move's update waits for nothing else
