@@ -48,7 +48,10 @@ def turn_pack(state: DemonState, seat: int, turn_size: int, german: bool) -> lis
     me.turned += k
     events.append({"e": "turn", "seat": seat, "n": k, "pack": len(me.pack),
                    "waste": len(me.waste), "private": {"waste_top": me.waste[-1].to_data()}})
-    return events + check_stuck(state)
+    stuck = check_stuck(state)
+    if stuck:
+        events += stuck
+    return events
 
 
 def vote_stuck(state: DemonState, seat: int) -> list[dict[str, Any]]:
@@ -62,8 +65,8 @@ def vote_stuck(state: DemonState, seat: int) -> list[dict[str, Any]]:
 
 def check_stuck(state: DemonState) -> list[dict[str, Any]]:
     """RD-13: stuck when everyone still in has voted or turned through their whole Pack."""
-    for s in state.seats:
-        if not s.out and not s.voted and not s.cycled():
+    for s in state.seats:  # (DemonSeat.cycled written out: this runs on every Pack turn)
+        if not s.out and not s.voted and s.turned < len(s.pack) + len(s.waste):
             return []
     return rotate(state, "stuck")
 

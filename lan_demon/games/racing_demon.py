@@ -158,19 +158,21 @@ class RacingDemon(Game):
     # --- applying a move -------------------------------------------------------------------
 
     def apply(self, state: DemonState, seat: int, move: Move) -> list[dict[str, Any]]:
-        if isinstance(move, Timeout):
+        kind = type(move)  # (the move types are final: compared, not isinstance'd, as the
+        # arbiter and every client apply every move of the table)
+        if kind is Timeout:
             return timeout(state, seat)
         if not 0 <= seat < len(state.seats):
             raise BadMove(f"there is no seat {seat} at this table")
-        if isinstance(move, CallOut):
+        if kind is CallOut:
             raise out_refusal(state, seat)
         if state.over:
             raise over_refusal(state, move)
-        if isinstance(move, Play):
-            return self._play(state, seat, move)
-        if isinstance(move, TurnPack):
+        if kind is TurnPack:
             return turn_pack(state, seat, self.turn_size, self.german)
-        if isinstance(move, VoteStuck):
+        if kind is Play:
+            return self._play(state, seat, move)
+        if kind is VoteStuck:
             return vote_stuck(state, seat)
         raise BadMove(f"not a Racing Demon move: {move!r}")
 

@@ -276,7 +276,10 @@ class TableCopy:
         """The next update in sequence (with its private half, if any) moves the copy on."""
         self._waiting_since = None
         self.seq = update["seq"]
-        getattr(self, "_k_" + update["k"])(update, private)
+        if update["k"] == "move":  # nearly every update: no name built, no lookup
+            self._k_move(update, private)
+        else:
+            getattr(self, "_k_" + update["k"])(update, private)
 
     def _needs_private(self, update: dict[str, Any]) -> bool:
         if self.seat is None:
@@ -323,8 +326,11 @@ class TableCopy:
         self.notices.append(Notice("round", f"round {update['round'] + 1}: go!", update))
 
     def _k_move(self, update: dict[str, Any], private: Any) -> None:
-        events = private["events"] if private is not None else update["events"]
-        move = self.game.move_from_data((private or {}).get("move") or update["move"])
+        if private is None:
+            events, move = update["events"], update["move"]
+        else:
+            events, move = private["events"], private.get("move") or update["move"]
+        move = self.game.move_from_data(move)
         self.game.replay(self.mirror, update["seat"], move, events)
         if update["seat"] == self.seat:
             self.pending.pop(update.get("rid"), None)
