@@ -406,6 +406,12 @@ class RacingDemon(Game):
             elif kind == "rotate":
                 rotated = True
         is_play = isinstance(move, Play)
+        seated = 0 <= seat < len(mirror.seats)
+        # Every Pack card and every card under a waste top is a placeholder on a redacted
+        # table; a waste top is a card only for its owner. So a turn or a vote turns a card
+        # face down only where that top was known (the viewer's own seat).
+        top = mirror.seats[seat].waste[-1:] if seated else []
+        knew_top = bool(top) and not top[0].hidden
         placed = None
         if is_play and play is not None:
             me = mirror.seats[seat]
@@ -421,7 +427,7 @@ class RacingDemon(Game):
         elif is_play:  # a play turns no card face down: the Pack is not touched, and the
             touched = ()  # waste under its top was placeholders already
         else:
-            touched = [seat] if 0 <= seat < len(mirror.seats) else []
+            touched = [seat] if knew_top else []
         for i in touched:
             s = mirror.seats[i]
             blank = hidden(i)
