@@ -329,7 +329,10 @@ class Client(TableCopy):
                 for watcher in self.watchers:
                     watcher(WATCHED[channel], msg, size)
         for msg in msgs:
-            getattr(self, "_on_" + msg["t"])(msg)
+            if msg["t"] == "update":  # nearly every message: no name built, no lookup
+                self._on_update(msg)
+            else:
+                getattr(self, "_on_" + msg["t"])(msg)
 
     def _housekeeping(self) -> None:
         now = self.clock()
