@@ -34,20 +34,21 @@ def restarts_minute(events: list[dict[str, Any]]) -> bool:
 def turn_pack(state: DemonState, seat: int, turn_size: int, german: bool) -> list[dict[str, Any]]:
     """RD-9 / RG-5: turn three (or one); an empty Pack first takes the waste back, unshuffled."""
     me = state.seats[seat]
-    if not me.pack and not me.waste:
+    pack, waste = me.pack, me.waste
+    if not pack and not waste:
         raise empty_pack(german)
     events: list[dict[str, Any]] = []
-    if not me.pack:
-        me.pack = me.waste[::-1]
-        me.waste = []
+    if not pack:
+        pack = me.pack = waste[::-1]
+        waste = me.waste = []
         events.append({"e": "recycle", "seat": seat})
-    k = min(turn_size, len(me.pack))
-    chunk = me.pack[-k:]
-    del me.pack[-k:]
-    me.waste.extend(reversed(chunk))
+    k = turn_size if len(pack) >= turn_size else len(pack)
+    chunk = pack[-k:]
+    del pack[-k:]
+    waste.extend(reversed(chunk))
     me.turned += k
-    events.append({"e": "turn", "seat": seat, "n": k, "pack": len(me.pack),
-                   "waste": len(me.waste), "private": {"waste_top": me.waste[-1].to_data()}})
+    events.append({"e": "turn", "seat": seat, "n": k, "pack": len(pack), "waste": len(waste),
+                   "private": {"waste_top": waste[-1].to_data()}})
     stuck = check_stuck(state)
     if stuck:
         events += stuck
