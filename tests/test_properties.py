@@ -109,6 +109,8 @@ def test_random_legal_play_keeps_every_card_and_every_rule(game_id, seed, data):
         legal = game.legal_moves(state, seat)
         if not legal:
             continue
+        for move in legal:  # the arbiter writes a move out once unless the game hides moves
+            assert game.hides_moves or game.public_move(move) == move.to_data()
         snapshot = game.state_to_data(state)
         assert game.state_to_data(game.state_from_data(snapshot)) == snapshot
         _try_illegal(game, state, seat, legal, players)

@@ -109,6 +109,9 @@ class Game(ABC):
     races: ClassVar[bool] = False
     #: True when the lowest total wins (German Racing Demon penalties).
     lower_is_better: ClassVar[bool] = False
+    #: True when :meth:`public_move` may hide part of a move (Gin Solitaire's face-down
+    #: discard, GS-3); False: every move is public as it is, and is not written out twice.
+    hides_moves: ClassVar[bool] = False
     #: The rule id that sets who may take part (named in player-count errors).
     players_rule: ClassVar[str]
 

@@ -109,6 +109,7 @@ class GinSolitaire(Game):
     players_rule = "GS-1"
     #: GS-9: seats never wait for each other.
     simultaneous = True
+    hides_moves = True  # GS-3: a discard goes face down
 
     # --- the match ---------------------------------------------------------------------------
 

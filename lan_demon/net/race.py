@@ -165,7 +165,9 @@ def commit(arb, held: Held, now: float, out: Outbox) -> None:
         arb.races.remember(seat, held.ts, events, arb.state)
         move = placed(move, events)
     seq, round_no = arb._next_seq(), arb.match.round_no
-    data, shown = move.to_data(), game.public_move(move)
+    data = shown = move.to_data()
+    if game.hides_moves:
+        shown = game.public_move(move)
     hidden_move = shown != data
     secret, public = hidden_move, events
     for event in events:  # (a plain loop: the hot path of every table)
