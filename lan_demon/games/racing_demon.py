@@ -418,7 +418,7 @@ class RacingDemon(Game):
             if move.source == "waste" and me.waste and me.waste[-1].hidden:
                 me.waste[-1] = Card.from_data(play["cards"][0])
             placed = play.get("to")  # a "to the middle" card goes where the table put it
-        if placed is not None and not mirror.over and 0 <= seat < len(mirror.seats):
+        if placed is not None and not mirror.over and seated:
             self._play(mirror, seat, move, placed)  # what apply does with a play, told that
         else:
             self.apply(mirror, seat, move)
