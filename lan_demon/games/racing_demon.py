@@ -158,8 +158,7 @@ class RacingDemon(Game):
     # --- applying a move -------------------------------------------------------------------
 
     def apply(self, state: DemonState, seat: int, move: Move) -> list[dict[str, Any]]:
-        kind = type(move)  # (the move types are final: compared, not isinstance'd, as the
-        # arbiter and every client apply every move of the table)
+        kind = type(move)  # (final types, compared: every client applies every move)
         if kind is Timeout:
             return timeout(state, seat)
         if not 0 <= seat < len(state.seats):
@@ -387,9 +386,7 @@ class RacingDemon(Game):
         stacks, claimed Kings and every count stay as they are."""
         return copy_table(state, seat, redacted=True)
 
-    #: Every seat's copy is the spectator's but for that seat's own waste top, so the table is
-    #: redacted once (:func:`~lan_demon.games.demon_table.redacted_data`).
-    redacted_data = staticmethod(redacted_data)
+    redacted_data = staticmethod(redacted_data)  # every seat's copy from one redaction
 
     def replay(self, mirror: DemonState, seat: int, move: Move,
                events: list[dict[str, Any]]) -> None:
@@ -407,9 +404,6 @@ class RacingDemon(Game):
                 rotated = True
         is_play = isinstance(move, Play)
         seated = 0 <= seat < len(mirror.seats)
-        # Every Pack card and every card under a waste top is a placeholder on a redacted
-        # table; a waste top is a card only for its owner. So a turn or a vote turns a card
-        # face down only where that top was known (the viewer's own seat).
         top = mirror.seats[seat].waste[-1:] if seated else []
         knew_top = bool(top) and not top[0].hidden
         placed = None
@@ -424,10 +418,8 @@ class RacingDemon(Game):
             self.apply(mirror, seat, move)
         if rotated:
             touched: Any = range(len(mirror.seats))
-        elif is_play:  # a play turns no card face down: the Pack is not touched, and the
-            touched = ()  # waste under its top was placeholders already
-        else:
-            touched = [seat] if knew_top else []
+        else:  # a play turns no card face down; a turn may put a known waste top (ours) under,
+            touched = [seat] if knew_top and not is_play else []  # the rest are placeholders
         for i in touched:
             s = mirror.seats[i]
             blank = hidden(i)
