@@ -108,3 +108,19 @@ def test_gs7_gin_banner_names_the_knock_and_joker_labels_are_not_cut():
     assert ctl.banner_text == "Tess knocked with 5; Ada: Gin!"
     text = "\n".join(rows(ctl, 60, 20) + rows(ctl, 80, 24))
     assert "Joker (Ada)" in text and "Joker (Ada (bo" not in text
+
+
+def test_a_screen_that_came_in_after_go_says_it_could_not_check_the_deal():
+    """§22: a round's deal is checked by re-dealing it from the revealed secret against what
+    the host committed to before Go. A screen that checked says so; one that came back after
+    Go (a new process: nothing seen of the countdown) says why it did not, instead of nothing."""
+    from lan_demon.net.fairdeal import DealWitness
+    ctl, client = ended("racing-demon", ["Tess", "Bob"], [[3, 1]])
+    client.witness = DealWitness()
+    client.witness.honest.add(0)
+    text = "\n".join(rows(ctl))
+    assert "this round's deal was checked" in text and "not checked" not in text
+    client.witness = DealWitness()  # came back mid-round: no commitment seen for round 0
+    text = "\n".join(rows(ctl))
+    assert "this round's deal was not checked here: this screen came in after its Go" in text
+    assert any(x.rstrip().endswith("came in after its Go") for x in rows(ctl, width=80))

@@ -315,13 +315,18 @@ def footer(ctl: TableFacts, width: int) -> Fragments:
 
 def deal_checked(ctl: TableFacts) -> Fragments:
     """One quiet line when our client re-dealt the last round from the revealed secret and
-    found it the one committed to (§22); nothing when it could not check, and never when a
-    check failed (that is the alarm at the top of the screen)."""
+    found it the one committed to (§22), or could not (it came in after that round's Go, so it
+    never saw what the host committed to: a person who came back should not wonder why the
+    others' screens say "checked" and theirs says nothing); never when a check failed (that is
+    the alarm at the top of the screen)."""
     witness = getattr(ctl.client, "witness", None)
     results = ctl.client.table.get("results") or []
     last = len(results) + ctl.client.table.get("results_from", 0) - 1
-    if witness is None or last not in witness.honest or ctl.alarms:
+    if witness is None or not results or ctl.alarms:
         return []
+    if last not in witness.honest:
+        return line(("class:dim", " this round's deal was not checked here: this screen "
+                                  "came in after its Go"))  # (80 columns)
     if ctl.client.config.get("seeded"):  # checked, but anyone with the seed knew it (§22)
         return line(("class:dim", " this round's deal came from a fixed seed (--seed): "
                                   "checked, but not secret"))
