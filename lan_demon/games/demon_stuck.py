@@ -66,8 +66,8 @@ def vote_stuck(state: DemonState, seat: int) -> list[dict[str, Any]]:
 
 def check_stuck(state: DemonState) -> list[dict[str, Any]]:
     """RD-13: stuck when everyone still in has voted or turned through their whole Pack."""
-    for s in state.seats:  # (DemonSeat.cycled written out: this runs on every Pack turn)
-        if not s.out and not s.voted and s.turned < len(s.pack) + len(s.waste):
+    for s in state.seats:
+        if not s.out and not s.voted and not s.cycled():
             return []
     return rotate(state, "stuck")
 

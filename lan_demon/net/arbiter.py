@@ -252,7 +252,7 @@ class Arbiter:
             if self._quiet(peer, msg, now):
                 return
         else:
-            if seat.key is not None and sender.key != seat.key:  # (seats.same_key, inline)
+            if not seats.same_key(seat, sender):
                 out.private.append((peer, seats.wrong_key(_request_id(msg))))
                 return
             seat.heard = now

@@ -91,14 +91,17 @@ def _hash(state: Any, data: bytes) -> bytes:
     return h.digest()
 
 
-# "k" || seq || block 0, and "t" || seq: the keystream's and the tag's inputs, each packed in one
+# "k" || seq || block, and "t" || seq: the keystream's and the tag's inputs, each packed in one
 # call (a seal is made for most moves at every table: every C call counts, issue 13)
-_STREAM_0, _TAG_PREFIX = struct.Struct(">cQI"), struct.Struct(">cQ")
+_STREAM, _TAG_PREFIX = struct.Struct(">cQI"), struct.Struct(">cQ")
 
 
-def _keystream(stream: Any, nonce: bytes, size: int) -> int:
-    """``size`` bytes of keystream as one big-endian int (XOR on ints is one operation)."""
-    blocks = b"".join(_hash(stream, b"k" + nonce + i.to_bytes(4, "big"))
+def _keystream(stream: Any, seq: int, size: int) -> int:
+    """``size`` bytes of keystream for update ``seq`` as one big-endian int (XOR on ints is
+    one operation)."""
+    if size <= BLOCK:  # one block: every half a game makes today
+        return int.from_bytes(_hash(stream, _STREAM.pack(b"k", seq, 0))[:size], "big")
+    blocks = b"".join(_hash(stream, _STREAM.pack(b"k", seq, i))
                       for i in range(-(-size // BLOCK)))
     return int.from_bytes(blocks[:size], "big")
 
@@ -115,18 +118,10 @@ def seal(key: bytes, seq: int, half: dict[str, Any],
         return None
     padded = -(-(size + 2) // PAD) * PAD
     stream, tagger = _keyed(key)
-    if padded <= BLOCK:  # one block of keystream: every half a game makes today
-        block = stream.copy()
-        block.update(_STREAM_0.pack(b"k", seq, 0))
-        keystream = int.from_bytes(block.digest()[:padded], "big")
-    else:
-        keystream = _keystream(stream, seq.to_bytes(8, "big"), padded)
     # the length, the body, then zeros to ``padded`` bytes: as an int, the first two shifted
     plain = int.from_bytes(size.to_bytes(2, "big") + body, "big") << (8 * (padded - size - 2))
-    sealed = (plain ^ keystream).to_bytes(padded, "big")
-    tag = tagger.copy()
-    tag.update(_TAG_PREFIX.pack(b"t", seq) + sealed)
-    return sealed + tag.digest()
+    sealed = (plain ^ _keystream(stream, seq, padded)).to_bytes(padded, "big")
+    return sealed + _hash(tagger, _TAG_PREFIX.pack(b"t", seq) + sealed)
 
 
 def open_seal(key: bytes, seq: int, sealed: Any) -> dict[str, Any] | None:
@@ -137,11 +132,10 @@ def open_seal(key: bytes, seq: int, sealed: Any) -> dict[str, Any] | None:
             or type(key) is not bytes or not 0 < len(key) <= 64:  # (BLAKE2b's key sizes)
         return None
     body, tag = sealed[:-TAG_BYTES], sealed[-TAG_BYTES:]
-    nonce = seq.to_bytes(8, "big")
     stream, tagger = _keyed(key)
-    if not hmac.compare_digest(tag, _hash(tagger, b"t" + nonce + body)):
+    if not hmac.compare_digest(tag, _hash(tagger, _TAG_PREFIX.pack(b"t", seq) + body)):
         return None
-    plain = (int.from_bytes(body, "big") ^ _keystream(stream, nonce, len(body))).to_bytes(
+    plain = (int.from_bytes(body, "big") ^ _keystream(stream, seq, len(body))).to_bytes(
         len(body), "big")
     size = int.from_bytes(plain[:2], "big")
     if size > len(plain) - 2:
