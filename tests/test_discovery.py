@@ -530,8 +530,8 @@ def test_a_table_announced_in_one_namespace_is_found_from_the_other(netns_pair):
     keys = new_keypair()
     announcer = Announcer(pair.host_ns, "--address", pair.host_ip, "--name", "Ann's table",
                           "--port", "7700", "--game", "racing-demon", "--taken", "1",
-                          "--free", "3", "--code", "--key", keys.public.decode(),
-                          "--pub", "7701")
+                          "--free", "3", "--code", f"--key={keys.public.decode()}",
+                          "--pub", "7701")  # (=: a z85 key may begin with '-')
     try:
         assert announcer.expect("announced") == "announced Ann's table"
         found = _browse(pair)

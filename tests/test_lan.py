@@ -103,7 +103,7 @@ def test_bots_with_the_code_and_the_key_play_a_match_over_curve(table, capsys):
     server = table("racko")
     address = server.address[len("tcp://"):]
     codes: list[int] = []
-    argv = ["bot", address, "--key", server.keys.public.decode(), "--code", "kqzr",
+    argv = ["bot", address, f"--key={server.keys.public.decode()}", "--code", "kqzr",
             "--speed", "flat-out"]
     bots = [threading.Thread(target=lambda n=n: codes.append(main(argv + ["--name", n])))
             for n in ("ann", "bob")]
