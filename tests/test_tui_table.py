@@ -457,6 +457,24 @@ def test_a_host_that_stays_silent_is_said_to_be_maybe_stopped_after_a_while():
     assert "has not answered for 20 s" in shown(ctl) and "q leaves" in shown(ctl)
 
 
+def test_a_lobby_whose_host_went_silent_offers_no_start_and_says_why_keys_do_nothing():
+    """Found in a newcomer's trial: with the host gone, the lobby still said "Enter start",
+    and Enter said "starting the match…" — to nobody."""
+    client = lobby()
+    ctl, _ = controller(client, host=True)
+    assert "Enter start" in shown(ctl)
+    client.notices.append(Notice("reconnecting", "reconnecting…"))
+    ctl.pump()
+    assert "Enter start" not in shown(ctl) and "reconnecting" in shown(ctl)
+    for key in ("enter", "s", "v"):
+        ctl.key(key)
+        assert client.sent == [], key
+        assert "the host is not answering" in shown(ctl) and "q leaves" in shown(ctl)
+        assert "starting the match" not in shown(ctl)
+    ctl.key("q")
+    assert ctl.quit  # leaving still works
+
+
 def test_the_start_countdown_shows_no_stale_not_ready():
     client = lobby()
     client.table.update(phase="countdown", go=client.clock.now + 2)

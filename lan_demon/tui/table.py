@@ -272,6 +272,10 @@ class Controller(TableFacts):
         if phase in ("between", "over") and key in PAGE_KEYS:
             self._turn_page(PAGE_KEYS[key])
             return
+        if self.reconnecting:  # nothing would reach the arbiter, or be seen: say so
+            self.flash("the host is not answering: nothing starts or plays until it does "
+                       "— q leaves")
+            return
         if phase == "playing":
             self.flash_text, self.flash_rule = "", None  # the last message was about the last key
             if self.spectator:
@@ -477,6 +481,8 @@ class Controller(TableFacts):
         phase = self.phase
         if self.spectator:
             hints = ["watching"]
+        elif self.reconnecting:
+            hints = []
         elif phase == "playing":
             hints = [f"{k} {what}" for k, what in self.screen.keys]
         elif phase == "lobby":
