@@ -11,7 +11,7 @@ import pytest
 
 from lan_demon.coach.demon import DemonCoach
 from lan_demon.games.cards import Card, parse_card
-from lan_demon.games.demon_moves import Play
+from lan_demon.games.demon_moves import Play, VoteStuck
 from lan_demon.games.demon_table import DemonSeat, DemonState
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
@@ -177,6 +177,57 @@ def test_rd13_a_stuck_vote_the_table_cast_while_you_were_away_says_so():
     ctl.screen.voted_here = True  # Tess pressed s herself
     text = " ".join(text_of(ctl.render(100, 30)).split())
     assert "stuck ✓" in text and "while you were away" not in text
+
+
+@dataclass
+class Playing(TableClient):
+    """A table client whose table applies each move at once (no network in between)."""
+
+    def play(self, move: Any) -> int:
+        self.game.apply(self.state, self.seat, move)
+        return 1
+
+
+def test_rd7_t_lists_even_a_lone_place_and_waits_for_its_letter():
+    """Found in a newcomer's trial: "t" then a key played the card without listing where,
+    when it had one place only. "t" asks to see the places: a lone one is listed too."""
+    client = Playing("racing-demon", table={"seats": seats("Tess", "Bob")})
+    dealt(client)
+    client.table.update(phase="playing", round=0, go=client.clock.now)
+    ctl, _ = controller(client)
+    ctl.key("t")
+    ctl.key("1")  # her 5♥: onto the 4♥ stack, nowhere else
+    assert "to where? a: the 4♥ stack (the only place)" in " ".join(
+        text_of(ctl.render(100, 30)).split())
+    assert client.state.stacks[1].cards[-1].code == "4H"  # nothing played yet
+    ctl.key("a")
+    assert client.state.stacks[1].cards[-1].code == "5H"
+
+
+def test_rd13_a_play_that_clears_your_stuck_vote_says_so_and_a_rotation_does_not():
+    """Found in a newcomer's trial: a card played anywhere clears every stuck vote (RD-13),
+    and Tess's "stuck ✓" vanished without a word (an old "you have already voted" line
+    could even stay on screen). A rotation clears the votes too, but is announced itself."""
+    client = Playing("racing-demon", table={"seats": seats("Tess", "Bob")})
+    dealt(client)
+    client.mirror = client.state  # the table's copy, as the client keeps it
+    client.table.update(phase="playing", round=0, go=client.clock.now)
+    ctl, _ = controller(client)
+    ctl.key("s")
+    ctl.key("s")  # a second time: the engine says she has voted already
+    assert "already voted" in " ".join(text_of(ctl.render(100, 30)).split())
+    client.game.apply(client.state, 1, Play("pile", "s1"))  # Bob's 5♥ onto the 4♥ stack
+    text = " ".join(text_of(ctl.render(100, 30)).split())
+    assert "a card was played, so your stuck vote is cleared" in text and "(RD-13)" in text
+    assert "stuck ✓" not in text and "already voted" not in text
+
+    client.clock.now += 10  # the line has been read; now both vote and the Packs rotate
+    ctl.key("s")
+    client.game.apply(client.state, 1, VoteStuck())
+    assert client.state.rotations == 1
+    ctl.pump()
+    text = " ".join(text_of(ctl.render(100, 30)).split())
+    assert "Everyone is stuck" in text and "your stuck vote is cleared" not in text
 
 
 def test_a_screen_that_came_back_without_knowing_go_says_so_too():

@@ -3,7 +3,7 @@
 Playing fast: one key picks a source — ``1``–``4`` the columns, ``p`` the Pile top, ``w`` the
 waste top — and the card goes at once to the best legal place the local engine offers: a stack
 first, else a column. To choose another place, press ``t`` before the source key: the places
-are listed with letters, and the letter plays it. Space turns the Pack, ``s`` says "stuck",
+are listed with letters (a lone place too), and the letter plays it. Space turns the Pack, ``s`` says "stuck",
 ``h`` highlights your cards that fit a stack now and the stacks they fit.
 
 What a real table shows face up is shown, and nothing else (RD-3: Pile tops and the Lines are
@@ -86,9 +86,11 @@ class DemonScreen(GameScreen):
         self.shown: dict[int, str] = {}  # stack id -> top card as last drawn (races)
         self.coach: Any = None  # this round's review, as this seat's screen showed it
         self.voted_here = False  # this screen said "stuck" (s) since the votes were cleared
+        self.voted_at: int | None = None  # the cards played at the table when it did
 
     def reset(self) -> None:
         self.choosing, self.options, self.shown, self.coach = False, [], {}, None
+        self.voted_here = False  # a new round: no vote of this screen's stands
 
     # --- keys ------------------------------------------------------------------------------
 
@@ -110,7 +112,7 @@ class DemonScreen(GameScreen):
             ctl.play(TurnPack())
             return True
         if key == "s":
-            self.voted_here = True
+            self.voted_here, self.voted_at = True, _plays(ctl)
             ctl.play(VoteStuck())
             return True
         return False
@@ -122,11 +124,12 @@ class DemonScreen(GameScreen):
             text, rule = self.no_place(ctl, source)
             ctl.flash(text, rule=rule, seconds=READ_SECONDS)
             return True
-        if self.choosing and len(moves) > 1:
+        if self.choosing:  # one place is listed too: "t" asked to see where it goes
             self.choosing, self.options = False, moves
             listing = "  ".join(f"{LETTERS[i]}: {self._place(ctl, m)}"
                                 for i, m in enumerate(moves))
-            ctl.flash(f"to where? {listing}")
+            ctl.flash(f"to where? {listing}" + ("  (the only place)" if len(moves) == 1
+                                                else ""))
             return True
         self.choosing = False
         ctl.play(moves[0])
@@ -411,6 +414,10 @@ class DemonScreen(GameScreen):
         pile, waste = code_card(me["pile_top"]), code_card(me.get("waste_top"))
         so_far = score_so_far(me, german)  # RG-6: a penalty, the cards left in the Pile
         tally: Fragments = [("", f"penalty {so_far}" if german else f"score {signed(so_far)}")]
+        if self.voted_here and not me["voted"] and _plays(ctl) != self.voted_at:
+            # a card played anywhere clears every vote (a rotation too, but it is announced)
+            ctl.flash("a card was played, so your stuck vote is cleared — s again if still "
+                      "stuck", rule="RD-13", seconds=READ_SECONDS)
         self.voted_here = self.voted_here and me["voted"]  # a rotation clears every vote
         if me["voted"]:  # not by this screen: the table votes for a seat that is away (RD-13)
             tally.append(("class:good", "  stuck ✓" if self.voted_here else
@@ -456,6 +463,11 @@ class DemonScreen(GameScreen):
             out += card4(code_card(col[-1]) if col else None,
                          lit=COLUMN_NAMES[i] in lit)
         return line(out)
+
+
+def _plays(ctl: Controller) -> int | None:
+    """The cards played to a stack or a column this round, as the table has it (RD-13)."""
+    return getattr(getattr(ctl.client, "mirror", None), "plays", None)
 
 
 def _rows(frags: Fragments) -> int:
