@@ -44,10 +44,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def glue_keys(argv: list[str]) -> list[str]:
+    """``--key KEY`` read as ``--key=KEY`` when KEY begins with '-': a z85 key does about one
+    time in 85, and argparse would take it for an option ("expected one argument") — a person
+    pastes the key the host printed after ``--key``, as the help says."""
+    out, rest = [], iter(argv)
+    for arg in rest:
+        if arg == "--key":
+            value = next(rest, None)
+            if value is not None and value.startswith("-") and len(value.strip()) == 40:
+                out.append(f"--key={value}")
+                continue
+            out += [arg] if value is None else [arg, value]
+            continue
+        out.append(arg)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args, extras = parser.parse_known_args(argv)
+        args, extras = parser.parse_known_args(glue_keys(sys.argv[1:] if argv is None
+                                                         else argv))
         if extras:  # name the command's own help, where the flag that was meant is listed
             where = f"lan-demon {args.command}" if args.command else "lan-demon"
             raise UsageError(f"unrecognized arguments: {' '.join(extras)} "

@@ -195,3 +195,18 @@ def test_play_seats_the_strongest_bots_by_default():
     from lan_demon.bots import make_strategy, strongest
     for game in ("racing-demon", "racing-demon-german", "racko", "gin-solitaire"):
         assert make_strategy(game, strongest(game)).name != "greedy"
+
+
+def test_a_pasted_key_that_begins_with_a_dash_is_read_as_the_key(capsys):
+    """A z85 key begins with '-' about one time in 85; pasted after --key, argparse took it
+    for an option ("argument --key: expected one argument"). It is the key: here `join`
+    gets past the key's check to the next one (a terminal), in one line."""
+    from zmq.utils import z85
+    key = z85.encode((63 * 85**4 + 12345678).to_bytes(4, "big") + bytes(range(100, 128)))
+    key = key.decode()  # "-k8-nwmY…": not a negative number, which argparse lets through
+    assert key.startswith("-k") and len(key) == 40
+    code, out, err = run(capsys, "join", "127.0.0.1:9", "--key", key)
+    assert code == 2 and "expected one argument" not in err and "--key" not in err, err
+    assert len(err.strip().splitlines()) == 1
+    code, out, err = run(capsys, "join", "127.0.0.1:9", "--key", "-" + key[1:-1])  # 39
+    assert code == 2 and "--key" in err and len(err.strip().splitlines()) == 1
