@@ -145,6 +145,32 @@ def test_join_does_not_retry_a_refusal_that_cannot_change(host, capsys):
     assert len(lines) == 1 and "all 2 seats are taken" in lines[0], lines
 
 
+def test_a_join_under_another_name_after_the_start_is_told_the_name_it_sat_down_with(host,
+                                                                                    capsys):
+    """Found in a newcomer's trial: back after the start without --name (or as "ann" for
+    "Ann"), a person was told only that the match had started. The token this computer keeps
+    names the seat: the refusal says it, with the join that takes the seat back."""
+    from lan_demon.commands.join import connect_person
+    server = host("racing-demon", players=2, seed=5)
+    ann = person(host, server, "Ann", remember=True)
+    bob = person(host, server, "Bob")
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: all(c.table["phase"] == "playing" for c in (ann, bob)), [ann, bob])
+    ann.leave()
+    ann.close()
+    for name in ("ann", "you"):
+        assert connect_person(_join_args(name), server.address, None, None) is None
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1 and "the match has started" in lines[0], lines
+        assert f"You sat down here as 'Ann': to take that seat back, lan-demon join " \
+               f"127.0.0.1:{server.port} --name Ann" in lines[0], lines
+    back = connect_person(_join_args("Ann"), server.address, None, None)  # as it says
+    host.clients.append(back)
+    assert back is not None and back.seat == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_join_retries_only_no_answer(capsys):
     from lan_demon.commands.join import connect_person
     assert connect_person(_join_args("Cat", tries=2), "tcp://127.0.0.1:9", None, None) is None

@@ -75,6 +75,22 @@ def farewell(client: Any, args: argparse.Namespace) -> str:
             f"minutes.\nTo take it back, with your cards as you left them:\n  {again}")
 
 
+def seat_hint(err: Any, client: Any, args: argparse.Namespace) -> str:
+    """For a seat refused once the match has started: the names this computer sat down with
+    at that table, and the join that takes such a seat back (a newcomer came back without
+    ``--name``, or as "ann" for "Ann", and was only told the match had started)."""
+    from lan_demon.net.tokens import names_at
+    if err.code != "full" or args.spectate:
+        return ""
+    names = [n for n in names_at(client.address) if n != args.name]
+    if not names:
+        return ""
+    address = client.address.removeprefix("tcp://")
+    joins = "; ".join(f"lan-demon join {address} --name {shlex.quote(n)}" for n in names)
+    sat = " or ".join(repr(n) for n in names)
+    return f". You sat down here as {sat}: to take that seat back, {joins}"
+
+
 def connect_person(args: argparse.Namespace, address: str, key: str | None,
                    code: str | None) -> Any:
     """Take a seat (or a spectator's place), the stored token first (a restart within 5
@@ -94,7 +110,7 @@ def connect_person(args: argparse.Namespace, address: str, key: str | None,
                 code = prompts.ask_code()
                 continue
             if err.code is not None or attempt >= args.tries:
-                print(f"lan-demon: {err}", file=sys.stderr)
+                print(f"lan-demon: {err}{seat_hint(err, client, args)}", file=sys.stderr)
                 return None
             attempt += 1
             print(f"lan-demon: {err} — trying again ({attempt} of {args.tries})",

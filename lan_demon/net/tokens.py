@@ -41,6 +41,27 @@ def _private_dir(path: Path) -> Path:
     return path
 
 
+def names_at(address: str, root: Path | None = None) -> list[str]:
+    """The names this user holds a seat's token under at ``address`` (a normalized
+    ``tcp://host:port``), sorted: a ``join`` that came back without its ``--name``, or with
+    another case of it, is told the one its seat was taken with."""
+    names = set()
+    try:
+        paths = list(((root or state_dir()) / "tokens").glob("*.json"))
+    except OSError:
+        return []
+    for path in paths:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("address") == address and \
+                isinstance(data.get("name"), str) and isinstance(data.get("token"), str) \
+                and data["token"]:
+            names.add(data["name"])
+    return sorted(names)
+
+
 class TokenStore:
     """The token of one name at one table, read, saved and forgotten on disk."""
 
