@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from lan_demon.commands.errors import UsageError
+from lan_demon.commands.host_log import HostLog
 from lan_demon.commands.host_secrets import host_keys, keep_secrets
 from lan_demon.bots.levels import DEFAULT_LEVEL
 from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, HOST_SETTINGS,
@@ -132,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         server = ArbiterServer(config, host="0.0.0.0" if args.lan else LOOPBACK,
                                port=args.port, journal=args.journal, keys=keys,
-                               on_seats=lan.seats)
+                               on_seats=lan.seats,
+                               watch=HostLog(sys.stderr if args.json else sys.stdout))
     except BaseException:
         if kept is not None:  # no table, no journal record: its secrets go too
             kept.unlink(missing_ok=True)

@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from lan_demon.commands.errors import UsageError
+from lan_demon.commands.host_log import HostLog
 from lan_demon.commands.options import HOST_SETTINGS, check_code, pause_value, pause_words
 from lan_demon.commands.serve import Announcement, serve_table
 from lan_demon.games import get_game
@@ -59,6 +60,7 @@ def resume_host(args: argparse.Namespace) -> int:
     print(f"lan-demon: resumed {config.game} at {server.address[len('tcp://'):]} "
           f"(updates on port {server.pub_port}): {summary(restored)}{torn}",
           file=info, flush=True)
+    server.watch = HostLog(info, since=server.arbiter)  # says what changes from here on
     code, keys = (secrets.code, secrets.keys) if secrets else (None, None)
     name = secrets.name if secrets and secrets.lan else None
     return serve_table(server, lan, name, config.game, keys, code, info, args.json)

@@ -58,6 +58,9 @@ FLOOD_DRAIN, NAP_FACTOR, MIN_NAP, MAX_NAP = 16, 6.0, 0.002, 0.004
 # within about a millisecond (20 flat-out seats), so they still read every frame ready and
 # publish once.
 QUIET = 0.002
+# How often the loop hands its arbiter to ``watch`` (the host window's log): a person reading
+# a line needs no more, and the loop pays one comparison a wake-up for it.
+WATCH_EVERY = 0.25
 # pyzmq's flags as plain ints: its enum types cost a call each time they are combined or passed
 EVENTS, POLLIN = int(zmq.EVENTS), int(zmq.POLLIN)
 NOBLOCK, SNDMORE = int(zmq.NOBLOCK), int(zmq.SNDMORE)
@@ -127,17 +130,22 @@ class ArbiterServer:
                  context: zmq.Context | None = None, arbiter: Arbiter | None = None,
                  journal_keep: int | None = None, avoid_pub: int | None = None,
                  keys: KeyPair | None = None,
-                 on_seats: Callable[[int, int], None] | None = None):
+                 on_seats: Callable[[int, int], None] | None = None,
+                 watch: Callable[[Arbiter], None] | None = None):
         """``arbiter``: one restored from a journal (:mod:`lan_demon.net.recovery`) instead of a
         new one; ``journal_keep`` cuts the journal to that many bytes before appending (a torn
         last record); ``avoid_pub``: a PUB port not to take (the crashed arbiter's, see
         :func:`lan_demon.net.recovery.resume`). ``keys``: serve CURVE only (``--secure``).
         ``on_seats(taken, free)`` is called from the loop when the seat counts change (the LAN
-        announcement's ``update_later``: it must return at once)."""
+        announcement's ``update_later``: it must return at once). ``watch(arbiter)`` is called
+        from the loop every :data:`WATCH_EVERY` seconds and once as it ends (the host window's
+        log, :mod:`lan_demon.commands.host_log`): it must only read the table, and quickly."""
         self.context = context or zmq.Context.instance()
         self.clock = clock
         self.keys = keys
         self.on_seats = on_seats
+        self.watch = watch
+        self._next_watch = float("-inf")
         self._seats: tuple[int, int] | None = None
         # Set by stop(): a plain flag, which a signal handler may set at any moment (an Event
         # takes a lock, which the interrupted thread may hold). The loop reads it every poll.
@@ -249,8 +257,13 @@ class ArbiterServer:
             # (nothing to send, mostly: a beat a second, the fairness window's end)
             self._send(self._step("a tick", arbiter.tick))
             self._tell_seats()
+            if self.watch is not None and now >= self._next_watch:
+                self._next_watch = now + WATCH_EVERY
+                self._watched()
             if exit_when_over and arbiter.finished(self.clock()):
                 break
+        if self.watch is not None:
+            self._watched()  # the last round's end, before the final table
         return arbiter.result
 
     def _drain(self, out: Outbox, most: int = DRAIN) -> None:
@@ -303,6 +316,12 @@ class ArbiterServer:
                 self.on_seats(*counts)
             except Exception as err:  # the announcement must never take the table down
                 log_internal("telling the seat counts", err)
+
+    def _watched(self) -> None:
+        try:
+            self.watch(self.arbiter)  # type: ignore[misc]
+        except Exception as err:  # the log must never take the table down
+            log_internal("the host's log", err)
 
     def _step(self, what: str, step: Callable[[float], Outbox]) -> Outbox:
         """Run one step of the arbiter; what it says. A bug in it is logged and the loop goes

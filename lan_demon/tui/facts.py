@@ -38,6 +38,8 @@ class TableFacts:
     speeds: Sequence[str]  # the bots' levels the lobby offers (their labels), lowest first
     size: tuple[int, int]  # the terminal at the last render or key
     alarms: list[str]  # deal checks that failed (§22), said on every screen
+    reconnecting: bool  # the arbiter has gone quiet; the client is trying again
+    screen: Any  # the game's own screen (its ``keys``)
     banner_text: str  # "Cy is OUT!" at a round's end
     next_at: float | None  # when the next round starts, from the round_end notice
 
@@ -95,3 +97,21 @@ class TableFacts:
     def too_small(self, width: int | None = None, height: int | None = None) -> bool:
         w, h = (width, height) if width is not None else self.size
         return w < MIN_WIDTH or h < MIN_HEIGHT
+
+
+def key_hints(facts: TableFacts) -> list[str]:
+    """The keys the status line offers now, before "? help" and "q leave": none while the
+    host does not answer (nothing would reach it)."""
+    phase = facts.phase
+    if facts.spectator:
+        return ["watching"]
+    if facts.reconnecting:
+        return []
+    if phase == "playing":
+        return [f"{k} {what}" for k, what in facts.screen.keys]
+    if phase == "lobby":
+        hints = ["Enter start" if facts.captain and not facts.self_starting else "Enter ready"]
+        if facts.local is not None and facts.speeds:  # (no bots, no level to change)
+            hints.append("v bots' level")
+        return hints
+    return ["Enter ready"] if phase == "between" else []

@@ -19,7 +19,7 @@ from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_copy import Notice
-from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts
+from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints
 from lan_demon.tui.lobby import lobby, lobby_footer
 from lan_demon.tui.scores import ending_text, footer, score_board
 from lan_demon.tui.style import Fragments, clip_line, line
@@ -478,24 +478,8 @@ class Controller(TableFacts):
                 text = text[: max(0, width - len(rule) - 1)].rsplit(" ", 1)[0] + "…"
             return [("class:flash", text)] + ([("class:dim", rule)] if rule else [])
         tail = ["? help", "q leave"]
-        phase = self.phase
-        if self.spectator:
-            hints = ["watching"]
-        elif self.reconnecting:
-            hints = []
-        elif phase == "playing":
-            hints = [f"{k} {what}" for k, what in self.screen.keys]
-        elif phase == "lobby":
-            hints = ["Enter start" if self.captain and not self.self_starting
-                     else "Enter ready"]
-            if self.local is not None and self.speeds:  # (no bots, no level to change)
-                hints.append("v bots' level")
-        elif phase == "between":
-            hints = ["Enter ready"]
-        else:
-            hints = []
         text = ""
-        for hint in hints:  # whole hints only: the help lists every key
+        for hint in key_hints(self):  # whole hints only: the help lists every key
             if len(text) + len(hint) + 2 + len("  ".join(tail)) + 3 > width:
                 break
             text += f" {hint} "

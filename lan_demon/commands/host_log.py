@@ -1,0 +1,92 @@
+"""What a plain ``host``'s own window says while it serves: who sat down and who can start the
+match, who went away, came back or left, and each round's scores.
+
+Why: in a newcomer's trial the host's window said where it was hosting and then nothing until
+the final table — the person running it could not tell whether their friends had got in, or
+who was to press Enter. The log reads the arbiter's state as the loop hands it over, at most
+a few times a second (:data:`lan_demon.net.server.WATCH_EVERY`), never from a move's path, and
+says what changed since the last look, in a line each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+
+@dataclass(frozen=True)
+class Look:
+    """The few facts of a table the log speaks of, as one look found them."""
+
+    seats: dict[str, tuple[bool, str]] = field(default_factory=dict)  # name -> (bot, status)
+    phase: str = "lobby"
+    captain: str | None = None
+    rounds: int = 0
+
+
+def look(arb: Any) -> Look:
+    seats = {s.name: (s.bot, s.status) for s in arb.seats}
+    captain = arb.captain()
+    name = arb.seats[captain].name if captain is not None and captain < len(arb.seats) \
+        else None
+    rounds = len(arb.match.rounds) if arb.match is not None else 0
+    return Look(seats, arb.phase, name, rounds)
+
+
+def news(before: Look, now: Look, arb: Any) -> list[str]:
+    """What changed from ``before`` to ``now``, in words for the person hosting."""
+    lines = [*_seat_news(before, now, arb)]
+    if now.phase == "lobby" and now.captain != before.captain and now.captain is not None \
+            and not arb.config.players and not now.seats[now.captain][0]:
+        lines.append(f"{now.captain} is the captain: Enter on their screen starts the match")
+    if before.phase == "lobby" and now.phase != "lobby":
+        lines.append(f"the match has started: {', '.join(now.seats)}")
+    for number in range(before.rounds + 1, now.rounds + 1):
+        lines.append(_round_line(arb, number))
+    return lines
+
+
+def _seat_news(before: Look, now: Look, arb: Any) -> list[str]:
+    lines = []
+    for name, (bot, status) in now.seats.items():
+        was = before.seats.get(name)
+        who = f"{name} (bot)" if bot else name
+        if was is None:
+            lines.append(f"{who} sat down ({_seated(now, arb)})")
+        elif was[1] != status:
+            lines.append({"away": f"{who} is away (the seat is kept)", "here": f"{who} is back",
+                          "left": f"{who} left the match"}.get(status, f"{who}: {status}"))
+    for name in before.seats.keys() - now.seats.keys():
+        lines.append(f"{name} left ({_seated(now, arb)})")
+    return lines
+
+
+def _seated(now: Look, arb: Any) -> str:
+    """"2 at the table", or with ``--players N`` "2 of 4 seats taken"."""
+    if arb.config.players:
+        return f"{len(now.seats)} of {arb.config.players} seats taken"
+    return f"{len(now.seats)} at the table"
+
+
+def _round_line(arb: Any, number: int) -> str:
+    """"round 2 over: Ann +12, Bob −3 · totals Ann 20, Bob 1" for round ``number`` (1-based)."""
+    match = arb.match
+    scores = match.rounds[number - 1].scores
+    this = ", ".join(f"{n} {s:+d}" for n, s in zip(match.sides, scores))
+    totals = ", ".join(f"{n} {t}" for n, t in zip(match.sides, match.totals))
+    return f"round {number} over: {this} · totals {totals}"
+
+
+class HostLog:
+    """Called by the server's loop with its arbiter; prints what changed to ``out``."""
+
+    def __init__(self, out: TextIO, since: Any = None):
+        """``since``: an arbiter whose table is news no more (a resumed match's seats)."""
+        self.out = out
+        self.seen = look(since) if since is not None else Look()
+
+    def __call__(self, arb: Any) -> None:
+        now = look(arb)
+        for line in news(self.seen, now, arb):
+            print(f"lan-demon: {line}", file=self.out, flush=True)
+        self.seen = now

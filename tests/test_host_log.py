@@ -1,0 +1,88 @@
+"""The host window's log (lan_demon.commands.host_log): a plain ``host`` says who sat down,
+who can start the match, who left and came back, and each round's scores — found silent in a
+newcomer's trial. Over real sockets on 127.0.0.1, and as plain functions of the table."""
+
+from __future__ import annotations
+
+import io
+from types import SimpleNamespace
+
+import pytest
+
+from lan_demon.commands.host_log import HostLog, Look, news
+from lan_demon.games.demon_moves import VoteStuck
+from lan_demon.net.client import Client
+from net_harness import pump_until
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def lines_of(log: io.StringIO) -> list[str]:
+    return [line.removeprefix("lan-demon: ") for line in log.getvalue().splitlines()]
+
+
+def test_rd13_a_plain_host_says_who_sat_down_who_starts_who_left_and_the_round(host):
+    server = host("racing-demon", rounds=1, seed=5)
+    log = io.StringIO()
+    server.watch = HostLog(log)
+    ann = Client(server.address, name="Ann", context=server.context).connect()
+    host.clients.append(ann)
+    bob = Client(server.address, name="Bob", context=server.context).connect()
+    host.clients.append(bob)
+    pump_until(lambda: "Bob sat down (2 at the table)" in lines_of(log), [ann, bob])
+    assert lines_of(log) == ["Ann sat down (1 at the table)",
+                             "Ann is the captain: Enter on their screen starts the match",
+                             "Bob sat down (2 at the table)"]
+    ann.start()
+    pump_until(lambda: all(c.table["phase"] == "playing" and c.mirror for c in (ann, bob)),
+               [ann, bob])
+    pump_until(lambda: "the match has started: Ann, Bob" in lines_of(log), [ann, bob])
+
+    token = bob.token
+    bob.leave()
+    bob.close()
+    pump_until(lambda: "Bob is away (the seat is kept)" in lines_of(log), [ann])
+    bob = Client(server.address, name="Bob", token=token, context=server.context).connect()
+    host.clients.append(bob)
+    pump_until(lambda: "Bob is back" in lines_of(log), [ann, bob])
+
+    for rotation in range(3):  # RD-13: everyone stuck three times ends the round
+        for c in (ann, bob):
+            if not c.view()["players"][c.seat]["voted"]:  # (the table may have voted for
+                c.play(VoteStuck())                       # Bob while he was away)
+        pump_until(lambda: all(c.table["phase"] == "over" or
+                               c.mirror.rotations == rotation + 1 for c in (ann, bob)),
+                   [ann, bob])
+    pump_until(lambda: any(x.startswith("round 1 over") for x in lines_of(log)), [ann, bob])
+    result = server.arbiter.match.rounds[0].scores
+    assert f"round 1 over: Ann {result[0]:+d}, Bob {result[1]:+d} · totals Ann {result[0]}, " \
+           f"Bob {result[1]}" in lines_of(log)
+    assert len(lines_of(log)) == len(set(lines_of(log)))  # each said once
+
+
+def table(seats, phase="lobby", captain=None, players=None, rounds=0):
+    """A stand-in arbiter with only what the log reads."""
+    seat_objects = [SimpleNamespace(name=n, bot=b, status=s) for n, b, s in seats]
+    return SimpleNamespace(seats=seat_objects, phase=phase, captain=lambda: captain,
+                           config=SimpleNamespace(players=players),
+                           match=SimpleNamespace(rounds=[None] * rounds))
+
+
+def test_a_lobby_leave_a_bot_captain_and_a_self_starting_table_in_words():
+    before = Look({"Ann": (False, "here"), "Robo L2": (True, "here")}, "lobby", "Ann")
+    now = Look({"Robo L2": (True, "here")}, "lobby", "Robo L2")
+    # Ann left the lobby (her seat is freed); a bot is nobody's captain to name
+    assert news(before, now, table([("Robo L2", True, "here")], captain=0)) == \
+        ["Ann left (1 at the table)"]
+    # host --players 3: nobody starts it; the count is of the seats it waits for
+    fresh = Look({"Cy": (False, "here")}, "lobby", "Cy")
+    assert news(Look(), fresh, table([("Cy", False, "here")], captain=0, players=3)) == \
+        ["Cy sat down (1 of 3 seats taken)"]
+
+
+def test_a_resumed_table_is_news_only_from_where_it_stood():
+    resumed = table([("Ann", False, "away"), ("Bob", False, "here")], phase="playing",
+                    captain=0, rounds=2)
+    log = io.StringIO()
+    HostLog(log, since=resumed)(resumed)
+    assert log.getvalue() == ""
