@@ -294,3 +294,43 @@ def test_a_client_forgets_who_was_ready_at_a_round_end_and_a_countdown():
                          "next": None, "round": 0}, None)
     assert [s["ready"] for s in client.table["seats"]] == [False, False]
     client.close()
+
+
+def test_a_reconnect_refused_by_a_new_host_on_the_same_port_is_said_not_raised(host, context):
+    """Found in a newcomer's trial: the host stopped with Ann in its lobby and a new one
+    started on the same port; Ann's reconnect was refused (the new host knows no such token)
+    and the refusal came out of pump as a traceback on her screen. Now: one "gone" notice,
+    nothing more tried, and pump goes on quietly."""
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.server import ArbiterServer
+    first = host("racing-demon", seed=5)
+    offset = [0.0]
+    clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
+    ann = person(host, first, "Ann", clock=clock)
+    port = first.port
+    first.stop()
+    from lan_demon.net.server import ServerError
+    deadline = time.monotonic() + 10
+    while True:  # ZeroMQ lets go of the port a moment after the close
+        try:
+            second = ArbiterServer(Config("racing-demon", countdown=0, pause=0), port=port,
+                                   context=context).start()
+            break
+        except ServerError:
+            assert time.monotonic() < deadline, "the old host's port stayed taken"
+            time.sleep(0.05)  # (a retry of the bind: nothing to wait on)
+    try:
+        offset[0] += SILENCE + 1  # the old host is silent: Ann's client tries again
+        kinds: list[str] = []
+        deadline = time.monotonic() + 10
+        while "gone" not in kinds:
+            assert time.monotonic() < deadline, kinds
+            kinds += [n.kind for n in ann.poll(0.05)]  # (raised before the fix)
+        assert kinds.count("reconnecting") == 1 and ann.table["gone"]
+        assert "unknown or has expired" in ann.table["gone"]
+        offset[0] += 10 * SILENCE
+        for _ in range(3):
+            assert ann.poll(0.01) == []  # nothing more: no reconnect, no second notice
+        assert not second.arbiter.seats  # and no seat was taken at the new table
+    finally:
+        second.stop()

@@ -475,6 +475,26 @@ def test_a_lobby_whose_host_went_silent_offers_no_start_and_says_why_keys_do_not
     assert ctl.quit  # leaving still works
 
 
+def test_a_seat_refused_back_by_a_new_host_says_the_table_is_gone_and_q_leaves_at_once():
+    """The screen after a reconnect was refused (the client's ``gone`` notice): no lobby,
+    no keys but q, and q leaves without asking (there is no seat to keep)."""
+    client = lobby()
+    client.table["phase"] = "playing"
+    ctl, _ = controller(client)
+    client.notices.append(Notice("reconnecting", "reconnecting…"))
+    ctl.pump()
+    client.table["gone"] = "that session token is unknown or has expired"
+    client.notices.append(Notice("gone", "the host refused this seat back: …"))
+    ctl.pump()
+    text = " ".join(shown(ctl).split())
+    assert "This table is gone" in text and "reconnecting" not in text
+    assert "unknown or has expired" in text and "q leaves" in text
+    ctl.key("1")
+    assert client.sent == [] and "this table is gone — q leaves" in shown(ctl)
+    ctl.key("q")
+    assert ctl.quit and ctl.confirm is None
+
+
 def test_the_start_countdown_shows_no_stale_not_ready():
     client = lobby()
     client.table.update(phase="countdown", go=client.clock.now + 2)

@@ -68,6 +68,9 @@ def farewell(client: Any, args: argparse.Namespace) -> str:
     if args.spectate:
         return f"You stopped watching the table at {address}."
     again = f"lan-demon join {address} --name {shlex.quote(args.name)}"
+    if table.get("gone"):
+        return f"The host at {address} no longer knows your seat ({table['gone']}). To sit " \
+               f"at the table hosted there now:\n  {again}"
     if table.get("phase", "lobby") == "lobby":  # a seat left in the lobby is freed (seats.gone)
         return f"You left the table at {address} before the match began. To sit down " \
                f"again:\n  {again}"

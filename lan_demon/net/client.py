@@ -76,6 +76,7 @@ class Client(TableCopy):
         self.server_key = check_server_key(server_key)
         self.store: TokenStore | None = None
         self._stored_token = False  # the hello carries a token read from disk
+        self.welcomed = False  # a welcome came once: a refusal now is of a way back (_gone)
         if remember and role == "player" and token is None:
             store = TokenStore(self.address, name)
             free, stored = store.claim()
@@ -171,7 +172,7 @@ class Client(TableCopy):
             self.sub.setsockopt(zmq.SUBSCRIBE, b"")
             self._secure(self.sub)
             self.sub.connect(pub_endpoint(msg["pub"], self.address))
-        self.connected = True
+        self.connected = self.welcomed = True
         self._samples.clear()
         self._ping()
         self.resync()
@@ -359,6 +360,14 @@ class Client(TableCopy):
             self.notices.append(Notice("closed", "the host has closed the table"))
         self.heard = self.clock()  # (not said again: "closed" is set)
 
+    def _gone(self, reason: str) -> None:
+        """The arbiter that answered a reconnect refused it — a new host on the old one's
+        port knows no such seat, say. Nothing to come back to: the sockets close, nothing
+        reconnects, and it is said once (``table["gone"]``, a ``gone`` notice)."""
+        self._close_sockets()
+        self.table["gone"] = reason
+        self.notices.append(Notice("gone", f"the host refused this seat back: {reason}"))
+
     def _reconnect(self) -> None:
         """The arbiter went quiet: a new connection, the same seat by its token."""
         self.notices.append(Notice("reconnecting", "reconnecting…"))
@@ -419,6 +428,9 @@ class Client(TableCopy):
             return
         if code == "bad_token" and self._stored_token and not self.connected:
             self._fresh_hello()  # a token from disk the table does not know: forget it
+            return
+        if code in REFUSALS and not self.connected and self.welcomed:
+            self._gone(msg["reason"])  # a way back refused: not an error of the caller's
             return
         if code in REFUSALS and not self.connected:
             self.close()

@@ -52,6 +52,11 @@ class TableFacts:
         return self.client.table.get("seats", [])
 
     @property
+    def gone(self) -> str | None:
+        """Why the table this screen was at is no more (a reconnect refused), or None."""
+        return self.client.table.get("gone")
+
+    @property
     def spectator(self) -> bool:
         """This screen watches: no seat, no play keys."""
         return self.client.seat is None or getattr(self.client, "role", "player") == "spectator"
@@ -105,7 +110,7 @@ def key_hints(facts: TableFacts) -> list[str]:
     phase = facts.phase
     if facts.spectator:
         return ["watching"]
-    if facts.reconnecting:
+    if facts.reconnecting or facts.gone:
         return []
     if phase == "playing":
         return [f"{k} {what}" for k, what in facts.screen.keys]

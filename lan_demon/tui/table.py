@@ -125,6 +125,8 @@ class Controller(TableFacts):
             self.flash("Go!")
         elif kind == "round_end":
             self._round_end(notice)
+        elif kind == "gone":  # a reconnect refused: the table it was at is no more
+            self.reconnecting = False
         elif kind == "closed":
             self.reconnecting = False
             self.client.table["closed"] = True
@@ -272,9 +274,9 @@ class Controller(TableFacts):
         if phase in ("between", "over") and key in PAGE_KEYS:
             self._turn_page(PAGE_KEYS[key])
             return
-        if self.reconnecting:  # nothing would reach the arbiter, or be seen: say so
+        if self.reconnecting or self.gone:  # nothing would reach the arbiter: say so
             self.flash("the host is not answering: nothing starts or plays until it does "
-                       "— q leaves")
+                       "— q leaves" if not self.gone else "this table is gone — q leaves")
             return
         if phase == "playing":
             self.flash_text, self.flash_rule = "", None  # the last message was about the last key
@@ -324,7 +326,7 @@ class Controller(TableFacts):
 
     def _leave(self) -> None:
         """During a match, ask first (the seat is kept a while); otherwise leave at once."""
-        if self.spectator or self.phase in ("lobby", "over"):
+        if self.spectator or self.gone or self.phase in ("lobby", "over"):
             self.quit = True
         else:
             self.confirm = "leave"
@@ -408,6 +410,11 @@ class Controller(TableFacts):
             return help_page([] if self.spectator else list(self.screen.keys),
                              self.screen.rules, width)
         phase = self.phase
+        if self.gone:
+            return line(("class:warn", " This table is gone")) + wrap(
+                f"The host no longer knows your seat: {self.gone} (a host started again, "
+                f"or a seat away for over {SEAT_KEPT_MINUTES} minutes). q leaves; joining "
+                "again sits you at the table hosted there now.", width)
         if self.reconnecting and phase != "over":
             out = line(("class:warn", " reconnecting…")) + wrap(
                 "the seat is kept; it resumes when the arbiter answers", width)
