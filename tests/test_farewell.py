@@ -63,3 +63,45 @@ def test_a_tie_reads_as_a_tie():
     assert winner_line(["Ann", "Bob"]) == "winners, tied: Ann and Bob"
     assert winner_line(["Ann", "Bob", "Cy"]) == "winners, tied: Ann, Bob and Cy"
     assert format_table(RESULT).splitlines()[-1] == "winners, tied: Ann and Bob"
+
+
+def test_the_join_again_is_one_this_terminal_can_run_with_the_bell_as_it_was(monkeypatch,
+                                                                              tmp_path):
+    """A newcomer typed the printed `lan-demon join …` and got "command not found": the venv
+    was not activated. The command names the program as it was called unless `lan-demon` on
+    the PATH is that same program, and keeps --no-bell."""
+    import os
+    import sys
+    from lan_demon.commands import join
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "lan-demon").write_text("#!/bin/sh\n")
+    (venv / "lan-demon").chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(venv / "lan-demon"), "join"])
+    monkeypatch.setenv("PATH", "/nonexistent")
+    quiet = argparse.Namespace(name="Ann", spectate=False, no_bell=True)
+    assert farewell(client("playing"), quiet).endswith(
+        f"\n  {venv}/lan-demon join 127.0.0.1:7742 --name Ann --no-bell")
+    monkeypatch.setenv("PATH", f"{venv}{os.pathsep}/nonexistent")
+    assert join.program() == "lan-demon"
+    monkeypatch.setattr(sys, "argv", [os.path.join("x", "lan_demon", "__main__.py")])
+    assert join.program() == f"{sys.executable} -m lan_demon"
+
+
+def test_join_without_a_name_comes_back_as_the_seat_this_computer_took(state_home, capsys):
+    """Without --name a person came back as "you" and was refused; with "ann" for "Ann" the
+    same. The name a seat was taken with is kept with its token: it is used."""
+    from lan_demon.commands.join import login_name, seat_name
+    from lan_demon.net.tokens import TokenStore
+    where = "tcp://127.0.0.1:7742"
+    assert seat_name(None, where, False) == login_name()  # nothing kept: the login name
+    TokenStore(where, "Ann").save("00000000deadbeef")
+    assert seat_name(None, where, False) == "Ann"
+    assert "back at 127.0.0.1:7742 as Ann" in capsys.readouterr().err
+    assert seat_name("ann", where, False) == "Ann"
+    assert seat_name("Bob", where, False) == "Bob"  # another name: another person
+    assert seat_name(None, "tcp://127.0.0.1:7743", False) == login_name()  # another table
+    assert seat_name(None, where, True) == login_name()  # watching takes no seat
+    TokenStore(where, "Cy").save("00000000feedbeef")
+    assert seat_name(None, where, False) == login_name()  # two: no guess
+    assert login_name() and login_name()[0] == login_name()[0].upper()

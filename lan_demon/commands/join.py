@@ -4,7 +4,9 @@ address), the table opened in the terminal."""
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
+import shutil
 import sys
 from typing import Any
 
@@ -23,7 +25,8 @@ DESCRIPTION = ("Connect to an arbiter and open the table. Without an address, as
 def add_arguments(join: argparse.ArgumentParser) -> None:
     join.add_argument("address", nargs="?", help="HOST:PORT or tcp://HOST:PORT (default: "
                       "find the tables on the LAN and choose)")
-    join.add_argument("--name", default="you", help="your name at the table")
+    join.add_argument("--name", help="your name at the table (default: the name this "
+                      "computer last sat down with at that table, else your login name)")
     join.add_argument("--spectate", action="store_true", help="watch instead of playing")
     join.add_argument("--tries", type=positive, default=3, help="connection attempts before "
                       "giving up (default 3)")
@@ -45,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         address, key = f"tcp://{table.endpoint}", table_key(table, key)
         if table.code_needed and code is None:
             code = prompts.ask_code()
+    args.name = seat_name(args.name, address, args.spectate)
     client = connect_person(args, address, key, code)
     if client is None:
         return EXIT_USAGE  # as any other refusal of the command: said in one line
@@ -67,7 +71,7 @@ def farewell(client: Any, args: argparse.Namespace) -> str:
         return f"The match at {address} is over.\n{format_table(table['result'])}"
     if args.spectate:
         return f"You stopped watching the table at {address}."
-    again = f"lan-demon join {address} --name {shlex.quote(args.name)}"
+    again = join_again(address, args)
     if table.get("gone"):
         return f"The host at {address} no longer knows your seat ({table['gone']}). To sit " \
                f"at the table hosted there now:\n  {again}"
@@ -76,6 +80,60 @@ def farewell(client: Any, args: argparse.Namespace) -> str:
                f"again:\n  {again}"
     return (f"You left the table at {address}; your seat is kept for {SEAT_KEPT_MINUTES} "
             f"minutes.\nTo take it back, with your cards as you left them:\n  {again}")
+
+
+def join_again(address: str, args: argparse.Namespace, name: str | None = None) -> str:
+    """The join that takes a seat back, as this terminal can run it: the program's path when
+    ``lan-demon`` on the PATH is not this one (a venv not activated: the bare name failed for a
+    newcomer), and ``--no-bell`` when it was given."""
+    bell = " --no-bell" if getattr(args, "no_bell", False) else ""
+    return f"{program()} join {address} --name {shlex.quote(name or args.name)}{bell}"
+
+
+def program() -> str:
+    """How to run this lan-demon again from this terminal."""
+    called = sys.argv[0] if sys.argv else ""
+    if os.path.basename(called) == "lan-demon":
+        found = shutil.which("lan-demon")
+        try:
+            if found and os.path.samefile(found, called):
+                return "lan-demon"
+        except OSError:
+            pass
+        return shlex.quote(called)
+    if called.endswith(os.path.join("lan_demon", "__main__.py")):  # python -m lan_demon
+        return f"{shlex.quote(sys.executable)} -m lan_demon"
+    return "lan-demon"
+
+
+def seat_name(given: str | None, address: str, spectate: bool) -> str:
+    """The name to join ``address`` with. A seat taken from this computer is found again by
+    the name it was taken with (its token is kept under it): without ``--name``, that name
+    when there is one; with a ``--name`` that differs only in case from it ("ann" for "Ann"),
+    the seat's own spelling. Otherwise the name given, or the login name."""
+    from lan_demon.net.tokens import names_at
+    names = [] if spectate else names_at(address)
+    if given is None and len(names) == 1:
+        print(f"lan-demon: back at {address.removeprefix('tcp://')} as {names[0]}, the name "
+              f"this computer sat down with there", file=sys.stderr)
+        return names[0]
+    same = [n for n in names if given is not None and n.casefold() == given.casefold()]
+    if given is not None and given not in names and len(same) == 1:
+        print(f"lan-demon: joining as {same[0]}, the name this computer sat down with there",
+              file=sys.stderr)
+        return same[0]
+    return given if given is not None else login_name()
+
+
+def login_name() -> str:
+    """The user's login name, capitalised ("Ann"): a name the others at the table know, where
+    a fixed default made every newcomer "you" ("waiting for you (captain)")."""
+    import getpass
+    try:
+        name = getpass.getuser().strip()
+    except (OSError, KeyError):  # (no login name to be had)
+        name = ""
+    return name[:1].upper() + name[1:] if name else "player"
 
 
 def seat_hint(err: Any, client: Any, args: argparse.Namespace) -> str:
@@ -89,7 +147,7 @@ def seat_hint(err: Any, client: Any, args: argparse.Namespace) -> str:
     if not names:
         return ""
     address = client.address.removeprefix("tcp://")
-    joins = "; ".join(f"lan-demon join {address} --name {shlex.quote(n)}" for n in names)
+    joins = "; ".join(join_again(address, args, n) for n in names)
     sat = " or ".join(repr(n) for n in names)
     return f". You sat down here as {sat}: to take that seat back, {joins}"
 
