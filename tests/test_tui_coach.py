@@ -204,6 +204,21 @@ def test_rd7_t_lists_even_a_lone_place_and_waits_for_its_letter():
     assert client.state.stacks[1].cards[-1].code == "5H"
 
 
+def test_rd7_esc_after_t_cancels_the_choice_and_the_next_key_plays_as_usual():
+    """Found in a newcomer's trial: after "t", Esc said it did nothing, and the next key
+    still went to the chooser."""
+    client = Playing("racing-demon", table={"seats": seats("Tess", "Bob")})
+    dealt(client)
+    client.table.update(phase="playing", round=0, go=client.clock.now)
+    ctl, _ = controller(client)
+    ctl.key("t")
+    assert "Esc cancels" in " ".join(text_of(ctl.render(100, 30)).split())
+    ctl.key("escape")
+    assert "cancelled" in " ".join(text_of(ctl.render(100, 30)).split())
+    ctl.key("1")  # played at once, to its one place: no chooser
+    assert client.state.stacks[1].cards[-1].code == "5H"
+
+
 def test_rd13_a_play_that_clears_your_stuck_vote_says_so_and_a_rotation_does_not():
     """Found in a newcomer's trial: a card played anywhere clears every stuck vote (RD-13),
     and Tess's "stuck ✓" vanished without a word (an old "you have already voted" line

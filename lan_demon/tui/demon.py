@@ -104,7 +104,11 @@ class DemonScreen(GameScreen):
             return True
         if key == "t":
             self.choosing = True
-            ctl.flash("choose: which card? (1-4, p, w)")
+            ctl.flash("choose: which card? (1-4, p, w; Esc cancels)")
+            return True
+        if key == "escape" and self.choosing:
+            self.choosing = False
+            ctl.flash("cancelled")
             return True
         if key in SOURCE_KEYS:
             return self._source(ctl, SOURCE_KEYS[key])

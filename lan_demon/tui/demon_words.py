@@ -12,7 +12,8 @@ from lan_demon.tui.style import code_card
 
 PLAYER_KEYS = [("1-4", "play a column"), ("p", "play the Pile top"),
                ("w", "play the waste top"), ("space", "turn the Pack"), ("s", "vote stuck"),
-               ("t", "choose the place"), ("h", "highlight what fits")]
+               ("t", "choose the place"), ("h", "highlight what fits"),
+               ("esc", "cancel a choice")]
 
 CLASSIC_RULES = """
 Everybody plays at once. Empty your Pile: first OUT
