@@ -227,3 +227,17 @@ def test_the_known_table_holds_only_what_the_view_shows():
     assert all(c.hidden for c in me.pack) and len(me.pack) == 3
     assert [c.to_data() for c in me.waste] == ["??@0", "6C@0"]
     assert all(c.hidden for c in other.waste + other.pack) and other.pile[-1].code == "QD"
+
+
+def test_rd5_the_same_card_missed_twice_alike_says_when_each_was():
+    """Found in a newcomer's trial: "8♣ from column 2 to the 7♣ stack: 6 s before you
+    covered it" twice in a row, which read as a mistake. It was missed twice — covered,
+    freed, covered again: each says when it began. A miss said once stays as it was."""
+    from lan_demon.coach.review import Missed, Review
+    twice = [Missed("8C@0", "c2", "the 7♣ stack", since, 6.0, "covered", "7C@1")
+             for since in (21.0, 75.0)]
+    once = Missed("5H@0", "pile", "the 4♥ stack", 30.0, 9.0, "played", "4H@1")
+    line = Review("Ann", twice + [once]).lines()[1]
+    assert "8♣ from column 2 to the 7♣ stack at 0:21: 6\u00a0s before you covered it" in line
+    assert "8♣ from column 2 to the 7♣ stack at 1:15: 6\u00a0s before you covered it" in line
+    assert "5♥ from your Pile to the 4♥ stack: 9\u00a0s before you played it" in line

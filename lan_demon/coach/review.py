@@ -51,13 +51,15 @@ class Missed:
     how_card: str | None = None  # the card ``how`` names, if any
     run: int = 1  # a whole column moved by its base card: how many cards
 
-    def words(self) -> str:
-        """``7♥ from column 2 to the 6♥ stack: 9 s before Ada took it``."""
+    def words(self, at: bool = False) -> str:
+        """``7♥ from column 2 to the 6♥ stack: 9 s before Ada took it``; ``at``: with the
+        time it began, ``… to the 6♥ stack at 0:21: 9 s …`` (the same card missed twice)."""
         ending = ENDINGS.get(self.ended, self.ended)
         if self.ended == "taken" and self.by:
             ending = "before you put another card there" if self.by == "you" else \
                 f"before {self.by} took it"
-        return f"{self.what()} to {self.target}: {self.seconds:.0f}{NB}s {ending}"
+        when = f" at {clock(self.since)}" if at else ""
+        return f"{self.what()} to {self.target}{when}: {self.seconds:.0f}{NB}s {ending}"
 
     def what(self) -> str:
         """``7♥ from column 2``; a whole column: ``9♠ and the 2 cards on it from column 3``."""
@@ -119,7 +121,9 @@ class Review:
         if not self.missed:
             return f"Plays missed or made late: none — every card that fitted went within " \
                 f"{MISSED_AFTER:.0f}{NB}s"
-        said = " · ".join(m.words() for m in self.missed[:shown])
+        words = [m.words() for m in self.missed]  # a card missed twice alike: say when
+        said = " · ".join(m.words(at=True) if words.count(w) > 1 else w
+                          for m, w in zip(self.missed[:shown], words))
         more = f" · +{len(self.missed) - shown} more" if len(self.missed) > shown else ""
         return f"Plays missed or made late ({len(self.missed)}): {said}{more}"
 
