@@ -105,3 +105,14 @@ def test_join_without_a_name_comes_back_as_the_seat_this_computer_took(state_hom
     TokenStore(where, "Cy").save("00000000feedbeef")
     assert seat_name(None, where, False) == login_name()  # two: no guess
     assert login_name() and login_name()[0] == login_name()[0].upper()
+
+
+def test_play_leaves_the_final_scores_in_the_terminal_like_join_and_host():
+    """Found in a newcomer's trial: after `play`'s last round and q, the terminal came back
+    empty, while join and host print the final table."""
+    from lan_demon.commands.play import last_word
+    said = last_word({"phase": "over", "result": RESULT})
+    assert said.startswith("The match is over.\n") and format_table(RESULT) in said
+    assert last_word({"phase": "playing", "results": [{}, {}]}) == \
+        "You left the table after 2 rounds; the match ended there."
+    assert "after 0 rounds" in last_word({"phase": "lobby"})

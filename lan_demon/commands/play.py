@@ -80,6 +80,20 @@ def run(args: argparse.Namespace) -> int:
         app.build_app(ctl).run()
         client.leave()
         client.close()
+        said = last_word(client.table)
     finally:
         table.close()
+    print(said)
     return 0
+
+
+def last_word(table: dict) -> str:
+    """What the terminal keeps once the screen is gone (``join`` and ``host`` print the same
+    table): the final scores, which a newcomer found gone with the screen, or where the match
+    stopped — this table lived in this terminal, so it ends with it."""
+    from lan_demon.commands.results import format_table
+    if table.get("phase") == "over" and table.get("result"):
+        return f"The match is over.\n{format_table(table['result'])}"
+    done = len(table.get("results") or [])
+    return f"You left the table after {done} round{'' if done == 1 else 's'}; the match " \
+           f"ended there."
