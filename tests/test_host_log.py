@@ -27,6 +27,7 @@ def test_rd13_a_plain_host_says_who_sat_down_who_starts_who_left_and_the_round(h
     server.watch = HostLog(log)
     ann = Client(server.address, name="Ann", context=server.context).connect()
     host.clients.append(ann)
+    pump_until(lambda: "Ann sat down (1 at the table)" in lines_of(log), [ann])  # one a look
     bob = Client(server.address, name="Bob", context=server.context).connect()
     host.clients.append(bob)
     pump_until(lambda: "Bob sat down (2 at the table)" in lines_of(log), [ann, bob])
@@ -86,3 +87,17 @@ def test_a_resumed_table_is_news_only_from_where_it_stood():
     log = io.StringIO()
     HostLog(log, since=resumed)(resumed)
     assert log.getvalue() == ""
+
+
+def test_a_bot_s_level_is_said_as_the_lobby_says_it_and_the_final_table_drops_the_mark():
+    """Found in a newcomer's trial: "Robo" on the table, "Robo L2" in the terminal's final
+    table. Both now show a seat's name as the screens do; the log says the level apart."""
+    from lan_demon.commands.results import format_table
+    now = Look({"Robo L2": (True, "here"), "Ada L3 (bot)": (True, "here")}, "lobby")
+    said = news(Look(), now, table([], captain=None))
+    assert said == ["Robo (bot, level 2) sat down (2 at the table)",
+                    "Ada (bot, level 3) sat down (2 at the table)"]
+    result = {"game": "racing-demon", "seed": 1, "rounds": [{"scores": {"Ann": 3, "Robo L2": 5}}],
+              "totals": {"Ann": 3, "Robo L2": 5}, "winner": ["Robo L2"]}
+    text = format_table(result)
+    assert "L2" not in text and "Robo" in text and text.endswith("winner: Robo")

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from lan_demon.commands.results import shown_name
+
 
 @dataclass(frozen=True)
 class Look:
@@ -38,9 +40,10 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
     lines = [*_seat_news(before, now, arb)]
     if now.phase == "lobby" and now.captain != before.captain and now.captain is not None \
             and not arb.config.players and not now.seats[now.captain][0]:
-        lines.append(f"{now.captain} is the captain: Enter on their screen starts the match")
+        lines.append(f"{shown_name(now.captain)} is the captain: Enter on their screen starts "
+                     f"the match")
     if before.phase == "lobby" and now.phase != "lobby":
-        lines.append(f"the match has started: {', '.join(now.seats)}")
+        lines.append(f"the match has started: {', '.join(map(shown_name, now.seats))}")
     for number in range(before.rounds + 1, now.rounds + 1):
         lines.append(_round_line(arb, number))
     return lines
@@ -50,15 +53,26 @@ def _seat_news(before: Look, now: Look, arb: Any) -> list[str]:
     lines = []
     for name, (bot, status) in now.seats.items():
         was = before.seats.get(name)
-        who = f"{name} (bot)" if bot else name
+        who = _who(name, bot)
         if was is None:
             lines.append(f"{who} sat down ({_seated(now, arb)})")
         elif was[1] != status:
             lines.append({"away": f"{who} is away (the seat is kept)", "here": f"{who} is back",
                           "left": f"{who} left the match"}.get(status, f"{who}: {status}"))
     for name in before.seats.keys() - now.seats.keys():
-        lines.append(f"{name} left ({_seated(now, arb)})")
+        lines.append(f"{_who(name, before.seats[name][0])} left ({_seated(now, arb)})")
     return lines
+
+
+def _who(name: str, bot: bool) -> str:
+    """"Ann", "Robo (bot, level 2)": as the lobby shows a seat (the level mark out of the
+    name, :func:`lan_demon.tui.facts.split_level`)."""
+    from lan_demon.tui.facts import split_level
+    base, level = split_level(name)
+    if not bot:
+        return name
+    base = base.removesuffix(" (bot)")
+    return f"{base} (bot, level {level})" if level is not None else f"{base} (bot)"
 
 
 def _seated(now: Look, arb: Any) -> str:
@@ -72,8 +86,9 @@ def _round_line(arb: Any, number: int) -> str:
     """"round 2 over: Ann +12, Bob −3 · totals Ann 20, Bob 1" for round ``number`` (1-based)."""
     match = arb.match
     scores = match.rounds[number - 1].scores
-    this = ", ".join(f"{n} {s:+d}" for n, s in zip(match.sides, scores))
-    totals = ", ".join(f"{n} {t}" for n, t in zip(match.sides, match.totals))
+    names = [shown_name(n) for n in match.sides]
+    this = ", ".join(f"{n} {s:+d}" for n, s in zip(names, scores))
+    totals = ", ".join(f"{n} {t}" for n, t in zip(names, match.totals))
     return f"round {number} over: {this} · totals {totals}"
 
 
