@@ -495,6 +495,19 @@ def test_a_seat_refused_back_by_a_new_host_says_the_table_is_gone_and_q_leaves_a
     assert ctl.quit and ctl.confirm is None
 
 
+def test_the_leave_question_s_keys_are_on_the_status_line_too():
+    """Found in a newcomer's trial: after q the question was at the top, and the status line
+    at the bottom still offered "q leave" (q there would have kept the seat)."""
+    client = lobby()
+    client.table["phase"] = "playing"
+    ctl, _ = controller(client)
+    ctl.key("q")
+    bottom = shown(ctl).split("\n")[-1]
+    assert "y leaves" in bottom and "any other key stays" in bottom and "q leave" not in bottom
+    ctl.key("x")
+    assert not ctl.quit and ctl.confirm is None
+
+
 def test_the_start_countdown_shows_no_stale_not_ready():
     client = lobby()
     client.table.update(phase="countdown", go=client.clock.now + 2)

@@ -40,6 +40,7 @@ class TableFacts:
     alarms: list[str]  # deal checks that failed (§22), said on every screen
     reconnecting: bool  # the arbiter has gone quiet; the client is trying again
     screen: Any  # the game's own screen (its ``keys``)
+    confirm: str | None  # a question waiting for its key: "leave" or "start"
     banner_text: str  # "Cy is OUT!" at a round's end
     next_at: float | None  # when the next round starts, from the round_end notice
 
@@ -108,6 +109,10 @@ def key_hints(facts: TableFacts) -> list[str]:
     """The keys the status line offers now, before "? help" and "q leave": none while the
     host does not answer (nothing would reach it)."""
     phase = facts.phase
+    if facts.confirm == "leave":  # the question is at the top; its keys are here too
+        return ["y leaves", "any other key stays"]
+    if facts.confirm == "start":
+        return ["Enter or y starts anyway", "Esc waits"]
     if facts.spectator:
         return ["watching"]
     if facts.reconnecting or facts.gone:

@@ -484,7 +484,7 @@ class Controller(TableFacts):
             if len(text) + len(rule) > width:  # keep the rule id; cut the words at a word
                 text = text[: max(0, width - len(rule) - 1)].rsplit(" ", 1)[0] + "…"
             return [("class:flash", text)] + ([("class:dim", rule)] if rule else [])
-        tail = ["? help", "q leave"]
+        tail = ["? help", "q leave"] if self.confirm is None else []  # (q would stay)
         text = ""
         for hint in key_hints(self):  # whole hints only: the help lists every key
             if len(text) + len(hint) + 2 + len("  ".join(tail)) + 3 > width:
