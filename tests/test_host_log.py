@@ -89,9 +89,10 @@ def test_a_resumed_table_is_news_only_from_where_it_stood():
     assert log.getvalue() == ""
 
 
-def test_a_bot_s_level_is_said_as_the_lobby_says_it_and_the_final_table_drops_the_mark():
+def test_a_bot_s_level_is_said_as_the_lobby_says_it_and_the_final_table_explains_the_mark():
     """Found in a newcomer's trial: "Robo" on the table, "Robo L2" in the terminal's final
-    table. Both now show a seat's name as the screens do; the log says the level apart."""
+    table, read as another name. The log says the level as the lobby does; the final table
+    keeps the mark (the level is worth keeping) and says under it what the mark is."""
     from lan_demon.commands.results import format_table
     now = Look({"Robo L2": (True, "here"), "Ada L3 (bot)": (True, "here")}, "lobby")
     said = news(Look(), now, table([], captain=None))
@@ -99,5 +100,8 @@ def test_a_bot_s_level_is_said_as_the_lobby_says_it_and_the_final_table_drops_th
                     "Ada (bot, level 3) sat down (2 at the table)"]
     result = {"game": "racing-demon", "seed": 1, "rounds": [{"scores": {"Ann": 3, "Robo L2": 5}}],
               "totals": {"Ann": 3, "Robo L2": 5}, "winner": ["Robo L2"]}
-    text = format_table(result)
-    assert "L2" not in text and "Robo" in text and text.endswith("winner: Robo")
+    assert format_table(result).endswith("winner: Robo L2\n(L2 after a bot's name: its level, "
+                                         "from 1 to 10)")
+    del result["totals"]["Robo L2"], result["rounds"][0]["scores"]["Robo L2"]
+    result["winner"] = ["Ann"]
+    assert format_table(result).endswith("winner: Ann")  # no bot, no line

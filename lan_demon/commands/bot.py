@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from lan_demon.commands.errors import UsageError
@@ -49,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"the table {table.name!r} needs its room code: add --code CODE")
     choice = Choice(args.level, args.strategy, args.speed)
     bot = seat_level_bot(address, choice, bot_label(args), args.seed, args.timeout, key, code)
+    seat = bot.client.seat
+    print(f"lan-demon: {bot.client.name} sat down at {address.removeprefix('tcp://')}"
+          f"{f' (seat {seat + 1})' if seat is not None else ''}; it plays until the match "
+          f"ends (Ctrl-C leaves)", file=sys.stderr, flush=True)  # (stdout: the result)
     try:
         run_pool([bot])
     except KeyboardInterrupt:

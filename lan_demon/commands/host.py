@@ -40,7 +40,8 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
                       "any free port)")
     host.add_argument("--players", type=positive, help="start when this many seats are "
                       "filled and ready")
-    host.add_argument("--rounds", type=positive, help="rounds in the match")
+    host.add_argument("--rounds", type=positive, help="rounds in the match (default: 5 in "
+                      "Racing Demon; Rack-O and Gin Solitaire play to their target score)")
     host.add_argument("--bots", type=positive, metavar="N", help="seat this many bots of "
                       "this process, named with their level (\"Ada L2 (bot)\"), before "
                       "anyone joins (default: none)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from lan_demon.commands.results import shown_name
+from lan_demon.tui.facts import split_level
 
 
 @dataclass(frozen=True)
@@ -40,10 +40,9 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
     lines = [*_seat_news(before, now, arb)]
     if now.phase == "lobby" and now.captain != before.captain and now.captain is not None \
             and not arb.config.players and not now.seats[now.captain][0]:
-        lines.append(f"{shown_name(now.captain)} is the captain: Enter on their screen starts "
-                     f"the match")
+        lines.append(f"{now.captain} is the captain: Enter on their screen starts the match")
     if before.phase == "lobby" and now.phase != "lobby":
-        lines.append(f"the match has started: {', '.join(map(shown_name, now.seats))}")
+        lines.append(f"the match has started: {', '.join(now.seats)}")
     for number in range(before.rounds + 1, now.rounds + 1):
         lines.append(_round_line(arb, number))
     return lines
@@ -67,7 +66,6 @@ def _seat_news(before: Look, now: Look, arb: Any) -> list[str]:
 def _who(name: str, bot: bool) -> str:
     """"Ann", "Robo (bot, level 2)": as the lobby shows a seat (the level mark out of the
     name, :func:`lan_demon.tui.facts.split_level`)."""
-    from lan_demon.tui.facts import split_level
     base, level = split_level(name)
     if not bot:
         return name
@@ -86,9 +84,8 @@ def _round_line(arb: Any, number: int) -> str:
     """"round 2 over: Ann +12, Bob −3 · totals Ann 20, Bob 1" for round ``number`` (1-based)."""
     match = arb.match
     scores = match.rounds[number - 1].scores
-    names = [shown_name(n) for n in match.sides]
-    this = ", ".join(f"{n} {s:+d}" for n, s in zip(names, scores))
-    totals = ", ".join(f"{n} {t}" for n, t in zip(names, match.totals))
+    this = ", ".join(f"{n} {s:+d}" for n, s in zip(match.sides, scores))
+    totals = ", ".join(f"{n} {t}" for n, t in zip(match.sides, match.totals))
     return f"round {number} over: {this} · totals {totals}"
 
 

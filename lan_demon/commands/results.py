@@ -6,27 +6,25 @@ from typing import Any
 
 
 def format_table(result: dict[str, Any]) -> str:
-    """A readable table: one row per round, one column per side, then totals and winner.
-    A bot's name is shown as the screens show it, without its level mark ("Ada L2 (bot)" is
-    "Ada (bot)"; a newcomer found "Robo" on the table and "Robo L2" here)."""
+    """A readable table: one row per round, one column per side, then totals and winner. A
+    bot seated with a level keeps its mark here ("Ada L2 (bot)": the screens leave it out), so
+    a line under the table says what the mark is (a newcomer read "Robo L2" as a new name)."""
     names = list(result["totals"])
-    shown = [shown_name(n) for n in names]
-    width = max(7, *(len(n) for n in shown))
-    head = "round  " + " ".join(n.rjust(width) for n in shown)
+    width = max(7, *(len(n) for n in names))
+    head = "round  " + " ".join(n.rjust(width) for n in names)
     dealt = "secret deals" if result.get("seed") is None else f"seed {result['seed']}"
     lines = [f"{result['game']} · {dealt}", head, "-" * len(head)]
     for k, rnd in enumerate(result["rounds"], 1):
         lines.append(f"{k:>5}  " + " ".join(str(rnd["scores"][n]).rjust(width) for n in names))
     lines.append("-" * len(head))
     lines.append("total  " + " ".join(str(result["totals"][n]).rjust(width) for n in names))
-    lines.append(winner_line([shown_name(n) for n in result["winner"]]))
+    lines.append(winner_line(result["winner"]))
+    from lan_demon.tui.facts import split_level  # (the mark's one reading)
+    levels = sorted({level for n in names if (level := split_level(n)[1]) is not None})
+    if levels:
+        marks = " and ".join(f"L{level}" for level in levels)
+        lines.append(f"({marks} after a bot's name: its level, from 1 to 10)")
     return "\n".join(lines)
-
-
-def shown_name(name: str) -> str:
-    """A seat's name as the table's screens show it (:func:`lan_demon.tui.facts.split_level`)."""
-    from lan_demon.tui.facts import split_level
-    return split_level(name)[0]
 
 
 def winner_line(winners: list[str]) -> str:

@@ -417,7 +417,7 @@ class Controller(TableFacts):
                 "again sits you at the table hosted there now.", width)
         if self.reconnecting and phase != "over":
             out = line(("class:warn", " reconnecting…")) + wrap(
-                "the seat is kept; it resumes when the arbiter answers", width)
+                "the seat is kept; it resumes when the host answers", width)
             quiet = self.clock() - self.reconnect_since
             if quiet >= GIVE_UP_HINT:
                 out += wrap(f"The host has not answered for {quiet:.0f} s: it may have been "
