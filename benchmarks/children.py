@@ -1,13 +1,15 @@
 """What the benchmarks that start processes share: stopping a child by its own handle, reading
-its first line with a deadline, the quantiles they print, and reading an arbiter's frames
-(net_latency.py, floor.py)."""
+its first line with a deadline and dropping the rest, the quantiles they print, and reading an
+arbiter's frames (net_latency.py, floor.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import select
 import signal
 import statistics
 import subprocess
+import threading
 from typing import Any
 
 import msgpack
@@ -45,6 +47,21 @@ def read_line(proc: subprocess.Popen, timeout: float = 15.0) -> str:
     if not line:
         raise RuntimeError(f"a child process ended early (status {proc.wait()})")
     return line.strip()
+
+
+def drain_rest(proc: subprocess.Popen) -> None:
+    """Read and drop what a child prints after the lines read so far, in a thread: a host
+    logs a line a round (and a flat-out table ends a round every few hundredths of a second),
+    so an unread pipe would fill and stop it mid-run. :func:`stop` leaves the pipe to it."""
+    pipe, proc.stdout = proc.stdout, None
+
+    def run() -> None:
+        with contextlib.suppress(ValueError, OSError):
+            for _ in pipe:
+                pass
+            pipe.close()
+
+    threading.Thread(target=run, name="drain", daemon=True).start()
 
 
 def messages(frame: bytes) -> list[Any]:

@@ -68,7 +68,7 @@ from typing import Any, Iterator
 import msgpack
 import zmq
 
-from children import messages, quantiles, read_line, stop
+from children import drain_rest, messages, quantiles, read_line, stop
 from tables import seated_table
 
 HOST = "127.0.0.1"
@@ -418,6 +418,7 @@ class Target:
             self.pub = f"tcp://{HOST}:{int(first.split('updates on port ', 1)[1].split(')')[0])}"
             if not self.address.startswith(f"tcp://{HOST}:"):
                 raise RuntimeError(f"the host is not on loopback: {first}")
+            drain_rest(self.proc)  # the host's log: a line a round
         self.pid = self.proc.pid
         self.watcher: subprocess.Popen | None = None
 

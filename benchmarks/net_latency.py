@@ -61,7 +61,7 @@ from typing import Any
 import msgpack
 import zmq
 
-from children import messages, quantiles, read_line, stop
+from children import drain_rest, messages, quantiles, read_line, stop
 
 HOST = "127.0.0.1"
 GAME = "racing-demon"
@@ -112,6 +112,7 @@ class Host:
         first = read_line(self.proc)
         self.address = "tcp://" + first.split(" at ", 1)[1].split()[0]
         self.pub = f"tcp://{HOST}:{int(first.split('updates on port ', 1)[1].split(')')[0])}"
+        drain_rest(self.proc)  # the host's log: a line a round
         self.pid = self.proc.pid
 
     def close(self) -> None:
