@@ -334,3 +334,42 @@ def test_a_reconnect_refused_by_a_new_host_on_the_same_port_is_said_not_raised(h
         assert not second.arbiter.seats  # and no seat was taken at the new table
     finally:
         second.stop()
+
+
+def test_a_new_host_s_pongs_do_not_keep_a_client_on_a_table_that_is_gone(host, context):
+    """Found in a newcomer's trial: a host stopped mid-match and a new one started on its
+    port; the players' screens stayed frozen on the old table. Their clients kept pinging,
+    and the new host answered every ping, which the client took for its table's voice. A
+    pong is not: with no beat for 3.5 s the client tries its seat again and hears it gone."""
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.server import ArbiterServer, ServerError
+    first = host("racing-demon", players=2, seed=5)
+    offset = [0.0]
+    clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
+    ann = person(host, first, "Ann", clock=clock)
+    bob = person(host, first, "Bob")
+    for c in (ann, bob):
+        c.ready()
+    pump_until(lambda: all(c.table["phase"] == "playing" for c in (ann, bob)), [ann, bob])
+    port = first.port
+    first.stop()
+    deadline = time.monotonic() + 10
+    while True:  # ZeroMQ lets go of the port a moment after the close
+        try:
+            second = ArbiterServer(Config("racing-demon", countdown=0, pause=0), port=port,
+                                   context=context).start()
+            break
+        except ServerError:
+            assert time.monotonic() < deadline, "the old host's port stayed taken"
+            time.sleep(0.05)  # (a retry of the bind: nothing to wait on)
+    try:
+        kinds: list[str] = []
+        for _ in range(60):  # 30 s on Ann's clock, half a second a step
+            offset[0] += 0.5
+            kinds += [n.kind for n in ann.poll(0.05)]
+            if "gone" in kinds:
+                break
+        assert "reconnecting" in kinds and "gone" in kinds, kinds
+        assert not second.arbiter.seats
+    finally:
+        second.stop()

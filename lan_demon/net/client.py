@@ -323,7 +323,11 @@ class Client(TableCopy):
         except ProtocolError as err:
             self.notices.append(Notice("refused", f"a bad message from the arbiter: {err}"))
             return
-        self.heard = self.clock()
+        if channel == "pub" or msgs[0]["t"] != "pong":
+            # A pong is no sign that our table is still there: any arbiter on this port answers
+            # one, a new host started on it too — whose pongs kept a client on a table that was
+            # gone, its screen frozen (a newcomer's trial). Beats and our own replies are (§18.7).
+            self.heard = self.clock()
         if self.watchers:
             size = len(frame) / len(msgs)
             for msg in msgs:
