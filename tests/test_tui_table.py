@@ -501,6 +501,7 @@ def test_the_leave_question_s_keys_are_on_the_status_line_too():
     client = lobby()
     client.table["phase"] = "playing"
     ctl, _ = controller(client)
+    ctl.flash("7♣ fits no stack")  # the last refusal, still on show
     ctl.key("q")
     bottom = shown(ctl).split("\n")[-1]
     assert "y leaves" in bottom and "any other key stays" in bottom and "q leave" not in bottom

@@ -42,7 +42,8 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
             and not arb.config.players and not now.seats[now.captain][0]:
         lines.append(f"{now.captain} is the captain: Enter on their screen starts the match")
     if before.phase == "lobby" and now.phase != "lobby":
-        lines.append(f"the match has started: {', '.join(now.seats)}")
+        lines.append("the match has started: " + ", ".join(
+            _who(name, bot) for name, (bot, _) in now.seats.items()))
     for number in range(before.rounds + 1, now.rounds + 1):
         lines.append(_round_line(arb, number))
     return lines

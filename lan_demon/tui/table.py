@@ -329,7 +329,7 @@ class Controller(TableFacts):
         if self.spectator or self.gone or self.phase in ("lobby", "over"):
             self.quit = True
         else:
-            self.confirm = "leave"
+            self.confirm, self.flash_text = "leave", ""  # its keys show on the status line
 
     def _answer(self, key: str) -> None:
         question, self.confirm = self.confirm, None
