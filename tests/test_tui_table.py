@@ -479,16 +479,19 @@ def test_a_seat_refused_back_by_a_new_host_says_the_table_is_gone_and_q_leaves_a
     """The screen after a reconnect was refused (the client's ``gone`` notice): no lobby,
     no keys but q, and q leaves without asking (there is no seat to keep)."""
     client = lobby()
-    client.table["phase"] = "playing"
-    ctl, _ = controller(client)
+    ctl, _ = controller(client, host=True)
+    ctl.key("enter")  # Bob is not ready: the captain is asked whether to start anyway
+    assert ctl.confirm == "start"
     client.notices.append(Notice("reconnecting", "reconnecting…"))
     ctl.pump()
+    assert ctl.confirm is None  # (nobody would hear its answer)
     client.table["gone"] = "that session token is unknown or has expired"
     client.notices.append(Notice("gone", "the host refused this seat back: …"))
     ctl.pump()
     text = " ".join(shown(ctl).split())
     assert "This table is gone" in text and "reconnecting" not in text
     assert "unknown or has expired" in text and "q leaves" in text
+    assert "captain" not in text and "starts anyway" not in text  # no lobby under it
     ctl.key("1")
     assert client.sent == [] and "this table is gone — q leaves" in shown(ctl)
     ctl.key("q")

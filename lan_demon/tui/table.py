@@ -113,6 +113,8 @@ class Controller(TableFacts):
             self.flash(text or data.get("reason") or notice.text, rule=data.get("rule"),
                        seconds=READ_SECONDS)
         elif kind == "reconnecting":
+            if self.confirm == "start":  # nobody would hear the answer
+                self.confirm = None
             if not self.reconnecting:
                 self.reconnect_since = self.clock()
             self.reconnecting = self.phase != "over"  # contract 5: no reconnecting once over
@@ -126,7 +128,7 @@ class Controller(TableFacts):
         elif kind == "round_end":
             self._round_end(notice)
         elif kind == "gone":  # a reconnect refused: the table it was at is no more
-            self.reconnecting = False
+            self.reconnecting, self.confirm = False, None
         elif kind == "closed":
             self.reconnecting = False
             self.client.table["closed"] = True
@@ -441,7 +443,7 @@ class Controller(TableFacts):
 
     def _footer(self, width: int) -> Fragments:
         """Between rounds and at the end: what happens next, under every page of scores."""
-        if self.help or self.reconnecting:
+        if self.help or self.reconnecting or self.gone:
             return []
         if self.phase == "lobby":
             return lobby_footer(self, width)
