@@ -296,29 +296,33 @@ def test_a_client_forgets_who_was_ready_at_a_round_end_and_a_countdown():
     client.close()
 
 
+def new_host_on(port: int, context):
+    """A new plain host on the port of one just stopped (a person starting it again): ZeroMQ
+    lets go of the port a moment after the close, so the bind is tried until it takes."""
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.server import ArbiterServer, ServerError
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return ArbiterServer(Config("racing-demon", countdown=0, pause=0), port=port,
+                                 context=context).start()
+        except ServerError:
+            assert time.monotonic() < deadline, "the old host's port stayed taken"
+            time.sleep(0.05)  # (a retry of the bind: nothing to wait on)
+
+
 def test_a_reconnect_refused_by_a_new_host_on_the_same_port_is_said_not_raised(host, context):
     """Found in a newcomer's trial: the host stopped with Ann in its lobby and a new one
     started on the same port; Ann's reconnect was refused (the new host knows no such token)
     and the refusal came out of pump as a traceback on her screen. Now: one "gone" notice,
     nothing more tried, and pump goes on quietly."""
-    from lan_demon.net.arbiter import Config
-    from lan_demon.net.server import ArbiterServer
     first = host("racing-demon", seed=5)
     offset = [0.0]
     clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
     ann = person(host, first, "Ann", clock=clock)
     port = first.port
     first.stop()
-    from lan_demon.net.server import ServerError
-    deadline = time.monotonic() + 10
-    while True:  # ZeroMQ lets go of the port a moment after the close
-        try:
-            second = ArbiterServer(Config("racing-demon", countdown=0, pause=0), port=port,
-                                   context=context).start()
-            break
-        except ServerError:
-            assert time.monotonic() < deadline, "the old host's port stayed taken"
-            time.sleep(0.05)  # (a retry of the bind: nothing to wait on)
+    second = new_host_on(port, context)
     try:
         offset[0] += SILENCE + 1  # the old host is silent: Ann's client tries again
         kinds: list[str] = []
@@ -341,8 +345,6 @@ def test_a_new_host_s_pongs_do_not_keep_a_client_on_a_table_that_is_gone(host, c
     port; the players' screens stayed frozen on the old table. Their clients kept pinging,
     and the new host answered every ping, which the client took for its table's voice. A
     pong is not: with no beat for 3.5 s the client tries its seat again and hears it gone."""
-    from lan_demon.net.arbiter import Config
-    from lan_demon.net.server import ArbiterServer, ServerError
     first = host("racing-demon", players=2, seed=5)
     offset = [0.0]
     clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
@@ -353,15 +355,7 @@ def test_a_new_host_s_pongs_do_not_keep_a_client_on_a_table_that_is_gone(host, c
     pump_until(lambda: all(c.table["phase"] == "playing" for c in (ann, bob)), [ann, bob])
     port = first.port
     first.stop()
-    deadline = time.monotonic() + 10
-    while True:  # ZeroMQ lets go of the port a moment after the close
-        try:
-            second = ArbiterServer(Config("racing-demon", countdown=0, pause=0), port=port,
-                                   context=context).start()
-            break
-        except ServerError:
-            assert time.monotonic() < deadline, "the old host's port stayed taken"
-            time.sleep(0.05)  # (a retry of the bind: nothing to wait on)
+    second = new_host_on(port, context)
     try:
         kinds: list[str] = []
         for _ in range(60):  # 30 s on Ann's clock, half a second a step
