@@ -84,7 +84,7 @@ def test_twenty_players_at_80x24_page_and_lose_no_row():
         ctl.key("pagedown")
     assert sorted(seen) == sorted(names) and seen[0] == "P19"
     everything = "\n".join(texts)
-    assert "next Piles (RD-15)" in everything and "P00 13" in everything
+    assert "next Piles (RD-15: the leaders' grow, the last's shrink)" in everything and "P00 13" in everything
     assert "running total by round" in everything
     ctl.key("pageup")
     assert f"page {pages - 1} of {pages}" in "\n".join(rows(ctl, 80, 24))

@@ -512,6 +512,15 @@ def test_the_leave_question_s_keys_are_on_the_status_line_too():
     assert not ctl.quit and ctl.confirm is None
 
 
+def test_a_key_during_the_countdown_says_when_keys_play():
+    """Found in a newcomer's trial: keys pressed during "Starting in 2…" gave no word."""
+    client = lobby()
+    client.table.update(phase="countdown", go=client.clock.now + 2)
+    ctl, _ = controller(client)
+    ctl.key("1")
+    assert "the keys play from Go" in shown(ctl) and client.sent == []
+
+
 def test_the_start_countdown_shows_no_stale_not_ready():
     client = lobby()
     client.table.update(phase="countdown", go=client.clock.now + 2)

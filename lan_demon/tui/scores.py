@@ -196,7 +196,7 @@ def _cell(value: Any) -> str:
 
 def _next_piles(ctl: TableFacts, sizes: list[int], width: int) -> Fragments:
     cells = [f"{short(n, 10)} {s}" for n, s in zip(sides(ctl, len(sizes)), sizes)]
-    out = line(("class:dim", " next Piles (RD-15):"))
+    out = line(("class:dim", " next Piles (RD-15: the leaders' grow, the last's shrink):"))
     row = " "
     for cell in cells:
         if len(row) + len(cell) + 3 > width:

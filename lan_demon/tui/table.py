@@ -291,6 +291,8 @@ class Controller(TableFacts):
             return
         if phase == "lobby":
             self._lobby_key(key)
+        elif phase == "countdown":
+            self.flash("the round starts in a moment: the keys play from Go")
         elif key == "enter" and phase == "between":
             self.client.ready()
             self.flash("ready for the next round")
