@@ -26,7 +26,7 @@ from lan_demon.tui.style import Fragments, clip_line, line
 from lan_demon.tui.text import help_page, is_rule_id, join_lines, lines_of, names_list, wrap
 
 FLASH_SECONDS = 2.5
-GIVE_UP_HINT = 15.0  # seconds reconnecting before the screen says the host may be gone
+GIVE_UP_HINT = 8.0  # seconds reconnecting before the screen says the host may be gone
 READ_SECONDS = 6.0  # a refusal or a lost race: long enough to read a sentence
 BANNER_SECONDS = 3.0  # "Cy is OUT!" is held this long before the scores
 #: contract 2: a seat left during a match is kept this long — its token's life, in minutes
