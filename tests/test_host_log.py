@@ -105,3 +105,16 @@ def test_a_bot_s_level_is_said_as_the_lobby_says_it_and_the_final_table_explains
     del result["totals"]["Robo L2"], result["rounds"][0]["scores"]["Robo L2"]
     result["winner"] = ["Ann"]
     assert format_table(result).endswith("winner: Ann")  # no bot, no line
+
+
+def test_two_rounds_ended_between_two_looks_each_say_their_own_totals():
+    """A flat-out table can end rounds faster than the log looks (4 a second): each line
+    says the totals after its own round, not the latest."""
+    rounds = [SimpleNamespace(scores=[3, -2]), SimpleNamespace(scores=[5, 1])]
+    arb = SimpleNamespace(seats=[], phase="between", captain=lambda: None,
+                          config=SimpleNamespace(players=None),
+                          match=SimpleNamespace(rounds=rounds, sides=["Ann", "Bob"],
+                                                totals=[8, -1]))
+    said = news(Look(phase="between"), Look(phase="between", rounds=2), arb)
+    assert said == ["round 1 over: Ann +3, Bob -2 · totals Ann 3, Bob -2",
+                    "round 2 over: Ann +5, Bob +1 · totals Ann 8, Bob -1"]

@@ -85,8 +85,9 @@ def _round_line(arb: Any, number: int) -> str:
     """"round 2 over: Ann +12, Bob −3 · totals Ann 20, Bob 1" for round ``number`` (1-based)."""
     match = arb.match
     scores = match.rounds[number - 1].scores
+    after = [sum(r.scores[i] for r in match.rounds[:number]) for i in range(len(scores))]
     this = ", ".join(f"{n} {s:+d}" for n, s in zip(match.sides, scores))
-    totals = ", ".join(f"{n} {t}" for n, t in zip(match.sides, match.totals))
+    totals = ", ".join(f"{n} {t}" for n, t in zip(match.sides, after))  # (Match.record's sum)
     return f"round {number} over: {this} · totals {totals}"
 
 
