@@ -521,6 +521,24 @@ def test_a_key_during_the_countdown_says_when_keys_play():
     assert "the keys play from Go" in shown(ctl) and client.sent == []
 
 
+def test_a_lobby_leave_names_who_left_not_the_seat_number_after_the_list_moved_up():
+    """Found in a newcomer's trial: Carl (third in the lobby) left and everyone read "seat 2
+    has left the table": the lobby's next update had dropped his seat before the screen
+    looked his name up. The table's copy keeps the name in the notice."""
+    from lan_demon.net.table_copy import TableCopy
+    copy = TableCopy()
+    copy.table["seats"] = seats("Tess", "Bob", "Carl")
+    copy._k_presence({"seat": 2, "status": "left"}, None)
+    copy._k_lobby({"seats": seats("Tess", "Bob"), "captain": 0}, None)
+    notice = [n for n in copy.notices if n.kind == "presence"][0]
+    client = lobby()
+    client.table["seats"] = seats("Tess", "Bob")
+    ctl, _ = controller(client)
+    client.notices.append(notice)
+    ctl.pump()
+    assert "Carl has left the table" in shown(ctl)
+
+
 def test_the_start_countdown_shows_no_stale_not_ready():
     client = lobby()
     client.table.update(phase="countdown", go=client.clock.now + 2)

@@ -295,9 +295,14 @@ class TableCopy:
 
     def _k_presence(self, update: dict[str, Any], private: Any) -> None:
         seats = self.table.get("seats", [])
+        data = update
         if update["seat"] < len(seats):
             seats[update["seat"]]["status"] = update["status"]
-        self.notices.append(Notice("presence", data=update))
+            # the name as the seat was: a lobby leave's next update takes the seat out of the
+            # list, and a screen that looked it up then named the wrong seat or none
+            data = {**update, "name": seats[update["seat"]].get("name"),
+                    "bot": seats[update["seat"]].get("bot")}
+        self.notices.append(Notice("presence", data=data))
 
     def _unready(self) -> None:
         """The arbiter clears every seat's ready at a countdown and at a round's end: so does

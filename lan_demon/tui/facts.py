@@ -30,6 +30,13 @@ def split_level(name: str) -> tuple[str, int | None]:
     return found["name"] + found["rest"], int(found["level"])
 
 
+def shown(seat: dict[str, Any]) -> str:
+    """A seat's name (a ``seats`` entry, or anything with its ``name`` and ``bot``) as the
+    table shows it: a bot's without its level mark."""
+    name = seat["name"]
+    return split_level(name)[0] if seat.get("bot") else name
+
+
 class TableFacts:
     """Facts the screens use; the attributes below are the Controller's."""
 
@@ -81,14 +88,17 @@ class TableFacts:
         """``host --players N``: the match starts by itself once N seats are ready."""
         return bool(self.client.config.get("players"))
 
-    def name(self, seat: int) -> str:
+    def name(self, seat: int, as_was: dict[str, Any] | None = None) -> str:
         """A seat's name as the table shows it: a bot's without its level mark ("Ada L10"
-        cut to a column's width read "Ada L1"; the lobby shows the level by itself)."""
+        cut to a column's width read "Ada L1"; the lobby shows the level by itself).
+        ``as_was``: the seat as a notice saw it (a presence notice carries its ``name``: a
+        lobby leave's next update drops the seat, and its number then named another)."""
+        if as_was is not None and as_was.get("name"):
+            return shown(as_was)
         seats = self.seats
         if not 0 <= seat < len(seats):
             return f"seat {seat}"
-        name = seats[seat]["name"]
-        return split_level(name)[0] if seats[seat].get("bot") else name
+        return shown(seats[seat])
 
     def not_ready(self) -> list[str]:
         """The present people, other than this seat, who have not said ready."""

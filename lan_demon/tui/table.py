@@ -144,7 +144,7 @@ class Controller(TableFacts):
         seat = notice.data.get("seat", -1)
         if seat == self.client.seat:
             return
-        who, status = self.name(seat), notice.data.get("status")
+        who, status = self.name(seat, as_was=notice.data), notice.data.get("status")
         text = {"away": f"{who} stepped away — their seat is kept {SEAT_KEPT_MINUTES} minutes",
                 "left": f"{who} has left the table",
                 "here": f"{who} is back"}.get(status)
