@@ -367,3 +367,29 @@ def test_a_new_host_s_pongs_do_not_keep_a_client_on_a_table_that_is_gone(host, c
         assert not second.arbiter.seats
     finally:
         second.stop()
+
+
+def test_a_lan_demon_bot_whose_table_is_gone_says_so_and_stops(host, context):
+    """Found in a second newcomer's trial: the host stopped mid-match and a new one started on
+    its port; the bot's window stayed silent for minutes and its process never ended. Its
+    seat refused back, it says the table is gone and exits 1."""
+    first = host("racko", players=2, seed=1)
+    ann = person(host, first, "Ann")
+    ann.ready()
+    proc = _bot(first.address)
+    second = None
+    try:
+        pump_until(lambda: ann.table["phase"] == "playing", [ann], timeout=30)
+        port = first.port
+        first.stop()
+        second = new_host_on(port, context)
+        out, err = proc.communicate(timeout=30)  # (3.5 s of silence, then the refusal)
+        assert proc.returncode == 1, (out, err)
+        assert "the table at 127.0.0.1:" in err and "is gone" in err and "the bot stops" in err
+        assert "Traceback" not in err and "match over" not in out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        if second is not None:
+            second.stop()

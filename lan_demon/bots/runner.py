@@ -116,7 +116,7 @@ class NetBot:
             if notice.kind == "round_end":
                 self.strategy.reset()
                 self.client.ready()
-            elif notice.kind == "match_end":
+            elif notice.kind in ("match_end", "gone"):  # gone: its seat refused back
                 self.done = True
             elif notice.kind == "beaten":
                 self.beaten += 1

@@ -61,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bot.client.leave()
         bot.client.close()
+    gone = bot.client.table.get("gone")
+    if gone:  # the host was started again (or kept the seat past its time): nothing to play
+        print(f"lan-demon: {bot.client.name}: the table at {address.removeprefix('tcp://')} "
+              f"is gone ({gone}); the bot stops", file=sys.stderr)
+        return 1
     result = bot.client.table.get("result") or {}
     print(f"{bot.client.name}: match over, winner: {', '.join(result.get('winner', []))}")
     return 0
