@@ -115,4 +115,5 @@ def test_play_leaves_the_final_scores_in_the_terminal_like_join_and_host():
     assert said.startswith("The match is over.\n") and format_table(RESULT) in said
     assert last_word({"phase": "playing", "results": [{}, {}]}) == \
         "You left the table after 2 rounds; the match ended there."
-    assert "after 0 rounds" in last_word({"phase": "lobby"})
+    assert "after 0 rounds" in last_word({"phase": "countdown"})
+    assert last_word({"phase": "lobby"}) == "You left the table before the match began."

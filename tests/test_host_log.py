@@ -27,13 +27,13 @@ def test_rd13_a_plain_host_says_who_sat_down_who_starts_who_left_and_the_round(h
     server.watch = HostLog(log)
     ann = Client(server.address, name="Ann", context=server.context).connect()
     host.clients.append(ann)
-    pump_until(lambda: "Ann sat down (1 at the table)" in lines_of(log), [ann])  # one a look
+    pump_until(lambda: "Ann took seat 1" in lines_of(log), [ann])
     bob = Client(server.address, name="Bob", context=server.context).connect()
     host.clients.append(bob)
-    pump_until(lambda: "Bob sat down (2 at the table)" in lines_of(log), [ann, bob])
-    assert lines_of(log) == ["Ann sat down (1 at the table)",
+    pump_until(lambda: "Bob took seat 2" in lines_of(log), [ann, bob])
+    assert lines_of(log) == ["Ann took seat 1",
                              "Ann is the captain: Enter on their screen starts the match",
-                             "Bob sat down (2 at the table)"]
+                             "Bob took seat 2"]
     ann.start()
     pump_until(lambda: all(c.table["phase"] == "playing" and c.mirror for c in (ann, bob)),
                [ann, bob])
@@ -78,7 +78,7 @@ def test_a_lobby_leave_a_bot_captain_and_a_self_starting_table_in_words():
     # host --players 3: nobody starts it; the count is of the seats it waits for
     fresh = Look({"Cy": (False, "here")}, "lobby", "Cy")
     assert news(Look(), fresh, table([("Cy", False, "here")], captain=0, players=3)) == \
-        ["Cy sat down (1 of 3 seats taken)"]
+        ["Cy took seat 1 of 3"]
 
 
 def test_a_resumed_table_is_news_only_from_where_it_stood():
@@ -96,8 +96,8 @@ def test_a_bot_s_level_is_said_as_the_lobby_says_it_and_the_final_table_explains
     from lan_demon.commands.results import format_table
     now = Look({"Robo L2": (True, "here"), "Ada L3 (bot)": (True, "here")}, "lobby")
     said = news(Look(), now, table([], captain=None))
-    assert said == ["Robo (bot, level 2) sat down (2 at the table)",
-                    "Ada (bot, level 3) sat down (2 at the table)"]
+    assert said == ["Robo (bot, level 2) took seat 1",  # two between two looks: by seat
+                    "Ada (bot, level 3) took seat 2"]
     result = {"game": "racing-demon", "seed": 1, "rounds": [{"scores": {"Ann": 3, "Robo L2": 5}}],
               "totals": {"Ann": 3, "Robo L2": 5}, "winner": ["Robo L2"]}
     assert format_table(result).endswith("winner: Robo L2\n(L2 after a bot's name: its level, "

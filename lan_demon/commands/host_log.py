@@ -54,13 +54,15 @@ def _seat_news(before: Look, now: Look, arb: Any) -> list[str]:
     for name, (bot, status) in now.seats.items():
         was = before.seats.get(name)
         who = _who(name, bot)
-        if was is None:
-            lines.append(f"{who} sat down ({_seated(now, arb)})")
+        if was is None:  # (by its seat: two may sit down between two looks)
+            lines.append(f"{who} took seat {list(now.seats).index(name) + 1}"
+                         f"{_of(arb)}")
         elif was[1] != status:
             lines.append({"away": f"{who} is away (the seat is kept)", "here": f"{who} is back",
                           "left": f"{who} left the match"}.get(status, f"{who}: {status}"))
     for name in before.seats.keys() - now.seats.keys():
-        lines.append(f"{_who(name, before.seats[name][0])} left ({_seated(now, arb)})")
+        lines.append(f"{_who(name, before.seats[name][0])} left ({len(now.seats)} at the "
+                     f"table{_of(arb)})")
     return lines
 
 
@@ -74,11 +76,9 @@ def _who(name: str, bot: bool) -> str:
     return f"{base} (bot, level {level})" if level is not None else f"{base} (bot)"
 
 
-def _seated(now: Look, arb: Any) -> str:
-    """"2 at the table", or with ``--players N`` "2 of 4 seats taken"."""
-    if arb.config.players:
-        return f"{len(now.seats)} of {arb.config.players} seats taken"
-    return f"{len(now.seats)} at the table"
+def _of(arb: Any) -> str:
+    """" of 4" with ``--players 4`` (the match starts when they are seated), else nothing."""
+    return f" of {arb.config.players}" if arb.config.players else ""
 
 
 def _round_line(arb: Any, number: int) -> str:

@@ -95,5 +95,7 @@ def last_word(table: dict) -> str:
     if table.get("phase") == "over" and table.get("result"):
         return f"The match is over.\n{format_table(table['result'])}"
     done = len(table.get("results") or [])
+    if table.get("phase", "lobby") == "lobby":
+        return "You left the table before the match began."
     return f"You left the table after {done} round{'' if done == 1 else 's'}; the match " \
            f"ended there."

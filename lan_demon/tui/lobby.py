@@ -105,3 +105,12 @@ def waiting_text(ctl: TableFacts) -> str:
     if seat.get("ready"):
         return f"You are ready. Waiting for {boss} to start"
     return f"Enter says you are ready. Waiting for {boss} to start"
+
+
+def next_speed(ctl: TableFacts) -> str:
+    """``v`` in ``play``'s lobby: the bots' next level, set on the local table; its label."""
+    names = list(ctl.speeds)
+    now = getattr(ctl.local, "speed", names[0])
+    name = names[(names.index(now) + 1) % len(names)] if now in names else names[0]
+    ctl.local.set_speed(name)
+    return name

@@ -20,7 +20,7 @@ from lan_demon.net.client import Client
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints
-from lan_demon.tui.lobby import lobby, lobby_footer
+from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
 from lan_demon.tui.scores import ending_text, footer, score_board
 from lan_demon.tui.style import Fragments, clip_line, line
 from lan_demon.tui.text import help_page, is_rule_id, join_lines, lines_of, names_list, wrap
@@ -302,7 +302,7 @@ class Controller(TableFacts):
 
     def _lobby_key(self, key: str) -> None:
         if key == "v" and self.local is not None and self.speeds:
-            self._next_speed()
+            self.flash(f"the bots now play at {next_speed(self)}")
         elif key in ("enter", "s"):
             if self.self_starting:  # host --players N: nobody starts it, ready is all
                 self.client.ready()
@@ -320,13 +320,6 @@ class Controller(TableFacts):
     def _start(self) -> None:
         self.client.start()
         self.flash("starting the match…")
-
-    def _next_speed(self) -> None:
-        names = list(self.speeds)
-        now = getattr(self.local, "speed", names[0])
-        name = names[(names.index(now) + 1) % len(names)] if now in names else names[0]
-        self.local.set_speed(name)
-        self.flash(f"the bots now play at {name}")
 
     def _leave(self) -> None:
         """During a match, ask first (the seat is kept a while); otherwise leave at once."""
@@ -397,9 +390,11 @@ class Controller(TableFacts):
         if self.confirm == "leave" and self.local is not None:  # play: the table is ours
             return wrap("Leave the table? The match ends here (this table runs in your "
                         "terminal) — y leaves, any other key stays", width, "class:flash")
-        if self.confirm == "leave":
-            return wrap(f"Leave the table? Your seat is kept for {SEAT_KEPT_MINUTES} minutes "
-                        "— y leaves, any other key stays", width, "class:flash")
+        if self.confirm == "leave":  # (a host not answering keeps nothing until it is back)
+            kept = "If the host comes back, it keeps your seat" if self.reconnecting else \
+                "Your seat is kept"
+            return wrap(f"Leave the table? {kept} for {SEAT_KEPT_MINUTES} minutes — y leaves, "
+                        "any other key stays", width, "class:flash")
         if self.confirm == "start":
             waiting = self.not_ready()
             if not waiting:  # they said ready while the question was up
