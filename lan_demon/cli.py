@@ -48,16 +48,11 @@ def glue_keys(argv: list[str]) -> list[str]:
     """``--key KEY`` read as ``--key=KEY`` when KEY begins with '-': a z85 key does about one
     time in 85, and argparse would take it for an option ("expected one argument") — a person
     pastes the key the host printed after ``--key``, as the help says."""
-    out, rest = [], iter(argv)
-    for arg in rest:
-        if arg == "--key":
-            value = next(rest, None)
-            if value is not None and value.startswith("-") and len(value.strip()) == 40:
-                out.append(f"--key={value}")
-                continue
-            out += [arg] if value is None else [arg, value]
-            continue
-        out.append(arg)
+    out = list(argv)
+    for i in range(len(out) - 2, -1, -1):  # from the end: a glued pair shortens the list
+        value = out[i + 1]
+        if out[i] == "--key" and value.startswith("-") and len(value.strip()) == 40:
+            out[i:i + 2] = [f"--key={value}"]
     return out
 
 

@@ -433,10 +433,10 @@ class Client(TableCopy):
         if code == "bad_token" and self._stored_token and not self.connected:
             self._fresh_hello()  # a token from disk the table does not know: forget it
             return
-        if code in REFUSALS and not self.connected and self.welcomed:
-            self._gone(msg["reason"])  # a way back refused: not an error of the caller's
-            return
         if code in REFUSALS and not self.connected:
+            if self.welcomed:  # a way back refused: not an error of the caller's
+                self._gone(msg["reason"])
+                return
             self.close()
             raise ConnectError(f"the arbiter refused us: {msg['reason']}", code,
                                msg.get("wait"))

@@ -45,21 +45,24 @@ def names_at(address: str, root: Path | None = None) -> list[str]:
     """The names this user holds a seat's token under at ``address`` (a normalized
     ``tcp://host:port``), sorted: a ``join`` that came back without its ``--name``, or with
     another case of it, is told the one its seat was taken with."""
-    names = set()
     try:
         paths = list(((root or state_dir()) / "tokens").glob("*.json"))
     except OSError:
         return []
-    for path in paths:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("address") == address and \
-                isinstance(data.get("name"), str) and isinstance(data.get("token"), str) \
-                and data["token"]:
-            names.add(data["name"])
-    return sorted(names)
+    entries = (_read_entry(path) for path in paths)
+    return sorted({e["name"] for e in entries if e and e.get("address") == address
+                   and isinstance(e.get("name"), str)})
+
+
+def _read_entry(path: Path) -> dict:
+    """A token file's entry: a map with a non-empty ``token``, else {} (missing, torn, not
+    ours to read)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    token = data.get("token") if isinstance(data, dict) else None
+    return data if isinstance(token, str) and token else {}
 
 
 class TokenStore:
@@ -113,15 +116,9 @@ class TokenStore:
             and entry.get("token") else None  # type: ignore[return-value]
 
     def _entry(self) -> dict:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict) or data.get("address") != self.address \
-                or data.get("name") != self.name:
-            return {}
-        token = data.get("token")
-        return data if isinstance(token, str) and token else {}
+        data = _read_entry(self.path)
+        ours = data.get("address") == self.address and data.get("name") == self.name
+        return data if ours else {}
 
     def save(self, token: str, keys: tuple[str, str] | None = None) -> None:
         """Write the token, and the connection's key pair at an encrypted table (0600,

@@ -2,9 +2,9 @@
 
 Playing fast: one key picks a source — ``1``–``4`` the columns, ``p`` the Pile top, ``w`` the
 waste top — and the card goes at once to the best legal place the local engine offers: a stack
-first, else a column. To choose another place, press ``t`` before the source key: the places
-are listed with letters (a lone place too), and the letter plays it. Space turns the Pack, ``s`` says "stuck",
-``h`` highlights your cards that fit a stack now and the stacks they fit.
+first, else a column. To choose another place, ``t`` before the source key lists the places
+(a lone one too) with letters, and the letter plays it; Esc cancels. Space turns the Pack,
+``s`` says "stuck", ``h`` highlights your cards that fit a stack now and the stacks they fit.
 
 What a real table shows face up is shown, and nothing else (RD-3: Pile tops and the Lines are
 face up; the Packs, the waste under its top and the Pile under its top are not; another
