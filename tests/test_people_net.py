@@ -393,3 +393,24 @@ def test_a_lan_demon_bot_whose_table_is_gone_says_so_and_stops(host, context):
             proc.communicate()
         if second is not None:
             second.stop()
+
+
+def test_a_lan_demon_bot_too_late_for_a_seat_says_when_a_bot_can_sit_down(host):
+    """Found trying a late bot: it was refused with a person's advice ('watch it as a spectator
+    (join --spectate)…') behind 'the arbiter refused us'. Now one line for a bot: no seat,
+    why, and when a bot can sit down; exit 1, no traceback."""
+    server = host("racing-demon", players=1, seed=3)
+    ann = person(host, server, "Ann")
+    ann.ready()
+    pump_until(lambda: ann.table["phase"] != "lobby", [ann], timeout=30)
+    proc = _bot(server.address)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 1, (out, err)
+    assert f"no seat for Robo at {server.address.removeprefix('tcp://')}: the match has " \
+           "started. A bot sits down before the match starts" in err, err
+    assert "spectator" not in err and "Traceback" not in err and "arbiter" not in err

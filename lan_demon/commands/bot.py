@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"the table {table.name!r} needs its room code: add --code CODE")
     choice = Choice(args.level, args.strategy, args.speed)
     bot = seat_level_bot(address, choice, bot_label(args), args.seed, args.timeout, key, code)
+    if bot is None:
+        return 1
     seat = bot.client.seat
     print(f"lan-demon: {bot.client.name} sat down at {address.removeprefix('tcp://')}"
           f"{f' (seat {seat + 1})' if seat is not None else ''}; it plays until the match "
@@ -84,11 +86,27 @@ def seat_level_bot(address: str, choice: Any, name: str, seed: int | str, timeou
                    key: str | None, code: str | None) -> Any:
     """Seat the bot; the game is known only then, and with it the level's strategy and pace
     (checked there: an unknown --strategy for the table's game is one line naming the
-    choices)."""
+    choices). None, said in one line, when the table has no seat for it."""
     from lan_demon.bots.registry import make_strategy
     from lan_demon.bots.runner import seat_bot
-    bot = seat_bot(address, name, lambda client: make_strategy(
-        client.game.id, choice.strategy_for(client.game.id)), seed,
-        connect_timeout=timeout, server_key=key, code=code, remember=True)
+    from lan_demon.net.connect import ConnectError
+    try:
+        bot = seat_bot(address, name, lambda client: make_strategy(
+            client.game.id, choice.strategy_for(client.game.id)), seed,
+            connect_timeout=timeout, server_key=key, code=code, remember=True)
+    except ConnectError as err:
+        if err.code != "full":
+            raise
+        print(f"lan-demon: {no_seat(err, name, address)}", file=sys.stderr)
+        return None
     bot.set_speed(choice.pace_for(bot.client.game.id))
     return bot
+
+
+def no_seat(err: Exception, name: str, address: str) -> str:
+    """Why a full table seats no bot, and when one can sit down: the arbiter's reason is
+    written for a person ("watch it as a spectator (join --spectate)…"), of no use to a bot."""
+    why = str(err).split(": ")[1] if ": " in str(err) else str(err)
+    return (f"no seat for {name} at {address.removeprefix('tcp://')}: {why}. A bot sits "
+            f"down before the match starts, or takes its own seat back when the same "
+            f"command runs again within 5 minutes of its leaving")

@@ -438,8 +438,8 @@ class Client(TableCopy):
                 self._gone(msg["reason"])
                 return
             self.close()
-            raise ConnectError(f"the arbiter refused us: {msg['reason']}", code,
-                               msg.get("wait"))
+            raise ConnectError(f"the table at {self.address.removeprefix('tcp://')} "
+                               f"refused: {msg['reason']}", code, msg.get("wait"))
         if code == "not_joined" and self.token and self.seat is not None:
             self._reconnect_soon = True  # it has forgotten this connection: back by token
         elif code == "rate_limited":
