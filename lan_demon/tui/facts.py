@@ -37,6 +37,14 @@ def shown(seat: dict[str, Any]) -> str:
     return split_level(name)[0] if seat.get("bot") else name
 
 
+def fit_name(name: str, width: int) -> str:
+    """A name in ``width`` characters: whole if it fits, else a bot's without " (bot)", else
+    cut with an ellipsis — never cut inside the mark ("Rosalind (b")."""
+    if len(name) > width:
+        name = name.removesuffix(" (bot)")
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
 class TableFacts:
     """Facts the screens use; the attributes below are the Controller's."""
 

@@ -27,6 +27,7 @@ from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock, Move
 from lan_demon.games.gin_scoring import TARGET
 from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LIMIT, OVER
 from lan_demon.games.melds import HAND_SIZE, best_arrangement, deadwood_after_discard, is_big_gin
+from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, card_fragments, line
 from lan_demon.tui.table import Controller, GameScreen
 from lan_demon.tui.text import wrap
@@ -431,7 +432,7 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             result = s.get("result") or {}
             what = result.get("result") or s["phase"]
             dw = f" deadwood {result['deadwood']}" if "deadwood" in result else ""
-            out += line(f"   {ctl.name(s['seat'])[:16]:<16} {what}{dw}"[:width])
+            out += line(f"   {fit_name(ctl.name(s['seat']), 16):<16} {what}{dw}"[:width])
         return out
 
     @staticmethod
@@ -439,6 +440,6 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         out = line(("class:me", " Watching Gin Solitaire (GS-9: each seat plays alone)"))
         for s in view.get("seats", []):
             result = (s.get("result") or {}).get("result") or s["phase"]
-            out += line(f"   {ctl.name(s['seat'])[:16]:<16} draw {s['draw']:>2}  {result}")
+            out += line(f"   {fit_name(ctl.name(s['seat']), 16):<16} draw {s['draw']:>2}  {result}")
         return out
 

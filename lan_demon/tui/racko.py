@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from lan_demon.games.racko import (CARD_POINTS, HIDDEN_CARD, SLOTS, TARGET, DiscardHeld, Draw,
                                    Move, Place, TakeDiscard, ascending_prefix)
+from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, clip_line, line, text_of
 from lan_demon.tui.table import Controller, GameScreen
 from lan_demon.tui.text import wrap
@@ -258,7 +259,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         if "held" in view:
             rows.append([("", " You drew "), ("class:key", f"{held_text(view['held']):>3} ")])
         elif view["holding"]:
-            rows.append([("class:dim", f" {ctl.name(turn)[:18]} drew a card")])
+            rows.append([("class:dim", f" {fit_name(ctl.name(turn), 18)} drew a card")])
         else:
             rows.append([])
         table = ctl.client.table
@@ -276,7 +277,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             status = seats[i].get("status", "here") if i < len(seats) else "here"
             gone = "" if status == "here" else f" {status}"  # turns played for them (RK-4)
             dots = max(0, bar - filled - len(gone))
-            rows.append([("", f" {mark} "), (style, f"{ctl.name(i)[:11]:<11}"),
+            rows.append([("", f" {mark} "), (style, f"{fit_name(ctl.name(i), 11):<11}"),
                          ("", f"{totals[i]:>5} "), ("class:chart", "█" * filled),
                          ("class:dim", "·" * dots), ("class:away", gone)])
         return rows
