@@ -19,7 +19,7 @@ from lan_demon.games.demon_table import Stack
 from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.demon import SOURCE_KEYS, DemonScreen
-from lan_demon.tui.demon_words import race_text
+from lan_demon.tui.demon_words import RACE_GRACE, race_text
 from lan_demon.tui.style import STYLE, owner_mark, text_of
 from lan_demon.tui.table import Controller
 
@@ -273,6 +273,27 @@ def test_rd11_a_card_that_lost_a_race_locally_says_who_beat_you_to_which_stack()
     ctl.key(key)
     assert ctl.flash_text == "Ada beat you to the A♥ stack"
     assert ctl.flash_rule == "RD-11" and not client.sent
+
+
+def test_rd11_a_card_pressed_just_after_a_rivals_landed_on_screen_still_lost_a_race():
+    """Found in my trial: Bea's 2♣ landed on the A♣ stack a moment before I pressed my 2♣; the
+    screen had redrawn in between, so the refusal read '2♣ fits no stack (needs A♣)' with A♣
+    nowhere to be seen. A person needs about a second to see a card land: a stack changed by
+    another player within RACE_GRACE of the key is still a race lost; later, it is not."""
+    client, ctl, key = race_table()
+    now = [100.0]
+    ctl.clock = lambda: now[0]
+    ctl.render(80, 24)  # the screen draws Ada's 2♥ on the stack
+    now[0] += RACE_GRACE - 0.1
+    ctl.key(key)
+    assert ctl.flash_text == "Ada beat you to the A♥ stack" and ctl.flash_rule == "RD-11"
+    client, ctl, key = race_table()
+    ctl.clock = lambda: now[0]
+    ctl.render(80, 24)
+    now[0] += RACE_GRACE + 0.1
+    ctl.key(key)
+    assert ctl.flash_text.startswith("2♥ fits no stack (needs A♥)"), ctl.flash_text
+    assert not client.sent
 
 
 def test_rd11_the_arbiters_beaten_fields_are_worded_with_the_stack_as_shown():

@@ -35,8 +35,8 @@ from typing import Any
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
 from lan_demon.tui import demon_coach
-from lan_demon.tui.demon_words import (CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, race_text,
-                                       rank_name, short_name, with_article)
+from lan_demon.tui.demon_words import (CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, SeenTops,
+                                       race_text, rank_name, short_name, with_article)
 from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,
                                  signed, text_of)
 from lan_demon.tui.table import READ_SECONDS, Controller, GameScreen
@@ -83,13 +83,13 @@ class DemonScreen(GameScreen):
         self.choosing = False  # "t" was pressed: the next source key lists its places
         self.options: list[Play] = []
         self.highlight = False  # "h": your cards that fit a stack, and those stacks, lit
-        self.shown: dict[int, str] = {}  # stack id -> top card as last drawn (races)
+        self.seen = SeenTops()  # the stacks' tops as drawn, for races (RD-11)
         self.coach: Any = None  # this round's review, as this seat's screen showed it
         self.voted_here = False  # this screen said "stuck" (s) since the votes were cleared
         self.voted_at: int | None = None  # the cards played at the table when it did
 
     def reset(self) -> None:
-        self.choosing, self.options, self.shown, self.coach = False, [], {}, None
+        self.choosing, self.options, self.seen, self.coach = False, [], SeenTops(), None
         self.voted_here = False  # a new round: no vote of this screen's stands
 
     # --- keys ------------------------------------------------------------------------------
@@ -184,14 +184,14 @@ class DemonScreen(GameScreen):
         return f"{card.symbol} fits no stack (needs {below}) and {column}", "RD-5, RD-7"
 
     def lost_race(self, ctl: Controller, card: Card) -> str | None:
-        """ "Ann beat you to the 4♥ stack" when ``card`` fitted a stack as the screen last
-        showed it and that stack has changed since under another player's card; else None."""
+        """ "Ann beat you to the 4♥ stack" when ``card`` fitted a stack as the screen showed it
+        (last, or within RACE_GRACE) and another player's card has covered it since; else None."""
         state = ctl.client.predicted
         if state is None:
             return None
         german = self._german(ctl)
         names = [ctl.name(i) for i in range(len(ctl.seats))]
-        for sid, code in self.shown.items():
+        for sid, code in self.seen.tops(ctl.clock()):
             top = code_card(code)
             if top is None or not takes(top, card, german):
                 continue
@@ -270,7 +270,7 @@ class DemonScreen(GameScreen):
             return line("waiting for the deal…")
         german = view["game"] == "racing-demon-german"
         self.rules = GERMAN_RULES if german else CLASSIC_RULES
-        self.shown = {st["id"]: st["top"] for st in view["stacks"]}
+        self.seen.draw({st["id"]: st["top"] for st in view["stacks"]}, ctl.clock())
         self.watch(ctl, view)
         lit_sources, lit_stacks = self.fits(ctl) if self.highlight and seat is not None \
             else (set(), set())

@@ -47,6 +47,34 @@ def short_name(name: str, width: int) -> str:
     return name.removesuffix(" (bot)")[:width]
 
 
+#: Seconds a stack's top, once another card covers it, still counts as what the player saw: a
+#: person takes about a second to see a card land, so a key pressed that soon after was aimed
+#: at the old top — a race lost (RD-11), not a card that "fits no stack".
+RACE_GRACE = 1.5
+
+
+class SeenTops:
+    """The stacks' tops as the screen last drew them, with each top covered in the last
+    :data:`RACE_GRACE` seconds."""
+
+    def __init__(self) -> None:
+        self.drawn: dict[int, str] = {}  # stack id -> top card code
+        self.covered: dict[int, tuple[str, float]] = {}  # stack id -> (old top, until)
+
+    def draw(self, tops: dict[int, str], now: float) -> None:
+        for sid, top in tops.items():
+            old = self.drawn.get(sid)
+            if old is not None and old != top:
+                self.covered[sid] = (old, now + RACE_GRACE)
+        self.drawn = tops
+
+    def tops(self, now: float) -> list[tuple[int, str]]:
+        """The tops a key pressed ``now`` may have been aimed at: each as drawn, then the
+        recently covered ones."""
+        recent = [(sid, old) for sid, (old, until) in self.covered.items() if now < until]
+        return list(self.drawn.items()) + recent
+
+
 def race_text(names: Sequence[str], data: Mapping[str, Any]) -> str:
     """A lost race in a player's words, from the arbiter's ``beaten`` fields (``by`` the
     winner's seat, ``top`` the stack's top card before the winner's card, ``ms`` how much
