@@ -90,12 +90,17 @@ def run(args: argparse.Namespace) -> int:
 def last_word(table: dict) -> str:
     """What the terminal keeps once the screen is gone (``join`` and ``host`` print the same
     table): the final scores, which a newcomer found gone with the screen, or where the match
-    stopped — this table lived in this terminal, so it ends with it."""
+    stopped and the totals then — this table lived in this terminal, so it ends with it."""
     from lan_demon.commands.results import format_table
     if table.get("phase") == "over" and table.get("result"):
         return f"The match is over.\n{format_table(table['result'])}"
     done = len(table.get("results") or [])
     if table.get("phase", "lobby") == "lobby":
         return "You left the table before the match began."
-    return f"You left the table after {done} round{'' if done == 1 else 's'}; the match " \
+    said = f"You left the table after {done} round{'' if done == 1 else 's'}; the match " \
            f"ended there."
+    seats, totals = table.get("seats") or [], table.get("totals") or []
+    if done and totals and len(totals) == len(seats):  # the standings, which went with the screen
+        from lan_demon.tui.facts import shown
+        said += " Totals: " + ", ".join(f"{shown(s)} {t}" for s, t in zip(seats, totals)) + "."
+    return said
