@@ -167,15 +167,15 @@ def test_the_lobby_gives_the_games_real_number_of_rounds():
 def test_in_play_every_bot_shows_its_level_and_v_changes_it():
     local = _Levels(2)
     ctl, _ = controller(lobby(), local=local, speeds=[f"level {n}" for n in range(1, 11)])
-    assert "Ada (bot)              bot, level 2 · ready" in shown(ctl)
+    assert "Ada (bot)              level 2 · ready" in shown(ctl)  # one "bot" is enough
     ctl.key("v")
-    assert local.level == 3 and "bot, level 3 · ready" in shown(ctl)
+    assert local.level == 3 and "Ada (bot)              level 3 · ready" in shown(ctl)
     assert "Bob                    not ready" in shown(ctl)  # a person has no level
 
 
 def test_a_bot_whose_name_carries_its_level_shows_it_in_every_lobby():
     """host --bots and bot --level: the level travels in the name ("Cy L7 (bot)", made by
-    levels.bot_name) — a joiner's lobby, with no local table, shows "Cy (bot)  bot, level 7";
+    levels.bot_name) — a joiner's lobby, with no local table, shows "Cy (bot)  level 7";
     a person's name that only looks like it is left alone."""
     from lan_demon.bots.levels import bot_name
     client = FakeClient(table={"phase": "lobby", "captain": 0, "seats": seats(
@@ -183,7 +183,7 @@ def test_a_bot_whose_name_carries_its_level_shows_it_in_every_lobby():
         ready=(1, 2))})
     ctl, _ = controller(client)
     text = shown(ctl)
-    assert "Cy (bot)               bot, level 7 · ready" in text and "L7" not in text
+    assert "Cy (bot)               level 7 · ready" in text and "L7" not in text
     assert "Robo                   bot, level 10 · ready" in text
     assert "Al L3                  not ready" in text
 

@@ -56,7 +56,11 @@ def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], name_width: int) ->
     if seat.get("bot"):
         name, level = bot_level(ctl, seat)
         level_tag = f"level {level}" if name_width >= 20 else f"L{level}"  # two columns: short
-        tags.append("bot" if level is None else f"bot, {level_tag}")
+        # "Ada (bot)   level 2", not "Ada (bot)   bot, level 2": a name that says it is a bot
+        # (and is shown whole) needs no second "bot"
+        said = name_width >= 20 and name.endswith(" (bot)")
+        bot = [] if said else ["bot"]
+        tags.append(", ".join(bot + ([level_tag] if level is not None else [])) or "bot")
     if ctl.phase == "lobby":  # at the countdown the arbiter clears them: no news
         tags.append("ready" if seat.get("ready") else "not ready")
     away = seat.get("status", "here") != "here"
