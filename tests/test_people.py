@@ -390,3 +390,21 @@ def test_a_journal_s_pause_of_none_resumes_as_none():
     assert config_of(head, "journal").pause is None
     head["config"]["pause"] = 7.5
     assert config_of(head, "journal").pause == 7.5
+
+
+def test_a_token_of_a_seat_given_up_is_refused_with_why_and_how_to_watch():
+    """Found in a newcomer's trial: back after more than 5 minutes with the join the screen
+    had printed, Ann was told 'a player who left comes back by running the same join again' —
+    the very thing just refused. The refusal now says the seat was given up, and why."""
+    t = race_table(fairness_ms=0)
+    token = t.arbiter.seats[0].token
+    t.send(b"A", "leave", at=101.0)
+    t.send(b"B", "hb", at=101.0 + TOKEN_LIFE + 0.5)
+    t.tick(101.0 + TOKEN_LIFE + 0.5)
+    (err,) = t.send(b"A2", "hello", name="Ann", role="player", token=token)
+    assert err["code"] == "bad_token"
+    assert err["reason"] == "the seat of Ann was given up: a seat is kept 5 minutes after its " \
+        "player leaves, and the match went on without it; watch it as a spectator " \
+        "(join --spectate)"
+    (full,) = t.send(b"A3", "hello", name="Ann", role="player")
+    assert full["code"] == "full" and "comes back within 5 minutes" in full["reason"]

@@ -414,3 +414,39 @@ def test_a_lan_demon_bot_too_late_for_a_seat_says_when_a_bot_can_sit_down(host):
     assert f"no seat for Robo at {server.address.removeprefix('tcp://')}: the match has " \
            "started. A bot sits down before the match starts" in err, err
     assert "spectator" not in err and "Traceback" not in err and "arbiter" not in err
+
+
+def test_a_join_whose_seat_was_given_up_hears_why_not_to_run_the_same_join(context):
+    """Found in a newcomer's trial: six minutes after leaving, the join the screen had printed
+    was refused with 'a player who left comes back by running the same join again'. The
+    stored token is refused first, and the client says why (the seat was given up after 5
+    minutes), not the advice that had just failed."""
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.connect import ConnectError
+    from lan_demon.net.seats import TOKEN_LIFE
+    from lan_demon.net.server import ArbiterServer
+    offset = [0.0]
+    clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
+    server = ArbiterServer(Config("racko", players=2, countdown=0, pause=0), port=0,
+                           context=context, clock=clock).start()
+    try:
+        ann = Client(server.address, name="Ann", remember=True).connect()
+        bob = Client(server.address, name="Bob").connect()
+        for c in (ann, bob):
+            c.ready()
+        pump_until(lambda: ann.table["phase"] == "playing", [ann, bob])
+        ann.leave()
+        ann.close()
+        pump_until(lambda: server.arbiter.seats[0].status == "away", [bob])
+        offset[0] += TOKEN_LIFE + 5
+        pump_until(lambda: server.arbiter.seats[0].status == "left", [bob])
+        again = Client(server.address, name="Ann", remember=True)
+        with pytest.raises(ConnectError) as refused:
+            again.connect(timeout=5)
+        said = str(refused.value)
+        assert said.startswith(f"the table at {server.address.removeprefix('tcp://')} refused: "
+                               "the seat of Ann was given up: a seat is kept 5 minutes"), said
+        assert "same join again" not in said and "join --spectate" in said
+        bob.close()
+    finally:
+        server.stop()

@@ -76,6 +76,7 @@ class Client(TableCopy):
         self.server_key = check_server_key(server_key)
         self.store: TokenStore | None = None
         self._stored_token = False  # the hello carries a token read from disk
+        self._given_up: str | None = None  # why the table refused that token, if it did
         self.welcomed = False  # a welcome came once: a refusal now is of a way back (_gone)
         if remember and role == "player" and token is None:
             store = TokenStore(self.address, name)
@@ -431,6 +432,7 @@ class Client(TableCopy):
             self._deal_rids.discard(rid)  # our nonce, and the player need not hear of it
             return
         if code == "bad_token" and self._stored_token and not self.connected:
+            self._given_up = msg["reason"]  # said again if no other seat is to be had
             self._fresh_hello()  # a token from disk the table does not know: forget it
             return
         if code in REFUSALS and not self.connected:
@@ -438,8 +440,11 @@ class Client(TableCopy):
                 self._gone(msg["reason"])
                 return
             self.close()
+            # A match under way has no seat for a token the table gave up: why it gave it up
+            # is the news, not the advice to come back with the same join.
+            reason = self._given_up if code == "full" and self._given_up else msg["reason"]
             raise ConnectError(f"the table at {self.address.removeprefix('tcp://')} "
-                               f"refused: {msg['reason']}", code, msg.get("wait"))
+                               f"refused: {reason}", code, msg.get("wait"))
         if code == "not_joined" and self.token and self.seat is not None:
             self._reconnect_soon = True  # it has forgotten this connection: back by token
         elif code == "rate_limited":

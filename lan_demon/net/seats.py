@@ -148,8 +148,8 @@ def take_seat(arb, peer: bytes, msg: dict, now: float, out: Outbox,
     limit = arb.config.players or arb.game.max_players
     if arb.phase != "lobby":
         raise ProtocolError("full", "the match has started: watch it as a spectator "
-                            "(join --spectate); a player who left comes back by running "
-                            "the same join again")
+                            "(join --spectate); a player who left comes back within "
+                            f"{TOKEN_LIFE / 60:g} minutes by running the same join again")
     if len(arb.seats) >= limit:
         raise ProtocolError("full", f"all {limit} seats are taken")
     name = unique_name(arb, msg["name"].strip()[:NAME_LIMIT] or "player")
@@ -173,8 +173,11 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
     for seat in arb.seats:
         if secrets.compare_digest(seat.token.encode(), msg["token"].encode()):
             gone = seat.away_since is not None and now - seat.away_since > TOKEN_LIFE
-            if gone or seat.status == "left":
-                break
+            if gone or seat.status == "left":  # (said, so that nobody is sent back again)
+                raise ProtocolError("bad_token", f"the seat of {seat.name} was given up: "
+                                    f"a seat is kept {TOKEN_LIFE / 60:g} minutes after its "
+                                    "player leaves, and the match went on without it; "
+                                    "watch it as a spectator (join --spectate)")
             if not same_key(seat, sender):
                 out.private.append((peer, wrong_key(msg["id"])))
                 return
