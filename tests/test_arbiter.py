@@ -193,18 +193,35 @@ def test_moves_in_flight_when_the_round_ends_are_answered():
     assert err["rule"] == "RD-12"
 
 
-def test_gs4_an_absent_gin_player_s_turns_are_played_so_the_round_ends():
+def test_gs4_an_absent_gin_player_s_turns_are_played_so_the_round_can_end():
+    """Ann goes silent; Bob is still here: Ann's turns are played for her until her own round
+    is over (GS-9: the round ends when every seat's has), so Bob is not kept waiting."""
+    t = Table("gin-solitaire", players=2, turn_timeout=5)
+    t.seat(b"A", "Ann")
+    t.seat(b"B", "Bob")
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")
+    t.arbiter.seats[0].heard = 0  # Ann gone
+    now = 101.0
+    while not t.arbiter.state.seats[0].done and now < 1000:
+        t.send(b"B", "hb", at=now)
+        t.tick(now)
+        now += 6
+    assert t.arbiter.state.seats[0].done and not t.arbiter.state.seats[1].done
+    assert t.arbiter.seats[0].status == "away" and t.arbiter.seats[1].status == "here"
+
+
+def test_gs4_with_both_players_gone_their_turns_wait():
+    """Nobody here: no turn is played for anybody (table_clock.nobody_here)."""
     t = Table("gin-solitaire", players=2, turn_timeout=5)
     t.seat(b"A", "Ann")
     t.seat(b"B", "Bob")
     t.send(b"A", "ready")
     t.send(b"B", "ready")
     t.arbiter.seats[0].heard = t.arbiter.seats[1].heard = 0  # both gone
-    now = 101.0
-    while t.arbiter.phase == "playing" and now < 1000:
-        t.tick(now)
-        now += 6
-    assert t.updates("round_end")
+    for now in range(101, 1000, 6):
+        t.tick(float(now))
+    assert t.arbiter.phase == "playing" and not t.updates("move")
 
 
 def test_the_journal_holds_every_committed_move(tmp_path):

@@ -155,6 +155,26 @@ def test_rk4_a_seat_that_said_leave_has_its_turn_played_at_once():
     assert t.arbiter.seats[mover].status == "away"
 
 
+def test_rk4_with_every_person_away_the_table_waits_instead_of_playing_their_turns():
+    """Found in a newcomer's trial: both people of a Rack-O table left, and the arbiter played
+    their turns for them several times a second, round after round, for nobody. Stand-in
+    turns are for the people still playing; with none here, the table waits, and goes on
+    when one comes back."""
+    t = dealt_table("racko", players=2, turn_timeout=20)
+    mover = t.arbiter.state.turn
+    other = 1 - mover
+    token = t.arbiter.seats[other].token
+    t.send(b"A", "leave", at=100.5)
+    t.send(b"B", "leave", at=100.6)
+    for at in (100.7, 130.0, 200.0):
+        t.tick(at)
+    assert t.updates("move") == []
+    t.send(b"C", "hello", at=201.0, name="x", role="player", token=token)  # one comes back
+    t.tick(201.1)
+    assert [(u["seat"], u["move"]["t"]) for u in t.updates("move")] == \
+        [(mover, "draw"), (mover, "discard")]
+
+
 def test_a_leave_in_the_lobby_still_frees_the_seat():
     t = lobby()
     t.seat(b"A", "Ann")

@@ -23,7 +23,7 @@ PROBES_KEPT = 8  # probes per connection whose echo is still awaited
 
 def table_moves(arb, now: float, out: Outbox) -> None:
     """Moves nobody at the table makes: RD-13's minute without a play, an absent player's
-    Rack-O turn (draw and discard, so the table is not stuck)."""
+    Rack-O turn (draw and discard, so the table is not stuck) while a person is still here."""
     if arb.game.races and now - arb.last_play >= STUCK_TIMEOUT:
         arb.last_play = now
         arb._commit(Held(now, now, TABLE, -1, arb.game.move_from_data({"t": "timeout"})),
@@ -32,12 +32,23 @@ def table_moves(arb, now: float, out: Outbox) -> None:
     if arb.game.simultaneous and arb.game.races:
         absent_votes(arb, now, out)
         return
+    if nobody_here(arb):
+        return
     for index in arb.game.to_move(arb.state):
         seat = arb.seats[index]
         absent_for = now - max(arb.turn_since, seat.away_since or now)
         if seat.status != "here" and (seat.stepped_out
                                       or absent_for >= arb.config.turn_timeout):
             stand_in(arb, seat, now, out)
+
+
+def nobody_here(arb) -> bool:
+    """Every person at the table is away or gone (a table of bots alone does not count).
+    Stand-in turns keep the table moving for those still playing; with nobody to play for they
+    would only spin the match on, several turns a second, to an end nobody saw (found in a
+    newcomer's trial): the table waits for someone to come back instead."""
+    people = [s for s in arb.seats if not s.bot]
+    return bool(people) and all(s.status != "here" for s in people)
 
 
 def absent_votes(arb, now: float, out: Outbox) -> None:
