@@ -429,3 +429,19 @@ def test_rd5_eighty_stacks_and_twenty_players_fold_same_tops_and_cut_nothing(wid
         assert f"{owner_mark(seat)[1]} " in text
     if width == 60:
         assert "×" in text
+
+
+def test_rg3_the_german_tables_help_in_the_lobby_gives_the_german_rules():
+    """Found in a newcomer's trial: `?` in a German table's lobby (before any deal) gave the
+    classic rules — suits, ladders, three at a time, RD-14's score — all wrong there."""
+    from lan_demon.tui.app import screen_for
+    from lan_demon.tui.demon_words import CLASSIC_RULES, GERMAN_RULES
+    assert screen_for("racing-demon-german").rules == GERMAN_RULES
+    assert screen_for("racing-demon").rules == CLASSIC_RULES
+    client = TableClient(3, german=True, steps=0)
+    client.table["phase"], client.state = "lobby", None
+    ctl = Controller(client, screen_for("racing-demon-german"),  # type: ignore[arg-type]
+                     clock=lambda: 100.0)
+    ctl.key("?")
+    text = text_of(ctl.render(80, 30))
+    assert "RG-3" in text and "RD-14" not in text, text

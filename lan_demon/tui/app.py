@@ -30,7 +30,7 @@ def screen_for(game_id: str, coach: Any = None) -> GameScreen:
     command, as the TUI never imports a bot."""
     if game_id.startswith("racing-demon"):
         from lan_demon.tui.demon import DemonScreen
-        return DemonScreen(coach)
+        return DemonScreen(coach, german=game_id == "racing-demon-german")
     if game_id == "racko":
         from lan_demon.tui.racko import RackOScreen
         return RackOScreen(coach)

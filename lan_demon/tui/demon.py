@@ -74,12 +74,13 @@ class DemonScreen(GameScreen):
     keys = PLAYER_KEYS
     rules = CLASSIC_RULES
 
-    def __init__(self, coach: Any = None) -> None:
+    def __init__(self, coach: Any = None, german: bool = False) -> None:
         """``coach`` makes each round's review: ``coach(game, seat, names, start)``, an object
         with ``see(t, view)``, ``lost(t, by, ms, top)`` and ``review()``
         (:class:`lan_demon.coach.demon.DemonCoach`). The command hands it in: the coach plays
         the strong bot's own moves, and the TUI never imports a bot. None: no review."""
         self.make_coach = coach
+        self.rules = GERMAN_RULES if german else CLASSIC_RULES  # ? in the lobby too, before a view
         self.choosing = False  # "t" was pressed: the next source key lists its places
         self.options: list[Play] = []
         self.highlight = False  # "h": your cards that fit a stack, and those stacks, lit
@@ -269,7 +270,6 @@ class DemonScreen(GameScreen):
         if view is None:
             return line("waiting for the deal…")
         german = view["game"] == "racing-demon-german"
-        self.rules = GERMAN_RULES if german else CLASSIC_RULES
         self.seen.draw({st["id"]: st["top"] for st in view["stacks"]}, ctl.clock())
         self.watch(ctl, view)
         lit_sources, lit_stacks = self.fits(ctl) if self.highlight and seat is not None \
