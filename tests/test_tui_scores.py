@@ -124,3 +124,14 @@ def test_a_screen_that_came_in_after_go_says_it_could_not_check_the_deal():
     text = "\n".join(rows(ctl))
     assert "this round's deal was not checked here: this screen came in after its Go" in text
     assert any(x.rstrip().endswith("came in after its Go") for x in rows(ctl, width=80))
+
+
+def test_rg2_with_handicap_off_the_round_end_says_nothing_of_rd15s_next_piles():
+    """Found in a newcomer's trial: every German round end said 'next Piles (RD-15: the
+    leaders' grow, the last's shrink): Cleo 11 · Robo 11' at a table whose lobby said
+    'handicap off' (RG-2: the German Pile stays 11)."""
+    ctl, client = ended("racing-demon-german", ["Cleo", "Robo"], [[3, 5]])
+    client.table["config"] = {"game": "racing-demon-german", "options": {"handicap": False}}
+    assert "next Piles" not in "\n".join(rows(ctl))
+    client.table["config"] = {"game": "racing-demon", "options": {"handicap": True}}
+    assert "next Piles (RD-15" in "\n".join(rows(ctl))

@@ -122,7 +122,8 @@ def score_board(ctl: TableFacts, width: int) -> Fragments:
         out += _round_table(ctl, game, results[-1], table.get("totals", []), width, over)
         out += coach_review(ctl, width)
     setup = table.get("setup") or {}
-    if not over and setup.get("pile_sizes"):
+    handicap = ((table.get("config") or {}).get("options") or {}).get("handicap", True)
+    if not over and setup.get("pile_sizes") and handicap:  # (off: every Pile the same, RG-2)
         out += _next_piles(ctl, setup["pile_sizes"], width)
     return out + chart(ctl, results, width)
 
