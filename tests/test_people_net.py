@@ -450,3 +450,29 @@ def test_a_join_whose_seat_was_given_up_hears_why_not_to_run_the_same_join(conte
         bob.close()
     finally:
         server.stop()
+
+
+def test_rd13_a_clients_copy_marks_the_rotation_the_tables_minute_made(context):
+    """The table's own move (seat TABLE, RD-13's 60 s without a play) is told apart from a
+    rotation by votes: the copy records which rotation it made, for the screen's words."""
+    from lan_demon.games.demon_stuck import STUCK_TIMEOUT
+    from lan_demon.net.arbiter import Config
+    from lan_demon.net.server import ArbiterServer
+    offset = [0.0]
+    clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
+    server = ArbiterServer(Config("racing-demon", players=2, countdown=0, pause=0, seed=4),
+                           port=0, context=context, clock=clock).start()
+    try:
+        ann = Client(server.address, name="Ann").connect()
+        bob = Client(server.address, name="Bob").connect()
+        for c in (ann, bob):
+            c.ready()
+        pump_until(lambda: all(c.table["phase"] == "playing" for c in (ann, bob)), [ann, bob])
+        assert "minute_rotation" not in ann.table
+        offset[0] += STUCK_TIMEOUT + 1
+        pump_until(lambda: ann.table.get("minute_rotation") == 1, [ann, bob])
+        assert ann.mirror.rotations == 1
+        for c in (ann, bob):
+            c.close()
+    finally:
+        server.stop()

@@ -292,6 +292,27 @@ def test_rd13_a_rotation_is_announced_in_words_and_a_stuck_round_end_too():
     assert "nobody out — RD-13" in shown(ctl)
 
 
+def test_rd13_a_rotation_by_the_tables_minute_says_so_not_everyone_is_stuck():
+    """Found in a newcomer's trial: 'Everyone is stuck' came while they still had an ace to
+    play — the table's own minute without a card played had rotated the Packs (RD-13)."""
+    class Mirror:
+        rotations = 0
+
+    client = lobby()
+    client.table["phase"] = "playing"
+    client.mirror = Mirror()
+    ctl, _ = controller(client)
+    ctl.pump()
+    client.mirror.rotations = 2
+    client.table["minute_rotation"] = 2  # (the client's copy: the table's move made it)
+    ctl.pump()
+    assert ctl.flash_text == "No card played for a minute: each Pack moves one card — RD-13 " \
+        "(rotation 2 of 3)"
+    client.mirror.rotations = 3  # the next one by votes
+    ctl.pump()
+    assert ctl.flash_text.startswith("Everyone is stuck: each Pack moves one card")
+
+
 def test_a_tied_match_reads_as_a_tie_not_as_one_winner_with_two_names():
     client = lobby()
     ctl, _ = controller(client)

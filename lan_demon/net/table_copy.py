@@ -337,7 +337,9 @@ class TableCopy:
             events, move = private["events"], private.get("move") or update["move"]
         move = self.game.move_from_data(move)
         self.game.replay(self.mirror, update["seat"], move, events)
-        if update["seat"] == self.seat:
+        if update["seat"] < 0:  # the table's own move, RD-13's minute: which rotation it made
+            self.table["minute_rotation"] = getattr(self.mirror, "rotations", None)
+        elif update["seat"] == self.seat:
             self.pending.pop(update.get("rid"), None)
         self._repredict()
 

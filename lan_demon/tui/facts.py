@@ -37,6 +37,16 @@ def shown(seat: dict[str, Any]) -> str:
     return split_level(name)[0] if seat.get("bot") else name
 
 
+def rotation_words(count: int, minute: bool) -> str:
+    """An RD-13 rotation as the table announces it: why it came — every player stuck (votes,
+    or each turned through their Pack), or the table's own minute without a card played, which
+    a player who still had a card to play must not read as "everyone is stuck" — and which in
+    a row of three it is."""
+    why = "No card played for a minute" if minute else "Everyone is stuck"
+    return f"{why}: each Pack moves one card — RD-13" + \
+        (f" (rotation {count} of 3)" if count > 1 else "")
+
+
 def fit_name(name: str, width: int) -> str:
     """A name in ``width`` characters: whole if it fits, else a bot's without " (bot)", else
     cut with an ellipsis — never cut inside the mark ("Rosalind (b")."""

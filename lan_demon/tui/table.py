@@ -19,7 +19,7 @@ from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_copy import Notice
-from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints
+from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, rotation_words
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
 from lan_demon.tui.scores import ending_text, footer, score_board
 from lan_demon.tui.style import Fragments, clip_line, line
@@ -181,9 +181,8 @@ class Controller(TableFacts):
         if not isinstance(count, int) or self.phase != "playing":
             return
         if count > self.rotations:
-            self.flash("Everyone is stuck: each Pack moves one card — RD-13" +
-                       (f" (rotation {count} of 3)" if count > 1 else ""),
-                       seconds=READ_SECONDS)
+            minute = self.client.table.get("minute_rotation") == count
+            self.flash(rotation_words(count, minute), seconds=READ_SECONDS)
         self.rotations = count
 
     def ring(self) -> None:
