@@ -192,3 +192,43 @@ def test_gs4_card_letters_stay_put_after_a_draw_and_a_knock_asks_first():
             assert f"{letter} {card.symbol}" in text
 
     drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
+
+
+async def drawn(keys: Keys) -> None:
+    """Press n and wait until the drawn card is in the hand, face up (GS-4)."""
+    ctl = keys.ctl
+    await keys.press("n")
+    await keys.until(lambda: ctl.client.view()["phase"] == "discard" and not ctl.client.pending
+                     and not ctl.screen.layout(ctl.client.view()).unknown, what="the drawn card")
+
+
+def test_gs3_gs4_a_discard_by_letter_says_which_card_went_face_down_and_the_deadwood_now():
+    """GS-3, GS-4: a letter alone discards (one key, no question), so the status line says
+    which card went face down and the deadwood left; a card that leaves more than the best
+    discard would also names the best and what it would have left."""
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        screen: GinScreen = ctl.screen
+        cards = hand(keys)
+        best, after = best_arrangement(cards), deadwood_after_discard(cards)
+        worse = max(after, key=lambda c: after[c])
+        assert after[worse] > best.points
+        await keys.press(screen.layout(ctl.client.view()).letter(worse))
+        assert ctl.flash_rule == "GS-3"
+        assert ctl.flash_text == (f"{worse.symbol} discarded face down: deadwood "
+                                  f"{after[worse]} ({best.discard.symbol} would have left "
+                                  f"{best.points})")
+        status = text_of(ctl.render(80, 24)).split("\n")[-1]
+        assert f"{worse.symbol} discarded face down: deadwood {after[worse]}" in status
+        assert status.rstrip().endswith("(GS-3)")
+        await keys.settled()
+        assert worse not in hand(keys) and len(hand(keys)) == 10  # it went, nothing asked
+        await drawn(keys)
+        best = best_arrangement(hand(keys))
+        await keys.press(screen.layout(ctl.client.view()).letter(best.discard))
+        assert ctl.flash_rule == "GS-4"
+        assert ctl.flash_text == f"{best.discard.symbol} discarded face down: deadwood " \
+                                 f"{best.points}"
+
+    drive("gin-solitaire", 0, script, seed=SEED, rounds=1)

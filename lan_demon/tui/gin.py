@@ -8,7 +8,8 @@ the discard freed), so a key does not change under the player's finger — and a
 key that lets that card go:
 
 * ``n`` draws the top card (GS-4);
-* a letter discards that card face down (GS-3, GS-4);
+* a letter discards that card face down (GS-3, GS-4) at once, and the status line says
+  which card went and the deadwood left;
 * ``K`` then a letter knocks, discarding that card (GS-6), once ``y`` confirms it — refused
   here, with the deadwood it would leave, when that is more than 10;
 * ``B`` calls Big Gin (all 11 cards melded, GS-6);
@@ -29,7 +30,7 @@ from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LI
 from lan_demon.games.melds import HAND_SIZE, best_arrangement, deadwood_after_discard, is_big_gin
 from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, card_fragments, line
-from lan_demon.tui.table import Controller, GameScreen
+from lan_demon.tui.table import READ_SECONDS, Controller, GameScreen
 from lan_demon.tui.text import wrap
 
 LETTERS = "abcdefghijk"
@@ -177,8 +178,23 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
 
     # --- keys ------------------------------------------------------------------------------
 
-    def _try(self, ctl: Controller, move: Move) -> None:
-        ctl.try_play(move, self.why_not)
+    def _try(self, ctl: Controller, move: Move) -> bool:
+        return ctl.try_play(move, self.why_not)
+
+    def _discard(self, ctl: Controller, lay: Layout, card: Card, phase: str | None) -> None:
+        """A letter alone discards at once (one key, no question), so the status line says
+        which card went face down and the deadwood left — and, when the solver's best
+        discard (shown in the hand) would have left less, which card that was and how much."""
+        if not self._try(ctl, Discard(card)):
+            return
+        after = lay.after.get(card)
+        said = f"{card.symbol} discarded face down"
+        if after is not None:
+            said += f": deadwood {after}"
+            if lay.discard is not None and lay.points is not None and after > lay.points:
+                said += f" ({lay.discard.symbol} would have left {lay.points})"
+        ctl.flash(said, rule="GS-3" if phase == FIRST_DISCARD else "GS-4",
+                  seconds=READ_SECONDS)
 
     def key(self, ctl: Controller, key: str) -> bool:
         view = ctl.client.view()
@@ -279,7 +295,7 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
                               if order else f"there is no card {key}")
             return True
         if not knocking:
-            self._try(ctl, Discard(card))
+            self._discard(ctl, lay, card, view.get("phase") if view else None)
             return True
         move = Knock(card)
         if move in ctl.client.legal_moves():

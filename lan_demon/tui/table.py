@@ -231,14 +231,14 @@ class Controller(TableFacts):
             return err
         return None
 
-    def try_play(self, move: Any, why_not: Callable[[Controller, Any], str]) -> None:
+    def try_play(self, move: Any, why_not: Callable[[Controller, Any], str]) -> bool:
         """Play a legal move; flash why an illegal one is not possible (and send nothing):
         the player's words first, the rule id after (``RK-4: it is …`` → ``it is …``, then
-        RK-4)."""
+        RK-4). True when it was played, so a screen can say what it did."""
         if move in self.client.legal_moves():
-            self.play(move)
-        else:
-            self.flash_refusal(why_not(self, move))
+            return self.play(move)
+        self.flash_refusal(why_not(self, move))
+        return False
 
     def flash_refusal(self, text: str) -> None:
         """A refusal worded ``RULE: words``: flashed as the words, the rule dimmed after."""
