@@ -232,3 +232,27 @@ def test_gs3_gs4_a_discard_by_letter_says_which_card_went_face_down_and_the_dead
                                  f"{best.points}"
 
     drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
+
+
+def test_gs4_after_a_draw_the_screen_says_which_card_was_drawn_and_its_letter():
+    """GS-4: n draws the top card; the screen says which card came and the letter it took
+    (it takes the letter the discard freed, not always k), until the next discard."""
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        screen: GinScreen = ctl.screen
+        assert "You drew" not in text_of(ctl.render(80, 24))  # nothing drawn at the deal
+        await keys.press(screen.layout(ctl.client.view()).letter(hand(keys)[0]))
+        await keys.settled()
+        before = set(hand(keys))
+        await drawn(keys)
+        new = [c for c in hand(keys) if c not in before]
+        assert len(new) == 1
+        letter = screen.layout(ctl.client.view()).letter(new[0])
+        text = text_of(ctl.render(80, 24))
+        assert f"You drew {new[0].symbol} (its letter: {letter})" in text
+        await keys.press(letter)
+        await keys.settled()
+        assert "You drew" not in text_of(ctl.render(80, 24))
+
+    drive("gin-solitaire", 0, script, seed=SEED, rounds=1)

@@ -7,7 +7,7 @@ after that a card keeps its letter while it stays in the hand (a drawn card take
 the discard freed), so a key does not change under the player's finger — and a letter is the
 key that lets that card go:
 
-* ``n`` draws the top card (GS-4);
+* ``n`` draws the top card (GS-4); "You drew 7♥ (its letter: c)" says which came, and where;
 * a letter discards that card face down (GS-3, GS-4) at once, and the status line says
   which card went and the deadwood left;
 * ``K`` then a letter knocks, discarding that card (GS-6), once ``y`` confirms it — refused
@@ -137,10 +137,11 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         self.knocking = False  # "K" was pressed: the next letter knocks
         self.knock_card: Card | None = None  # K and a letter: y (or Enter) knocks with it
         self._layout: tuple[tuple[str, ...], Layout] | None = None
+        self.drawn: Card | None = None  # the card the last draw brought, while it is in hand
         self.advice: tuple[tuple[Any, ...], Any] | None = None  # shown for this position
 
     def reset(self) -> None:
-        self.knocking, self.knock_card, self._layout = False, None, None
+        self.knocking, self.knock_card, self._layout, self.drawn = False, None, None, None
         self.advice = None
         if self.coach is not None:
             self.coach.reset()  # the cards this seat has held this round: none yet
@@ -153,11 +154,21 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
             lay = Layout([Card.from_data(c) for c in hand])
             if self._layout is not None:
                 lay.keep_letters(self._layout[1].letters)
+                self.drawn = self._new_card(self._layout[1], lay)
             self._layout = (hand, lay)
             if self.coach is not None and view and hand and not lay.unknown \
                     and "phase" in view:
                 self.coach.see(view)  # every hand shown is remembered, for the coach
         return self._layout[1]
+
+    @staticmethod
+    def _new_card(before: Layout, lay: Layout) -> Card | None:
+        """The card a draw brought (GS-4): the one new card of a full hand, face up; None
+        once the hand changes otherwise (a discard), so "You drew" lasts one turn."""
+        if lay.unknown or lay.size != HAND_SIZE:
+            return None
+        new = [c for c in lay.letters if c not in before.letters]
+        return new[0] if len(new) == 1 else None
 
     @staticmethod
     def position(view: dict[str, Any]) -> tuple[Any, ...]:
@@ -334,7 +345,7 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
                    ("class:dim", f" · {view['discards']} discarded"))
         out += line(("class:dim", " phase "), ("", self._phase_text(phase)))
         out += self._hand(view, lay, width)
-        out += line("") + line(*self._prompt(view, lay))
+        out += line("") + self._drawn_line(view, lay) + line(*self._prompt(view, lay))
         out += self._advice_lines(view, width)
         out += self._score(ctl)
         out += self._others(ctl, view, width)
@@ -375,6 +386,15 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         if lay.unknown:
             out += line(("class:dim", "   drawing…  "), ("class:card.hidden", " ░░"))
         return out
+
+    def _drawn_line(self, view: dict[str, Any], lay: Layout) -> Fragments:
+        """What n brought, with the letter it took: the hand is sorted by the solver, so
+        the new card could be anywhere in it."""
+        card = self.drawn
+        if card is None or view["phase"] != DISCARD or card not in lay.letters:
+            return []
+        return line(" You drew", *card_fragments(card, width=len(card.symbol)),
+                    f" (its letter: {lay.letter(card)})")
 
     def _prompt(self, view: dict[str, Any], lay: Layout) -> list[tuple[str, str]]:
         phase = view["phase"]
