@@ -101,11 +101,13 @@ def test_rk5_rack_o_banner_and_the_rack_o_part():
 
 
 def test_gs7_gin_banner_names_the_knock_and_joker_labels_are_not_cut():
+    """GS-6, GS-7: the result holds the deadwood left, not the card knocked with: the banner
+    says "knocked, deadwood 5", never "knocked with 5" (read as a card in the trial)."""
     detail = [{"result": "knock", "deadwood": 5, "count": 20, "player": 15, "joker": 0},
               {"result": "gin", "deadwood": 0, "count": 20, "player": 45, "joker": 0},
               {}, {}]
     ctl, _ = ended("gin-solitaire", ["Tess", "Ada (bot)"], [[15, 45, 0, 0]], detail=detail)
-    assert ctl.banner_text == "Tess knocked with 5; Ada: Gin!"
+    assert ctl.banner_text == "Tess knocked, deadwood 5; Ada: Gin!"
     text = "\n".join(rows(ctl, 60, 20) + rows(ctl, 80, 24))
     assert "Joker (Ada)" in text and "Joker (Ada (bo" not in text
 

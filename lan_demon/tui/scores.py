@@ -90,7 +90,7 @@ def ending_text(ctl: TableFacts, result: dict[str, Any]) -> str:
         for i, d in enumerate(detail[:players]):
             who = short(names[i], 14)
             what = d.get("result")
-            said.append({"knock": f"{who} knocked with {d.get('deadwood')}",
+            said.append({"knock": f"{who} knocked, deadwood {d.get('deadwood')}",
                          "gin": f"{who}: Gin!", "big-gin": f"{who}: Big Gin!",
                          "joker": f"{who} drew the Joker"}.get(what, ""))
         text = "; ".join(s for s in said if s)
