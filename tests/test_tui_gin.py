@@ -49,7 +49,10 @@ def keys_for(keys: Keys, move: object) -> list[str]:
 
 
 def test_gs6_a_knock_by_key_presses_ends_the_round_with_a_knock():
+    """GS-6: K, a letter, y knocks; the round-end banner names the card knocked with (this
+    screen pressed it) and the deadwood left."""
     pressed: list[str] = []
+    knocked: list[Card] = []
     draws: list[Draw] = []
 
     async def script(keys: Keys) -> None:
@@ -68,6 +71,7 @@ def test_gs6_a_knock_by_key_presses_ends_the_round_with_a_knock():
             presses = keys_for(keys, move)
             pressed.extend(presses)
             draws.extend([move] if isinstance(move, Draw) else [])
+            knocked.extend([move.card] if isinstance(move, Knock) else [])
             await keys.press(*presses)
             await keys.until(lambda: not ctl.client.pending or ctl.phase != "playing")
         await keys.until(lambda: ctl.phase in ("between", "over"), what="the round end")
@@ -77,8 +81,10 @@ def test_gs6_a_knock_by_key_presses_ends_the_round_with_a_knock():
     ctl = drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
     assert "K" in pressed and draws and pressed[-3] == "K"  # the knock ended it, by keys
     result = ctl.client.table["results"][-1]
-    assert result["detail"][0]["result"] in ("knock", "gin")
-    assert result["detail"][0]["deadwood"] <= 10
+    assert result["detail"][0]["result"] == "knock"  # seed 40: a knock, not Gin
+    deadwood = result["detail"][0]["deadwood"]
+    assert deadwood <= 10
+    assert ctl.banner_text == f"Tess knocked with {knocked[0].symbol}, deadwood {deadwood}"
 
 
 def test_gs6_a_knock_with_more_than_10_deadwood_is_refused_locally_with_the_deadwood():

@@ -138,10 +138,12 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         self.knock_card: Card | None = None  # K and a letter: y (or Enter) knocks with it
         self._layout: tuple[tuple[str, ...], Layout] | None = None
         self.drawn: Card | None = None  # the card the last draw brought, while it is in hand
+        self.knocked: Card | None = None  # the card this round's knock went with (GS-6)
         self.advice: tuple[tuple[Any, ...], Any] | None = None  # shown for this position
 
     def reset(self) -> None:
         self.knocking, self.knock_card, self._layout, self.drawn = False, None, None, None
+        self.knocked = None
         self.advice = None
         if self.coach is not None:
             self.coach.reset()  # the cards this seat has held this round: none yet
@@ -212,7 +214,8 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         if self.knock_card is not None:
             card, self.knock_card = self.knock_card, None
             if key in ("y", "enter"):
-                self._try(ctl, Knock(card))
+                if self._try(ctl, Knock(card)):
+                    self.knocked = card  # the result holds only the deadwood: the banner asks
             else:
                 ctl.flash("no knock — your turn goes on")
             return True

@@ -90,12 +90,20 @@ def ending_text(ctl: TableFacts, result: dict[str, Any]) -> str:
         for i, d in enumerate(detail[:players]):
             who = short(names[i], 14)
             what = d.get("result")
-            said.append({"knock": f"{who} knocked, deadwood {d.get('deadwood')}",
+            said.append({"knock": f"{who} knocked{knocked_with(ctl, i)}, deadwood "
+                                  f"{d.get('deadwood')}",
                          "gin": f"{who}: Gin!", "big-gin": f"{who}: Big Gin!",
                          "joker": f"{who} drew the Joker"}.get(what, ""))
         text = "; ".join(s for s in said if s)
         return text or "The round is over"
     return "The round is over"
+
+
+def knocked_with(ctl: TableFacts, seat: int) -> str:
+    """" with 4♠" for this screen's own knock (GS-6): the result holds only the deadwood, the
+    Gin screen remembers the card it knocked with; nothing for another seat's knock."""
+    card = getattr(getattr(ctl, "screen", None), "knocked", None)
+    return f" with {card.symbol}" if card is not None and seat == ctl.client.seat else ""
 
 
 # --- the board ---------------------------------------------------------------------------------
