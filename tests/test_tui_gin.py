@@ -262,3 +262,26 @@ def test_gs4_after_a_draw_the_screen_says_which_card_was_drawn_and_its_letter():
         assert "You drew" not in text_of(ctl.render(80, 24))
 
     drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
+
+
+def test_gs6_the_help_says_a_knock_asks_before_it_knocks():
+    """GS-6: K and a letter ask "knock with 4♠ face down, deadwood 9? y knocks…" before
+    the round ends; the help (?) says so, and so does the status line's hint (at 100
+    columns B and H still fit; at 80 B drops, but "Big Gin! press B" is the prompt then)."""
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        ctl.flash_until = 0.0  # "Go!" is over: the status line shows the keys
+        assert "K a-k knock, y confirms" in text_of(ctl.render(80, 24)).split("\n")[-1]
+        status = text_of(ctl.render(100, 30)).split("\n")[-1]
+        assert "K a-k knock, y confirms" in status and "B Big Gin  H advice" in status
+        await keys.press("?")
+        await keys.until(lambda: ctl.help)
+        lines = text_of(ctl.render(100, 40)).split("\n")
+        key_line = next(x for x in lines if x.strip().startswith("K a-k"))
+        assert "knock, y confirms" in key_line
+        gs6 = next(x for x in lines if "GS-6" in x)
+        assert "then y" in gs6
+        await keys.press("escape")
+
+    drive("gin-solitaire", 0, script, seed=SEED, rounds=1)

@@ -112,7 +112,7 @@ class Layout:
 
 
 class GinScreen(GameScreen):
-    keys = [("n", "draw"), ("a-k", "discard that card"), ("K a-k", "knock"), ("B", "Big Gin"),
+    keys = [("n", "draw"), ("a-k", "discard that card"), ("K a-k", "knock, y confirms"), ("B", "Big Gin"),
             ("H", "advice"), ("esc", "cancel")]
     rules = """
 GS-1 You against the Joker: 52 cards and one Joker. A = 1, 2–10 as numbered, J Q K = 10.
@@ -121,7 +121,7 @@ GS-3 First discard one card face down (its letter). Discards are never seen agai
 GS-4 Then each turn: draw the top card (n), then discard one card (its letter) — or end.
 GS-5 Melds: a run of 3+ in one suit (aces low only), a set of 3 or 4 of a rank. A card is in
      one meld at most; deadwood is the value of the rest, arranged for the least (shown).
-GS-6 With deadwood ≤ 10 after a discard you may knock (K, then the card's letter); all
+GS-6 With deadwood ≤ 10 after a discard you may knock (K, the card's letter, then y); all
      10 melded is Gin; all 11 melded after a draw is Big Gin (B), with no discard.
 GS-7 C = the cards left above the Joker. Knock: you score C − deadwood, or if C is less the
      Joker scores 25 + (deadwood − C). Gin 25 + C, Big Gin 31 + C. Drawing the Joker ends
