@@ -48,37 +48,44 @@ def keys_for(keys: Keys, move: object) -> list[str]:
     return [layout.letter(move.card)]
 
 
+async def play_greedily(keys: Keys, moves: list[object]) -> list[str]:
+    """Play this round by key presses, each move the greedy bot's choice (seed 40: a knock
+    after three draws); ``moves`` gets the moves played. Returns the keys pressed."""
+    ctl, pressed = keys.ctl, []
+    bot, rng = GreedyGin(), random.Random(0)
+    while ctl.phase == "playing":
+        await keys.settled()
+        if ctl.phase != "playing":
+            break
+        move = bot.choose(Turn(ctl.client.game, ctl.client.predicted, ctl.client.seat, rng))
+        assert move is not None
+        if isinstance(move, Knock):
+            shown = text_of(ctl.render(80, 24))
+            assert "You can knock" in shown or "Gin!" in shown
+        presses = keys_for(keys, move)
+        pressed.extend(presses)
+        moves.append(move)
+        await keys.press(*presses)
+        await keys.until(lambda: not ctl.client.pending or ctl.phase != "playing")
+    await keys.until(lambda: ctl.phase in ("between", "over"), what="the round end")
+    return pressed
+
+
 def test_gs6_a_knock_by_key_presses_ends_the_round_with_a_knock():
     """GS-6: K, a letter, y knocks; the round-end banner names the card knocked with (this
     screen pressed it) and the deadwood left."""
     pressed: list[str] = []
-    knocked: list[Card] = []
-    draws: list[Draw] = []
+    moves: list[object] = []
 
     async def script(keys: Keys) -> None:
-        ctl = keys.ctl
         await start(keys)
-        bot, rng = GreedyGin(), random.Random(0)
-        while ctl.phase == "playing":
-            await keys.settled()
-            if ctl.phase != "playing":
-                break
-            move = bot.choose(Turn(ctl.client.game, ctl.client.predicted, ctl.client.seat, rng))
-            assert move is not None
-            if isinstance(move, Knock):
-                shown = text_of(ctl.render(80, 24))
-                assert "You can knock" in shown or "Gin!" in shown
-            presses = keys_for(keys, move)
-            pressed.extend(presses)
-            draws.extend([move] if isinstance(move, Draw) else [])
-            knocked.extend([move.card] if isinstance(move, Knock) else [])
-            await keys.press(*presses)
-            await keys.until(lambda: not ctl.client.pending or ctl.phase != "playing")
-        await keys.until(lambda: ctl.phase in ("between", "over"), what="the round end")
-        board = text_of(ctl.render(100, 30))
+        pressed.extend(await play_greedily(keys, moves))
+        board = text_of(keys.ctl.render(100, 30))
         assert "Tess" in board and "Joker" in board
 
     ctl = drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
+    draws = [m for m in moves if isinstance(m, Draw)]
+    knocked = [m.card for m in moves if isinstance(m, Knock)]
     assert "K" in pressed and draws and pressed[-3] == "K"  # the knock ended it, by keys
     result = ctl.client.table["results"][-1]
     assert result["detail"][0]["result"] == "knock"  # seed 40: a knock, not Gin
@@ -285,3 +292,20 @@ def test_gs6_the_help_says_a_knock_asks_before_it_knocks():
         await keys.press("escape")
 
     drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
+
+
+def test_gs8_the_score_line_counts_rounds_played_in_words():
+    """GS-8: rounds go on to 100; the score line counts them — "1 round played", never
+    "1 rounds played"."""
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        assert "0 rounds played" in text_of(ctl.render(80, 24))
+        await play_greedily(keys, [])
+        await keys.press("enter")  # ready: the next round starts
+        await keys.until(lambda: ctl.phase == "playing" and ctl.client.view() is not None
+                         and ctl.client.table.get("round") == 1, what="round 2")
+        text = text_of(ctl.render(80, 24))
+        assert "· 1 round played" in text and "rounds played" not in text
+
+    drive("gin-solitaire", 0, script, seed=SEED, rounds=2)

@@ -452,11 +452,12 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
         players = max(1, len(ctl.seats))
         totals = list(table.get("totals") or []) + [0] * (2 * players)
         joker = "Joker" if players == 1 else f"Joker ({ctl.name(seat).replace(' (bot)', '')})"
-        rounds = len(table.get("results", []))
+        played = len(table.get("results", [])) + table.get("results_from", 0)  # (as the title)
+        rounds = "1 round" if played == 1 else f"{played} rounds"
         return line(("class:me", " Score "), ("class:me", f"{ctl.name(seat)} "),
                     ("class:good", f"{totals[seat]}"), ("", f" · {joker} "),
                     ("class:warn", f"{totals[players + seat]}"),
-                    ("class:dim", f"   first to {TARGET} (GS-8) · {rounds} rounds played"))
+                    ("class:dim", f"   first to {TARGET} (GS-8) · {rounds} played"))
 
     @staticmethod
     def _others(ctl: Controller, view: dict[str, Any], width: int) -> Fragments:
