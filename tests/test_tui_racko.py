@@ -159,3 +159,17 @@ def test_a_long_bot_name_loses_its_bot_mark_before_it_is_cut():
     assert fit_name("Bartholomew Jones", 11) == "Bartholome…"
     assert fit_name("Bartholomew (bot)", 11) == "Bartholomew"
     assert fit_name("Bartholomews (bot)", 11) == "Bartholome…"
+
+
+def test_a_draw_pile_of_one_card_reads_1_card():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        view = ctl.client.view()
+        ctl.client.mirror.draw = ctl.client.mirror.draw[:1]
+        ctl.client.predicted = ctl.client.mirror
+        assert ctl.client.view()["draw_size"] == 1, view
+        text = text_of(ctl.render(80, 24))
+        assert "Draw pile 1 card" in text and "Draw pile 1 cards" not in text
+
+    drive("racko", 1, script, seed=1, speed="beginner")

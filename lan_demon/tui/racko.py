@@ -250,11 +250,11 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             whose = [("class:good", " ▶ Your turn")]
         else:
             whose = [("", f" {ctl.name(turn)}'s turn"[:width])]
-        top = view["discard_top"]
+        top, draw = view["discard_top"], view["draw_size"]
         rows: list[Fragments] = [
             whose,
             [("", " Discard "), ("class:card", f"{top:>3} " if top else "  — ")],
-            [("", f" Draw pile {view['draw_size']} cards")],
+            [("", f" Draw pile {draw} card{'' if draw == 1 else 's'}")],
         ]
         if "held" in view:
             rows.append([("", " You drew "), ("class:key", f"{held_text(view['held']):>3} ")])
