@@ -14,6 +14,7 @@ from typing import Any, Iterator
 import pytest
 
 from lan_demon.bots import make_strategy
+from lan_demon.bots import racko_words as words
 from lan_demon.bots.base import Turn
 from lan_demon.bots.racko import Advice, PlannerRackO
 from lan_demon.games.base import Match
@@ -108,7 +109,8 @@ def test_rk4_the_advice_to_draw_or_place_gives_the_plan_and_its_measure():
     assert place.move == Place(40)
     assert place.reason == ("put the drawn 26 into slot 40, in place of the 1: it fits between "
                             "your 24 in slot 35 and your 31 in slot 45; work left 0.17, against "
-                            "0.37 as your rack is now (lower is nearer Rack-O)")
+                            "0.37 as your rack is now (work left: the planner's estimate of how far "
+                            "a rack is from Rack-O, lower is nearer)")
     st.held = 3
     useless = PlannerRackO().advise(client_view(st, 0))
     assert useless.move == DiscardHeld()
@@ -217,3 +219,33 @@ def test_rk4_h_on_their_turn_or_without_a_coach_says_so_and_shows_nothing():
 def test_h_is_listed_among_the_rack_o_keys():
     assert ("h", "advice") in RackOScreen.keys
     assert len({k for k, _ in RackOScreen.keys}) == len(RackOScreen.keys)
+
+
+# --- the measure in words ---------------------------------------------------------------------
+
+MEASURE = "work left: the planner's estimate of how far a rack is from Rack-O, lower is nearer"
+
+
+def test_rk4_every_reason_that_shows_work_left_says_what_it_is():
+    """A newcomer met 'work left 1.77' in a draw advice with no word on what it measures."""
+    kinds = set()
+    for st, seat, _ in turns(4):
+        reason = PlannerRackO().advise(client_view(st, seat)).reason
+        if "work left" in reason:
+            assert MEASURE in reason, reason
+            kinds.add(reason.split(":")[0].split(" ")[0])
+    assert {"draw", "take", "put"} <= kinds
+
+
+def test_rk4_a_draw_over_a_discard_that_prints_the_same_reads_as_a_near_tie():
+    """The planner draws when taking the Discard leaves more work than a blind draw's mean
+    (it takes it when no more); equal at two decimals, the words say 'slightly', not 'but
+    1.77 … 1.77'."""
+    near = words.draw_beats(37, 35, 1.7712, 1.7698)
+    assert "slightly less" in near and "1.77 either way" in near, near
+    assert near.count("1.77") == 1, near
+    clear = words.draw_beats(37, 35, 2.1, 1.77)
+    assert "2.10" in clear and "1.77" in clear and "slightly" not in clear, clear
+    change = words.Change("discard", 17, 25, 40, None, None, False)
+    tie = words.put(change, 1.7698, 1.7712, "draw")
+    assert "no more than a blind draw leaves on average" in tie and tie.count("1.77") == 1, tie

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: What the measure is, said in every sentence that shows it (a newcomer met it bare).
+MEASURE = "work left: the planner's estimate of how far a rack is from Rack-O, lower is nearer"
 #: How each source of a card is named in a sentence.
 _SOURCE = {"discard": "take the {card} from the Discard", "drawn": "put the drawn {card}"}
 
@@ -49,15 +51,24 @@ def put(change: Change, cost: float, other: float, against: str) -> str:
         f" into slot {change.slot}, in place of the {change.replaced}"
     if change.racko:
         return f"{head}: your rack is then in order — Rack-O!"
+    if f"{cost:.2f}" == f"{other:.2f}":  # the planner's test is "no more than" / "less than"
+        compare = "no more than a blind draw leaves on average" if against == "draw" else \
+            "slightly less than your rack as it is now"
+        return f"{head}: {_between(change)}; work left {cost:.2f}, {compare} ({MEASURE})"
     compare = "on average after a blind draw" if against == "draw" else "as your rack is now"
     return (f"{head}: {_between(change)}; work left {cost:.2f}, against {other:.2f} "
-            f"{compare} (lower is nearer Rack-O)")
+            f"{compare} ({MEASURE})")
 
 
 def draw_beats(top: int, slot: int, take_cost: float, draw_cost: float) -> str:
-    """The Discard would help, but a blind draw is better on average."""
-    return (f"draw: the {top} on the Discard would help most in slot {slot} (work left "
-            f"{take_cost:.2f}), but a blind draw leaves {draw_cost:.2f} on average")
+    """The Discard would help, but a blind draw leaves less work on average (the planner
+    draws only then): when the two print the same, the words say it is by a hair."""
+    head = f"draw: the {top} on the Discard would help most in slot {slot}, but a blind draw"
+    if f"{take_cost:.2f}" == f"{draw_cost:.2f}":
+        return (f"{head} leaves slightly less on average ({draw_cost:.2f} either way, "
+                f"to two decimals; {MEASURE})")
+    return (f"{head} leaves less on average: work left {draw_cost:.2f}, against "
+            f"{take_cost:.2f} with the {top} ({MEASURE})")
 
 
 def top_useless(top: int) -> str:
