@@ -161,6 +161,25 @@ def test_a_long_bot_name_loses_its_bot_mark_before_it_is_cut():
     assert fit_name("Bartholomews (bot)", 11) == "Bartholome…"
 
 
+def test_rk4_a_slot_key_or_x_before_drawing_says_draw_first_and_how():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await start(keys)
+        view = await my_turn(keys)
+        await keys.press("5")
+        assert ctl.flash_rule == "RK-4", ctl.flash_text
+        assert ctl.flash_text == (f"draw first: n from the Draw pile, or d takes the Discard "
+                                  f"{view['discard_top']} — then 5 puts it into slot 25")
+        await keys.press("x")
+        assert ctl.flash_rule == "RK-4", ctl.flash_text
+        assert ctl.flash_text.startswith("x discards a drawn card — draw first: n from the "
+                                         "Draw pile"), ctl.flash_text
+        assert not ctl.client.pending
+        assert ctl.flash_text in text_of(ctl.render(100, 34))
+
+    drive("racko", 1, script, seed=1, speed="beginner")
+
+
 def test_a_draw_pile_of_one_card_reads_1_card():
     async def script(keys: Keys) -> None:
         ctl = keys.ctl

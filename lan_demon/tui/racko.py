@@ -184,7 +184,10 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
                 ctl.flash_refusal("RK-4: x discards a drawn card; the Discard top goes into a slot "
                           "(1-9, 0) — Esc cancels")
                 return True
-            self._try(ctl, DiscardHeld())
+            if self._mine(ctl, view) and not self._holding(ctl, view):
+                ctl.flash_refusal("RK-4: x discards a drawn card — " + self._draw_first(view))
+            else:
+                self._try(ctl, DiscardHeld())
             return True
         if key in SLOT_KEYS:
             slot = SLOT_KEYS[key]
@@ -194,10 +197,17 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             elif self._holding(ctl, view) or not self._mine(ctl, view):
                 self._try(ctl, Place(slot))
             else:
-                ctl.flash_refusal("RK-4: first pick a card — d takes the Discard top, n "
-                                  f"draws — then {key} puts it into slot {slot}")
+                ctl.flash_refusal(f"RK-4: {self._draw_first(view)} — then {key} puts it into "
+                                  f"slot {slot}")
             return True
         return False
+
+    @staticmethod
+    def _draw_first(view: dict[str, Any]) -> str:
+        """What to press before a slot key or x on your turn: the two ways to get a card."""
+        top = view["discard_top"]
+        return "draw first: n from the Draw pile" + \
+            (f", or d takes the Discard {top}" if top else "")
 
     # --- drawing ---------------------------------------------------------------------------
 
