@@ -180,6 +180,20 @@ def test_rk4_a_slot_key_or_x_before_drawing_says_draw_first_and_how():
     drive("racko", 1, script, seed=1, speed="beginner")
 
 
+def test_a_key_that_does_nothing_in_the_lobby_or_at_the_rack_o_table_says_so():
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+        await keys.seated(2)
+        await keys.press("z")
+        assert ctl.flash_text == "'z' does nothing here — press ? for the keys"
+        await keys.press("enter")
+        await keys.until(lambda: ctl.phase == "playing", what="Go")
+        await keys.press("z")
+        assert ctl.flash_text == "'z' does nothing here — press ? for the keys"
+
+    drive("racko", 1, script, seed=1, speed="beginner")
+
+
 def test_a_draw_pile_of_one_card_reads_1_card():
     async def script(keys: Keys) -> None:
         ctl = keys.ctl

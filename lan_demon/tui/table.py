@@ -32,6 +32,7 @@ BANNER_SECONDS = 3.0  # "Cy is OUT!" is held this long before the scores
 #: contract 2: a seat left during a match is kept this long — its token's life, in minutes
 SEAT_KEPT_MINUTES = round(TOKEN_LIFE / 60)
 PAGE_KEYS = {"pagedown": 1, "space": 1, "pageup": -1}
+NOTHING = "'{key}' does nothing here — press ? for the keys"  # a key without a meaning now
 
 
 class GameScreen:
@@ -215,12 +216,8 @@ class Controller(TableFacts):
 
     def engine_verdict(self, move: Any) -> str | None:
         """The local engine's refusal of ``move`` now (rule id and reason), or None."""
-        game, client = self.client.game, self.client
-        try:
-            game.apply(game.copy_state(client.predicted), client.seat, move)
-        except GameError as err:
-            return str(err)
-        return None
+        refusal = self.engine_refusal(move)
+        return None if refusal is None else str(refusal)
 
     def engine_refusal(self, move: Any) -> IllegalMove | GameError | None:
         """The local engine's refusal of ``move`` now, as the error (reason and rule)."""
@@ -284,12 +281,12 @@ class Controller(TableFacts):
             if self.spectator:
                 self.flash("you are watching: there are no play keys — q leaves")
             elif not self.screen.key(self, key):
-                self.flash(f"'{key}' does nothing here — press ? for the keys")
+                self.flash(NOTHING.format(key=key))
             return
         if self.spectator:
             return
-        if phase == "lobby":
-            self._lobby_key(key)
+        if phase == "lobby" and not self._lobby_key(key):
+            self.flash(NOTHING.format(key=key))
         elif phase == "countdown":
             self.flash("the round starts in a moment: the keys play from Go")
         elif key == "enter" and phase == "between":
@@ -299,22 +296,25 @@ class Controller(TableFacts):
     def _turn_page(self, step: int) -> None:
         self.page = max(0, min(self.pages - 1, self.page + step))
 
-    def _lobby_key(self, key: str) -> None:
+    def _lobby_key(self, key: str) -> bool:
+        """A lobby key: False when it means nothing there (the caller says so)."""
         if key == "v" and self.local is not None and self.speeds:
             self.flash(f"the bots now play at {next_speed(self)}")
-        elif key in ("enter", "s"):
-            if self.self_starting:  # host --players N: nobody starts it, ready is all
-                self.client.ready()
-                self.flash("ready — the match starts when every seat is filled and ready")
-            elif not self.captain:
-                self.client.ready()
-                who = self.captain_seat
-                self.flash("ready — waiting for " + (f"{self.name(who)} (captain) to start"
-                                                     if who is not None else "the host"))
-            elif self.not_ready():
-                self.confirm = "start"
-            else:
-                self._start()
+        elif key not in ("enter", "s"):
+            return False
+        elif self.self_starting:  # host --players N: nobody starts it, ready is all
+            self.client.ready()
+            self.flash("ready — the match starts when every seat is filled and ready")
+        elif not self.captain:
+            self.client.ready()
+            who = self.captain_seat
+            self.flash("ready — waiting for " + (f"{self.name(who)} (captain) to start"
+                                                 if who is not None else "the host"))
+        elif self.not_ready():
+            self.confirm = "start"
+        else:
+            self._start()
+        return True
 
     def _start(self) -> None:
         self.client.start()
