@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+import zmq
 
 from lan_demon.games.racko import SLOTS, ascending_prefix
+from lan_demon.net.client import Client
 from lan_demon.tui.racko import SLOT_KEYS, RackOScreen
 from lan_demon.tui.style import text_of
 from tui_harness import Keys, drive
@@ -159,6 +161,62 @@ def test_a_long_bot_name_loses_its_bot_mark_before_it_is_cut():
     assert fit_name("Bartholomew Jones", 11) == "Bartholome…"
     assert fit_name("Bartholomew (bot)", 11) == "Bartholomew"
     assert fit_name("Bartholomews (bot)", 11) == "Bartholome…"
+
+
+def shown(ctl) -> str:
+    """The screen's text with its line breaks folded, as a sentence can wrap anywhere."""
+    return " ".join(text_of(ctl.render(80, 24)).split())
+
+
+def test_rk4_turns_played_for_absent_seats_say_whose_why_and_the_discard_even_back_to_back():
+    """RK-4: a seat that left has its turns played for it by the arbiter (draw, then discard).
+    Bob and Cy leave at Go; their two turns come one straight after the other, and each
+    stays on the screen with the card it discarded (a newcomer saw 'Discard 13 → 34' and
+    nothing else)."""
+    others: list[Client] = []
+    context = zmq.Context()
+
+    async def script(keys: Keys) -> None:
+        ctl = keys.ctl
+
+        def pumped(condition) -> bool:
+            for other in others:
+                other.pump()
+            return condition()
+
+        for name in ("Bob", "Cy"):
+            others.append(Client(keys.table.address, name=name, context=context).connect())
+        await keys.until(lambda: pumped(lambda: len(ctl.seats) == 3), what="Bob and Cy in")
+        for other in others:
+            other.ready()
+        await keys.until(lambda: pumped(lambda: all(s.get("ready") for s in ctl.seats[1:])),
+                         what="Bob and Cy ready")
+        await keys.press("enter")
+        await keys.until(lambda: pumped(lambda: ctl.phase == "playing"), what="Go")
+        for other in others:
+            other.leave()
+        assert [ctl.name(i) for i in (1, 2)] == ["Bob", "Cy"]
+        while True:
+            view = await my_turn(keys)
+            if view["turns"] >= 2:  # seats 1 and 2 moved last, in that order
+                break
+            await keys.press("n")
+            await keys.until(lambda: "held" in ctl.client.view(), what="the drawn card")
+            await keys.settled()
+            await keys.press("x")
+            await keys.until(lambda: ctl.client.view()["turns"] > view["turns"])
+        bob, cy = keys.table.server.arbiter.state.discard[-2:]
+        text = shown(ctl)
+        for who, card in (("Bob", bob), ("Cy", cy)):
+            assert (f"{who} (away): their turn was played for them — drew and discarded "
+                    f"{card} (RK-4)") in text, text
+
+    try:
+        drive("racko", 0, script, seed=2, speed="beginner")
+    finally:
+        for other in others:
+            other.close()
+        context.term()
 
 
 def test_rk4_a_slot_key_or_x_before_drawing_says_draw_first_and_how():

@@ -23,6 +23,7 @@ client supplies what this needs to answer: ``_send``, ``_ids``, ``clock``, ``con
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -32,6 +33,8 @@ from lan_demon.net.fairdeal import DealWitness
 from lan_demon.net.seal import open_seal, private_of
 from lan_demon.net.tokens import TokenStore
 
+#: how many of the moves played for absent seats are kept (:attr:`TableCopy.stood_in`)
+STOOD_IN_KEPT = 32
 PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
 
 
@@ -77,6 +80,11 @@ class TableCopy:
         self._waiting_since: float | None = None
         self._snapshot_asked = False
         self.notices: list[Notice] = []
+        #: the latest moves the arbiter played for a seat away or gone (RK-4's stand-in), as
+        #: (update seq, seat, its status, the public events): an update alone reads as the
+        #: seat's own move, and two may land between two looks of the screen
+        self.stood_in: deque[tuple[int, int, str, list[dict[str, Any]]]] = \
+            deque(maxlen=STOOD_IN_KEPT)
         self._said_ready = False  # we said ready and no countdown has used it up yet
         # Commit and reveal (§22): our nonces, and what each round's deal was held to.
         self.witness = DealWitness()
@@ -341,7 +349,15 @@ class TableCopy:
             self.table["minute_rotation"] = getattr(self.mirror, "rotations", None)
         elif update["seat"] == self.seat:
             self.pending.pop(update.get("rid"), None)
+        self._note_stand_in(update)
         self._repredict()
+
+    def _note_stand_in(self, update: dict[str, Any]) -> None:
+        """A move by a seat that is away or has left was played for it by the arbiter."""
+        seat, seats = update["seat"], self.table.get("seats", [])
+        status = seats[seat].get("status", "here") if 0 <= seat < len(seats) else "here"
+        if status != "here":
+            self.stood_in.append((update["seq"], seat, status, update["events"]))
 
     def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.setdefault("results", []).append(update["result"])

@@ -84,10 +84,15 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         #: ``str`` is the sentence shown (``PlannerRackO().advise``); None: no coach here
         self.coach = coach
         self.advice: tuple[tuple[Any, ...], Any] | None = None  # `h`: for which moment
+        #: seat -> the last turn the arbiter played for it while away (RK-4), in words: an
+        #: update alone looks like any turn, and such turns can land faster than one reads
+        self.stood_in: dict[int, str] = {}
+        self.said = 0  # the update seq up to which the client's stand-in moves are read
 
     def reset(self) -> None:
         self.source = None
         self.advice = None
+        self.stood_in = {}
 
     # --- facts -----------------------------------------------------------------------------
 
@@ -225,9 +230,26 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         advice = self.current_advice(view)
         if advice is not None:
             out += wrap(str(advice), width, "class:good")
+        for note in self._stood_in(ctl).values():
+            out += wrap(note, width, "class:away")
         if ctl.client.pending:
             out += line(("class:dim", f" ({len(ctl.client.pending)} on the way)"))
         return out
+
+    def _stood_in(self, ctl: Controller) -> dict[int, str]:
+        """The turns played for absent seats (RK-4: the arbiter draws and discards for them),
+        one line a seat, kept until its next one or until it is back."""
+        for seq, seat, status, events in ctl.client.stood_in:
+            discarded = [e["card"] for e in events if e.get("e") == "discard"]
+            if seq > self.said and discarded:
+                self.stood_in[seat] = (f" {ctl.name(seat)} ({status}): their turn was played "
+                                       f"for them — drew and discarded {discarded[-1]} (RK-4)")
+        self.said = max([self.said] + [entry[0] for entry in ctl.client.stood_in])
+        seats = ctl.seats
+        for seat in [s for s in self.stood_in if s < len(seats)]:
+            if seats[seat].get("status", "here") == "here":
+                del self.stood_in[seat]
+        return self.stood_in
 
     def _rack(self, rack: list[int], deck: int, width: int) -> list[Fragments]:
         """The rack, slot 50 at the top and slot 5 at the bottom, as lines."""
