@@ -242,7 +242,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         for seq, seat, status, events in ctl.client.stood_in:
             discarded = [e["card"] for e in events if e.get("e") == "discard"]
             if seq > self.said and discarded:
-                self.stood_in[seat] = (f" {ctl.name(seat)} ({status}): their turn was played "
+                self.stood_in[seat] = (f"{ctl.name(seat)} ({status}): their turn was played "
                                        f"for them — drew and discarded {discarded[-1]} (RK-4)")
         self.said = max([self.said] + [entry[0] for entry in ctl.client.stood_in])
         seats = ctl.seats
