@@ -349,15 +349,15 @@ class TableCopy:
             self.table["minute_rotation"] = getattr(self.mirror, "rotations", None)
         elif update["seat"] == self.seat:
             self.pending.pop(update.get("rid"), None)
-        self._note_stand_in(update)
+        if update.get("rid") == -1 and update["seat"] >= 0:  # a stand-in move (§9)
+            self._note_stand_in(update)
         self._repredict()
 
     def _note_stand_in(self, update: dict[str, Any]) -> None:
-        """A move by a seat that is away or has left was played for it by the arbiter."""
+        """A move the arbiter played for an absent seat (``rid`` −1): whose, and why."""
         seat, seats = update["seat"], self.table.get("seats", [])
-        status = seats[seat].get("status", "here") if 0 <= seat < len(seats) else "here"
-        if status != "here":
-            self.stood_in.append((update["seq"], seat, status, update["events"]))
+        status = seats[seat].get("status", "away") if seat < len(seats) else "away"
+        self.stood_in.append((update["seq"], seat, status, update["events"]))
 
     def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.setdefault("results", []).append(update["result"])
