@@ -65,7 +65,8 @@ def test_rd5_a_card_that_fitted_a_stack_for_7_5_seconds_is_a_missed_play_of_7_5_
     assert (missed.card, missed.source, missed.target) == ("5H@0", "c1", "the 4♥ stack")
     assert missed.seconds == pytest.approx(7.5) and missed.since == pytest.approx(0.0)
     assert (missed.ended, missed.by) == ("taken", "Bob")
-    assert "5♥ from column 1 to the 4♥ stack: 8\u00a0s before Bob took it" in review.lines()[1]
+    assert "5♥ from column 1 to the 4♥ stack: waited 8\u00a0s before Bob took it" \
+        in review.lines()[1]
     assert review.best == missed and missed.pile == 1  # RD-8: column 1 refills from the Pile
 
 
@@ -201,7 +202,7 @@ def test_rd7_rd8_a_whole_column_that_could_move_is_a_missed_play_that_frees_the_
     (missed,) = coach.review().missed
     assert (missed.card, missed.run, missed.pile, missed.ended) == ("8H@0", 2, 1, "played")
     assert missed.words() == ("8♥ and the card on it from column 2 to column 1: "
-                              "6\u00a0s before you played it")
+                              "waited 6\u00a0s before you played it")
 
 
 def test_rg3_german_a_line_card_that_fits_any_suit_is_a_missed_play():
@@ -238,6 +239,7 @@ def test_rd5_the_same_card_missed_twice_alike_says_when_each_was():
              for since in (21.0, 75.0)]
     once = Missed("5H@0", "pile", "the 4♥ stack", 30.0, 9.0, "played", "4H@1")
     line = Review("Ann", twice + [once]).lines()[1]
-    assert "8♣ from column 2 to the 7♣ stack at 0:21: 6\u00a0s before you covered it" in line
-    assert "8♣ from column 2 to the 7♣ stack at 1:15: 6\u00a0s before you covered it" in line
-    assert "5♥ from your Pile to the 4♥ stack: 9\u00a0s before you played it" in line
+    for at in ("0:21", "1:15"):
+        assert f"8♣ from column 2 to the 7♣ stack at {at}: waited 6\u00a0s before you " \
+            "covered it" in line
+    assert "5♥ from your Pile to the 4♥ stack: waited 9\u00a0s before you played it" in line

@@ -93,7 +93,7 @@ def test_rd5_rd11_the_round_end_screen_shows_the_review_under_the_scores():
     head = next(i for i, x in enumerate(lines) if "Coach: your round in review" in x)
     scores = [i for i, x in enumerate(lines) if x.startswith(("  1 ", "  2 "))]
     assert scores and max(scores) < head  # the scores first, all of them
-    assert "5♥ from column 1 to the 4♥ stack: 7\u00a0s before Bob took it" in text
+    assert "5♥ from column 1 to the 4♥ stack: waited 7\u00a0s before Bob took it" in text
     assert "Races lost (1): Bob beat you to the 4♥ stack by 12\u00a0ms" in text
     assert "Best missed move: at 0:00, 5♥ from column 1 to the 4♥ stack" in text
     assert "running total by round" in text  # the chart stays on the page at 100×30

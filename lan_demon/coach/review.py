@@ -17,7 +17,7 @@ MISSED_AFTER = 2.0
 SHOWN = 3  # missed plays and lost races written out; the rest are counted
 NB = "\u00a0"  # between a figure and its unit, so that a wrapped line never parts them
 
-#: What ended a missed play's wait, said after its seconds ("7 s before you played it"): a
+#: What ended a missed play's wait, said after its seconds ("waited 7 s before you played it"): a
 #: play made late is missed for as long as it waited, so the words say so, not "missed".
 ENDINGS = {
     "played": "before you played it",
@@ -52,14 +52,15 @@ class Missed:
     run: int = 1  # a whole column moved by its base card: how many cards
 
     def words(self, at: bool = False) -> str:
-        """``7♥ from column 2 to the 6♥ stack: 9 s before Ada took it``; ``at``: with the
-        time it began, ``… to the 6♥ stack at 0:21: 9 s …`` (the same card missed twice)."""
+        """``7♥ from column 2 to the 6♥ stack: waited 9 s before Ada took it`` (a newcomer read
+        "9 s before you played it" as a time, not a wait); ``at``: with the time it began,
+        ``… to the 6♥ stack at 0:21: waited 9 s …`` (the same card missed twice)."""
         ending = ENDINGS.get(self.ended, self.ended)
         if self.ended == "taken" and self.by:
             ending = "before you put another card there" if self.by == "you" else \
                 f"before {self.by} took it"
         when = f" at {clock(self.since)}" if at else ""
-        return f"{self.what()} to {self.target}{when}: {self.seconds:.0f}{NB}s {ending}"
+        return f"{self.what()} to {self.target}{when}: waited {self.seconds:.0f}{NB}s {ending}"
 
     def what(self) -> str:
         """``7♥ from column 2``; a whole column: ``9♠ and the 2 cards on it from column 3``."""
