@@ -250,6 +250,10 @@ def test_between_rounds_a_countdown_from_next_at_and_who_is_ready():
     client.table.update(phase="countdown", go=client.clock.now + 2, round=1)
     text = shown(ctl)
     assert "Round 2 starts in 2" in text and "Lobby" not in text
+    client.table["go"] = client.clock.now + 0.3  # not "in 0…" (a newcomer's trial)
+    assert "Round 2 starts in 1…" in shown(ctl)
+    client.table["go"] = client.clock.now - 1.5  # Go has passed; the deal is on its way
+    assert "Round 2 starts now: the cards are being dealt…" in shown(ctl)
 
 
 # --- endings -----------------------------------------------------------------------------------

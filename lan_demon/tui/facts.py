@@ -8,6 +8,7 @@ them needs the Controller's module (which uses them).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -45,6 +46,14 @@ def rotation_words(count: int, minute: bool) -> str:
     why = "No card played for a minute" if minute else "Everyone is stuck"
     return f"{why}: each Pack moves one card — RD-13" + \
         (f" (rotation {count} of 3)" if count > 1 else "")
+
+
+def starting(left: float) -> str:
+    """The countdown to Go in words: whole seconds rounded up ("in 3…", never "in 0…", which a
+    newcomer saw stand for two seconds while the deal was on its way), then the deal coming."""
+    if left <= 0:
+        return "now: the cards are being dealt…"
+    return f"in {max(1, math.ceil(left - 0.05))}…"  # (2.0001 s is "2": clocks are not exact)
 
 
 def fit_name(name: str, width: int) -> str:

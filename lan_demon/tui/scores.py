@@ -292,7 +292,7 @@ def footer(ctl: TableFacts, width: int) -> Fragments:
     """What happens next: the countdown to the next round and who is ready (contract 4), or,
     once the match is over, how to leave (contract 5)."""
     table = ctl.client.table
-    checked = deal_checked(ctl)
+    checked = deal_checked(ctl, width)
     if table.get("phase") == "over":
         if table.get("closed"):
             return checked + line(("class:dim", " the host has closed the table — "),
@@ -322,7 +322,7 @@ def footer(ctl: TableFacts, width: int) -> Fragments:
     return checked + out + line(("class:dim", said))
 
 
-def deal_checked(ctl: TableFacts) -> Fragments:
+def deal_checked(ctl: TableFacts, width: int) -> Fragments:
     """One quiet line when our client re-dealt the last round from the revealed secret and
     found it the one committed to (§22), or could not (it came in after that round's Go, so it
     never saw what the host committed to: a person who came back should not wonder why the
@@ -333,9 +333,10 @@ def deal_checked(ctl: TableFacts) -> Fragments:
     last = len(results) + ctl.client.table.get("results_from", 0) - 1
     if witness is None or not results or ctl.alarms:
         return []
-    if last not in witness.honest:
-        return line(("class:dim", " this round's deal was not checked here: this screen "
-                                  "came in after its Go"))  # (80 columns)
+    if last not in witness.honest:  # ("not checked" alone read as a warning of cheating)
+        return wrap("this screen came in after this round's Go, so it could not check the "
+                    "deal itself — nothing is wrong: the screens there at Go check it",
+                    width, "class:dim")
     if ctl.client.config.get("seeded"):  # checked, but anyone with the seed knew it (§22)
         return line(("class:dim", " this round's deal came from a fixed seed (--seed): "
                                   "checked, but not secret"))

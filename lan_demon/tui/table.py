@@ -19,7 +19,8 @@ from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_copy import Notice
-from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, rotation_words
+from lan_demon.tui.facts import (MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, rotation_words,
+                                 starting)
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
 from lan_demon.tui.scores import ending_text, footer, score_board
 from lan_demon.tui.style import Fragments, clip_line, line
@@ -429,8 +430,8 @@ class Controller(TableFacts):
             left = max(0.0, (self.client.table.get("go") or 0) - self.client.arbiter_now())
             if self.client.table.get("results"):  # between rounds: not the lobby
                 return line(("class:good", f" Round {self.client.table.get('round', 0) + 1} "
-                             f"starts in {left:.0f}…"))
-            return lobby(self, width, height) + line(("class:good", f" Starting in {left:.0f}…"))
+                             f"starts {starting(left)}"))
+            return lobby(self, width, height) + line(("class:good", f" Starting {starting(left)}"))
         if phase in ("between", "over"):
             if self.clock() < self.banner_until:
                 return self._banner(width, height)
