@@ -97,8 +97,9 @@ def last_word(table: dict) -> str:
     done = len(table.get("results") or [])
     if table.get("phase", "lobby") == "lobby":
         return "You left the table before the match began."
-    said = f"You left the table after {done} round{'' if done == 1 else 's'}; the match " \
-           f"ended there."
+    when = f"during round {done + 1}" if table.get("phase") in ("countdown", "playing") else \
+        f"after {done} round{'' if done == 1 else 's'}"  # (not "after 0 rounds" in round 1)
+    said = f"You left the table {when}; the match ended there."
     seats, totals = table.get("seats") or [], table.get("totals") or []
     if done and totals and len(totals) == len(seats):  # the standings, which went with the screen
         from lan_demon.tui.facts import shown
