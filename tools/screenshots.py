@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
 COLS, ROWS = 100, 30
 #: a bot's seat in the lobby, ready: "bot · ready", or with its level "bot, level 2 · ready" (two
-#: columns: "bot, L2 · ready")
-BOT_READY = re.compile(r"bot(?:, (?:level |L)\d+)? · ready")
+#: columns: "bot, L2 · ready"), or after a name that says "(bot)" the level alone
+BOT_READY = re.compile(r"(?:bot(?:, (?:level |L)\d+)?|\(bot\) +level \d+) · ready")
 
 
 def bots_ready(text: str) -> int:

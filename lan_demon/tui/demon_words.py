@@ -24,22 +24,30 @@ Columns build down, red on black (RD-7); an empty one
   refills from your Pile (RD-8). Only tops play (RD-10).
 The Pack turns three at a time (RD-9).
 Two cards for one place: the first counts (RD-11).
-Stuck: all vote, or the Pack is turned through: Packs
-  rotate; three in a row end the round (RD-13).
+Stuck: all vote or have turned through their Pack, or
+  a minute passes with no card played: Packs rotate;
+  three in a row end the round (RD-13).
 Score: +1 a card on a stack, +5 a King, +10 OUT, −1 a
-  card left in your Pile (RD-14)."""
+  card left in your Pile (RD-14).
+A letter marks each player's pack (yours: a); on a
+  stack it says whose card is on top."""
 
 GERMAN_RULES = """
 Everybody plays at once. Empty your Pile of 11 (RG-2):
   the first OUT ends the round (RG-6).
 Stacks start on aces and build up in rank, whatever
   the suit (RG-3). The King claims the stack (RD-6).
-No laddering: a Line card goes to a stack only; the
-  Pile refills its place (RG-4).
+No laddering: a Line card (keys 1-4) goes to a stack
+  only; the Pile refills its place (RG-4).
 The Pack turns one card at a time (RG-5).
 Two cards for one place: the first counts (RD-11).
+Stuck: all vote, or a minute passes with no card
+  played: Packs rotate; three in a row end the round
+  (RD-13).
 Penalty: the cards left in your Pile; the lowest total
-  wins the match (RG-6, RG-7)."""
+  wins the match (RG-6, RG-7).
+A letter marks each player's pack (yours: a); on a
+  stack it says whose card is on top."""
 
 
 def short_name(name: str, width: int) -> str:
