@@ -162,6 +162,8 @@ def test_the_lobby_gives_the_games_real_number_of_rounds():
     assert "5 rounds" in text and "default" not in text
     racko, _ = controller(FakeClient("racko", table={"seats": seats("Tess")}))
     assert "500 (RK-7)" in shown(racko)
+    gin, _ = controller(FakeClient("gin-solitaire", table={"seats": seats("Tess")}))
+    assert "rounds until you or the Joker reach 100 (GS-8)" in shown(gin)  # not "a side"
 
 
 def test_in_play_every_bot_shows_its_level_and_v_changes_it():

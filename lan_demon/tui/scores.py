@@ -40,7 +40,7 @@ def rounds_text(client: Client) -> str:
     if game is not None and game.id == "racko":
         return "rounds until someone reaches 500 (RK-7)"
     if game is not None and game.id == "gin-solitaire":
-        return "rounds until a side reaches 100 (GS-8)"
+        return "rounds until you or the Joker reach 100 (GS-8)"
     return "rounds until the host stops"
 
 
