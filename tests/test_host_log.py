@@ -61,12 +61,30 @@ def test_rd13_a_plain_host_says_who_sat_down_who_starts_who_left_and_the_round(h
     assert len(lines_of(log)) == len(set(lines_of(log)))  # each said once
 
 
-def table(seats, phase="lobby", captain=None, players=None, rounds=0):
+def table(seats, phase="lobby", captain=None, players=None, rounds=0, races=True):
     """A stand-in arbiter with only what the log reads."""
     seat_objects = [SimpleNamespace(name=n, bot=b, status=s) for n, b, s in seats]
     return SimpleNamespace(seats=seat_objects, phase=phase, captain=lambda: captain,
                            config=SimpleNamespace(players=players),
-                           match=SimpleNamespace(rounds=[None] * rounds))
+                           match=SimpleNamespace(rounds=[None] * rounds),
+                           game=SimpleNamespace(races=races))
+
+
+def test_rk4_a_turn_table_whose_people_all_went_away_says_it_waits():
+    """table_clock.nobody_here: the arbiter plays no turn for nobody; the host's window says
+    why the table stands still (in my trial it showed two seats away and nothing more)."""
+    log = io.StringIO()
+    watch = HostLog(log)
+    seats = [("Ann", False, "here"), ("Bob", False, "away"), ("Robo L3", True, "here")]
+    watch(table(seats, phase="playing", captain=0, races=False))
+    seats[0] = ("Ann", False, "away")
+    watch(table(seats, phase="playing", captain=0, races=False))
+    assert lines_of(log)[-2:] == ["Ann is away (the seat is kept)", "every player is away: "
+                                  "the table waits for one to come back (no turn is played "
+                                  "for them meanwhile)"]
+    racing = io.StringIO()  # Racing Demon's bots play on: nothing to say there
+    HostLog(racing)(table(seats, phase="playing", captain=0, races=True))
+    assert "waits" not in racing.getvalue()
 
 
 def test_a_lobby_leave_a_bot_captain_and_a_self_starting_table_in_words():

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from lan_demon.net.table_clock import nobody_here
 from lan_demon.tui.facts import split_level
 
 
@@ -24,6 +25,7 @@ class Look:
     phase: str = "lobby"
     captain: str | None = None
     rounds: int = 0
+    waiting: bool = False  # a turn game whose people have all gone: nobody's turn is played
 
 
 def look(arb: Any) -> Look:
@@ -32,7 +34,8 @@ def look(arb: Any) -> Look:
     name = arb.seats[captain].name if captain is not None and captain < len(arb.seats) \
         else None
     rounds = len(arb.match.rounds) if arb.match is not None else 0
-    return Look(seats, arb.phase, name, rounds)
+    waiting = arb.phase == "playing" and not arb.game.races and nobody_here(arb)
+    return Look(seats, arb.phase, name, rounds, waiting)
 
 
 def news(before: Look, now: Look, arb: Any) -> list[str]:
@@ -46,6 +49,9 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
             _who(name, bot) for name, (bot, _) in now.seats.items()))
     for number in range(before.rounds + 1, now.rounds + 1):
         lines.append(_round_line(arb, number))
+    if now.waiting and not before.waiting:
+        lines.append("every player is away: the table waits for one to come back (no turn is "
+                     "played for them meanwhile)")
     return lines
 
 
