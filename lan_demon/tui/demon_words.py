@@ -41,9 +41,9 @@ No laddering: a Line card (keys 1-4) goes to a stack
   only; the Pile refills its place (RG-4).
 The Pack turns one card at a time (RG-5).
 Two cards for one place: the first counts (RD-11).
-Stuck: all vote, or a minute passes with no card
-  played: Packs rotate; three in a row end the round
-  (RD-13).
+Stuck: all vote or have turned through their Pack, or
+  a minute passes with no card played: Packs rotate;
+  three in a row end the round (RD-13).
 Penalty: the cards left in your Pile; the lowest total
   wins the match (RG-6, RG-7).
 A letter marks each player's pack (yours: a); on a
