@@ -246,6 +246,9 @@ def test_between_rounds_a_countdown_from_next_at_and_who_is_ready():
     assert "ready: Bob · not yet: Tess" in text and "Lobby" not in text
     client.table["next_at"] = None
     assert "waiting until everyone is ready" in shown(ctl)
+    ctl.key("x")  # a key with no meaning here says what does (it said nothing)
+    assert ctl.flash_text == "the round is over: Enter when you are ready for the next — q leaves"
+    assert not client.sent or client.sent[-1] != "ready"
     ctl.key("enter")
     assert client.sent[-1] == "ready"
     # the next round's countdown is not the lobby either

@@ -293,6 +293,9 @@ class Controller(TableFacts):
         elif key == "enter" and phase == "between":
             self.client.ready()
             self.flash("ready for the next round")
+        elif phase in ("between", "over"):  # (a key there said nothing, in a newcomer's trial)
+            self.flash("the match is over — q leaves" if phase == "over" else
+                       "the round is over: Enter when you are ready for the next — q leaves")
 
     def _turn_page(self, step: int) -> None:
         self.page = max(0, min(self.pages - 1, self.page + step))
