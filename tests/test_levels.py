@@ -182,7 +182,7 @@ def test_the_lobby_of_a_real_play_table_shows_each_bots_level():
         until(lambda: (person.poll(0.01) or True) and len(ctl.seats) == 3, what="3 seats")
         text = text_of(ctl.render(80, 24))
         assert text.count("(bot)              level 7") == 2 and "Ada (bot)" in text, text
-        assert f"v bots' level: 7 of 10 — {level(7).words} — {strongest('racing-demon')}, " \
+        assert f"v/V bots' level: 7 of 10 — {level(7).words} — {strongest('racing-demon')}, " \
                f"a card every {level(7).pace.median:g} s" in text, text
         person.close()
     finally:

@@ -135,7 +135,7 @@ def test_the_lobby_offers_the_levels_the_controller_is_given():
     local = _Levels(9)
     ctl = Controller(lobby(), GameScreen(), local=local,  # type: ignore[arg-type]
                      speeds=labels)
-    assert "v bots' level: 9 of 10 — strategy9, 9 s a card" in shown(ctl)
+    assert "v/V bots' level: 9 of 10 — strategy9, 9 s a card" in shown(ctl)
     ctl.key("v")
     assert local.level == 10 and "bots' level: 10 of 10" in shown(ctl)
     ctl.key("v")
@@ -173,6 +173,11 @@ def test_in_play_every_bot_shows_its_level_and_v_changes_it():
     ctl.key("v")
     assert local.level == 3 and "Ada (bot)              level 3 · ready" in shown(ctl)
     assert "Bob                    not ready" in shown(ctl)  # a person has no level
+    ctl.key("V")  # back down: not round all ten
+    ctl.key("V")
+    assert local.level == 1 and ctl.flash_text == "the bots now play at level 1"
+    ctl.key("V")
+    assert local.level == 10
 
 
 def test_a_bot_whose_name_carries_its_level_shows_it_in_every_lobby():

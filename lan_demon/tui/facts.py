@@ -159,6 +159,6 @@ def key_hints(facts: TableFacts) -> list[str]:
     if phase == "lobby":
         hints = ["Enter start" if facts.captain and not facts.self_starting else "Enter ready"]
         if facts.local is not None and facts.speeds:  # (no bots, no level to change)
-            hints.append("v bots' level")
+            hints.append("v/V bots' level")
         return hints
     return ["Enter ready"] if phase == "between" else []

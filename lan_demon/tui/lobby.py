@@ -83,7 +83,7 @@ def lobby_footer(ctl: TableFacts, width: int) -> Fragments:
     local = ctl.local
     if local is not None and not ctl.spectator and ctl.speeds and \
             getattr(local, "level", None) is not None and any(s.get("bot") for s in ctl.seats):
-        out += line(("class:key", " v"), f" bots' level: {local.level} of 10",
+        out += line(("class:key", " v/V"), f" bots' level: {local.level} of 10",
                     ("class:dim", f" — {local.describe()}"[: max(0, width - 24)]))
     return out + wrap(waiting_text(ctl), width, "class:key")
 
@@ -111,10 +111,11 @@ def waiting_text(ctl: TableFacts) -> str:
     return f"Enter says you are ready. Waiting for {boss} to start"
 
 
-def next_speed(ctl: TableFacts) -> str:
-    """``v`` in ``play``'s lobby: the bots' next level, set on the local table; its label."""
+def next_speed(ctl: TableFacts, step: int = 1) -> str:
+    """``v`` in ``play``'s lobby: the bots' next level (``V``, ``step`` −1: the one before; a
+    newcomer had to go round all ten to step back one), set on the local table; its label."""
     names = list(ctl.speeds)
     now = getattr(ctl.local, "speed", names[0])
-    name = names[(names.index(now) + 1) % len(names)] if now in names else names[0]
+    name = names[(names.index(now) + step) % len(names)] if now in names else names[0]
     ctl.local.set_speed(name)
     return name

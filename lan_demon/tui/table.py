@@ -302,8 +302,8 @@ class Controller(TableFacts):
 
     def _lobby_key(self, key: str) -> bool:
         """A lobby key: False when it means nothing there (the caller says so)."""
-        if key == "v" and self.local is not None and self.speeds:
-            self.flash(f"the bots now play at {next_speed(self)}")
+        if key in ("v", "V") and self.local is not None and self.speeds:  # V: a level down
+            self.flash(f"the bots now play at {next_speed(self, -1 if key == 'V' else 1)}")
         elif key not in ("enter", "s"):
             return False
         elif self.self_starting:  # host --players N: nobody starts it, ready is all
