@@ -194,3 +194,40 @@ def test_a_bot_whose_code_raises_leaves_its_seat_and_the_table_goes_on(host, con
     assert broken_result.error.startswith(error) and broken_result.totals == {}
     assert sdk_result.error is None and sdk_result.totals == server.arbiter.result["totals"]
     assert pool[2].done and pool[2].error is None
+
+
+def test_rd5_offline_an_sdk_bot_is_seated_told_each_round_and_its_refusals():
+    """Found by a bot author measuring a bot with BotStrategy in the simulator: self.seat was -1
+    (the shipped example then read the last player's columns), self.name '', no RoundStart,
+    and an illegal move dropped without a word. Offline now reads as a table does."""
+    import random as rnd
+    from lan_demon.bots.racing_demon import GreedyDemon
+    from lan_demon.bots.simulator import play_round
+
+    class Probe(Bot):
+        game = "racing-demon"
+
+        def __init__(self) -> None:
+            self.seen: set[tuple[int, int, str]] = set()
+            self.heard: list[object] = []
+            self.tries = 0
+
+        def next_move(self, view, legal):
+            self.seen.add((self.seat, view["seat"], self.name))
+            self.tries += 1
+            return "pile s9" if self.tries <= 2 else None  # RD-5: there is no stack 9
+
+        def on_event(self, event):
+            self.heard.append(event)
+
+    game = get_game("racing-demon")
+    probe = Probe()
+    bots = [GreedyDemon(), BotStrategy(probe, game)]
+    for round_no in range(2):
+        state = game.deal({"pile_sizes": [game.base_pile] * 2, "handicap": False},
+                          rnd.Random(round_no))
+        play_round(game, state, bots, 7, round_no)
+    assert probe.seen == {(1, 1, "Probe")}
+    assert [e.round for e in probe.heard if isinstance(e, RoundStart)] == [0, 1]
+    refused = [e for e in probe.heard if isinstance(e, Refused)]
+    assert len(refused) == 2 and refused[0].rule == "RD-5" and refused[0].code == "illegal"

@@ -26,7 +26,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from lan_demon.bots.base import Strategy, Turn
-from lan_demon.games import GAME_IDS, BadConfig, Game, GameError
+from lan_demon.games import GAME_IDS, BadConfig, Game, GameError, IllegalMove
 
 if TYPE_CHECKING:  # the network layer is imported only when a bot is run (see above)
     import zmq
@@ -147,11 +147,40 @@ class BotStrategy(Strategy):
         self.told_round = -1  # the last round whose RoundStart the bot heard
         self.told_ends = 0  # RoundEnds it heard
         self.told_over = False
+        self.offline_rounds = 0  # rounds begun in the simulator (no client, no notices)
+
+    def reset(self) -> None:
+        """A round begins. Offline nothing else would say so: the bot hears its RoundStart
+        here, as a seated bot hears it from the table."""
+        if self.client is None:
+            self._tell(RoundStart(self.offline_rounds))
+            self.offline_rounds += 1
 
     def choose(self, turn: Turn) -> Any | None:
+        if self.client is None:
+            return self._choose_offline(turn)
         self._catch_up()
         move = self.bot.next_move(turn.view, turn.legal)
         return self.game.parse_move(move) if isinstance(move, str) else move
+
+    def _choose_offline(self, turn: Turn) -> Any | None:
+        """In the simulator the bot is seated and told of refusals as at a table: a bot author
+        measuring a bot offline found ``self.seat`` at −1 (the shipped example then read the
+        last player's cards) and a bad move dropped without a word."""
+        bot = self.bot
+        bot.seat, bot.rng, bot.name = turn.seat, turn.rng, bot.name or type(bot).__name__
+        move = bot.next_move(turn.view, turn.legal)
+        try:
+            move = self.game.parse_move(move) if isinstance(move, str) else move
+            if move is not None:
+                self.game.check(turn._state, turn.seat, move)  # (the rules' check only)
+        except IllegalMove as err:
+            self._tell(Refused(move, err.rule, err.reason, "illegal"))
+            return None
+        except GameError as err:
+            self._tell(Refused(move, "", str(err), "bad_move"))
+            return None
+        return move
 
     def observe(self, notice: Any) -> None:
         """A client notice → the bot's event, if it is one a bot hears."""
