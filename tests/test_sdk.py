@@ -187,6 +187,7 @@ def test_a_bot_whose_code_raises_leaves_its_seat_and_the_table_goes_on(host, con
     lines = [line for line in capsys.readouterr().err.splitlines() if "Broken" in line]
     error = "ZeroDivisionError" if broken is RaisesInNextMove else "RuntimeError"
     assert len(lines) == 1 and error in lines[0] and "removed" in lines[0], lines
+    assert f"(at {__file__}:" in lines[0], lines  # where the bot's own code raised
     assert server.arbiter.phase == "over"
     assert server.arbiter.seats[0].status == "away"  # a leave mid-match keeps the seat 5 min
     assert server.arbiter.seats[0].stepped_out
