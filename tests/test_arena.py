@@ -366,3 +366,45 @@ def test_network_arena_stops_everything_on_ctrl_c(started):
         run_network("racing-demon", ["greedy", "greedy"], 3, seed=2,
                     progress=Interrupting(3, "x", io.StringIO()))
     assert_all_stopped(started, before)
+
+
+MY_BOT = '''
+from lan_demon.bots import Bot
+
+
+class PileFirst(Bot):
+    game = ("racing-demon", "racing-demon-german")
+
+    def next_move(self, view, legal):
+        plays = [m for m in legal if str(m).startswith("pile s")]
+        return plays[0] if plays else ("turn" if any(str(m) == "turn" for m in legal) else None)
+
+
+class Broken(Bot):
+    game = "racing-demon"
+
+    def next_move(self, view, legal):
+        return 1 / 0
+'''
+
+
+def test_rd5_a_bot_authors_own_file_takes_a_seat_in_the_arena(capsys, tmp_path):
+    """Found by a bot author: `arena --seats mybot.py,greedy` was refused ('unknown strategy')
+    and nothing said how to measure a bot of one's own. A file names its bot class after a
+    colon; its errors are one line saying where the author's code raised."""
+    path = tmp_path / "mybot.py"
+    path.write_text(MY_BOT)
+    argv = ("--game", "racing-demon", "--rounds", "6", "--seed", "2", "--jobs", "1")
+    report = arena_json(capsys, "--seats", f"{path}:PileFirst,greedy", *argv)
+    assert report["strategies"][f"{path}:PileFirst"]["seat_rounds"] == 6, report
+    assert report["note"].endswith("; every seat at the club speed")  # (speed decides races)
+    code, out, err = run(capsys, "--seats", f"{path},greedy", *argv)  # two classes: which?
+    assert code == 2 and "name the class after a colon (its bot classes: Broken, PileFirst)" \
+        in err and "Traceback" not in err
+    code, out, err = run(capsys, "--seats", f"{path}:Broken,greedy", *argv)
+    assert code == 2 and "raised ZeroDivisionError: division by zero (at " in err, err
+    assert f"{path}:" in err and "in next_move)" in err and "Traceback" not in err
+    code, out, err = run(capsys, "--seats", "nobot.py,greedy", *argv)
+    assert code == 2 and "no bot file 'nobot.py'" in err
+    code, out, err = run(capsys, "--seats", "mybot,greedy", *argv)
+    assert code == 2 and "or a bot of your own: mybot.py[:Class]" in err

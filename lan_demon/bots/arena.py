@@ -65,7 +65,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, TextIO
 
 from lan_demon.bots.arena_report import ArenaReport, RoundOutcome, tally
-from lan_demon.bots.registry import make_strategy
+from lan_demon.bots.from_file import make_any
 from lan_demon.bots.simulator import play_round
 from lan_demon.bots.speed import PROFILES, profile
 from lan_demon.games import BadConfig, Game, GameError, Match, RoundResult, get_game, round_rng
@@ -94,7 +94,7 @@ def check_seats(game: Game, seats: list[str]) -> None:
     """Refuse a seat list the game cannot play, naming the fix."""
     game.check_players(len(seats))  # says the game's range and its rule id
     for name in seats:
-        make_strategy(game.id, name)  # BadConfig listing the game's strategies
+        make_any(game.id, name)  # BadConfig listing the game's strategies
     if game.id == "racko" and all(n == "random" for n in seats):
         raise ArenaError("random Rack-O bots never order a rack among themselves (RK-5 would "
                          "take millions of turns): seat at least one other strategy")
@@ -149,7 +149,7 @@ def play_one(game: Game, seats: list[str], seed: int | str, round_no: int,
     deal = deal_of(round_no, len(seats), mirror)
     state = game.deal(game.first_setup(len(seats), game.default_options()),
                       round_rng(seed, deal))
-    bots = [make_strategy(game.id, name) for name in strategies]
+    bots = [make_any(game.id, name) for name in strategies]
     play_round(game, state, bots, seed, deal, [PROFILES[speed]] * len(seats))
     return outcome(game, round_no, strategies, game.round_result(state), deal)
 
@@ -262,6 +262,8 @@ def run_arena(game_id: str, seats: list[str], rounds: int, seed: int | str = 0,
     note = (f"{rounds // len(seats)} mirrored deals, each played once per rotation of the "
             f"{len(seats)} seats (same cards, same seat generators)" if mirror else
             "independent seeded deals; seats rotated one place a round")
+    if game.races:  # speed decides much of a race: the report says which (a bot author asked)
+        note += f"; every seat at the {speed} speed"
     return tally(game, seats, seed, outcomes, "engine", note, mirror)
 
 

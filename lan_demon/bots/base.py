@@ -8,6 +8,7 @@ seeded generator. It answers a move, or ``None`` to do nothing for now.
 from __future__ import annotations
 
 import random
+import traceback
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -65,3 +66,11 @@ class RandomStrategy(Strategy):
     def choose(self, turn: Turn) -> Any | None:
         legal = turn.legal
         return turn.rng.choice(legal) if legal else None
+
+
+def where_raised(err: BaseException) -> str:
+    """" (at /home/ann/mybot.py:23, in next_move)": where a bot author's code raised ``err``
+    (a one-line report with the error's name alone left them nothing to look at)."""
+    frames = traceback.extract_tb(err.__traceback__)
+    return f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" \
+        if frames else ""

@@ -20,13 +20,12 @@ from __future__ import annotations
 import random
 import sys
 import time
-import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import zmq
 
-from lan_demon.bots.base import Strategy, Turn
+from lan_demon.bots.base import Strategy, Turn, where_raised
 from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.speed import SpeedProfile, profile
 from lan_demon.games import BadMove, GameError, IllegalMove
@@ -71,11 +70,8 @@ class _GlanceTurn(Turn):
 def print_error(bot: NetBot, err: BaseException) -> None:
     """The default report of a removed bot: one line on stderr, with where the error was
     raised (a bot author had the error's name and no line to look at)."""
-    frames = traceback.extract_tb(err.__traceback__)
-    where = f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" \
-        if frames else ""
     print(f"lan-demon: bot {bot.client.name!r} (seat {bot.client.seat}) removed from the "
-          f"table: {bot.error}{where}", file=sys.stderr, flush=True)
+          f"table: {bot.error}{where_raised(err)}", file=sys.stderr, flush=True)
 
 
 @dataclass

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lan_demon.bots.base import Strategy, Turn
-from lan_demon.bots.registry import make_strategy
+from lan_demon.bots.from_file import make_any
 from lan_demon.bots.speed import PROFILES, SpeedProfile, profile
 from lan_demon.games import TABLE, BadConfig, Game, GameError, IllegalMove, Match, get_game
 from lan_demon.games.cards import Card
@@ -244,7 +244,7 @@ def simulate(game_id: str, players: int, seed: int | str, rounds: int | None = N
         pace = profile(speed)
     except BadConfig as err:
         raise SimulationError(str(err)) from None
-    bots = [make_strategy(game.id, n) for n in names]
+    bots = [make_any(game.id, n) for n in names]
     if game.id == "racko" and all(n == "random" for n in names):
         raise SimulationError("random Rack-O bots never order a rack among themselves "
                               "(RK-5 would take millions of turns): seat at least one greedy "
