@@ -232,3 +232,23 @@ def test_rd5_offline_an_sdk_bot_is_seated_told_each_round_and_its_refusals():
     assert [e.round for e in probe.heard if isinstance(e, RoundStart)] == [0, 1]
     refused = [e for e in probe.heard if isinstance(e, Refused)]
     assert len(refused) == 2 and refused[0].rule == "RD-5" and refused[0].code == "illegal"
+
+
+def test_rd5_a_bot_refused_at_every_move_is_told_in_its_window_and_its_result(capsys):
+    """Found by a bot author: a bot whose every move was refused (53 to 367 times) ended its
+    match with error None and nothing on its screen. After REFUSED_SAY refusals in a row its
+    window is told once (a move that goes starts the count again), and Result counts both."""
+    import random as rnd
+    from lan_demon.bots.runner import REFUSED_SAY, NetBot
+    from lan_demon.bots.speed import profile
+    heard: list[object] = []
+    client = SimpleNamespace(name="Probe", seat=0, table={}, game=get_game("racing-demon"))
+    net = NetBot(client, SimpleNamespace(), rnd.Random(1), profile("flat-out"),  # type: ignore
+                 on_notice=heard.append)
+    for k in range(REFUSED_SAY + 5):
+        net._refused_here("pile s9", "illegal", "RD-5", "there is no stack 9", float(k))
+    err = capsys.readouterr().err
+    assert err.count("moves in a row refused") == 1, err
+    assert f"bot 'Probe': {REFUSED_SAY} moves in a row refused, the last: RD-5: there is no " \
+           "stack 9 (its on_event hears each as Refused)" in err
+    assert net.refused == REFUSED_SAY + 5 and len(heard) == REFUSED_SAY + 5

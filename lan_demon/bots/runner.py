@@ -36,6 +36,7 @@ from lan_demon.net.table_copy import Notice
 
 GOODBYE_LINGER_MS = 500  # a removed bot's `leave` gets this long to reach the arbiter
 LOOK_AGAIN = 0.05  # seconds before a bot whose move was refused locally is asked again
+REFUSED_SAY = 20  # refusals in a row after which the bot's window is told, once a streak
 
 
 class BotClient(Client):
@@ -90,6 +91,8 @@ class NetBot:
     act_at: float | None = None
     done: bool = False
     moves: int = 0
+    refused: int = 0  # moves the local engine refused (never sent)
+    refused_in_row: int = 0  # since the last move that went: said once at REFUSED_SAY
     beaten: int = 0
     on_move: Callable[[NetBot, Any], None] | None = None
     on_notice: Callable[[Notice], None] | None = None
@@ -183,7 +186,7 @@ class NetBot:
         except GameError as err:
             self._refused_here(move, "bad_move", "", str(err), now)
             return
-        self.moves += 1
+        self.moves, self.refused_in_row = self.moves + 1, 0
         if self.on_move is not None:
             self.on_move(self, move)
 
@@ -220,7 +223,13 @@ class NetBot:
         arbiter would say it, and is asked again a moment later (not at once, for ever)."""
         self.act_at = now + max(LOOK_AGAIN, self.speed.react(self.rng))
         data = {"code": code, "rule": rule, "reason": reason, "move": move}
-        self._tell(Notice("refused", f"{rule}: {reason}" if rule else reason, data))
+        text = f"{rule}: {reason}" if rule else reason
+        self.refused, self.refused_in_row = self.refused + 1, self.refused_in_row + 1
+        if self.refused_in_row == REFUSED_SAY:  # a bot author's bot that never gets a move in
+            print(f"lan-demon: bot {self.client.name!r}: {REFUSED_SAY} moves in a row refused, "
+                  f"the last: {text} (its on_event hears each as Refused)", file=sys.stderr,
+                  flush=True)
+        self._tell(Notice("refused", text, data))
 
     def remove(self, err: BaseException) -> None:
         """The bot's code raised: leave the seat, say so once, stop this bot only."""

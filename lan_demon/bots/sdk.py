@@ -270,13 +270,17 @@ def _public_move(game: Game, data: dict[str, Any]) -> Any:
 @dataclass
 class Result:
     """How a run ended for one bot: its seat and name, the match totals by name and the
-    winners' names — or, for a bot removed because its code raised, ``error``."""
+    winners' names — or, for a bot removed because its code raised, ``error`` — and how many
+    of its moves went and how many were refused (a bot refused at every move used to end as
+    if all was well)."""
 
     name: str
     seat: int
     totals: dict[str, int]
     winners: list[str]
     error: str | None = None
+    moves: int = 0  # moves it sent that the local engine let through
+    refused: int = 0  # moves refused before they were sent (each heard as ``Refused``)
 
     @property
     def won(self) -> bool:
@@ -340,4 +344,4 @@ def result_of(net: NetBot) -> Result:
     outcome = net.client.table.get("result") or {}
     bot = net.strategy.bot  # type: ignore[attr-defined]  # a BotStrategy, from seat()
     return Result(bot.name, bot.seat, dict(outcome.get("totals", {})),
-                  list(outcome.get("winner", [])), net.error)
+                  list(outcome.get("winner", [])), net.error, net.moves, net.refused)
