@@ -243,8 +243,8 @@ def test_rd5_a_bot_refused_at_every_move_is_told_in_its_window_and_its_result(ca
     from lan_demon.bots.speed import profile
     heard: list[object] = []
     client = SimpleNamespace(name="Probe", seat=0, table={}, game=get_game("racing-demon"))
-    net = NetBot(client, SimpleNamespace(), rnd.Random(1), profile("flat-out"),  # type: ignore
-                 on_notice=heard.append)
+    net = NetBot(client, SimpleNamespace(bot=object()), rnd.Random(1),  # type: ignore
+                 profile("flat-out"), on_notice=heard.append)
     for k in range(REFUSED_SAY + 5):
         net._refused_here("pile s9", "illegal", "RD-5", "there is no stack 9", float(k))
     err = capsys.readouterr().err
@@ -252,3 +252,21 @@ def test_rd5_a_bot_refused_at_every_move_is_told_in_its_window_and_its_result(ca
     assert f"bot 'Probe': {REFUSED_SAY} moves in a row refused, the last: RD-5: there is no " \
            "stack 9 (its on_event hears each as Refused)" in err
     assert net.refused == REFUSED_SAY + 5 and len(heard) == REFUSED_SAY + 5
+
+
+def test_a_slow_decision_is_said_once_in_the_bots_window(capsys):
+    """Found by a bot author: a bot thinking 4 s a move went away and back 79 times on the
+    host's screen and its own window said nothing. One line, once."""
+    import random as rnd
+    from lan_demon.bots.runner import SLOW_SAY, NetBot
+    from lan_demon.bots.speed import profile
+    client = SimpleNamespace(name="Slow", seat=0, table={}, game=get_game("racing-demon"))
+    net = NetBot(client, SimpleNamespace(bot=object()), rnd.Random(1),  # type: ignore
+                 profile("flat-out"))
+    net._timed(SLOW_SAY - 0.5)
+    assert capsys.readouterr().err == ""
+    net._timed(4.0)
+    net._timed(5.0)
+    err = capsys.readouterr().err
+    assert err == "lan-demon: bot 'Slow': a decision took 4.0 s; the table marks a seat away " \
+        "after 3 s without a word from it, so keep next_move well under that\n"

@@ -32,11 +32,13 @@ from lan_demon.games import BadMove, GameError, IllegalMove
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import Play
 from lan_demon.net.client import Client
+from lan_demon.net.seats import AWAY_AFTER
 from lan_demon.net.table_copy import Notice
 
 GOODBYE_LINGER_MS = 500  # a removed bot's `leave` gets this long to reach the arbiter
 LOOK_AGAIN = 0.05  # seconds before a bot whose move was refused locally is asked again
 REFUSED_SAY = 20  # refusals in a row after which the bot's window is told, once a streak
+SLOW_SAY = 1.5  # seconds a decision may take before the bot's window is told (once)
 
 
 class BotClient(Client):
@@ -93,6 +95,7 @@ class NetBot:
     moves: int = 0
     refused: int = 0  # moves the local engine refused (never sent)
     refused_in_row: int = 0  # since the last move that went: said once at REFUSED_SAY
+    said_slow: bool = False  # a decision of SLOW_SAY or more was said (once)
     beaten: int = 0
     on_move: Callable[[NetBot, Any], None] | None = None
     on_notice: Callable[[Notice], None] | None = None
@@ -166,7 +169,9 @@ class NetBot:
         if not turn.legal:
             return
         try:
+            began = time.monotonic()
             move = self.strategy.choose(turn)
+            self._timed(time.monotonic() - began)
         except BadMove as err:  # a move written as text that does not parse
             self._refused_here(None, "bad_move", "", str(err), now)
             return
@@ -218,6 +223,21 @@ class NetBot:
         assert self.eye is not None
         return not self.speed.misses(self.eye)
 
+    def _authored(self) -> bool:
+        """An SDK bot (its author reads its window), not a built-in one seated in ``play``,
+        whose lines would land on the table's screen."""
+        return getattr(self.strategy, "bot", None) is not None
+
+    def _timed(self, took: float) -> None:
+        """A decision long enough to cost the seat (it says nothing meanwhile, and the table
+        marks a seat away after AWAY_AFTER of silence) is said once in the bot's window: a bot
+        author's slow bot went away and back 79 times and its own window never said why."""
+        if took >= SLOW_SAY and not self.said_slow and self._authored():
+            self.said_slow = True
+            print(f"lan-demon: bot {self.client.name!r}: a decision took {took:.1f} s; the "
+                  f"table marks a seat away after {AWAY_AFTER:g} s without a word from it, so "
+                  f"keep next_move well under that", file=sys.stderr, flush=True)
+
     def _refused_here(self, move: Any, code: str, rule: str, reason: str, now: float) -> None:
         """A move the local engine already refuses: nothing is sent; the bot hears it as the
         arbiter would say it, and is asked again a moment later (not at once, for ever)."""
@@ -225,7 +245,7 @@ class NetBot:
         data = {"code": code, "rule": rule, "reason": reason, "move": move}
         text = f"{rule}: {reason}" if rule else reason
         self.refused, self.refused_in_row = self.refused + 1, self.refused_in_row + 1
-        if self.refused_in_row == REFUSED_SAY:  # a bot author's bot that never gets a move in
+        if self.refused_in_row == REFUSED_SAY and self._authored():  # never gets a move in
             print(f"lan-demon: bot {self.client.name!r}: {REFUSED_SAY} moves in a row refused, "
                   f"the last: {text} (its on_event hears each as Refused)", file=sys.stderr,
                   flush=True)
