@@ -162,6 +162,8 @@ def test_deadwood_prints_melds_and_points(capsys):
     (["deadwood", "QS", "1X"], "not a card: '1X'"),
     (["deal", "--game", "racing-demon", "--moves", "pile to the moon"], "not a move"),
     (["deal", "--game", "racing-demon", "--moves", "c1 s99"], "RD-5"),
+    (["deal", "--game", "racing-demon", "--moves", "turn; c1 s99"],  # which one failed
+     "move 2, 'c1 s99' by seat 0: RD-5"),
     (["deal", "--game", "racko", "--seat", "9"], "--seat"),
 ])
 def test_bad_input_gets_one_clear_line(capsys, argv, words):

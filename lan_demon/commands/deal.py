@@ -8,7 +8,7 @@ from typing import Any
 
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.options import default_players, positive, seed
-from lan_demon.games import GAME_IDS, get_game
+from lan_demon.games import GAME_IDS, GameError, get_game
 
 HELP = "deal a round, apply moves, and show a seat's view"
 DESCRIPTION = ("Deal a seeded round, apply moves in order, then print what one seat sees and "
@@ -22,7 +22,8 @@ def add_arguments(deal: argparse.ArgumentParser) -> None:
     deal.add_argument("--seed", type=seed, default=0)
     deal.add_argument("--seat", type=int, default=0, help="whose view to show (default 0)")
     deal.add_argument("--moves", default="", help="moves separated by ';', each optionally "
-                      "prefixed by its seat, e.g. '0: pile middle; 1: turn'")
+                      "prefixed by its seat, e.g. '0: pile middle; 1: turn'; without one, a "
+                      "move is the seat's whose turn it is (Rack-O), else --seat's")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,9 +34,12 @@ def run(args: argparse.Namespace) -> int:
     state = match.deal()
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat must be 0 to {players - 1}, not {args.seat}")
-    for text in filter(None, (t.strip() for t in args.moves.split(";"))):
+    for k, text in enumerate(filter(None, (t.strip() for t in args.moves.split(";"))), 1):
         seat, move_text = _split_seat(text, game, state, args.seat)
-        game.apply(state, seat, game.parse_move(move_text))
+        try:
+            game.apply(state, seat, game.parse_move(move_text))
+        except GameError as err:  # which of the moves, and by which seat (a bot author asked)
+            raise UsageError(f"move {k}, {move_text!r} by seat {seat}: {err}") from None
     print(json.dumps({"view": game.view(state, args.seat),
                       "legal": [str(m) for m in game.legal_moves(state, args.seat)]},
                      ensure_ascii=False, indent=1))
