@@ -5,6 +5,8 @@ starts a real match on loopback with a second person who is not ready."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from lan_demon.bots.speed import PROFILES
@@ -288,15 +290,18 @@ def test_the_bell_is_off_with_bell_false():
     assert out.rings == 0 and "Bob is OUT!" in shown(ctl)
 
 
-def test_rd13_a_rotation_is_announced_in_words_and_a_stuck_round_end_too():
-    class Mirror:
-        rotations = 0
-
+def playing_with_rotations() -> tuple:
+    """A table in play whose client's mirror counts RD-13 rotations (none yet)."""
     client = lobby()
     client.table["phase"] = "playing"
-    client.mirror = Mirror()
+    client.mirror = SimpleNamespace(rotations=0)
     ctl, _ = controller(client)
     ctl.pump()
+    return client, ctl
+
+
+def test_rd13_a_rotation_is_announced_in_words_and_a_stuck_round_end_too():
+    client, ctl = playing_with_rotations()
     assert not ctl.flash_text
     client.mirror.rotations = 1
     ctl.pump()
@@ -309,14 +314,7 @@ def test_rd13_a_rotation_is_announced_in_words_and_a_stuck_round_end_too():
 def test_rd13_a_rotation_by_the_tables_minute_says_so_not_everyone_is_stuck():
     """Found in a newcomer's trial: 'Everyone is stuck' came while they still had an ace to
     play — the table's own minute without a card played had rotated the Packs (RD-13)."""
-    class Mirror:
-        rotations = 0
-
-    client = lobby()
-    client.table["phase"] = "playing"
-    client.mirror = Mirror()
-    ctl, _ = controller(client)
-    ctl.pump()
+    client, ctl = playing_with_rotations()
     client.mirror.rotations = 2
     client.table["minute_rotation"] = 2  # (the client's copy: the table's move made it)
     ctl.pump()
