@@ -88,8 +88,9 @@ def test_play_and_simulate_refuse_the_oracle_in_one_line(name, capsys):
                  ["simulate", "--game", "gin-solitaire", "--strategy", name]):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
+        own = ", or a bot of your own: mybot.py[:Class]" if argv[0] == "simulate" else ""
         assert err == [f"lan-demon: unknown strategy {name!r} for gin-solitaire; choose one "
-                       "of: greedy, random, solver"]
+                       f"of: greedy, random, solver{own}"]  # (simulate takes an author's file)
 
 
 def test_gs8_the_bound_replays_from_its_seed():
