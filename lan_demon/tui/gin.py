@@ -112,8 +112,8 @@ class Layout:
 
 
 class GinScreen(GameScreen):
-    keys = [("n", "draw"), ("a-k", "discard that card"), ("K a-k", "knock, y confirms"), ("B", "Big Gin"),
-            ("H", "advice"), ("esc", "cancel")]
+    keys = [("n", "draw"), ("a-k", "discard that card"), ("K a-k", "knock, y confirms"),
+            ("B", "Big Gin"), ("H", "advice"), ("esc", "cancel")]
     rules = """
 GS-1 You against the Joker: 52 cards and one Joker. A = 1, 2–10 as numbered, J Q K = 10.
 GS-2 You get 11 cards; the Joker is shuffled into the other 41, the Draw pile.
