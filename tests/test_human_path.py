@@ -29,7 +29,7 @@ pytestmark = pytest.mark.timeout(240)
 
 COLS, ROWS = 80, 24
 # What only a seat's own screen shows of its own cards: the Pack's count, the waste, the face-down
-# mark (RD-3). (The RD-13 banner "each Pack moves one card" is public words, not a card.)
+# mark (RD-3). (The RD-13 banner "… go back under their Pack, …" is public words, not a card.)
 HIDDEN = re.compile(r"░|Pack \d+|waste")
 
 

@@ -305,7 +305,8 @@ def test_rd13_a_rotation_is_announced_in_words_and_a_stuck_round_end_too():
     assert not ctl.flash_text
     client.mirror.rotations = 1
     ctl.pump()
-    assert ctl.flash_text.startswith("Everyone is stuck: each Pack moves one card — RD-13")
+    assert ctl.flash_text == "Everyone is stuck: everyone's turned cards go back under their " \
+        "Pack, and its top card to the bottom — RD-13"
     client.notices.append(round_end(client, [-3, -5, -1], out=None))
     ctl.pump()
     assert "nobody out — RD-13" in shown(ctl)
@@ -318,11 +319,11 @@ def test_rd13_a_rotation_by_the_tables_minute_says_so_not_everyone_is_stuck():
     client.mirror.rotations = 2
     client.table["minute_rotation"] = 2  # (the client's copy: the table's move made it)
     ctl.pump()
-    assert ctl.flash_text == "No card played for a minute: each Pack moves one card — RD-13 " \
-        "(rotation 2 of 3)"
+    assert ctl.flash_text == "No card played for a minute: everyone's turned cards go back " \
+        "under their Pack, and its top card to the bottom — RD-13 (rotation 2 of 3)"
     client.mirror.rotations = 3  # the next one by votes
     ctl.pump()
-    assert ctl.flash_text.startswith("Everyone is stuck: each Pack moves one card")
+    assert ctl.flash_text.startswith("Everyone is stuck: everyone's turned cards go back")
 
 
 def test_a_tied_match_reads_as_a_tie_not_as_one_winner_with_two_names():

@@ -29,8 +29,8 @@ Stuck: all vote or have turned through their Pack, or
   three in a row end the round (RD-13).
 Score: +1 a card on a stack, +5 a King, +10 OUT, −1 a
   card left in your Pile (RD-14).
-A letter marks each player's pack (yours: a); on a
-  stack it says whose card is on top."""
+A letter marks each player's pack (yours is beside
+  "You"); on a stack it says whose card is on top."""
 
 GERMAN_RULES = """
 Everybody plays at once. Empty your Pile of 11 (RG-2):
@@ -46,8 +46,8 @@ Stuck: all vote or have turned through their Pack, or
   three in a row end the round (RD-13).
 Penalty: the cards left in your Pile; the lowest total
   wins the match (RG-6, RG-7).
-A letter marks each player's pack (yours: a); on a
-  stack it says whose card is on top."""
+A letter marks each player's pack (yours is beside
+  "You"); on a stack it says whose card is on top."""
 
 
 def short_name(name: str, width: int) -> str:

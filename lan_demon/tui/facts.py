@@ -39,13 +39,14 @@ def shown(seat: dict[str, Any]) -> str:
 
 
 def rotation_words(count: int, minute: bool) -> str:
-    """An RD-13 rotation as the table announces it: why it came — every player stuck (votes,
+    """An RD-13 rotation as the table announces it, in what it does (a newcomer read "each Pack
+    moves one card" as Packs swapped between players): why it came — every player stuck (votes,
     or each turned through their Pack), or the table's own minute without a card played, which
     a player who still had a card to play must not read as "everyone is stuck" — and which in
     a row of three it is."""
     why = "No card played for a minute" if minute else "Everyone is stuck"
-    return f"{why}: each Pack moves one card — RD-13" + \
-        (f" (rotation {count} of 3)" if count > 1 else "")
+    return f"{why}: everyone's turned cards go back under their Pack, and its top card to " \
+        "the bottom — RD-13" + (f" (rotation {count} of 3)" if count > 1 else "")
 
 
 def starting(left: float) -> str:
