@@ -32,6 +32,15 @@ def test_leaving_a_match_says_the_seat_is_kept_and_how_to_take_it_back():
     assert said.endswith("as you left them:\n  lan-demon join 127.0.0.1:7742 --name Ann")
 
 
+def test_leaving_while_the_host_does_not_answer_promises_nothing_it_cannot_keep():
+    """Found in a newcomer's trial: the host was stopped with Ctrl-C; Ann left while her screen
+    was reconnecting and was told her seat was kept, 'with your cards as you left them'."""
+    said = farewell(client("playing"), args(), host_silent=True)
+    assert said == "You left the table at 127.0.0.1:7742 while its host was not answering: it " \
+        "may have been stopped. If it comes back within 5 minutes, this takes your seat back:" \
+        "\n  lan-demon join 127.0.0.1:7742 --name Ann"
+
+
 def test_a_name_with_a_space_is_quoted_so_the_command_can_be_pasted():
     assert "--name 'Aunt May'" in farewell(client("between"), args("Aunt May"))
 

@@ -489,6 +489,16 @@ def test_a_host_that_stays_silent_is_said_to_be_maybe_stopped_after_a_while():
     client.notices.append(Notice("reconnecting", "reconnecting…"))  # tried again
     ctl.pump()
     assert "has not answered for 20 s" in shown(ctl) and "q leaves" in shown(ctl)
+    assert "within 5 minutes, the same join takes your seat again" in shown(ctl)
+    watcher = lobby()  # a spectator has no seat to be promised (a newcomer's trial)
+    watcher.table["phase"], watcher.seat, watcher.role = "playing", None, "spectator"
+    ctl, _ = controller(watcher)
+    watcher.notices.append(Notice("reconnecting", "reconnecting…"))
+    ctl.pump()
+    watcher.clock.now += 20
+    watcher.notices.append(Notice("reconnecting", "reconnecting…"))
+    ctl.pump()
+    assert "the same join lets you watch again" in shown(ctl) and "seat" not in shown(ctl)
 
 
 def test_a_lobby_whose_host_went_silent_offers_no_start_and_says_why_keys_do_nothing():

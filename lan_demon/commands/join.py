@@ -52,17 +52,19 @@ def run(args: argparse.Namespace) -> int:
     client = connect_person(args, address, key, code)
     if client is None:
         return EXIT_USAGE  # as any other refusal of the command: said in one line
-    build_app(table_for(client, bell=not args.no_bell, coach=coach_for(client.game.id))).run()
+    ctl = table_for(client, bell=not args.no_bell, coach=coach_for(client.game.id))
+    build_app(ctl).run()
     client.leave()
     client.close()
-    print(farewell(client, args))
+    print(farewell(client, args, host_silent=ctl.reconnecting))
     return 0
 
 
-def farewell(client: Any, args: argparse.Namespace) -> str:
+def farewell(client: Any, args: argparse.Namespace, host_silent: bool = False) -> str:
     """What the terminal says once the table's screen is gone: where the person stands now
-    (a seat kept, and the command that takes it back), and after a match its final scores,
-    which must not vanish with the screen."""
+    (a seat kept, and the command that takes it back — only if the host comes back, when it
+    was not answering: ``host_silent``), and after a match its final scores, which must not
+    vanish with the screen."""
     from lan_demon.commands.results import format_table
     from lan_demon.tui.table import SEAT_KEPT_MINUTES
     address = client.address.removeprefix("tcp://")
@@ -78,6 +80,10 @@ def farewell(client: Any, args: argparse.Namespace) -> str:
     if table.get("phase", "lobby") == "lobby":  # a seat left in the lobby is freed (seats.gone)
         return f"You left the table at {address} before the match began. To sit down " \
                f"again:\n  {again}"
+    if host_silent:  # (a host stopped mid-match: "your seat is kept" would promise too much)
+        return (f"You left the table at {address} while its host was not answering: it may "
+                f"have been stopped. If it comes back within {SEAT_KEPT_MINUTES} minutes, "
+                f"this takes your seat back:\n  {again}")
     return (f"You left the table at {address}; your seat is kept for {SEAT_KEPT_MINUTES} "
             f"minutes.\nTo take it back, with your cards as you left them:\n  {again}")
 

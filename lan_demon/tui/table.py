@@ -418,14 +418,15 @@ class Controller(TableFacts):
                 f"or a seat away for over {SEAT_KEPT_MINUTES} minutes). q leaves; joining "
                 "again sits you at the table hosted there now.", width)
         if self.reconnecting and phase != "over":
+            back = "the same join lets you watch again" if self.spectator else \
+                f"within {SEAT_KEPT_MINUTES} minutes, the same join takes your seat again"
             out = line(("class:warn", " reconnecting…")) + wrap(
-                "the seat is kept; it resumes when the host answers", width)
+                f"{'' if self.spectator else 'the seat is kept; '}it resumes when the host "
+                "answers", width)
             quiet = self.clock() - self.reconnect_since
             if quiet >= GIVE_UP_HINT:
                 out += wrap(f"The host has not answered for {quiet:.0f} s: it may have been "
-                            "stopped. q leaves; if it comes back within "
-                            f"{SEAT_KEPT_MINUTES} minutes, the same join takes your seat "
-                            "again.", width, "class:dim")
+                            f"stopped. q leaves; if it comes back, {back}.", width, "class:dim")
             return out
         if phase == "lobby":
             return lobby(self, width, height)
