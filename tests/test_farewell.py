@@ -132,3 +132,17 @@ def test_play_leaves_the_final_scores_in_the_terminal_like_join_and_host():
            "Ada (bot) 6."  # (found in my trial: the standings went with the screen)
     assert "during round 1" in last_word({"phase": "countdown"})
     assert last_word({"phase": "lobby"}) == "You left the table before the match began."
+
+
+def test_a_host_stopped_mid_match_says_whether_it_can_be_resumed(tmp_path):
+    """Found in a newcomer's trial: Ctrl-C on a plain host printed 'host stopped' while the
+    players' screens waited for it to come back; a match without a journal never can."""
+    from lan_demon.commands.serve import stopped_how
+    plain = SimpleNamespace(arbiter=SimpleNamespace(phase="playing"), journal=None)
+    assert stopped_how(plain) == " mid-match; it was not journaled, so it cannot be resumed " \
+        "(host --journal PATH makes a match resumable)"
+    kept = SimpleNamespace(arbiter=SimpleNamespace(phase="between"),
+                           journal=SimpleNamespace(path=tmp_path / "m.journal"))
+    assert f"'lan-demon host --resume {tmp_path / 'm.journal'}' brings it back" in \
+        stopped_how(kept)
+    assert stopped_how(SimpleNamespace(arbiter=SimpleNamespace(phase="lobby"))) == ""

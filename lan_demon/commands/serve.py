@@ -76,7 +76,7 @@ def _serve_host(server: Any, as_json: bool) -> int:
     try:
         result = server.serve()
     except KeyboardInterrupt:
-        print("lan-demon: host stopped", file=sys.stderr)
+        print(f"lan-demon: host stopped{stopped_how(server)}", file=sys.stderr)
         server.close()
         return 130
     server.finish()
@@ -85,3 +85,16 @@ def _serve_host(server: Any, as_json: bool) -> int:
     else:
         print(format_table(result))
     return 0
+
+
+def stopped_how(server: Any) -> str:
+    """What a host stopped mid-match leaves behind (the players' screens wait for it): a
+    journaled match resumes, one not journaled is lost — said, not left to be guessed."""
+    if server.arbiter.phase in ("lobby", "over"):
+        return ""
+    journal = server.journal
+    if journal is not None:
+        return (f" mid-match; 'lan-demon host --resume {journal.path}' brings it back, the "
+                f"players' seats with it, for 5 minutes")
+    return (" mid-match; it was not journaled, so it cannot be resumed (host --journal PATH "
+            "makes a match resumable)")
