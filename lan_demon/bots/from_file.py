@@ -10,6 +10,7 @@ An SDK bot plays through :class:`~lan_demon.bots.sdk.BotStrategy`, as it does of
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import inspect
 from pathlib import Path
@@ -39,14 +40,22 @@ def strategy_from_file(game_id: str, spec: str) -> Strategy:
     in one line when the file, the class or the game does not fit."""
     from lan_demon.bots.sdk import Bot, BotStrategy
     from lan_demon.games import get_game
-    path, _, wanted = spec.partition(":")
-    cls = _pick(_load(Path(path)), wanted, (Bot, Strategy), spec)
+    cls = _class_of(spec)
     if issubclass(cls, Bot):
         return Guarded(BotStrategy(cls(), get_game(game_id)), spec)
     if game_id not in getattr(cls, "games", ()):
         raise BadConfig(f"{spec}: {cls.__name__} plays {getattr(cls, 'games', ())}, "
                         f"not {game_id}")
     return Guarded(cls(), spec)
+
+
+@functools.lru_cache(maxsize=None)
+def _class_of(spec: str) -> type:
+    """The bot class ``spec`` names, its file run once in this process: the arena makes a
+    fresh strategy for every round, which would otherwise load and run the file again."""
+    from lan_demon.bots.sdk import Bot
+    path, _, wanted = spec.partition(":")
+    return _pick(_load(Path(path)), wanted, (Bot, Strategy), spec)
 
 
 class Guarded(Strategy):

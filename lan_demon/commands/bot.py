@@ -106,7 +106,8 @@ def seat_level_bot(address: str, choice: Any, name: str, seed: int | str, timeou
 def no_seat(err: Exception, name: str, address: str) -> str:
     """Why a full table seats no bot, and when one can sit down: the arbiter's reason is
     written for a person ("watch it as a spectator (join --spectate)…"), of no use to a bot."""
+    from lan_demon.net.seats import TOKEN_LIFE
     why = str(err).split(": ")[1] if ": " in str(err) else str(err)
     return (f"no seat for {name} at {address.removeprefix('tcp://')}: {why}. A bot sits "
             f"down before the match starts, or takes its own seat back when the same "
-            f"command runs again within 5 minutes of its leaving")
+            f"command runs again within {TOKEN_LIFE / 60:g} minutes of its leaving")

@@ -92,9 +92,10 @@ def stopped_how(server: Any) -> str:
     journaled match resumes, one not journaled is lost — said, not left to be guessed."""
     if server.arbiter.phase in ("lobby", "over"):
         return ""
+    from lan_demon.net.seats import TOKEN_LIFE
     journal = server.journal
     if journal is not None:
         return (f" mid-match; 'lan-demon host --resume {journal.path}' brings it back, the "
-                f"players' seats with it, for 5 minutes")
+                f"players' seats with it, for {TOKEN_LIFE / 60:g} minutes")
     return (" mid-match; it was not journaled, so it cannot be resumed (host --journal PATH "
             "makes a match resumable)")

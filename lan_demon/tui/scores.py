@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lan_demon.net.client import Client
-from lan_demon.tui.facts import TableFacts
+from lan_demon.tui.facts import TableFacts, fit_name
 from lan_demon.tui.style import BACKS, Fragments, line
 from lan_demon.tui.text import names_list, wrap
 
@@ -46,8 +46,7 @@ def rounds_text(client: Client) -> str:
 
 def short(name: str, width: int) -> str:
     """A name in ``width`` characters: bots lose " (bot)" first, then an ellipsis."""
-    name = name.replace(" (bot)", "")
-    return name if len(name) <= width else name[: width - 1] + "…"
+    return fit_name(name.replace(" (bot)", ""), width)
 
 
 def sides(ctl: TableFacts, count: int | None = None) -> list[str]:
