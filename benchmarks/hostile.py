@@ -48,10 +48,10 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 # --------------------------------------------------------------------------- children
 
 def host_worker(args: argparse.Namespace) -> None:
-    from lan_demon.net.arbiter import Config
     from lan_demon.net.server import ArbiterServer
-    config = Config("racing-demon", players=args.bots, rounds=1_000_000, seed=args.seed,
-                    options={"handicap": False}, countdown=0, pause=0)
+    from lan_demon.net.settings import Settings, dealing_of
+    config = Settings("racing-demon", dealing=dealing_of(args.seed), players=args.bots,
+                      rounds=1_000_000, options={"handicap": False}, countdown=0, pause=0)
     server = ArbiterServer(config, host=HOST, port=0)
     print(server.address, flush=True)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())

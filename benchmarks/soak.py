@@ -184,15 +184,17 @@ def host_worker(args: argparse.Namespace) -> None:
     """Child: one arbiter on 127.0.0.1, any free port; its address as the first line. When a
     match ends a new one starts on the same sockets — until SIGUSR1 (the soak is settling)."""
     from lan_demon.games import get_game
-    from lan_demon.net.arbiter import Arbiter, Config
+    from lan_demon.net.arbiter import Arbiter
     from lan_demon.net.server import ArbiterServer
+    from lan_demon.net.settings import Settings, dealing_of
     watch_parent()
     paused: list[int] = []
     signal.signal(signal.SIGUSR1, lambda *_: paused.append(1))
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     options = {"handicap": False} if "handicap" in get_game(args.game).default_options() else {}
-    config = Config(args.game, players=args.count, rounds=match_rounds(args.game, args.rounds),
-                    seed=args.seed, options=options, fairness_ms=0, countdown=0, pause=0)
+    config = Settings(args.game, dealing=dealing_of(args.seed), players=args.count,
+                      rounds=match_rounds(args.game, args.rounds), options=options,
+                      fairness_ms=0, countdown=0, pause=0)
     server = ArbiterServer(config, host=HOST, port=0)
     print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
           f"(updates on port {server.pub_port})", flush=True)

@@ -54,7 +54,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from lan_demon.bots import Turn, make_strategy  # noqa: E402
 from lan_demon.net import seats as seats_module  # noqa: E402
-from lan_demon.net.arbiter import Arbiter, Config  # noqa: E402
+from lan_demon.net.arbiter import Arbiter  # noqa: E402
+from lan_demon.net.settings import Settings, dealing_of  # noqa: E402
 from lan_demon.net import fairdeal  # noqa: E402
 from lan_demon.net.outbox import Outbox  # noqa: E402
 from lan_demon.net.seal import half_of, open_seal, private_of, seal  # noqa: E402
@@ -109,15 +110,23 @@ class CountedTokens:
         return a == b
 
 
+def vector_settings(game: str, seed: int | str | None = 0, **changes: Any) -> Settings:
+    """The sessions' settings: seeded (seed 0 unless told; None: secret deals), a 10-second
+    pause, a 3-second countdown unless told — the vectors' own table, not a host's defaults."""
+    return Settings(game, dealing=dealing_of(seed), **{"pause": 10.0, **changes})
+
+
 class Session:
     """One arbiter, a fake clock, and the record of everything sent either way."""
 
-    def __init__(self, name: str, config: Config, start: float = 100.0):
+    def __init__(self, name: str, settings: Settings, start: float = 100.0,
+                 code: str | None = None):
         seats_module.secrets = CountedTokens()  # deterministic tokens (this process only)
         seats_module.new_key = counted_key  # and seal keys
         self.name = name
         self.now = start
-        self.arbiter = Arbiter(config, now=start)
+        self.arbiter = Arbiter(settings, now=start, code=code)
+        self.arbiter.pub = PUB_ENDPOINT
         self.log: list[dict[str, Any]] = []
         self.peers: dict[bytes, str] = {}  # peer id -> client name in the log
         self.quiet: set[str] = set()  # clients that have gone silent (no hb, no echo)
@@ -316,8 +325,8 @@ def racing_demon() -> Session:
     """Two players, seed 12060, two rounds: join, sync, ready, Go, an ace, a contested 2 (RD-11)
     settled by timestamp, a turn of the Pack, a spectator, an absence and a reconnect, three
     RD-13 rotations to end each round, the match end, and everyone leaving."""
-    s = Session("racing-demon", Config("racing-demon", players=2, rounds=2, seed=12060,
-                                       fairness_ms=30.0, countdown=3.0, pub=PUB_ENDPOINT))
+    s = Session("racing-demon", vector_settings("racing-demon", players=2, rounds=2, seed=12060,
+                                       fairness_ms=30.0, countdown=3.0))
     ann, bob, bob2, eve = b"ann", b"bob", b"bob-2", b"eve"
     both = [("ann", ann), ("bob", bob)]
     s.request("ann", "hello", 100.0, name="Ann", role="player")
@@ -390,8 +399,8 @@ def errors(rd: Session, lan: Session) -> tuple[Session, dict[str, dict[str, Any]
     come from arbiters of their own, whose sessions are not kept: ``rate_limited`` (a table
     with a tiny limit) and ``internal`` (an arbiter with a handler broken on purpose); the room
     code's and the CURVE key's come from the LAN table's session (:func:`lan_table`)."""
-    s = Session("errors", Config("racing-demon", players=2, rounds=2, seed=12060,
-                                 countdown=0.0, pub=PUB_ENDPOINT))
+    s = Session("errors", vector_settings("racing-demon", players=2, rounds=2, seed=12060,
+                                 countdown=0.0))
     s.send("mal", b"\xc1")  # 0xc1 is never used in msgpack
     s.send("ver", {"v": 1, "t": "hello", "id": 1, "name": "Zed", "role": "player"})  # old
     s.send("unk", make("dance", id=1))
@@ -446,8 +455,8 @@ def lan_table() -> Session:
     the code; Tom tries without one (refused, no guess), then three wrong codes (free), a
     fourth (now he must wait a second) and a fifth at once (slow_down, with the wait); Mallory,
     who has Ann's token but not her key, is refused the seat."""
-    s = Session("lan", Config("racing-demon", players=2, seed=12060, countdown=0.0,
-                              pub=PUB_ENDPOINT, code="KQZR"))
+    s = Session("lan", vector_settings("racing-demon", players=2, seed=12060, countdown=0.0),
+                code="KQZR")
     ann = Sender(ANN_KEY, "192.168.1.21")
     tom = Sender("Q" * 40, "192.168.1.66")
     s.request("ann", "hello", 100.0, sender=ann, name="Ann", role="player", code="kqzr")
@@ -464,7 +473,7 @@ def lan_table() -> Session:
 def _flood() -> dict[str, Any]:
     """A connection over a (tiny) rate limit: its 5th ping in the same instant is dropped, and
     it is told so once; a 6th is dropped unanswered."""
-    s = Session("flood", Config("racing-demon", players=2, seed=12060, pub=PUB_ENDPOINT,
+    s = Session("flood", vector_settings("racing-demon", players=2, seed=12060,
                                 rate_limit=2.0, rate_burst=4.0))
     for _ in range(6):
         s.request("fast", "ping", 100.0, c=5.0)
@@ -474,7 +483,7 @@ def _flood() -> dict[str, Any]:
 def _broken() -> dict[str, Any]:
     """An arbiter whose snapshot handler fails, as a bug would: the request is answered
     ``internal`` (and one line is logged, swallowed here) and the arbiter goes on serving."""
-    s = Session("broken", Config("racing-demon", players=2, seed=12060, pub=PUB_ENDPOINT))
+    s = Session("broken", vector_settings("racing-demon", players=2, seed=12060))
 
     def fails(*args: Any) -> None:
         raise RuntimeError("a bug, on purpose")
@@ -492,8 +501,8 @@ def round_end() -> Session:
     ends is answered all the same. Ann's ace founds stack 1; two RD-13 rotations; Ann votes
     stuck, then sends her 2 of spades to stack 1 — Bob could play his, so it waits out the
     window — and Bob's stuck vote makes the third rotation, which ends the round first."""
-    s = Session("round-end", Config("racing-demon", players=2, rounds=1, seed=12060,
-                                    countdown=0.0, pub=PUB_ENDPOINT))
+    s = Session("round-end", vector_settings("racing-demon", players=2, rounds=1, seed=12060,
+                                    countdown=0.0))
     s.request("ann", "hello", 100.0, name="Ann", role="player")
     s.request("bob", "hello", 100.0, name="Bob", role="player")
     s.request("ann", "ready", 100.0)
@@ -539,8 +548,8 @@ def fair_deal() -> Session:
     names the nonces mixed in; three RD-13 rotations end the round, whose end reveals the host
     secret; then Ann sends a dispute by hand, as a client whose check failed would."""
     with _fixed_host_secret():
-        s = Session("deal", Config("racing-demon", players=2, rounds=1, seed=None,
-                                   countdown=1.0, pub=PUB_ENDPOINT))
+        s = Session("deal", vector_settings("racing-demon", players=2, rounds=1, seed=None,
+                                   countdown=1.0))
         both = [("ann", b"ann"), ("bob", b"bob")]
         s.request("ann", "hello", 100.0, name="Ann", role="player")
         s.request("bob", "hello", 100.0, name="Bob", role="player")
@@ -563,8 +572,8 @@ def racko() -> Session:
     """Rack-O for two, seed 3: a draw and place (private card), a take, a draw and discard;
     then the player to move goes silent, is marked away, and after ``turn_timeout`` (5 s here)
     the arbiter plays the turn for it: a draw (its card told to that seat alone), a discard."""
-    s = Session("racko", Config("racko", players=2, rounds=1, seed=3, countdown=0.75,
-                                turn_timeout=5.0, pub=PUB_ENDPOINT))
+    s = Session("racko", vector_settings("racko", players=2, rounds=1, seed=3, countdown=0.75,
+                                turn_timeout=5.0))
     both = [("ann", b"ann"), ("bob", b"bob")]
     s.request("ann", "hello", 100.0, name="Ann", role="player")
     s.request("bob", "hello", 100.0, name="Bob", role="player")
@@ -604,8 +613,8 @@ def racko() -> Session:
 def gin_solitaire() -> Session:
     """Gin Solitaire duplicate for two (GS-9), seed 2: each seat plays the same deal with the
     greedy bot until it knocks; the first seat's result stays private until the round is over."""
-    s = Session("gin-solitaire", Config("gin-solitaire", players=2, rounds=1, seed=2,
-                                        countdown=0.0, pub=PUB_ENDPOINT))
+    s = Session("gin-solitaire", vector_settings("gin-solitaire", players=2, rounds=1, seed=2,
+                                        countdown=0.0))
     both = [("ann", b"ann"), ("bob", b"bob")]
     s.request("ann", "hello", 100.0, name="Ann", role="player")
     s.request("bob", "hello", 100.0, name="Bob", role="player")
@@ -631,7 +640,7 @@ def gin_solitaire() -> Session:
 
 def _seated(name: str, game: str, **config: Any) -> Session:
     """Ann and Bob seated and ready: the round dealt at once (no countdown)."""
-    s = Session(name, Config(game, players=2, countdown=0.0, pub=PUB_ENDPOINT, **config))
+    s = Session(name, vector_settings(game, players=2, countdown=0.0, **config))
     s.request("ann", "hello", 100.0, name="Ann", role="player")
     s.request("bob", "hello", 100.0, name="Bob", role="player")
     s.echo_probes(0)
@@ -647,7 +656,7 @@ def features() -> Session:
     Joker drawn (GS-7) and a seat sitting a round out (GS-8). One log, several tables."""
     from lan_demon.games.cards import JOKER, parse_card
     from lan_demon.games.demon_table import DemonSeat, DemonState
-    log = Session("features", Config("racing-demon"))
+    log = Session("features", vector_settings("racing-demon"))
 
     def keep(session: Session) -> None:
         log.log += session.log
@@ -695,7 +704,7 @@ def features() -> Session:
     keep(gs)
 
     # Gin Solitaire: a seat whose own match is decided sits the next round out (GS-8).
-    so = Session("so", Config("gin-solitaire", players=2, countdown=1.0, pub=PUB_ENDPOINT,
+    so = Session("so", vector_settings("gin-solitaire", players=2, countdown=1.0,
                               seed=1))
     so.request("ann", "hello", 100.0, name="Ann", role="player")
     so.request("bob", "hello", 100.0, name="Bob", role="player")

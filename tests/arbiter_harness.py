@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from table_settings import settings
 from lan_demon.games.cards import parse_card
 from lan_demon.games.demon_table import DemonSeat, DemonState
 from lan_demon.games.racing_demon import RacingDemon
-from lan_demon.net.arbiter import Arbiter, Config
+from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.seal import open_seal, private_of
 
@@ -20,10 +21,12 @@ NEEDS_ID = ("hello", "ready", "move", "snapshot", "leave", "start", "ping")
 class Table:
     """An arbiter with named peers; every reply and update goes through the codec."""
 
-    def __init__(self, game: str = "racing-demon", **config: Any):
+    def __init__(self, game: str = "racing-demon", code: str | None = None, **config: Any):
+        """``config``: the table's settings (``tests/table_settings.py``); ``code``: the room
+        code, which is not one of them (it is never journaled)."""
         config = {"players": 2, "countdown": 0, "pause": 0, "seed": 3, **config}
         self.now = 100.0
-        self.arbiter = Arbiter(Config(game, **config), now=self.now)
+        self.arbiter = Arbiter(settings(game, **config), now=self.now, code=code)
         self.inbox: dict[bytes, list[dict]] = {}
         self.published: list[dict] = []
         self.ids = iter(range(1, 1_000_000))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import zmq
 
-from lan_demon.net.arbiter import Config
+from table_settings import settings
 from lan_demon.net.client import Client
 from lan_demon.net.server import ArbiterServer
 
@@ -28,7 +28,7 @@ def host(context):
     def start(game: str, **config) -> ArbiterServer:
         config.setdefault("countdown", 0)
         config.setdefault("pause", 0)
-        server = ArbiterServer(Config(game, **config), port=0, context=context).start()
+        server = ArbiterServer(settings(game, **config), port=0, context=context).start()
         servers.append(server)
         return server
 

@@ -96,7 +96,7 @@ def test_rd12_moves_after_out_and_a_second_out_are_refused_with_the_rule():
     t.send(b"A", "move", at=10.0, round=0, move={"t": "play", "from": "pile", "to": "c2"},
            ts=10.0)
     assert t.updates("round_end")
-    t.arbiter.config.pause = 60  # stay between rounds
+    t.arbiter.settings = t.arbiter.settings.replace(pause=60)  # stay between rounds
     for peer, move in ((b"B", PLAY), (b"A", {"t": "out"}), (b"B", {"t": "out"})):
         (err,) = t.send(peer, "move", round=0, move=move, ts=10.0)
         assert err["code"] == "illegal" and err["rule"] == "RD-12", err

@@ -11,7 +11,7 @@ import time
 import pytest
 import zmq
 
-from lan_demon.net.arbiter import Config
+from table_settings import settings
 from lan_demon.net.codec import decode_all, encode, make
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seal import open_seal, private_of
@@ -25,7 +25,7 @@ class Seats:
     """A racing-demon server (not started: the test is its loop) and raw seats on it."""
 
     def __init__(self, context: zmq.Context, n: int):
-        self.server = ArbiterServer(Config("racing-demon", players=n, countdown=0, pause=0,
+        self.server = ArbiterServer(settings("racing-demon", players=n, countdown=0, pause=0,
                                            fairness_ms=0, seed=7), port=0, context=context)
         self.dealers, self.sub = [], context.socket(zmq.SUB)
         self.sub.setsockopt(zmq.LINGER, 0)

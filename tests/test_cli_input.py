@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import HostStopped
+from table_settings import settings
 from lan_demon.coach.demon import DemonCoach
 from lan_demon.bots import strategy_names, strongest
 from lan_demon.bots.speed import PROFILES
@@ -262,7 +263,7 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
 
 
 def test_host_hands_its_pause_to_the_arbiter(host_configs):
-    """``host --pause none`` is Config.pause None (no limit); no socket is bound here."""
+    """``host --pause none`` is the settings' pause None (no limit); no socket is bound here."""
     configs = host_configs
     for argv, want in ((["--pause", "none"], None), ([], 60.0), (["--pause", "5"], 5.0)):
         with pytest.raises(HostStopped):
@@ -272,10 +273,9 @@ def test_host_hands_its_pause_to_the_arbiter(host_configs):
 
 def test_host_hands_its_rate_limit_to_the_arbiter(host_configs, capsys):
     """``host --rate-limit N``: N messages a second per connection, bursts of 2N; 0 turns the
-    brake off; left out, Config's own (which the help text names). A bad value is one line."""
-    from lan_demon.net.arbiter import Config
+    brake off; left out, the settings' own (which the help text names). A bad value is one line."""
     configs = host_configs
-    default = Config("racing-demon")
+    default = settings("racing-demon")
     with pytest.raises(HostStopped):
         main(["host", "--port", "0"])
     assert (configs[-1].rate_limit, configs[-1].rate_burst) == \
@@ -327,7 +327,7 @@ def test_host_takes_a_flat_out_benchmark_table(host_configs):
     config = host_configs[-1]
     assert (config.rounds, config.fairness_ms, config.countdown, config.pause) == \
         (1_000_000, 0.0, 0.0, 0.0)
-    assert config.options == {"handicap": False} and config.rate_limit == 0
+    assert dict(config.options) == {"handicap": False} and config.rate_limit == 0
     assert config.players == 4 and config.seed == 1
 
 
@@ -352,9 +352,17 @@ def test_a_flat_out_benchmark_host_serves_on_any_free_port():
         proc.wait(timeout=10)
 
 
-def test_a_resumed_host_refuses_a_rate_limit(tmp_path, capsys):
-    """The journal does not keep the brake, so ``--resume`` with ``--rate-limit`` is a mistake
-    said in one line (before anything is read or bound)."""
-    assert main(["host", "--resume", str(tmp_path / "none.journal"), "--rate-limit", "0"]) == 2
+def test_a_resumed_host_keeps_its_rate_limit(tmp_path, capsys):
+    """The journal keeps the brake with every other setting (net/settings.py), so ``--resume``
+    with another ``--rate-limit`` is a mistake said in one line, before anything is bound."""
+    from lan_demon.net.arbiter import Arbiter
+    from lan_demon.net.journal import JournalWriter
+    path = tmp_path / "t.journal"
+    writer = JournalWriter(path)
+    Arbiter(settings("racko", rate_limit=200, rate_burst=400)).attach_journal(
+        writer, {"port": 7700, "pub_port": 7701})
+    writer.close()
+    assert main(["host", "--resume", str(path), "--rate-limit", "0"]) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert line.startswith("lan-demon: --rate-limit goes with a fresh table"), line
+    assert line == "lan-demon: --rate-limit 0 conflicts with the journal's 200: a resumed " \
+        "match keeps its settings; leave --rate-limit out", line

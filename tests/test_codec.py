@@ -25,9 +25,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from table_settings import settings as table_settings
 from lan_demon.games import get_game
 from lan_demon.net import codec
-from lan_demon.net.arbiter import Arbiter, Config
+from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED, SCHEMAS,
                                  TO_CLIENT, VERSION, ProtocolError, decode, decode_all, encode,
                                  encode_many, make, request_id)
@@ -585,7 +586,7 @@ def test_a_client_frame_that_is_an_array_is_malformed(count: int) -> None:
 
 
 def test_the_arbiter_answers_a_client_array_malformed_and_goes_on() -> None:
-    arb = Arbiter(Config("racing-demon", players=2, seed=1), now=100.0)
+    arb = Arbiter(table_settings("racing-demon", players=2, seed=1), now=100.0)
     out = arb.handle(b"ann", pack([make("hello", id=1, name="Ann", role="player")]), 100.0)
     assert out.public == []
     [(peer, err)] = out.private

@@ -12,8 +12,9 @@ from typing import Any
 import msgpack
 import pytest
 
+from table_settings import settings
 from lan_demon.games import get_game
-from lan_demon.net.arbiter import Arbiter, Config
+from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import (Packed, SharedPacker, array_header, encode, encode_many, make,
                                  map_header)
 from lan_demon.net.outbox import Outbox
@@ -48,7 +49,7 @@ def plain(msg: dict[str, Any]) -> dict[str, Any]:
 def dealt(game: str, seats: int, seed: int) -> tuple[Arbiter, Outbox, list[bytes]]:
     """A table of ``seats`` players, seated and ready, and the outbox of the tick at Go."""
     now = 100.0
-    arb = Arbiter(Config(game, players=seats, seed=seed, countdown=1.0, pause=0, rate_limit=0),
+    arb = Arbiter(settings(game, players=seats, seed=seed, countdown=1.0, pause=0, rate_limit=0),
                   now=now)
     peers = [f"peer-{i}".encode() for i in range(seats)]
     for i, peer in enumerate(peers):

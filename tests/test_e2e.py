@@ -405,7 +405,7 @@ def test_item7_item9_a_real_hosted_match_journal_verifies_and_holds_no_token(pla
     ``lan-demon verify``, and it is 0600 and holds none of the seats' tokens, which are in its
     0600 secrets file."""
     from lan_demon.net.journal import read_journal, secret_path
-    from lan_demon.net.recovery import read_secrets
+    from lan_demon.net.secrets_file import read_secrets
     match = played(game)
     code, out, err = run_quick(spawn, "verify", str(match.journal))
     assert (code, err) == (0, ""), (code, out, err)

@@ -15,6 +15,7 @@ import hashlib
 import pytest
 
 from arbiter_harness import Table
+from lan_demon.net.settings import Secret, Seeded
 from lan_demon.games import Match, get_game
 from lan_demon.games.deal import DealRandom, commitment, round_secret, seed_secret
 from lan_demon.net.client import Client
@@ -181,8 +182,8 @@ def test_item3_the_witness_reveals_only_its_own_listed_commitment():
 
 
 def test_item3_hostdeal_draw_is_fresh_each_time():
-    assert HostDeal.draw(0, None).secret != HostDeal.draw(0, None).secret
-    assert HostDeal.draw(2, "x").secret == seed_secret("x", 2)
+    assert HostDeal.draw(0, Secret()).secret != HostDeal.draw(0, Secret()).secret
+    assert HostDeal.draw(2, Seeded("x")).secret == seed_secret("x", 2)
 
 
 # --- over sockets: clients commit, reveal and check by themselves -----------------------------

@@ -39,7 +39,7 @@ import zmq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lan_demon.net.arbiter import Config
+from table_settings import settings as table_settings
 from lan_demon.bots.runner import make_bot, run_pool
 from lan_demon.net.codec import (FROM_CLIENT, MAX_MESSAGE, ProtocolError, decode, decode_all,
                                  encode, make, request_id)
@@ -237,7 +237,7 @@ def context():
 
 def test_a_live_arbiter_survives_fuzzing_and_flooding_during_a_match(context, tmp_path, capfd):
     journal = tmp_path / "match.journal"
-    server = ArbiterServer(Config("racing-demon", players=PLAYERS, rounds=ROUNDS, seed=11,
+    server = ArbiterServer(table_settings("racing-demon", players=PLAYERS, rounds=ROUNDS, seed=11,
                                   countdown=0, pause=0), port=0, journal=str(journal),
                            context=context).start()
     bots: list = []
@@ -310,7 +310,7 @@ def test_an_oversized_frame_drops_only_that_connection_and_the_table_goes_on(con
     """§2: a frame over MAX_MESSAGE is refused too_big; one over the socket's limit (MAXMSGSIZE,
     MAX_MESSAGE + 1024) is never read: ZeroMQ drops that connection, unanswered. The DEALER
     reconnects as a new peer, which holds no seat until it says hello with its token."""
-    server = ArbiterServer(Config("racko", players=2, countdown=0, pause=0), port=0,
+    server = ArbiterServer(table_settings("racko", players=2, countdown=0, pause=0), port=0,
                            context=context).start()
     bob = context.socket(zmq.DEALER)
     eve = Attacker(context.socket(zmq.DEALER))
@@ -345,7 +345,7 @@ def test_an_oversized_frame_drops_only_that_connection_and_the_table_goes_on(con
 def test_a_bug_in_the_serve_loop_is_logged_and_the_arbiter_goes_on_serving(context, capfd):
     """Arbiter.handle catches its own failures; the socket loop catches what escapes around it
     (a step that raises, a reply that cannot be encoded) the same way: one line, and on."""
-    server = ArbiterServer(Config("racko", players=2, countdown=0, pause=0), port=0,
+    server = ArbiterServer(table_settings("racko", players=2, countdown=0, pause=0), port=0,
                            context=context)
     arbiter = server.arbiter
     handle, tick = arbiter.handle_into, arbiter.tick

@@ -65,7 +65,7 @@ def table(seats, phase="lobby", captain=None, players=None, rounds=0, races=True
     """A stand-in arbiter with only what the log reads."""
     seat_objects = [SimpleNamespace(name=n, bot=b, status=s) for n, b, s in seats]
     return SimpleNamespace(seats=seat_objects, phase=phase, captain=lambda: captain,
-                           config=SimpleNamespace(players=players),
+                           settings=SimpleNamespace(players=players),
                            match=SimpleNamespace(rounds=[None] * rounds),
                            game=SimpleNamespace(races=races))
 
@@ -130,7 +130,7 @@ def test_two_rounds_ended_between_two_looks_each_say_their_own_totals():
     says the totals after its own round, not the latest."""
     rounds = [SimpleNamespace(scores=[3, -2]), SimpleNamespace(scores=[5, 1])]
     arb = SimpleNamespace(seats=[], phase="between", captain=lambda: None,
-                          config=SimpleNamespace(players=None),
+                          settings=SimpleNamespace(players=None),
                           match=SimpleNamespace(rounds=rounds, sides=["Ann", "Bob"],
                                                 totals=[8, -1]))
     said = news(Look(phase="between"), Look(phase="between", rounds=2), arb)

@@ -14,7 +14,8 @@ import pytest
 
 from arbiter_harness import PLAY, RD, Table, c
 from arbiter_harness import race_table as _race_table
-from lan_demon.net.arbiter import LAG_CAP_MS, Arbiter
+from lan_demon.net.arbiter import Arbiter
+from lan_demon.net.settings import LAG_CAP_MS
 from lan_demon.net.race import TOLERANCE
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_DEPTH, MAX_MESSAGE, VERSION,
                                  decode, encode, make)

@@ -9,10 +9,10 @@ import msgpack
 import pytest
 import zmq
 
+from table_settings import settings
 from arbiter_harness import Table
 from arbiter_harness import race_table as _race_table
 from lan_demon.commands.options import check_code
-from lan_demon.net.arbiter import Config
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Sender
 from lan_demon.net.codec import (MAX_MESSAGE, UNPACK_LIMITS, ProtocolError, decode, encode,
@@ -122,7 +122,7 @@ def test_item4_snapshots_are_limited_per_connection_and_cost_more_than_a_move() 
 # --- item 5: bounded memory -------------------------------------------------------------------
 
 def test_item5_the_router_and_the_pub_bound_their_queues(context) -> None:
-    server = ArbiterServer(Config("racko", players=2), port=0, context=context)
+    server = ArbiterServer(settings("racko", players=2), port=0, context=context)
     try:
         assert server.router.getsockopt(zmq.SNDHWM) == ROUTER_SNDHWM
         assert server.router.getsockopt(zmq.RCVHWM) == ROUTER_RCVHWM
@@ -137,7 +137,7 @@ def test_item5_replies_to_a_peer_that_never_reads_are_dropped_not_queued(context
     """64 MB of replies to a peer that reads nothing: the ROUTER's send neither blocks nor
     raises (the loop goes on serving Bob), and what the peer finds when it reads at last is
     bounded by the high-water marks and the kernel's buffers, not everything that was sent."""
-    server = ArbiterServer(Config("racko", players=2), port=0, context=context)
+    server = ArbiterServer(settings("racko", players=2), port=0, context=context)
     eve, bob = context.socket(zmq.DEALER), context.socket(zmq.DEALER)
     try:
         eve.setsockopt(zmq.ROUTING_ID, b"eve")

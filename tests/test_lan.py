@@ -15,10 +15,11 @@ import pytest
 import zeroconf
 import zmq
 
+from table_settings import settings
 from lan_demon.cli import main
 from lan_demon.net import discovery
 from lan_demon.net import server as server_module
-from lan_demon.net.arbiter import Arbiter, Config
+from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.client import Client
 from lan_demon.net.connect import ConnectError
 from lan_demon.net.seats import Sender
@@ -68,9 +69,9 @@ def table(context):
     clients: list[Client] = []
 
     def start(game: str = "racko", clock=time.monotonic, **config) -> ArbiterServer:
-        config = {"players": 2, "rounds": 1, "countdown": 0, "pause": 0, "code": CODE,
-                  "seed": 7, **config}
-        server = ArbiterServer(Config(game, **config), port=0, context=context,
+        config = {"players": 2, "rounds": 1, "countdown": 0, "pause": 0, "seed": 7, **config}
+        code = config.pop("code", CODE)
+        server = ArbiterServer(settings(game, **config), port=0, context=context, code=code,
                                keys=new_keypair(), clock=clock).start()
         made.append(server)
         return server
@@ -154,7 +155,7 @@ def test_a_plain_text_client_to_a_curve_table_fails_clearly(table, context):
 
 
 def test_a_curve_client_to_a_plain_table_fails_clearly(context):
-    server = ArbiterServer(Config("racko", players=2), port=0, context=context).start()
+    server = ArbiterServer(settings("racko", players=2), port=0, context=context).start()
     try:
         client = Client(server.address, name="ann", server_key=FIXED.public, context=context)
         with pytest.raises(ConnectError, match="it is not encrypted \\(leave out --key\\)"):
@@ -179,7 +180,7 @@ def test_a_stolen_token_with_another_key_is_refused(table):
 def test_a_move_from_a_seats_connection_with_another_key_is_refused():
     """Should anyone ever speak on a seated connection's routing id (a DEALER may choose its
     own), every frame is checked against the seat's key: nothing it sends counts."""
-    arbiter = Arbiter(Config("racko", players=2, countdown=0, code=CODE), now=10.0)
+    arbiter = Arbiter(settings("racko", players=2, countdown=0), now=10.0, code=CODE)
     ann, bob, mal = Sender("A" * 40, "10.0.0.2"), Sender("B" * 40, "10.0.0.3"), \
         Sender("M" * 40, "10.0.0.9")
     for peer, who in ((b"ann", ann), (b"bob", bob)):
@@ -217,7 +218,7 @@ def test_seat_counts_are_told_as_they_change(context):
         told.append((taken, free))
         changed.set()
 
-    server = ArbiterServer(Config("racko", players=2, countdown=0, pause=0), port=0,
+    server = ArbiterServer(settings("racko", players=2, countdown=0, pause=0), port=0,
                            context=context, on_seats=on_seats).start()
     clients = []
     try:
@@ -244,7 +245,7 @@ def test_the_client_says_ready_again_when_the_table_forgot_it(context):
     """After a resync showing the lobby with our seat not ready, having said ready, the client
     says it again; and when the arbiter no longer knows the connection (not_joined) it comes
     back to its seat by token at once."""
-    server = ArbiterServer(Config("racko", players=3, countdown=0, pause=0), port=0,
+    server = ArbiterServer(settings("racko", players=3, countdown=0, pause=0), port=0,
                            context=context).start()
     ann = Client(server.address, name="ann", context=context).connect()
     try:
@@ -298,7 +299,7 @@ def test_host_without_lan_binds_loopback_and_announces_nothing(extra, no_lan, mo
     seen = {}
 
     def serve(self, exit_when_over=True):
-        seen.update(host=self.host, keys=self.keys, code=self.arbiter.config.code,
+        seen.update(host=self.host, keys=self.keys, code=self.arbiter.code,
                     endpoint=self.router.getsockopt(zmq.LAST_ENDPOINT).decode())
         return {"game": "racko"}
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 
+from table_settings import settings
 from lan_demon.bots.levels import (DEFAULT_LEVEL, HIGHEST, LEVELS, LOWEST, Choice, bot_name,
                                    level)
 from lan_demon.bots.registry import strategy_names, strongest
@@ -18,7 +19,6 @@ from lan_demon.bots.speed import PROFILES
 from lan_demon.cli import main
 from lan_demon.commands.local_table import LEVEL_LABELS, TableBots, start_local_table
 from lan_demon.games import GAME_IDS, get_game
-from lan_demon.net.arbiter import Config
 from lan_demon.net.client import Client
 from lan_demon.net.server import ArbiterServer
 from lan_demon.tui.facts import split_level
@@ -194,7 +194,7 @@ def test_host_bots_are_named_with_their_level_and_play_it(monkeypatch):
     joiner's lobby shows it (tests/test_tui_table.py), and each bot plays that level."""
     import lan_demon.bots.levels as levels
     monkeypatch.setitem(levels.LEVELS, 6, replace(LEVELS[6], pace=FLAT_OUT))
-    server = ArbiterServer(Config("racing-demon", players=2, rounds=1, seed=3,
+    server = ArbiterServer(settings("racing-demon", players=2, rounds=1, seed=3,
                                   countdown=0), port=0).start()
     bots = TableBots(server.address, "t", Choice(6), mark=True)
     try:
@@ -231,7 +231,7 @@ def test_host_with_bots_plays_a_whole_match_and_prints_the_level_in_the_result(
 def test_the_bot_command_marks_its_name_with_its_level(monkeypatch, capsys):
     import lan_demon.bots.levels as levels
     monkeypatch.setitem(levels.LEVELS, 4, replace(LEVELS[4], pace=FLAT_OUT))
-    server = ArbiterServer(Config("racing-demon", players=1, rounds=1, seed=2, countdown=0),
+    server = ArbiterServer(settings("racing-demon", players=1, rounds=1, seed=2, countdown=0),
                            port=0).start()
     done: dict[str, int] = {}
     runner = threading.Thread(target=lambda: done.update(code=main(

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
+from table_settings import settings
 from lan_demon.games import Match, get_game
-from lan_demon.net.arbiter import Config
 from lan_demon.bots.runner import NetBot, make_bot, run_pool
 from lan_demon.net.client import Client
 from lan_demon.net.connect import ConnectError
@@ -311,7 +311,7 @@ def test_after_the_match_the_host_still_answers_for_a_grace_then_closes(context)
     """A client that missed the final update asks a snapshot and learns the match is over:
     ``finish`` keeps answering while a seated player is still here, for at most its grace."""
     import threading
-    server = ArbiterServer(Config("racko", players=2, rounds=1, seed=8, countdown=0, pause=0),
+    server = ArbiterServer(settings("racko", players=2, rounds=1, seed=8, countdown=0, pause=0),
                            port=0, context=context)
     ended = threading.Event()
 

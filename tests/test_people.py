@@ -403,13 +403,17 @@ def test_a_lobby_seat_silent_for_five_minutes_is_freed_and_the_others_move_up():
 
 
 def test_a_journal_s_pause_of_none_resumes_as_none():
-    from lan_demon.net.recovery import config_of
-    head = {"config": {"game": "racko", "players": 2, "rounds": None, "seed": 1, "options": {},
-                       "fairness_ms": 30.0, "countdown": 3.0, "pause": None,
-                       "turn_timeout": 30.0}}
-    assert config_of(head, "journal").pause is None
+    """A pause of None is a setting (no limit), not a missing one — in a version 2 journal's
+    host record (which wrote ``seed``) as in today's."""
+    from lan_demon.net.recovery import settings_of
+    head = {"v": 2, "config": {"game": "racko", "players": 2, "rounds": None, "seed": 1,
+                               "options": {}, "fairness_ms": 30.0, "countdown": 3.0,
+                               "pause": None, "turn_timeout": 30.0}}
+    assert settings_of(head, "journal").pause is None
     head["config"]["pause"] = 7.5
-    assert config_of(head, "journal").pause == 7.5
+    assert settings_of(head, "journal").pause == 7.5
+    today = {"v": 3, "config": settings_of(head, "journal").replace(pause=None).to_data()}
+    assert today["config"]["pause"] is None and settings_of(today, "journal").pause is None
 
 
 def test_a_token_of_a_seat_given_up_is_refused_with_why_and_how_to_watch():

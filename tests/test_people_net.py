@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from table_settings import settings
 from lan_demon.games.demon_moves import VoteStuck
 from lan_demon.net.client import SILENCE, Client
 from lan_demon.net.tokens import TokenStore, state_dir
@@ -253,10 +254,9 @@ def test_a_plain_host_is_started_by_the_person_who_joined_after_a_bot(host, cont
 
 def test_at_an_encrypted_table_the_stored_key_pair_comes_back_with_the_token(context):
     """A CURVE seat answers only to the key that took it: the key is kept with the token."""
-    from lan_demon.net.arbiter import Config
     from lan_demon.net.security import new_keypair
     from lan_demon.net.server import ArbiterServer
-    server = ArbiterServer(Config("racko", players=2, seed=1, countdown=0, pause=0), port=0,
+    server = ArbiterServer(settings("racko", players=2, seed=1, countdown=0, pause=0), port=0,
                            context=context, keys=new_keypair()).start()
     clients = []
     try:
@@ -299,12 +299,11 @@ def test_a_client_forgets_who_was_ready_at_a_round_end_and_a_countdown():
 def new_host_on(port: int, context):
     """A new plain host on the port of one just stopped (a person starting it again): ZeroMQ
     lets go of the port a moment after the close, so the bind is tried until it takes."""
-    from lan_demon.net.arbiter import Config
     from lan_demon.net.server import ArbiterServer, ServerError
     deadline = time.monotonic() + 10
     while True:
         try:
-            return ArbiterServer(Config("racing-demon", countdown=0, pause=0), port=port,
+            return ArbiterServer(settings("racing-demon", countdown=0, pause=0), port=port,
                                  context=context).start()
         except ServerError:
             assert time.monotonic() < deadline, "the old host's port stayed taken"
@@ -421,13 +420,12 @@ def test_a_join_whose_seat_was_given_up_hears_why_not_to_run_the_same_join(conte
     was refused with 'a player who left comes back by running the same join again'. The
     stored token is refused first, and the client says why (the seat was given up after 5
     minutes), not the advice that had just failed."""
-    from lan_demon.net.arbiter import Config
     from lan_demon.net.connect import ConnectError
     from lan_demon.net.seats import TOKEN_LIFE
     from lan_demon.net.server import ArbiterServer
     offset = [0.0]
     clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
-    server = ArbiterServer(Config("racko", players=2, countdown=0, pause=0), port=0,
+    server = ArbiterServer(settings("racko", players=2, countdown=0, pause=0), port=0,
                            context=context, clock=clock).start()
     try:
         ann = Client(server.address, name="Ann", remember=True).connect()
@@ -456,11 +454,10 @@ def test_rd13_a_clients_copy_marks_the_rotation_the_tables_minute_made(context):
     """The table's own move (seat TABLE, RD-13's 60 s without a play) is told apart from a
     rotation by votes: the copy records which rotation it made, for the screen's words."""
     from lan_demon.games.demon_stuck import STUCK_TIMEOUT
-    from lan_demon.net.arbiter import Config
     from lan_demon.net.server import ArbiterServer
     offset = [0.0]
     clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
-    server = ArbiterServer(Config("racing-demon", players=2, countdown=0, pause=0, seed=4),
+    server = ArbiterServer(settings("racing-demon", players=2, countdown=0, pause=0, seed=4),
                            port=0, context=context, clock=clock).start()
     try:
         ann = Client(server.address, name="Ann").connect()

@@ -9,9 +9,11 @@ import random
 
 import pytest
 
+from table_settings import settings
 from arbiter_harness import PLAY, c, race_table
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import LAG_CAP_MS, Arbiter, Config
+from lan_demon.net.settings import LAG_CAP_MS
+from lan_demon.net.arbiter import Arbiter
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -89,7 +91,7 @@ def test_rd11_the_lag_cap_is_a_host_option():
     t.send(ANN, "move", at=arrival, round=0, move=PLAY, ts=arrival - 5.0)
     assert t.arbiter.held[-1].ts == pytest.approx(arrival - 0.040)
     with pytest.raises(GameError, match="RD-11: the lag cap is 0 to 100 ms, not 250"):
-        Arbiter(Config("racing-demon", lag_cap_ms=250))
+        Arbiter(settings("racing-demon", lag_cap_ms=250))
 
 
 def test_rd11_honest_clients_2_and_8_ms_away_are_ordered_by_when_they_played():
@@ -120,7 +122,7 @@ class _Stop(Exception):
 
 
 def test_rd11_host_takes_its_lag_cap_from_the_command_line(host_configs, capsys):
-    """``host --lag-cap MS`` reaches the arbiter's Config (default 10); a bad value is one line
+    """``host --lag-cap MS`` reaches the arbiter's settings (default 10); a bad value is one line
     that names the rule and the range."""
     from conftest import HostStopped
     from lan_demon.cli import main
@@ -159,17 +161,22 @@ def test_rd11_play_hands_its_lag_cap_and_handicap_to_its_table(monkeypatch):
 
 def test_rd11_a_resumed_host_keeps_its_lag_cap():
     """The journal's host record holds the lag cap, so a resumed table races as before."""
-    from lan_demon.net.recovery import config_of
+    from lan_demon.net.journal import JournalError
+    from lan_demon.net.recovery import settings_of
     records = []
 
     class Journal:
         def write(self, record):
             records.append(record)
 
-    arbiter = Arbiter(Config("racing-demon", lag_cap_ms=25))
+    arbiter = Arbiter(settings("racing-demon", lag_cap_ms=25))
     arbiter.attach_journal(Journal(), {"port": 1, "pub_port": 2})
     (head,) = records
     assert head["config"]["lag_cap_ms"] == 25
-    assert config_of(head, "journal").lag_cap_ms == 25
-    del head["config"]["lag_cap_ms"]  # a journal from before the cap: the default
-    assert config_of(head, "journal").lag_cap_ms == LAG_CAP_MS
+    assert settings_of(head, "journal").lag_cap_ms == 25
+    del head["config"]["lag_cap_ms"]  # missing in today's journal: damaged, never a default
+    with pytest.raises(JournalError, match="settings without lag_cap_ms"):
+        settings_of(head, "journal")
+    version_2 = {**head, "v": 2, "config": {**head["config"], "seed": 0}}
+    del version_2["config"]["dealing"]  # a version 2 journal from before the cap: its 10 ms
+    assert settings_of(version_2, "journal").lag_cap_ms == LAG_CAP_MS

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from table_settings import settings
 from lan_demon.games import get_game
-from lan_demon.net.arbiter import Config
 from lan_demon.net.codec import state_hash
 from lan_demon.net.server import ArbiterServer
 from net_harness import play_beside_bots
@@ -50,7 +50,7 @@ def test_rd14_the_raw_client_plays_racing_demon_to_the_end_with_lan_demon_bots(c
     """Two rounds for three seats; the raw client's printed totals are the arbiter's (RD-14);
     its mirror, kept by §18.4's events alone, ends equal to the table (same state hash, §9),
     and no beat's hash it checked on the way differed."""
-    server = ArbiterServer(Config("racing-demon", players=3, rounds=2, seed=21, countdown=0,
+    server = ArbiterServer(settings("racing-demon", players=3, rounds=2, seed=21, countdown=0,
                                   pause=0), port=0, context=context).start()
     try:
         code, out, err = play_beside_bots([str(RAW_CLIENT), f"127.0.0.1:{server.port}",

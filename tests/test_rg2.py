@@ -65,11 +65,10 @@ def test_rg2_simulate_deals_german_piles_of_eleven_unless_handicapping_is_asked(
 
 def test_rg2_host_passes_handicap_to_the_match_and_refuses_it_elsewhere(host_configs, capsys):
     configs = host_configs
-    for argv, want in ((["--handicap"], {"handicap": True}), ([], {}),
-                       (["--no-handicap"], {"handicap": False})):
+    for argv, want in ((["--handicap"], True), ([], False), (["--no-handicap"], False)):
         with pytest.raises(HostStopped):
             main(["host", "--port", "0", "--game", "racing-demon-german", *argv])
-        assert configs[-1].options == want
+        assert configs[-1].options == {"handicap": want}  # the options in force, all of them
     capsys.readouterr()
     assert main(["host", "--port", "0", "--game", "racko", "--handicap"]) == 2
     (line,) = capsys.readouterr().err.splitlines()

@@ -7,12 +7,12 @@ import os
 import signal
 import threading
 
-from lan_demon.net.arbiter import Config
+from table_settings import settings
 from lan_demon.net.server import ArbiterServer
 
 
 def _server(context, on_seats=None) -> ArbiterServer:
-    return ArbiterServer(Config("racko", players=2, countdown=0, pause=0), port=0,
+    return ArbiterServer(settings("racko", players=2, countdown=0, pause=0), port=0,
                          context=context, on_seats=on_seats)
 
 

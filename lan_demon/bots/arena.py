@@ -364,16 +364,17 @@ def network_match(game: Game, strategies: list[str], seed: int | str, options: d
     every bot process is ended and the arbiter's sockets, thread and context are closed."""
     import zmq
 
-    from lan_demon.net.arbiter import Config
+    from lan_demon.net.settings import Settings, dealing_of
     from lan_demon.net.server import ArbiterServer
 
     context = zmq.Context()
     server: ArbiterServer | None = None
     procs: list[subprocess.Popen] = []
     try:
-        config = Config(game.id, players=len(strategies), rounds=_match_rounds(game, wanted),
-                        seed=seed, options=options, countdown=0.0, pause=0.0)
-        server = ArbiterServer(config, port=0, context=context).start()
+        settings = Settings(game.id, players=len(strategies),
+                            rounds=_match_rounds(game, wanted), dealing=dealing_of(seed),
+                            options=options, countdown=0.0, pause=0.0)
+        server = ArbiterServer(settings, port=0, context=context).start()
         labels = {f"{name}-{k + 1}": name for k, name in enumerate(strategies)}
         for k, label in enumerate(labels):
             procs.append(spawn_bot(server.port, labels[label], label, f"{seed}:{k}"))

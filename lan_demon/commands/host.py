@@ -12,13 +12,14 @@ from lan_demon.commands.errors import UsageError
 from lan_demon.commands.host_log import HostLog
 from lan_demon.commands.host_secrets import host_keys, keep_secrets
 from lan_demon.bots.levels import DEFAULT_LEVEL
-from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, HOST_SETTINGS,
-                                        MAX_LAG_CAP_MS, MIN_RATE_LIMIT, add_handicap,
-                                        add_level, check_code, lag_cap, match_options, pause,
-                                        pause_value, positive, rate_limit, seed)
+from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_LAG_CAP_MS,
+                                        MIN_RATE_LIMIT, add_handicap, add_level, check_code,
+                                        flag_values, lag_cap, match_options, pause, positive,
+                                        rate_limit, seed)
 from lan_demon.commands.resume import resume_host
 from lan_demon.commands.serve import Announcement, serve_table
 from lan_demon.games import GAME_IDS, get_game
+from lan_demon.net.settings import COUNTDOWN, FAIRNESS_MS, RATE_LIMIT, TURN_TIMEOUT
 
 HELP = "run an arbiter: the table everyone connects to"
 DESCRIPTION = ("Run an arbiter. It binds to 127.0.0.1 only and announces nothing, unless "
@@ -29,8 +30,8 @@ DESCRIPTION = ("Run an arbiter. It binds to 127.0.0.1 only and announces nothing
                "crashed host again, on the same port.")
 
 MIN_HOST_CODE = 8  # a host's own room code: as long as a made one (issue 11, item 6)
-#: ``--rate-limit`` not given: Config's brake, messages a second per connection (PROTOCOL.md §10)
-DEFAULT_RATE_LIMIT = 5000.0
+#: ``--rate-limit`` not given: the settings' brake, messages a second per connection (§10)
+DEFAULT_RATE_LIMIT = RATE_LIMIT
 
 
 def add_arguments(host: argparse.ArgumentParser) -> None:
@@ -50,19 +51,19 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
                       "not secret (default: secret deals, committed and revealed)")
     host.add_argument("--journal", help="append every canonical event to this file")
     host.add_argument("--fairness-ms", type=float, help="RD-11 fairness window "
-                      "for contested plays, 0 to 250 (0: pure arrival order; default 30)")
+                      f"for contested plays, 0 to 250 (0: pure arrival order; default {FAIRNESS_MS:g})")
     host.add_argument("--lag-cap", dest="lag_cap_ms", type=lag_cap, help="RD-11: the most "
                       "milliseconds a move's claimed time may precede its arrival, measured "
                       f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g}: "
                       "a home LAN's one-way delay is a few ms; a liar gains at most this)")
     add_handicap(host)
-    host.add_argument("--countdown", type=float, help="seconds from start to Go (default 3)")
+    host.add_argument("--countdown", type=float, help=f"seconds from start to Go (default {COUNTDOWN:g})")
     host.add_argument("--pause", type=pause, help=f"longest pause between rounds, in "
                       f"seconds, or 'none' to wait until every person is ready (default "
                       f"{DEFAULT_PAUSE:g})")
     host.add_argument("--turn-timeout", type=float, help="Rack-O and Gin "
                       "Solitaire: seconds before an absent player's turn is played for them "
-                      "(default 30)")
+                      f"(default {TURN_TIMEOUT:g})")
     host.add_argument("--rate-limit", type=rate_limit, metavar="N", help="messages a second "
                       "one connection may send, in bursts of up to twice that; beyond it they "
                       "are dropped (0: no limit, for benchmarks; else at least "
@@ -86,8 +87,8 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lan_demon.net.arbiter import Config
     from lan_demon.net.server import LOOPBACK, ArbiterServer
+    from lan_demon.net.settings import Settings
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
     if args.level is not None and args.bots is None:
@@ -105,11 +106,8 @@ def run(args: argparse.Namespace) -> int:
                          f"(docs/hosting.md); with --lan and no --code one is made for you")
     if args.table_name is not None and not args.lan:
         raise UsageError("--name names the table on the LAN; it goes with --lan")
-    for name, default in HOST_SETTINGS.items():
-        if getattr(args, name) is None:
-            setattr(args, name, default)
+    args.game = args.game or "racing-demon"
     args.port = 7700 if args.port is None else args.port
-    args.pause = pause_value(args.pause)
     game = get_game(args.game)
     seats = args.players or game.max_players
     if args.bots is not None and args.bots > seats:
@@ -120,20 +118,16 @@ def run(args: argparse.Namespace) -> int:
         code = new_code()
     brake = {} if args.rate_limit is None else \
         {"rate_limit": args.rate_limit, "rate_burst": 2 * args.rate_limit}
-    # seed None: secret deals, committed to and revealed (PROTOCOL.md §22)
-    config = Config(args.game, players=args.players, rounds=args.rounds, seed=args.seed,
-                    options=options, fairness_ms=args.fairness_ms, countdown=args.countdown,
-                    pause=args.pause, turn_timeout=args.turn_timeout,
-                    lag_cap_ms=args.lag_cap_ms, code=code, **brake)
-    if args.rounds is not None:
-        get_game(args.game).check_rounds(args.rounds)  # RG-7: refuse it before binding
+    # No --seed: secret deals, committed to and revealed (PROTOCOL.md §22). A value the game
+    # refuses (RG-7's rounds, say) is refused here, before anything binds.
+    settings = Settings(**flag_values(args), options=options, **brake)
     keys = host_keys() if secure else None
     name = _table_name(args.table_name, args.game) if args.lan else None
     kept = keep_secrets(args.journal, code, keys, name, args.lan)
     lan = Announcement()
     try:
-        server = ArbiterServer(config, host="0.0.0.0" if args.lan else LOOPBACK,
-                               port=args.port, journal=args.journal, keys=keys,
+        server = ArbiterServer(settings, host="0.0.0.0" if args.lan else LOOPBACK,
+                               port=args.port, journal=args.journal, keys=keys, code=code,
                                on_seats=lan.seats,
                                watch=HostLog(sys.stderr if args.json else sys.stdout))
     except BaseException:

@@ -42,7 +42,7 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
     """What changed from ``before`` to ``now``, in words for the person hosting."""
     lines = [*_seat_news(before, now, arb)]
     if now.phase == "lobby" and now.captain != before.captain and now.captain is not None \
-            and not arb.config.players and not now.seats[now.captain][0]:
+            and not arb.settings.players and not now.seats[now.captain][0]:
         lines.append(f"{now.captain} is the captain: Enter on their screen starts the match")
     if before.phase == "lobby" and now.phase != "lobby":
         lines.append("the match has started: " + ", ".join(
@@ -84,7 +84,7 @@ def _who(name: str, bot: bool) -> str:
 
 def _of(arb: Any) -> str:
     """" of 4" with ``--players 4`` (the match starts when they are seated), else nothing."""
-    return f" of {arb.config.players}" if arb.config.players else ""
+    return f" of {arb.settings.players}" if arb.settings.players else ""
 
 
 def _round_line(arb: Any, number: int) -> str:

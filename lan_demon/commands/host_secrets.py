@@ -24,7 +24,7 @@ def keep_secrets(journal: str | None, code: str | None, keys: Any, name: str | N
     as they come — so a crash at any moment can be resumed as the same table, and a stale file
     of another match is never taken for this one's. Returns the secrets file's path, or None
     without a journal."""
-    from lan_demon.net.recovery import HostSecrets, write_secrets
+    from lan_demon.net.secrets_file import HostSecrets, write_secrets
     if journal is None:
         return None
     return write_secrets(journal, HostSecrets(code, keys, name, lan))

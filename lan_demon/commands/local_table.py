@@ -17,7 +17,7 @@ from lan_demon.bots.levels import HIGHEST, LOWEST, Choice, bot_name
 from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.runner import NetBot, leave_and_close, run_pool, seat_bot
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import LAG_CAP_MS, Config
+from lan_demon.net.settings import LAG_CAP_MS, Settings, dealing_of
 from lan_demon.net.server import ArbiterServer
 
 BOT_NAMES = ["Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu",
@@ -141,7 +141,7 @@ class LocalTable:
         the speed profile's name at a table without a level."""
         choice = self.choice
         return f"level {choice.level}" if choice.level is not None else \
-            choice.pace_for(self.server.arbiter.config.game).name
+            choice.pace_for(self.server.arbiter.settings.game).name
 
     def set_speed(self, label: str) -> None:
         """The lobby's ``v``: ``label`` is ``level N``; the level then chooses both strategy
@@ -151,7 +151,7 @@ class LocalTable:
 
     def describe(self) -> str:
         """The bots' strategy and pace in a few words (the lobby's footer)."""
-        return self.choice.describe(self.server.arbiter.config.game)
+        return self.choice.describe(self.server.arbiter.settings.game)
 
     def level_of(self, name: str) -> int | None:
         return self.table_bots.level_of(name)
@@ -176,10 +176,10 @@ def start_local_table(game: str, seed: int | str | None, rounds: int | None = No
     (committed and revealed); the bots' own choices then get a fresh seed. The bots play
     ``level`` (:mod:`lan_demon.bots.levels`), an explicit ``strategy`` or ``speed`` winning
     over the level's own; without a level, ``strategy`` at ``speed``."""
-    config = Config(game, rounds=rounds, seed=seed, countdown=countdown, pause=pause,
-                    turn_timeout=120.0, options=dict(options or {}),
-                    lag_cap_ms=LAG_CAP_MS if lag_cap_ms is None else lag_cap_ms)
-    server = ArbiterServer(config, port=0, context=context).start()
+    settings = Settings(game, rounds=rounds, dealing=dealing_of(seed), countdown=countdown,
+                        pause=pause, turn_timeout=120.0, options=dict(options or {}),
+                        lag_cap_ms=LAG_CAP_MS if lag_cap_ms is None else lag_cap_ms)
+    server = ArbiterServer(settings, port=0, context=context).start()
     bots_seed = seed if seed is not None else secrets.token_hex(8)
     choice = Choice(level, strategy, speed)
     return LocalTable(server, TableBots(server.address, bots_seed, choice, context))

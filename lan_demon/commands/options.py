@@ -13,6 +13,8 @@ from typing import Any
 
 from lan_demon.commands.errors import UsageError
 from lan_demon.games import GAME_IDS, get_game
+from lan_demon.net.settings import LAG_CAP_MS, PAUSE
+from lan_demon.net.settings import MAX_LAG_CAP_MS as SETTINGS_MAX_LAG_CAP_MS
 
 
 def positive(text: str) -> int:
@@ -61,7 +63,7 @@ def default_players(game_id: str) -> int:
 
 #: ``--pause none``: no limit between rounds — the next one waits until every person is ready.
 NO_LIMIT = "none"
-DEFAULT_PAUSE = 60.0  # seconds: long enough to read the scores, short enough to go on alone
+DEFAULT_PAUSE = PAUSE  # seconds: long enough to read the scores, short enough to go on alone
 
 
 def number(text: str, unit: str) -> float:
@@ -85,7 +87,7 @@ def pause(text: str) -> float | str:
 
 def pause_value(given: float | str | None, default: float | None = DEFAULT_PAUSE) \
         -> float | None:
-    """What Config and start_local_table take: seconds, or None for no limit."""
+    """What the settings and start_local_table take: seconds, or None for no limit."""
     if given is None:
         return default
     return None if given == NO_LIMIT else float(given)
@@ -95,9 +97,9 @@ def pause_words(pause: float | None) -> str:
     return "no limit" if pause is None else f"{pause:g} s"
 
 
-#: ``--lag-cap``: the most RD-11 credits a move's claimed time, ms (arbiter.LAG_CAP_MS, MAX_ONE_WAY)
-DEFAULT_LAG_CAP_MS = 10.0
-MAX_LAG_CAP_MS = 100.0
+#: ``--lag-cap``: the most RD-11 credits a move's claimed time, ms (net/settings.py)
+DEFAULT_LAG_CAP_MS = LAG_CAP_MS
+MAX_LAG_CAP_MS = SETTINGS_MAX_LAG_CAP_MS
 
 
 def lag_cap(text: str) -> float:
@@ -206,7 +208,25 @@ def check_browse(args: argparse.Namespace) -> None:
                          f"not {args.browse:g}")
 
 
-#: ``host`` settings that a resumed match takes from its journal, with their usual defaults.
-HOST_SETTINGS = {"game": "racing-demon", "players": None, "rounds": None, "seed": None,
-                 "fairness_ms": 30.0, "countdown": 3.0, "pause": DEFAULT_PAUSE,
-                 "turn_timeout": 30.0, "lag_cap_ms": DEFAULT_LAG_CAP_MS}
+#: ``host``'s flags that set a field of the table's settings (net/settings.py), by the flag's
+#: ``args`` name and the field's; ``--seed`` sets how the deals are made. A flag left out takes
+#: the settings' own default (the product's); a resumed match takes them all from its journal.
+SETTING_FLAGS = {"game": "game", "players": "players", "rounds": "rounds", "seed": "dealing",
+                 "fairness_ms": "fairness_ms", "countdown": "countdown", "pause": "pause",
+                 "turn_timeout": "turn_timeout", "lag_cap_ms": "lag_cap_ms"}
+
+
+def flag_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings the flags given say, by field (``--pause none`` as None, no limit)."""
+    from lan_demon.net.settings import dealing_of
+    values: dict[str, Any] = {}
+    for name, field_name in SETTING_FLAGS.items():
+        given = getattr(args, name, None)
+        if given is None:
+            continue
+        if name == "pause":
+            given = pause_value(given)
+        elif name == "seed":
+            given = dealing_of(given)
+        values[field_name] = given
+    return values

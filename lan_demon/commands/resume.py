@@ -11,35 +11,40 @@ from typing import Any
 
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.host_log import HostLog
-from lan_demon.commands.options import HOST_SETTINGS, check_code, pause_value, pause_words
+from lan_demon.commands.options import SETTING_FLAGS, check_code, flag_values, pause_words
 from lan_demon.commands.serve import Announcement, serve_table
-from lan_demon.games import get_game
 
 
 def resume_host(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from lan_demon.net.journal import read_journal
-    from lan_demon.net.recovery import check_secrets, host_config, read_secrets, resume, summary
-    if args.rate_limit is not None:
-        raise UsageError("--rate-limit goes with a fresh table: the journal does not keep it, "
-                         "so a resumed host brakes at the default; leave --rate-limit out")
+    from lan_demon.net.recovery import host_settings, resume, summary
+    from lan_demon.net.secrets_file import check_secrets, read_secrets
     read = read_journal(args.resume)
-    config = host_config(read, args.resume)
-    for name in HOST_SETTINGS:
-        given, kept = getattr(args, name), getattr(config, name)
-        if name == "pause" and given is not None:
-            given = pause_value(given)
-            if given != kept:
-                raise UsageError(f"--pause {pause_words(given)} conflicts with the journal's "
-                                 f"{pause_words(kept)}: a resumed match keeps its settings; "
-                                 f"leave --pause out")
-        elif given is not None and given != kept:
-            flag = "--" + name.replace("_", "-")
-            raise UsageError(f"{flag} {given} conflicts with the journal's {kept!r}: a resumed "
-                             f"match keeps its settings; leave {flag} out")
+    settings = host_settings(read, args.resume)
+    flags = {field: name for name, field in SETTING_FLAGS.items()}
+    for field, given in flag_values(args).items():
+        kept = getattr(settings, field)
+        if given == kept:
+            continue
+        flag = "--" + flags[field].replace("_", "-")
+        if field == "pause":
+            raise UsageError(f"--pause {pause_words(given)} conflicts with the journal's "
+                             f"{pause_words(kept)}: a resumed match keeps its settings; "
+                             f"leave --pause out")
+        if field == "dealing":
+            was = f"seed {settings.seed!r}" if settings.seeded else "secret deals (no seed)"
+            raise UsageError(f"--seed {args.seed} conflicts with the journal's {was}: a "
+                             f"resumed match keeps its settings; leave --seed out")
+        raise UsageError(f"{flag} {given} conflicts with the journal's {kept!r}: a resumed "
+                         f"match keeps its settings; leave {flag} out")
+    if args.rate_limit is not None and args.rate_limit != settings.rate_limit:
+        raise UsageError(f"--rate-limit {args.rate_limit:g} conflicts with the journal's "
+                         f"{settings.rate_limit:g}: a resumed match keeps its settings; leave "
+                         f"--rate-limit out")
     if args.handicap is not None:
-        kept = {**get_game(config.game).default_options(), **config.options}.get("handicap")
+        kept = settings.options.get("handicap")
         if args.handicap != kept:
             flag = "--handicap" if args.handicap else "--no-handicap"
             raise UsageError(f"{flag} conflicts with the journal's match, whose handicapping "
@@ -57,13 +62,13 @@ def resume_host(args: argparse.Namespace) -> int:
                               on_seats=lan.seats)
     torn = "; the last record was cut off mid-write and was left out" if restored.torn else ""
     info = sys.stderr if args.json else sys.stdout
-    print(f"lan-demon: resumed {config.game} at {server.address[len('tcp://'):]} "
+    print(f"lan-demon: resumed {settings.game} at {server.address[len('tcp://'):]} "
           f"(updates on port {server.pub_port}): {summary(restored)}{torn}",
           file=info, flush=True)
     server.watch = HostLog(info, since=server.arbiter)  # says what changes from here on
     code, keys = (secrets.code, secrets.keys) if secrets else (None, None)
     name = secrets.name if secrets and secrets.lan else None
-    return serve_table(server, lan, name, config.game, keys, code, info, args.json)
+    return serve_table(server, lan, name, settings.game, keys, code, info, args.json)
 
 
 def agree_with_secrets(args: argparse.Namespace, secrets: Any) -> None:

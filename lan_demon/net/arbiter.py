@@ -23,7 +23,6 @@ this core first and reach each other only through it (the names bound below):
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
@@ -42,66 +41,24 @@ from lan_demon.net.race import Held
 from lan_demon.net.record import Journal
 from lan_demon.net.seats import NOBODY, Seat, Sender
 from lan_demon.net.security import CodeThrottle
+from lan_demon.net.settings import Settings
 from lan_demon.net.table_clock import BEAT_INTERVAL
 
-MAX_FAIRNESS_MS = 250  # the cap on the host's fairness window
-MAX_ONE_WAY = 0.1  # the most one-way delay a move's timestamp is ever allowed (the cap's ceiling)
-LAG_CAP_MS = 10.0  # the default cap on that credit, tolerance included (a home LAN: <= a few ms)
-
-
-@dataclass
-class Config:
-    game: str
-    players: int | None = None  # start by itself when this many seats are filled
-    rounds: int | None = None
-    # None: every deal from a fresh committed secret and the players' nonces (§22); a seed:
-    # reproducible deals (tests, simulate) — and so not secret, which the table says.
-    seed: int | str | None = 0
-    options: dict[str, Any] = field(default_factory=dict)
-    fairness_ms: float = 30.0
-    # RD-11: the most a move's claimed ``ts`` may precede its arrival, in ms, measured delay
-    # and TOLERANCE together (PROTOCOL.md §8): all a client that lies about its link can gain.
-    lag_cap_ms: float = LAG_CAP_MS
-    countdown: float = 3.0
-    # Longest wait between rounds for the people present to say ready; None: no limit (the
-    # next round waits for every present person); 0: at once.
-    pause: float | None = 10.0
-    turn_timeout: float = 30.0  # an absent player's Rack-O turn is played after this
-    pub: str = ""  # the PUB endpoint, told to clients in the welcome
-    # Messages per second one connection may send, and how many at once (PROTOCOL.md §10). A
-    # flat-out bot sends ~1,000-2,000 a second (docs/benchmarks.md); 0 turns the limit off.
-    rate_limit: float = 5000.0
-    rate_burst: float = 10000.0
-    # The room code a seat or a spectator's place needs (``host --lan``); None: none needed.
-    # Not in ``public()`` nor in the journal: it is said aloud in the room, never sent.
-    code: str | None = None
-    # The table's CURVE public key (z85) when it is encrypted (set by the server). Journaled:
-    # a resumed host proves with it that its secrets file (<journal>.secret) is this table's.
-    server_key: str | None = None
-
-    def public(self) -> dict[str, Any]:
-        return {"game": self.game, "players": self.players, "rounds": self.rounds,
-                "options": self.options, "fairness_ms": self.fairness_ms,
-                "countdown": self.countdown, "pause": self.pause,
-                "seeded": self.seed is not None}
 
 
 class Arbiter:
     """The one authority on the table: it validates, orders, commits and broadcasts."""
 
-    def __init__(self, config: Config, journal: Journal | None = None, now: float = 0.0):
-        self.config = config
-        self.game = get_game(config.game)
-        if config.players is not None:
-            self.game.check_players(config.players)
-        if config.rounds is not None:
-            self.game.check_rounds(config.rounds)
-        if not 0 <= config.fairness_ms <= MAX_FAIRNESS_MS:
-            raise GameError(f"the fairness window is 0 to {MAX_FAIRNESS_MS} ms, "
-                            f"not {config.fairness_ms}")
-        if not 0 <= config.lag_cap_ms <= MAX_ONE_WAY * 1000:
-            raise GameError(f"RD-11: the lag cap is 0 to {MAX_ONE_WAY * 1000:g} ms, "
-                            f"not {config.lag_cap_ms:g}")
+    def __init__(self, settings: Settings, journal: Journal | None = None, now: float = 0.0,
+                 code: str | None = None, server_key: str | None = None):
+        """``code``: the room code a seat or a spectator's place needs (``host --lan``), None
+        for none — never journaled: it is said aloud in the room, never sent. ``server_key``:
+        the table's CURVE public key (z85) when it is encrypted; journaled, so that a resumed
+        host proves with it that its secrets file (<journal>.secret) is this table's."""
+        self.settings = settings  # checked when made (net/settings.py)
+        self.game = get_game(settings.game)
+        self.code, self.server_key = code, server_key
+        self.pub = ""  # the PUB endpoint, told to clients in the welcome (set by the server)
         self.journal = journal
         self.seats: list[Seat] = []
         self.peer_seats: dict[bytes, Seat] = {}  # seats.seat_of's memory, checked on use
@@ -136,8 +93,8 @@ class Arbiter:
         self.encore_back: dict[int, float] = {}  # seats back since, by index
         # Hostile input (PROTOCOL.md §10): a token bucket per connection, the move ids each
         # seated connection has used, and the probes whose echo each is awaited.
-        self.limiter = RateLimiter(config.rate_limit, config.rate_burst)
-        self.snapshots = RateLimiter(SNAPSHOT_RATE if config.rate_limit > 0 else 0,
+        self.limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
+        self.snapshots = RateLimiter(SNAPSHOT_RATE if settings.rate_limit > 0 else 0,
                                      SNAPSHOT_BURST)  # snapshots answered per connection
         self.throttle = CodeThrottle()  # wrong room codes, by the sender's IP address
         self.move_ids: dict[bytes, RecentIds] = {}
@@ -167,6 +124,7 @@ class Arbiter:
     snapshot = record.snapshot
     public_hash = record.public_hash
     attach_journal = record.attach_journal
+    durable = record.durable
     keep_secret = record.keep_secret
     keep_round_secret = record.keep_round_secret
     # What one piece asks of another:
@@ -233,8 +191,8 @@ class Arbiter:
         if verdict == RateLimiter.WARN:
             out.private.append((peer, make(
                 "error", re=request_id(frame), code="rate_limited",
-                reason=f"more than {self.config.rate_limit:g} tokens a second (bursts of "
-                       f"{self.config.rate_burst:g}; a message costs one per started 512 "
+                reason=f"more than {self.settings.rate_limit:g} tokens a second (bursts of "
+                       f"{self.settings.rate_burst:g}; a message costs one per started 512 "
                        f"bytes, a snapshot {SNAPSHOT_COST}); the rest are dropped unanswered")))
         return verdict == RateLimiter.ADMIT
 
@@ -302,9 +260,9 @@ class Arbiter:
     def next_at(self) -> float | None:
         """When the next round starts by itself (arbiter clock); None: it waits for every
         present person to say ready (``pause`` None), or no pause is running."""
-        if self.phase != "between" or self.config.pause is None:
+        if self.phase != "between" or self.settings.pause is None:
             return None
-        return self.between_since + self.config.pause
+        return self.between_since + self.settings.pause
 
     def _pause_over(self, now: float) -> bool:
         at = self.next_at()
@@ -313,25 +271,25 @@ class Arbiter:
     # --- the match ---------------------------------------------------------------------------
 
     def _start(self, now: float, out: Outbox) -> None:
-        cfg = self.config
-        self.match = Match(self.game, [s.name for s in self.seats], cfg.seed, dict(cfg.options),
-                           rounds_wanted=cfg.rounds)
-        self.record("match", game=self.game.id, seed=cfg.seed, players=self.match.players,
-                    options=cfg.options, rounds=self.match.rounds_wanted)
+        settings = self.settings
+        self.match = Match(self.game, [s.name for s in self.seats], settings.seed,
+                           dict(settings.options), rounds_wanted=settings.rounds)
+        self.record("match", game=self.game.id, seed=settings.seed, players=self.match.players,
+                    options=self.match.options, rounds=self.match.rounds_wanted)
         self._countdown(now, out)
 
     def _start_when_ready(self, now: float, out: Outbox) -> None:
         """``--players N``: the match starts by itself once N seats are filled and ready."""
-        if self.config.players and len(self.seats) == self.config.players and \
+        if self.settings.players and len(self.seats) == self.settings.players and \
                 self._all_ready():
             self._start(now, out)
 
     def _countdown(self, now: float, out: Outbox) -> None:
         """The deal's secret is drawn and committed to, with the players' commitments (§22)."""
         self.phase = "countdown"
-        self.go_at = now + self.config.countdown
+        self.go_at = now + self.settings.countdown
         round_no = self.match.round_no
-        deal = self.deal_round = HostDeal.draw(round_no, self.config.seed)
+        deal = self.deal_round = HostDeal.draw(round_no, self.settings.dealing)
         deal.fix({s.index: s.commit[1] for s in self.seats
                   if s.commit is not None and s.commit[0] == round_no})
         for s in self.seats:
@@ -339,7 +297,7 @@ class Arbiter:
         self.keep_round_secret(round_no, deal.secret.hex())
         self.record("countdown", round=round_no, **deal.announced())
         self._publish(out, "countdown", round=round_no, go=self.go_at, **deal.announced())
-        if self.config.countdown <= 0:
+        if self.settings.countdown <= 0:
             self._deal(now, out)
 
     def _deal(self, now: float, out: Outbox) -> None:

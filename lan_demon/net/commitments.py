@@ -30,6 +30,7 @@ def on_commit(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
         raise ProtocolError("malformed", "a commitment is a SHA-256: 64 lowercase hex "
                             "digits")
     player.commit = (upcoming, msg["hash"])
+    arb.record("commit", seat=player.index, round=upcoming, hash=msg["hash"])
     out.private.append((peer, make("ok", re=msg["id"])))
 
 
@@ -44,6 +45,7 @@ def on_reveal(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     problem = deal.reveal(player.index, msg["nonce"])
     if problem is not None:
         raise ProtocolError("bad_reveal", problem)
+    arb.record("reveal", seat=player.index, round=deal.round, nonce=msg["nonce"])
     out.private.append((peer, make("ok", re=msg["id"])))
 
 

@@ -38,6 +38,7 @@ from typing import Any
 import msgpack
 
 from lan_demon.games import Game
+from lan_demon.net.settings import Dealing, Seeded
 from lan_demon.games.deal import (NONCE_BYTES, SECRET_BYTES, DealRandom, commitment,
                                   round_secret, seed_secret)
 
@@ -88,10 +89,10 @@ class HostDeal:
     nonces: dict[int, bytes] = field(default_factory=dict)  # revealed before Go
 
     @classmethod
-    def draw(cls, round_no: int, seed: int | str | None) -> HostDeal:
+    def draw(cls, round_no: int, dealing: Dealing) -> HostDeal:
         """A fresh round: 256 bits from the operating system, or the seed's (not secret)."""
-        if seed is not None:
-            return cls(round_no, seed_secret(seed, round_no), True)
+        if isinstance(dealing, Seeded):
+            return cls(round_no, seed_secret(dealing.seed, round_no), True)
         return cls(round_no, secrets.token_bytes(SECRET_BYTES), False)
 
     @property

@@ -14,11 +14,13 @@ trip per move).
 
 Records, by ``j``:
 
-* ``host`` — first: ``config`` (game, players, rounds, seed, options, fairness_ms, countdown,
-  pause, turn_timeout), ``port`` and ``pub_port`` bound, ``v`` the journal version (2),
+* ``host`` — first: ``config``, every setting of the table in its one written form
+  (:meth:`lan_demon.net.settings.Settings.to_data`: version 3; version 2 wrote ``seed`` where
+  3 writes ``dealing``, and no brake, which :data:`lan_demon.net.settings.MIGRATIONS` supplies),
+  ``port`` and ``pub_port`` bound, ``v`` the journal version (3),
   ``coded`` whether a room code was needed and, on an encrypted table, ``key`` its CURVE public
   key — never the code or the secret key: a journal may be shared to replay a match, so those
-  stay in the secrets file beside it (:class:`lan_demon.net.recovery.HostSecrets`);
+  stay in the secrets file beside it (:class:`lan_demon.net.secrets_file.HostSecrets`);
 * ``seat`` ``{seat, name, bot, key?}`` — a seat taken in the lobby, ``key`` the CURVE
   public key that took it (encrypted tables only), which a resumed arbiter binds the seat to
   again. Its session token is not here (version 1 had it): it is kept in the secrets file, by
@@ -29,7 +31,12 @@ Records, by ``j``:
   before the first number above the last mark is used), so a resumed arbiter numbers on above
   anything a client has seen;
 * ``match`` ``{game, seed, players, options, rounds}`` — the match started;
-* ``countdown`` ``{round}`` — the countdown to a round's Go began;
+* ``countdown`` ``{round, commit, commits, seeded}`` — the countdown to a round's Go began,
+  under that host commitment and those players' commitments;
+* ``commit`` ``{seat, round, hash}`` — a seat's nonce commitment for a round was acknowledged
+  (``ok``); ``reveal`` ``{seat, round, nonce}`` — its nonce was taken in the countdown (so a
+  host that crashes in a countdown deals the round with it, and a resumed one lists the
+  commitments acknowledged before the crash);
 * ``round`` ``{round, setup, commit?, commits?, nonces?, seeded?}`` — a round was dealt: from
   the seed when ``seeded`` is true or there is no ``commit``, otherwise from the host secret
   the ``round_end`` record reveals and the players' ``nonces`` ([[seat, hex], …]);
@@ -67,7 +74,7 @@ import msgpack
 from lan_demon.games import GameError
 from lan_demon.net.security import is_public_key
 
-VERSION = 2
+VERSION = 3
 GENESIS = "0" * 64  # the ``prev`` of a journal's first record
 
 
@@ -86,7 +93,7 @@ def record_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-# --- the secrets file beside the journal (its format: lan_demon.net.recovery.HostSecrets) ------
+# --- the secrets file beside the journal (its format: lan_demon.net.secrets_file.HostSecrets) ------
 
 SECRET_SUFFIX = ".secret"
 PLAIN_SECRETS = {"v": 1, "code": None, "public": None, "secret": None, "name": None,
@@ -310,6 +317,8 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "match": {"game": (str,), "seed": (int, str, type(None)), "players": (list,),
               "options": (dict, type(None)), "rounds": (int, type(None))},
     "countdown": {"round": _INT},
+    "commit": {"seat": _INT, "round": _INT, "hash": (str,)},
+    "reveal": {"seat": _INT, "round": _INT, "nonce": (str,)},
     "round": {"round": _INT},
     "move": {"round": _INT, "seat": _INT, "move": (dict,)},
     "refused": {"round": _INT, "seat": _INT, "move": (dict,), "code": (str,)},
@@ -326,6 +335,7 @@ _OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "host": {"coded": (bool,), "key": (str,)},
     "seat": {"key": (str,), "token": (str,)},  # token: version 1 only
     "leave": {"away": (bool,)},  # a leave during the match: the seat is kept, away
+    "countdown": {"commit": (str,), "commits": (list,), "seeded": (bool,)},
     "round": {"commit": (str,), "commits": (list,), "nonces": (list,), "seeded": (bool,),
               "at": _TIME},
     "move": {"at": _TIME, "ts": _TIME},
@@ -361,7 +371,7 @@ def check(record: dict[str, Any], number: int, path: Any, version: int = VERSION
               "journal never does (tokens stay in the secrets file): it was edited")
     if version < 2 and kind == "seat" and not isinstance(record.get("token"), str):
         _fail(path, number, record, "a bad or missing field 'token'")
-    if kind == "round":
+    if kind in ("round", "countdown"):
         for name in ("commits", "nonces"):
             if name in record and not _pairs(record[name]):
                 _fail(path, number, record, f"its {name} are not [seat, hex] pairs")

@@ -67,14 +67,14 @@ def on_move(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     # measured delay and the tolerance, together capped at lag_cap_ms: slow echoes buy no
     # more) and the arrival: never a way to jump the queue by more than the cap (§8).
     index, claimed = player.index, msg["ts"]
-    credit = min(player.one_way() + TOLERANCE, arb.config.lag_cap_ms / 1000)  # (>= 0)
+    credit = min(player.one_way() + TOLERANCE, arb.settings.lag_cap_ms / 1000)  # (>= 0)
     earliest = now - credit
     ts = claimed if earliest <= claimed <= now else earliest if claimed < earliest else now
     held = Held(ts, now, index, rid, move, AS_IT_ARRIVED, claimed)
     if index in arb.queued:  # keep a seat's moves in the order it sent them
         held.place = arb.game.destination(arb.state, index, move)
         arb.queued[index].append(held)
-    elif arb.config.fairness_ms > 0 and arb.game.rivals(arb.state, index, move):
+    elif arb.settings.fairness_ms > 0 and arb.game.rivals(arb.state, index, move):
         held.place = arb.game.destination(arb.state, index, move)
         hold(arb, held, now)
     else:
@@ -123,7 +123,7 @@ def hold(arb, held: Held, now: float) -> None:
     arb.held.append(held)
     arb.queued[held.seat] = []
     if arb.held_until is None:
-        arb.held_until = now + arb.config.fairness_ms / 1000
+        arb.held_until = now + arb.settings.fairness_ms / 1000
 
 
 def release(arb, now: float, out: Outbox) -> None:

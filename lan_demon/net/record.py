@@ -10,6 +10,7 @@ functions of the table's state, no sockets: each takes the arbiter's core, ``arb
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Protocol
 
 from lan_demon.net.codec import make, state_hash
@@ -131,19 +132,44 @@ def keep_round_secret(arb, round_no: int, secret_hex: str) -> None:
 def header(arb) -> None:
     if arb.journal and not arb.headed:
         arb.headed = True
-        cfg = arb.config
-        config = {"game": cfg.game, "players": cfg.players, "rounds": cfg.rounds,
-                  "seed": cfg.seed, "options": cfg.options, "fairness_ms": cfg.fairness_ms,
-                  "lag_cap_ms": cfg.lag_cap_ms,
-                  "countdown": cfg.countdown, "pause": cfg.pause,
-                  "turn_timeout": cfg.turn_timeout}
-        # Whether the table had a code and its public key — never the code or the secret
-        # key, which stay in the secrets file beside the journal (recovery.HostSecrets).
-        guard = {"coded": cfg.code is not None,
-                 **({"key": cfg.server_key} if cfg.server_key else {})}
-        arb.journal.write({"j": "host", "v": JOURNAL_VERSION, "config": config,
+        # Every setting, in its one written form (net/settings.py); whether the table had a
+        # code and its public key — never the code or the secret key, which stay in the
+        # secrets file beside the journal (secrets_file.HostSecrets).
+        guard = {"coded": arb.code is not None,
+                 **({"key": arb.server_key} if arb.server_key else {})}
+        arb.journal.write({"j": "host", "v": JOURNAL_VERSION,
+                           "config": arb.settings.to_data(),
                            "port": arb.ports.get("port", 0),
                            "pub_port": arb.ports.get("pub_port", 0), **guard})
+
+
+def durable(arb) -> dict[str, Any]:
+    """What of the table its journal keeps (with the secrets file beside it): everything an
+    arbiter restored from them must hold as the crashed one held it — crash recovery's test
+    compares the two field by field. Not here: connections, clocks and timers (a resume starts
+    them again), moves not yet committed (never answered, so never seen), the seal keys (§23:
+    a resumed seat gets a new one), and the update number, which a resume takes above every
+    number handed out instead (:func:`next_seq`)."""
+    match, live = arb.match, arb.phase in ("countdown", "playing")
+    deal = arb.deal_round if live else None
+    return copy.deepcopy({  # a view that the table's next moves do not change
+        "settings": arb.settings, "code": arb.code, "server_key": arb.server_key,
+        "phase": arb.phase,
+        "seats": [{"index": s.index, "name": s.name, "bot": s.bot, "key": s.key,
+                   "token": s.token, "left": s.status == "left", "ready": s.ready,
+                   "commit": s.commit} for s in arb.seats],
+        "match": None if match is None else {
+            "players": match.players, "seed": match.seed, "options": match.options,
+            "rounds_wanted": match.rounds_wanted, "totals": match.totals,
+            "results": [r.to_data() for r in match.rounds], "setups": match.setups,
+            "setup": match.setup},
+        "deal": None if deal is None else {
+            "round": deal.round, "secret": deal.secret, "seeded": deal.seeded,
+            "commits": deal.commits, "nonces": deal.nonces},
+        "state": arb.game.state_to_data(arb.state) if arb.phase == "playing" else None,
+        "disputes": sorted(arb.disputes),
+        "result": arb.result,
+    })
 
 
 def next_seq(arb) -> int:

@@ -34,25 +34,25 @@ port on their own, and an answer there (a pong) would keep them from ever notici
 
 from __future__ import annotations
 
-import json
 from secrets import token_hex
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 import zmq
 
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import Arbiter, Config
+from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.client import SILENCE
+from lan_demon.games.deal import commitment
 from lan_demon.net.fairdeal import HostDeal, unpairs
-from lan_demon.net.journal import (JournalError, JournalRead, read_journal, secret_path,
-                                   write_private)
+from lan_demon.net.journal import JournalError, JournalRead, read_journal, secret_path
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.replay import MatchFold, revealed_secrets
 from lan_demon.net.seats import Seat
-from lan_demon.net.security import KeyPair, fingerprint, is_public_key
+from lan_demon.net.secrets_file import HostSecrets, check_secrets, read_secrets
+from lan_demon.net.settings import Settings
 
 #: How long a resumed arbiter answers only ``hello`` from connections it does not know: a
 #: client's silence limit and a margin, so every client of the crashed arbiter has given up its
@@ -62,10 +62,6 @@ RESUME_QUIET = SILENCE + 1.5
 #: How long at most a host resumed after the match's end stays to tell returning clients
 #: the result (it goes sooner once every seat has been back a few seconds).
 ENCORE = 30.0
-
-_CONFIG_KEYS = ("game", "players", "rounds", "seed", "options", "fairness_ms", "countdown",
-                "pause", "turn_timeout", "lag_cap_ms")
-
 
 @dataclass
 class Restored:
@@ -78,23 +74,18 @@ class Restored:
     size: int = 0  # bytes of whole records: a resumed journal is cut here before appending
     moves: int = 0  # committed moves of the round in progress
     match_ended: bool = False  # the journal holds the match_end record
+    #: cut between the match record and its first countdown's: that countdown is still to begin
+    countdown_due: bool = False
 
 
-def config_of(head: dict[str, Any], path: Any) -> Config:
-    """The host's configuration from a ``host`` record."""
-    data = head["config"]
-    unknown = sorted(set(data) - set(_CONFIG_KEYS))
-    if unknown or "game" not in data:
-        raise JournalError(f"{path}: the host record's configuration is not one this version "
-                           "of lan-demon knows")
-    # A pause of None is a setting (no limit), not a missing one.
-    values = {k: data[k] for k in _CONFIG_KEYS
-              if data.get(k) is not None or (k == "pause" and k in data)}
-    values["options"] = dict(values.get("options") or {})
+def settings_of(head: dict[str, Any], path: Any) -> Settings:
+    """The host's settings from a ``host`` record, in their one written form (an older
+    journal's through its named migration, :data:`lan_demon.net.settings.MIGRATIONS`)."""
     try:
-        return Config(**values)
-    except TypeError as err:
-        raise JournalError(f"{path}: a bad host configuration ({err})") from None
+        return Settings.from_data(head["config"], head.get("v", 1))
+    except GameError as err:  # (SettingsError, or a value the game refuses)
+        raise JournalError(f"{path}: the host record's settings cannot be used: {err}") \
+            from None
 
 
 class _Restorer:
@@ -103,13 +94,14 @@ class _Restorer:
     def __init__(self, head: dict[str, Any], now: float, path: Any,
                  tokens: tuple[str | None, ...] = (), secrets: dict[int, str] | None = None):
         self.path, self.now = path, now
-        self.arbiter = Arbiter(config_of(head, path), now=now)
+        self.arbiter = Arbiter(settings_of(head, path), now=now)
         self.fold = MatchFold(path, secrets=secrets)
         self.secrets = dict(secrets or {})  # round -> host secret (hex), kept or revealed
         self.tokens, self.seat_records = tokens, 0
         self.port, self.pub_port = head["port"], head["pub_port"]
         self.seq = self.mark = 0
         self.match_ended = False
+        self.counted_down: int | None = None  # the round whose countdown record was read
 
     def feed(self, record: dict[str, Any]) -> None:
         self.fold.feed(record)
@@ -139,7 +131,8 @@ class _Restorer:
     def _leave(self, record: dict[str, Any]) -> None:
         seat = self._seat_at(record)
         if record.get("away") and self.arbiter.phase != "lobby":
-            return  # kept for its token, as seats.on_leave keeps it (seats resume away)
+            seat.stepped_out = True  # kept for its token, absent at once (seats.on_leave)
+            return
         seat.status = "left"
         if self.arbiter.phase == "lobby":  # as seats.gone: the others move up one
             self.arbiter.seats.remove(seat)
@@ -157,29 +150,59 @@ class _Restorer:
         if record["players"] != names:
             raise JournalError(f"{self.path}: the match's players are not the seats taken")
         self.arbiter.match = self.fold.match
-        self._phase("countdown")
-        self._deal_round(self.arbiter.match.round_no)
+        # The match record comes just before its first countdown's: cut between them, the
+        # countdown is begun afresh (complete()), as nothing of it was published.
+        self.arbiter.phase = "countdown"
 
     def _countdown(self, record: dict[str, Any]) -> None:
+        """As ``Arbiter._countdown``: readiness and the players' commitments are used up, the
+        round's commitments fixed — its secret the one the secrets file kept for it."""
         self._phase("countdown")
-        self._deal_round(record["round"])
+        for seat in self.arbiter.seats:
+            seat.commit = None
+        deal = self._deal_round(record)
+        deal.commits = {} if deal.seeded else unpairs(record.get("commits"))
+        deal.nonces = {}
+        self.counted_down = record["round"]
+
+    def _commit(self, record: dict[str, Any]) -> None:
+        self._seat_at(record).commit = (record["round"], record["hash"])
+
+    def _reveal(self, record: dict[str, Any]) -> None:
+        deal = self.arbiter.deal_round
+        if deal is None or deal.round != record["round"] or \
+                deal.reveal(record["seat"], record["nonce"]) is not None:
+            raise JournalError(f"{self.path}: a reveal of seat {record['seat']} that its "
+                               f"round {record['round'] + 1}'s countdown does not take")
 
     def _round(self, record: dict[str, Any]) -> None:
         self.arbiter.phase = "playing"
-        deal = self._deal_round(record["round"])
+        deal = self._deal_round(record)
         deal.commits = unpairs(record.get("commits"))
         deal.nonces = {seat: bytes.fromhex(n) for seat, n in unpairs(record.get("nonces"))
                        .items()}
 
-    def _deal_round(self, round_no: int) -> HostDeal:
+    def _dispute(self, record: dict[str, Any]) -> None:
+        self.arbiter.disputes.add((record["seat"], record["round"]))
+
+    def _deal_round(self, record: dict[str, Any]) -> HostDeal:
         """The round's secret as the crashed arbiter held it: a seeded table's follows from
-        its seed; an unseeded one's was kept in the secrets file before it was committed to
-        (or revealed by the round's end). Without it, a fresh one: the round was not dealt."""
-        a = self.arbiter
-        if a.deal_round is None or a.deal_round.round != round_no:
-            kept = self.secrets.get(round_no) if a.config.seed is None else None
-            a.deal_round = HostDeal(round_no, bytes.fromhex(kept), False) if kept else \
-                HostDeal.draw(round_no, a.config.seed)
+        its seed; a secret one's was kept in the secrets file before its commitment was
+        published (or is revealed by the round's end) — and must be the one committed to."""
+        a, round_no = self.arbiter, record["round"]
+        if a.deal_round is not None and a.deal_round.round == round_no:
+            return a.deal_round
+        if a.settings.seeded:
+            a.deal_round = HostDeal.draw(round_no, a.settings.dealing)
+            return a.deal_round
+        kept = self.secrets.get(round_no)
+        secret = bytes.fromhex(kept) if kept else None
+        if secret is None or ("commit" in record and commitment(secret) != record["commit"]):
+            what = "is not kept" if secret is None else "kept is not the one committed to"
+            raise JournalError(f"{self.path}: the host secret of round {round_no + 1} {what} "
+                               f"(in the secrets file {secret_path(self.path)}): the round "
+                               "cannot be dealt as it was promised")
+        a.deal_round = HostDeal(round_no, secret, False)
         return a.deal_round
 
     def _move(self, record: dict[str, Any]) -> None:
@@ -209,18 +232,20 @@ class _Restorer:
             a.state = self.fold.state if a.phase == "playing" else self.fold.replay.last
             if a.phase == "over":
                 a.result = a.match.result_data()
-        a.go_at = now + a.config.countdown
+        # A countdown starts again once its clients have had the time to come back and reveal
+        # their nonces again (they notice the silence, then reconnect: RESUME_QUIET).
+        a.go_at = now + RESUME_QUIET + a.settings.countdown
         a.between_since = a.last_play = a.turn_since = a.next_beat = now
         return a
 
 
-def host_config(read: JournalRead, path: Any = "journal") -> Config:
+def host_settings(read: JournalRead, path: Any = "journal") -> Settings:
     """The settings of the host that wrote a journal (its ``host`` record)."""
     head = read.records[0]
     if head["j"] != "host":
         raise JournalError(f"{path}: this journal was written by an older lan-demon; it "
                            "replays, but it holds no seats, so it cannot be resumed")
-    return config_of(head, path)
+    return settings_of(head, path)
 
 
 def restore(read: JournalRead, now: float, path: Any = "journal",
@@ -228,7 +253,7 @@ def restore(read: JournalRead, now: float, path: Any = "journal",
     """Rebuild the arbiter of a journal as it stood at its last whole record; the seats'
     tokens and the round in progress's host secret come from ``secrets`` (read from the
     secrets file beside ``path`` when not given)."""
-    host_config(read, path)
+    host_settings(read, path)
     if read.unchained:
         raise JournalError(f"{path}: this journal was written by an older lan-demon (version "
                            f"1, unchained); it replays, but it cannot be resumed")
@@ -255,16 +280,22 @@ def restore(read: JournalRead, now: float, path: Any = "journal",
         raise JournalError(f"{path}: the journal cannot be resumed ({type(err).__name__}: "
                            f"{err})") from None
     moves = restorer.fold.replay.moves[-1] if arbiter.phase == "playing" else 0
+    due = arbiter.phase == "countdown" and restorer.counted_down != arbiter.match.round_no
     return Restored(arbiter, restorer.port, restorer.pub_port, read.torn, read.size, moves,
-                    restorer.match_ended)
+                    restorer.match_ended, due)
 
 
 def complete(restored: Restored, now: float) -> None:
-    """Finish the step the crash cut in two: a round whose last move is journaled but not its
-    end, a match whose last round ended but whose end was not written. What this publishes
+    """Finish the step the crash cut in two: a match whose first countdown was not begun, a
+    round whose last move is journaled but not its end, a match whose last round ended but
+    whose end was not written. What this publishes
     reaches nobody (no client is back yet); clients learn it from their snapshots."""
     a = restored.arbiter
-    if a.phase == "playing" and a.game.round_over(a.state):
+    if restored.countdown_due:
+        restored.countdown_due = False
+        a._countdown(now, Outbox())
+        a.go_at = now + RESUME_QUIET + a.settings.countdown  # (as finish() says why)
+    elif a.phase == "playing" and a.game.round_over(a.state):
         a._end_round(now, Outbox())
     elif a.phase == "over" and not restored.match_ended:
         a.record("match_end", result=a.result)
@@ -284,145 +315,6 @@ def take_up(restored: Restored, now: float) -> None:
         arbiter.encore_until = now + RESUME_QUIET + ENCORE
 
 
-# --- the secrets file beside the journal ------------------------------------------------------
-
-_SECRET_FIELDS = ("v", "code", "public", "secret", "name", "lan", "tokens", "round_secret")
-
-
-@dataclass(frozen=True)
-class HostSecrets:
-    """What makes a resumed host the *same* table and must not be in a journal that may be
-    shared: the room code, the CURVE key pair (the clients hold its public half and would not
-    talk to another), on the LAN the table's announced name; and what a resumed arbiter needs
-    and nobody else may have: the session tokens, by ``seat`` record ordinal (written by
-    :meth:`~lan_demon.net.journal.JournalWriter.keep_token`), and the host secret of the round
-    in progress, ``{round, secret}`` (:func:`keep_round_secret`)."""
-
-    code: str | None = None
-    keys: KeyPair | None = None
-    name: str | None = None  # the table's name on the LAN (None: not announced)
-    lan: bool = False  # bound every interface and announced with mDNS
-    tokens: tuple[str | None, ...] = ()
-    round_secret: dict[str, Any] | None = field(default=None, compare=False, hash=False)
-
-    def to_data(self) -> dict[str, Any]:
-        keys = self.keys
-        return {"v": 1, "code": self.code, "public": keys.public.decode() if keys else None,
-                "secret": keys.secret.decode() if keys else None, "name": self.name,
-                "lan": self.lan, "tokens": list(self.tokens), "round_secret": self.round_secret}
-
-    @classmethod
-    def from_data(cls, data: Any, where: Any) -> HostSecrets:
-        """Read back :meth:`to_data`, refusing anything else with a :class:`JournalError`."""
-        if not isinstance(data, dict) or data.get("v") != 1 or set(data) - set(_SECRET_FIELDS):
-            raise JournalError(f"{where}: not a lan-demon secrets file")
-        code, public, secret, name = (data.get(k) for k in ("code", "public", "secret", "name"))
-        if not (code is None or (isinstance(code, str) and code.isalnum())) \
-                or not (name is None or isinstance(name, str)) \
-                or not isinstance(data.get("lan", False), bool) \
-                or (public is None) != (secret is None) \
-                or not _tokens(data.get("tokens", [])) \
-                or not _round_secret(data.get("round_secret")):
-            raise JournalError(f"{where}: a secrets file with a bad field")
-        keys = None
-        if public is not None:
-            keys = KeyPair(public.encode(), secret.encode()) \
-                if isinstance(public, str) and isinstance(secret, str) else None
-            if keys is None or not _pair(keys):
-                raise JournalError(f"{where}: the secrets file's key pair is not a CURVE key "
-                                   "pair")
-        return cls(code, keys, name, bool(data.get("lan", False)),
-                   tuple(data.get("tokens") or ()), data.get("round_secret"))
-
-
-def _tokens(value: Any) -> bool:
-    return isinstance(value, list) and all(t is None or isinstance(t, str) for t in value)
-
-
-def _round_secret(value: Any) -> bool:
-    if value is None:
-        return True
-    if not isinstance(value, dict) or set(value) != {"round", "secret"} \
-            or not isinstance(value["round"], int) or not isinstance(value["secret"], str):
-        return False
-    try:
-        return bool(bytes.fromhex(value["secret"]))
-    except ValueError:
-        return False
-
-
-def _pair(keys: KeyPair) -> bool:
-    """True when the secret key is the public key's other half."""
-    if not is_public_key(keys.public.decode()) or len(keys.secret) != 40:
-        return False
-    try:
-        return zmq.curve_public(keys.secret) == keys.public
-    except (zmq.ZMQError, ValueError):
-        return False
-
-
-def write_secrets(journal: str | Path, secrets: HostSecrets) -> Path:
-    """Write the secrets file of ``journal``, readable by its owner only (0600) from its first
-    byte on: written to a new file made with that mode, flushed to disk, then renamed over any
-    older one (:func:`lan_demon.net.journal.write_private`)."""
-    path = secret_path(journal)
-    write_private(path, json.dumps(secrets.to_data(), indent=1).encode("utf-8"))
-    return path
-
-
-def keep_round_secret(journal: str | Path, round_no: int, secret_hex: str) -> Path:
-    """Keep the host secret of round ``round_no`` (hex) in the secrets file beside ``journal``
-    (atomically, 0600), for a resumed arbiter to deal that round again while it is in progress.
-    An arbiter with its journal attached does the same with ``Arbiter.keep_round_secret``,
-    which goes through its :class:`~lan_demon.net.journal.JournalWriter` (and must be used
-    while that writer is open, which keeps its own copy of the file)."""
-    old = read_secrets(journal) or HostSecrets()
-    data = {**old.to_data(), "round_secret": {"round": round_no, "secret": secret_hex}}
-    path = secret_path(journal)
-    write_private(path, json.dumps(data, indent=1).encode("utf-8"))
-    return path
-
-
-def read_secrets(journal: str | Path) -> HostSecrets | None:
-    """The secrets kept beside ``journal``; None when there is no secrets file."""
-    path = secret_path(journal)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as err:
-        raise JournalError(f"cannot read the secrets file {str(path)!r}: "
-                           f"{getattr(err, 'strerror', None) or err}") from None
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise JournalError(f"{path}: not a lan-demon secrets file") from None
-    return HostSecrets.from_data(data, path)
-
-
-def check_secrets(read: JournalRead, secrets: HostSecrets | None, path: Any) -> None:
-    """Refuse to resume a table that cannot be the same one: a journal of a coded or encrypted
-    table with no secrets file (its clients hold a code and a key nobody has any more), or a
-    secrets file that is not this table's (another key, a code where none was, or none where
-    one was)."""
-    head = read.records[0]
-    coded, key = bool(head.get("coded")), head.get("key")
-    where = secret_path(path)
-    if secrets is None:
-        if coded or key:
-            what = " and ".join(w for w, on in (("had a room code", coded),
-                                                ("was encrypted", key)) if on)
-            raise JournalError(f"{path}: the table {what}, but its secrets file {where} is "
-                               "missing: a resumed host could not prove it is the same table")
-        return
-    public = secrets.keys.public.decode() if secrets.keys else None
-    if public != key or coded != (secrets.code is not None):
-        raise JournalError(f"{where} is not the secrets file of {path} (the journal's table "
-                           f"{'had a' if coded else 'had no'} room code and "
-                           f"{'key ' + fingerprint(key) if key else 'no key'}): remove it, or "
-                           "resume the journal it belongs to")
-
-
 def resume(path: str | Path, port: int | None = None,
            clock: Callable[[], float] = time.monotonic,
            context: zmq.Context | None = None,
@@ -438,8 +330,8 @@ def resume(path: str | Path, port: int | None = None,
     check_secrets(read, secrets, path)
     restored = restore(read, clock(), path, secrets)
     arbiter = restored.arbiter
-    arbiter.config.code = secrets.code if secrets else None
-    server = ArbiterServer(arbiter.config, host="0.0.0.0" if secrets and secrets.lan else
+    arbiter.code = secrets.code if secrets else None
+    server = ArbiterServer(arbiter.settings, host="0.0.0.0" if secrets and secrets.lan else
                            LOOPBACK, port=restored.port if port is None else port,
                            journal=str(path), clock=clock, context=context, arbiter=arbiter,
                            journal_keep=read.size, avoid_pub=restored.pub_port,
@@ -468,6 +360,5 @@ def summary(restored: Restored) -> str:
     return f"{where}; totals: {totals}"
 
 
-__all__ = ["RESUME_QUIET", "HostSecrets", "Restored", "check_secrets",
-           "complete", "config_of", "host_config", "keep_round_secret", "read_secrets",
-           "restore", "resume", "summary", "take_up", "write_secrets"]
+__all__ = ["RESUME_QUIET", "Restored", "complete", "host_settings", "restore", "resume",
+           "settings_of", "summary", "take_up"]

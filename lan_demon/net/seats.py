@@ -112,7 +112,7 @@ def code_passes(arb, peer: bytes, msg: dict, now: float, out: Outbox,
     """The room code gate (PROTOCOL.md §20): True to let the hello in; otherwise the
     refusal is in ``out``. Wrong codes from one address cost it waiting
     (:class:`~lan_demon.net.security.CodeThrottle`); a hello with no code is no guess."""
-    expected = arb.config.code
+    expected = arb.code
     if expected is None:
         return True
     where = sender.address or peer.hex()
@@ -139,13 +139,13 @@ def seat_counts(arb) -> tuple[int, int]:
     """(taken, free) seats, as the LAN announcement says them: no seat is free once the
     match has started."""
     taken = len(arb.seats)
-    limit = arb.config.players or arb.game.max_players
+    limit = arb.settings.players or arb.game.max_players
     return taken, (max(0, limit - taken) if arb.phase == "lobby" else 0)
 
 
 def take_seat(arb, peer: bytes, msg: dict, now: float, out: Outbox,
               sender: Sender = NOBODY) -> None:
-    limit = arb.config.players or arb.game.max_players
+    limit = arb.settings.players or arb.game.max_players
     if arb.phase != "lobby":
         raise ProtocolError("full", "the match has started: watch it as a spectator "
                             "(join --spectate); a player who left comes back within "
@@ -201,16 +201,15 @@ def unique_name(arb, name: str) -> str:
 
 
 def public_config(arb) -> dict[str, Any]:
-    config = arb.config.public()
-    config["options"] = {**arb.game.default_options(), **config["options"]}
-    return config
+    """The table's settings as every client is told them (PROTOCOL.md §4.4)."""
+    return arb.settings.public()
 
 
 def welcome(arb, rid: int, seat: Seat | None) -> dict[str, Any]:
     """The answer to a hello: a seat's names it, its token and the key its private halves
     are sealed with (§23); a spectator's (``seat`` None) none of them."""
     return make("welcome", re=rid, seat=seat and seat.index, token=seat.token if seat else "",
-                pub=arb.config.pub, game=arb.game.id, config=public_config(arb),
+                pub=arb.pub, game=arb.game.id, config=public_config(arb),
                 seal=seat and seat.seal)
 
 

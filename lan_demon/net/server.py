@@ -16,12 +16,13 @@ import msgpack
 import zmq
 
 from lan_demon.games import GameError
-from lan_demon.net.arbiter import Arbiter, Config
+from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.guard import log_internal
 from lan_demon.net.codec import MAX_MESSAGE, Packed, encode_many
 from lan_demon.net.journal import JournalWriter
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import NOBODY, Sender
+from lan_demon.net.settings import Settings
 from lan_demon.net.security import (KeyPair, make_curve_server, peer_address, peer_key,
                                     start_authenticator)
 
@@ -125,17 +126,18 @@ class _Zap:
 class ArbiterServer:
     """Binds the two sockets and runs the arbiter until the match ends or it is stopped."""
 
-    def __init__(self, config: Config, host: str = LOOPBACK, port: int = 0,
+    def __init__(self, settings: Settings, host: str = LOOPBACK, port: int = 0,
                  journal: str | None = None, clock: Callable[[], float] = time.monotonic,
                  context: zmq.Context | None = None, arbiter: Arbiter | None = None,
                  journal_keep: int | None = None, avoid_pub: int | None = None,
                  keys: KeyPair | None = None,
                  on_seats: Callable[[int, int], None] | None = None,
-                 watch: Callable[[Arbiter], None] | None = None):
+                 watch: Callable[[Arbiter], None] | None = None, code: str | None = None):
         """``arbiter``: one restored from a journal (:mod:`lan_demon.net.recovery`) instead of a
         new one; ``journal_keep`` cuts the journal to that many bytes before appending (a torn
         last record); ``avoid_pub``: a PUB port not to take (the crashed arbiter's, see
         :func:`lan_demon.net.recovery.resume`). ``keys``: serve CURVE only (``--secure``).
+        ``code``: the room code a seat needs (a restored ``arbiter`` keeps its own).
         ``on_seats(taken, free)`` is called from the loop when the seat counts change (the LAN
         announcement's ``update_later``: it must return at once). ``watch(arbiter)`` is called
         from the loop every :data:`WATCH_EVERY` seconds and once as it ends (the host window's
@@ -172,14 +174,13 @@ class ArbiterServer:
             self.port = self._bind(self.router, host, port)
             self.pub_port = self._bind_pub(host, avoid_pub)
             self.host = host
-            config.pub = f"tcp://{host}:{self.pub_port}"
-            self.arbiter = arbiter or Arbiter(config, None, now=clock())
-            self.arbiter.config.pub = config.pub
+            self.arbiter = arbiter or Arbiter(settings, None, now=clock(), code=code)
+            self.arbiter.pub = f"tcp://{host}:{self.pub_port}"
             # Journaled in the host record: a resume checks its secrets file against it.
-            self.arbiter.config.server_key = keys.public.decode() if keys is not None else None
+            self.arbiter.server_key = keys.public.decode() if keys is not None else None
             # Read each frame's key and address only when the arbiter uses them: a plain table
             # keeps the cheaper copying receive.
-            self.identify = keys is not None or self.arbiter.config.code is not None
+            self.identify = keys is not None or self.arbiter.code is not None
             if journal:
                 self.journal = JournalWriter(journal, keep=journal_keep)
                 self.arbiter.attach_journal(self.journal, {"port": self.port,

@@ -38,7 +38,7 @@ def table_moves(arb, now: float, out: Outbox) -> None:
         seat = arb.seats[index]
         absent_for = now - max(arb.turn_since, seat.away_since or now)
         if seat.status != "here" and (seat.stepped_out
-                                      or absent_for >= arb.config.turn_timeout):
+                                      or absent_for >= arb.settings.turn_timeout):
             stand_in(arb, seat, now, out)
 
 
@@ -60,7 +60,7 @@ def absent_votes(arb, now: float, out: Outbox) -> None:
         if seat.status == "here" or seat.away_since is None:
             continue
         if seat.status == "away" and not seat.stepped_out and \
-                now - seat.away_since < arb.config.turn_timeout:
+                now - seat.away_since < arb.settings.turn_timeout:
             continue
         vote = arb.game.move_from_data({"t": "stuck"})
         try:

@@ -1,0 +1,178 @@
+"""Real clients' table copies at a pure arbiter, on a clock the test moves, with no sockets.
+
+:class:`LoopClient` is a :class:`~lan_demon.net.table_copy.TableCopy` — the very code a
+client keeps its table and does its §22 duties with (commit, reveal, the deal check) — whose
+messages go straight into :meth:`Arbiter.handle` and whose answers come straight back, every one
+through the codec. A :class:`Loop` holds the arbiter, the clock and the clients, and can *crash*
+the arbiter: the journal and its secrets file are taken as they were at that moment, a new arbiter
+is restored from them (``lan-demon host --resume``), and the clients, which keep everything they
+knew, come back with their tokens as the real client does after a silence.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from pathlib import Path
+from typing import Any
+
+from lan_demon.games import get_game
+from lan_demon.net.arbiter import Arbiter
+from lan_demon.net.codec import decode_all, encode, make
+from lan_demon.net.journal import JournalWriter, read_journal, secret_path
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.recovery import restore, take_up
+from lan_demon.net.settings import Settings
+from lan_demon.net.table_copy import Notice, TableCopy
+
+PORTS = {"port": 7700, "pub_port": 7701}
+
+
+class LoopClient(TableCopy):
+    """One player's table copy, its messages handed to the loop's arbiter."""
+
+    def __init__(self, loop: Loop, name: str):
+        super().__init__()
+        self.loop, self.name = loop, name
+        self.role, self.store, self.connected = "player", None, False
+        self.clock = lambda: loop.now
+        self._ids = itertools.count(1)
+        self.token: str | None = None
+        self.peer = b""
+        self.connections = 0
+        self.heard: list[Notice] = []  # every notice, in order (the screen's feed)
+        self.verdicts: dict[int, bool] = {}  # round -> its deal was re-dealt and found honest
+
+    def _check_deal(self, update: dict[str, Any]) -> None:
+        super()._check_deal(update)
+        self.verdicts[update["round"]] = update["round"] in self.witness.honest
+
+    # --- what TableCopy asks of its client ------------------------------------------------
+
+    def _send(self, msg: dict[str, Any]) -> bool:
+        self.loop.post(self, encode(msg))
+        return True
+
+    def ready(self) -> None:
+        self._said_ready = True
+        self._commit_due = self._upcoming_round()
+        self._commit_when_due()
+        self._send(make("ready", id=next(self._ids)))
+
+    # --- the client's own -----------------------------------------------------------------
+
+    def connect(self) -> None:
+        """A new connection (a new peer), saying hello with our token if we hold one."""
+        self.connections += 1
+        self.peer = f"{self.name}#{self.connections}".encode()
+        self.connected = False
+        self._snapshot_asked = False
+        self._send(make("hello", id=next(self._ids), name=self.name, role="player",
+                        token=self.token, bot=True))
+
+    def receive(self, msg: dict[str, Any]) -> None:
+        kind = msg["t"]
+        if kind == "update":
+            self._on_update(msg)
+        elif kind == "beat":
+            self._on_beat(msg)
+        elif kind == "welcome":
+            self.seat, self.token = msg.get("seat"), msg["token"] or self.token
+            self.seal_key = msg.get("seal")
+            self.game = get_game(msg["game"])
+            self.config = msg["config"]
+            self.connected = True
+            self.resync()
+        elif kind == "snap":
+            self._on_snap(msg)
+        elif kind == "private":
+            self._on_private(msg)
+        elif kind == "ok":
+            self._deal_rids.discard(msg["re"])
+        elif kind == "error":
+            if msg.get("re") in self._deal_rids:
+                self._deal_rids.discard(msg["re"])
+            elif msg["code"] not in ("not_playing", "beaten", "illegal", "wrong_round"):
+                raise AssertionError(f"{self.name} was refused: {msg}")
+        self._commit_when_due()
+        self.heard.extend(self.notices)
+        self.notices = []
+
+    def alarms(self) -> list[Notice]:
+        """What this client's screen would show as a failed deal check or a dispute."""
+        return [n for n in self.heard if n.kind in ("dishonest", "dispute")]
+
+
+class Loop:
+    """An arbiter journaling to ``path``, its clients and the clock."""
+
+    def __init__(self, path: Path, settings: Settings, names: list[str], now: float = 100.0):
+        self.path, self.now = path, now
+        self.writer = JournalWriter(path)
+        self.arbiter = Arbiter(settings, now=now)
+        self.arbiter.attach_journal(self.writer, PORTS)
+        self.clients = [LoopClient(self, name) for name in names]
+        self.queue: list[tuple[LoopClient, bytes]] = []
+        self.crashes = 0
+
+    def post(self, client: LoopClient, frame: bytes) -> None:
+        self.queue.append((client, frame))
+
+    def deliver(self) -> None:
+        """Hand every queued frame to the arbiter, and what it says to the clients, until
+        nobody has anything more to say."""
+        while self.queue:
+            client, frame = self.queue.pop(0)
+            self.spread(self.arbiter.handle(client.peer, frame, self.now))
+
+    def spread(self, out: Outbox) -> None:
+        by_peer = {c.peer: c for c in self.clients if c.peer}
+        for msg in out.public:
+            for decoded in decode_all(encode(msg), "pub"):
+                for client in self.clients:
+                    if client.connected:
+                        client.receive(decoded)
+        for peer, msg in out.private:
+            client = by_peer.get(peer)
+            if client is not None:
+                for decoded in decode_all(encode(msg), "private"):
+                    client.receive(decoded)
+
+    def tick(self, dt: float) -> None:
+        self.now += dt
+        self.spread(self.arbiter.tick(self.now))
+        self.deliver()
+
+    def join(self) -> None:
+        for client in self.clients:
+            client.connect()
+        self.deliver()
+
+    def crash(self) -> None:
+        """The host is killed now: a new arbiter is restored from the journal and secrets file
+        as they are, and every client comes back with its token (what it knew, it keeps)."""
+        self.crashes += 1
+        kept = self.path.with_name(f"{self.path.name}.crash{self.crashes}")
+        shutil.copyfile(self.path, kept)  # what the killed host left, for the test to look at
+        self.writer.close()
+        self.queue.clear()  # frames in flight die with the host
+        for client in self.clients:
+            client.connected = False
+        read = read_journal(self.path)
+        restored = restore(read, self.now, self.path)
+        self.writer = JournalWriter(self.path, keep=read.size)
+        restored.arbiter.attach_journal(self.writer, PORTS)
+        take_up(restored, self.now)
+        self.arbiter = restored.arbiter
+        self.now += 4.0  # the clients notice the silence (3.5 s) and come back
+        for client in self.clients:
+            client.connect()
+        self.deliver()
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def secrets_copy(path: Path, to: Path) -> None:
+    """The secrets file of ``path`` beside ``to`` too (a cut journal's own)."""
+    shutil.copyfile(secret_path(path), secret_path(to))
