@@ -711,7 +711,7 @@ def features() -> Session:
     so.echo_probes(0)
     so.request("ann", "ready", 100.25)
     so.request("bob", "ready", 100.25)
-    so.arbiter.match.setup = {"players": 2, "sat_out": [1]}
+    so.arbiter.match.setup = {"players": 2, "sat_out": [1], "deals": "duplicate"}
     so.tick(101.25)  # Go: Bob's seat is over from the start, its result sat-out
     keep(so)
     return log
@@ -948,9 +948,14 @@ DEALS: list[tuple[str, str, dict[str, Any], dict[str, Any], str]] = [
      {"host_secret": bytes(range(255, 223, -1)), "nonces": {1: bytes(range(16))}},
      "Rack-O, 3 players (cards 1-50): the cut for dealer, then the dealer's shuffle and deal; "
      "a host secret and seat 1's nonce"),
-    ("deal-gin-solitaire", "gin-solitaire", {"players": 2, "sat_out": []},
+    ("deal-gin-solitaire", "gin-solitaire", {"players": 2, "sat_out": [], "deals": "duplicate"},
      {"seed": "7", "round": 2},
      "Gin Solitaire, 2 seats (the same deal each, GS-9); a seeded table (seed \"7\", round 2)"),
+    ("deal-gin-solitaire-independent", "gin-solitaire",
+     {"players": 3, "sat_out": [1], "deals": "independent"},
+     {"host_secret": bytes(range(64, 96)), "nonces": {2: bytes([0x27] * 16)}},
+     "Gin Solitaire, 3 seats with independent deals (GS-9): seat 0's, then seat 1's (sitting "
+     "the round out, dealt all the same), then seat 2's; a host secret and seat 2's nonce"),
 ]
 
 
@@ -1177,7 +1182,8 @@ def _write_readme(index: list[dict[str, Any]]) -> None:
         "`seal.json` works two seals through step by step (key, plaintext, first keystream",
         "block, tag, sealed bytes).",
         "",
-        "`deal-GAME.json` (one per game, PROTOCOL.md §21) are deals, not messages: the host",
+        "`deal-GAME.json` (one per game, two for Gin Solitaire's duplicate and independent",
+        "deals, PROTOCOL.md §21) are deals, not messages: the host",
         "secret and nonces (or the seed), the round secret, the first SHA-256 block of the",
         "deal stream, one plain shuffle of 0 … 51 from a fresh stream, and every seat's cards",
         "in order as the game deals them (lists bottom first, the top card last).",

@@ -1,7 +1,7 @@
 """PROTOCOL.md §21 "The deal" (issue 11): the golden deal vectors — secret → every seat's cards
-in order, for all four games — are what our Python deals (RD-3, RK-2, RK-3, GS-2), and the
-shuffle spec re-implemented here from SHA-256 alone (as a stranger would, in any language)
-gives the same numbers as lan_demon.games.deal."""
+in order, for all four games, and Gin Solitaire's independent deals (GS-9, issue 27) — are what
+our Python deals (RD-3, RK-2, RK-3, GS-2), and the shuffle spec re-implemented here from SHA-256
+alone (as a stranger would, in any language) gives the same numbers as lan_demon.games.deal."""
 
 from __future__ import annotations
 
@@ -18,10 +18,12 @@ pytestmark = pytest.mark.timeout(30)
 
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
 GAMES = ("racing-demon", "racing-demon-german", "racko", "gin-solitaire")
+#: deal-NAME.json: one per game, and Gin Solitaire's independent deals (GS-9)
+NAMES = GAMES + ("gin-solitaire-independent",)
 
 
-def load(game: str) -> dict:
-    return json.loads((VECTORS / f"deal-{game}.json").read_text(encoding="utf-8"))
+def load(name: str) -> dict:
+    return json.loads((VECTORS / f"deal-{name}.json").read_text(encoding="utf-8"))
 
 
 class Spec:
@@ -50,14 +52,51 @@ class Spec:
             items[i], items[j] = items[j], items[i]
 
 
+def gin_deal(secret: bytes, setup: dict) -> list[dict]:
+    """§21.6 for Gin Solitaire, written again from the text alone: each seat's ``hand`` and
+    ``draw`` (bottom first). One deal: shuffle the 52 (21.5), the hand is the first 11, the
+    other 41 and ``JK`` after them are shuffled into the Draw pile. ``deals`` duplicate (or
+    none): one deal copied to every seat; independent: one deal per seat in seat order, from
+    the one stream, a seat sitting out included."""
+    stream = Spec(secret)
+
+    def one() -> dict:
+        pack = [rank + suit for suit in "SHDC" for rank in "A23456789TJQK"]
+        stream.shuffle(pack)
+        draw = pack[11:] + ["JK"]
+        stream.shuffle(draw)
+        return {"hand": pack[:11], "draw": draw}
+
+    seats = setup["players"]
+    if setup.get("deals", "duplicate") == "duplicate":
+        return [one()] * seats
+    return [one() for _ in range(seats)]
+
+
 def test_deal_vectors_exist_for_all_four_games():
     assert sorted(p.stem for p in VECTORS.glob("deal-*.json")) == sorted(f"deal-{g}"
-                                                                        for g in GAMES)
+                                                                        for g in NAMES)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_rd3_rk2_gs2_the_round_secret_and_the_stream_follow_the_spec(game):
-    doc = load(game)
+@pytest.mark.parametrize("name", ["gin-solitaire", "gin-solitaire-independent"])
+def test_gs2_gs9_the_gin_vectors_are_section_21_6_written_again(name):
+    """GS-2, GS-9: the text of §21.6 alone (no engine) deals each Gin vector: a copy of one
+    deal for every seat when duplicate; each seat its own, seat order, when independent."""
+    doc = load(name)
+    seats = gin_deal(bytes.fromhex(doc["round_secret"]), doc["setup"])
+    assert seats == doc["deal"]["seats"]
+    hands = {tuple(s["hand"]) for s in seats}
+    if doc["setup"]["deals"] == "duplicate":
+        assert len(hands) == 1
+    else:
+        assert len(hands) == len(seats) == 3 and doc["setup"]["sat_out"] == [1]
+        duplicate = gin_deal(bytes.fromhex(doc["round_secret"]), {"players": 1})
+        assert seats[0] == duplicate[0]  # seat 0's is the deal duplicate would copy
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rd3_rk2_gs2_the_round_secret_and_the_stream_follow_the_spec(name):
+    doc = load(name)
     host = bytes.fromhex(doc["host_secret"])
     if "seed" in doc:  # §21.1: a seeded table's host secret
         assert host == hashlib.sha256(f"lan_demon/seed/v1:{doc['seed']}:{doc['round']}"
@@ -74,9 +113,10 @@ def test_rd3_rk2_gs2_the_round_secret_and_the_stream_follow_the_spec(game):
         assert check == doc["shuffle_0_to_51"]
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_rd3_rk2_gs2_our_engines_deal_every_seat_the_cards_of_the_vector(game):
-    doc = load(game)
+@pytest.mark.parametrize("name", NAMES)
+def test_rd3_rk2_gs2_our_engines_deal_every_seat_the_cards_of_the_vector(name):
+    doc = load(name)
+    game = doc["game"]
     engine = get_game(game)
     secret = bytes.fromhex(doc["round_secret"])
     for rng in (DealRandom(secret), Spec(secret)):  # the spec's stream deals the same

@@ -550,6 +550,39 @@ def test_gs9_duplicate_identical_deals_played_independently():
     assert r.detail[3:] == [{}, {}, {}]
 
 
+def test_gs9_duplicate_is_the_default_and_independent_deals_each_seat_its_own():
+    """GS-9: ``deals`` defaults to duplicate (every seat a copy of one deal); independent deals
+    every seat a full pack of its own — a seat sitting out too, so seat 2's cards do not depend
+    on seat 1 sitting out — and stays independent for the whole match."""
+    assert GAME.default_options() == {"deals": "duplicate"}
+    assert Match(GAME, ["a", "b"], 1).setup == {"players": 2, "sat_out": [], "deals": "duplicate"}
+    match = Match(GAME, ["a", "b", "c"], 1, {"deals": "independent"})
+    assert match.setup["deals"] == "independent"
+    state = match.deal()
+    seats = GAME.state_to_data(state)["seats"]
+    assert len({tuple(s["hand"]) for s in seats}) == 3
+    assert len({tuple(s["draw"]) for s in seats}) == 3
+    for s in state.seats:
+        assert Counter(s.hand + s.draw) == Counter(PACK + [JOKER]) and len(s.hand) == 11
+    resting = GAME.deal({"players": 3, "sat_out": [1], "deals": "independent"},
+                        round_rng(1, 0))
+    assert GAME.state_to_data(resting)["seats"][2] == seats[2]
+    assert resting.seats[1].result["result"] == "sat-out"
+    match.record(RoundResult([100, 0, 0, 0, 0, 0], [{}] * 6))
+    assert match.setup == {"players": 3, "sat_out": [0], "deals": "independent"}
+    # a set-up from before the option (an old journal) deals as duplicate did
+    old = GAME.deal({"players": 2, "sat_out": []}, round_rng(1, 0))
+    assert GAME.state_to_data(old) == GAME.state_to_data(Match(GAME, ["a", "b"], 1).deal())
+
+
+@pytest.mark.parametrize("bad", ["shared", "", 1])
+def test_gs9_an_unknown_deals_value_is_refused_in_one_line(bad):
+    with pytest.raises(BadConfig, match="GS-9: deals are 'duplicate' or 'independent'"):
+        Match(GAME, ["a", "b"], 1, {"deals": bad})
+    with pytest.raises(BadConfig, match="GS-9: deals are"):
+        GAME.deal({"players": 2, "sat_out": [], "deals": bad}, round_rng(1, 0))
+
+
 def test_gs9_duplicate_match_winners():
     """GS-9: the players who beat their Joker win; if none, the Jokers that won."""
     m = play_match(["ann", "bob"], "dup-1", RandomStrategy())

@@ -4,10 +4,13 @@ The player is dealt 11 cards (GS-2), discards one face down (GS-3), then draws a
 they can knock, go Gin or Big Gin (GS-6) — or until they draw the Joker, which ends the round and
 scores for the Joker (GS-7). The first side to 100 wins the match (GS-8).
 
-GS-9 "duplicate": with several players, every seat gets an identical copy of the same deal and
-plays it alone against a Joker of its own. Seats never interact, so they all move whenever they
-like (the game is :attr:`~GinSolitaire.simultaneous`). Match side ``i`` is seat ``i``'s player and
-side ``i + n`` is that seat's Joker.
+GS-9: with several players, each seat plays alone against a Joker of its own. Seats never
+interact, so they all move whenever they like (the game is :attr:`~GinSolitaire.simultaneous`).
+Match side ``i`` is seat ``i``'s player and side ``i + n`` is that seat's Joker. The option
+``deals`` says what each seat is dealt (PROTOCOL.md §21.6): ``duplicate`` (the default, GS-9's
+"the same deal side by side") gives every seat an identical copy of one deal — the fairest
+comparison, at a price: a seat that is ahead has drawn the cards the others will draw next;
+``independent`` deals every seat its own cards from the same round secret.
 
 The meld solver (GS-5) is :mod:`lan_demon.games.melds`; the moves and their parsing are
 :mod:`lan_demon.games.gin_moves`; the GS-7 scores are :mod:`lan_demon.games.gin_scoring`.
@@ -39,6 +42,22 @@ DRAW = "draw"
 DISCARD = "discard"
 OVER = "over"
 PHASES = (FIRST_DISCARD, DRAW, DISCARD, OVER)
+
+#: GS-9: the ``deals`` option. Duplicate: every seat the same cards (the default: the same
+#: cards for everyone is the fairest contest, and what GS-9 describes); independent: each seat
+#: its own deal from the same round secret, so no seat's cards tell another's.
+DUPLICATE = "duplicate"
+INDEPENDENT = "independent"
+DEALS = (DUPLICATE, INDEPENDENT)
+
+
+def deals_mode(value: Any) -> str:
+    """The ``deals`` option or set-up value, checked; absent (a journal from before the option)
+    is duplicate, as every deal then was."""
+    mode = DUPLICATE if value is None else value
+    if mode not in DEALS:
+        raise BadConfig(f"GS-9: deals are {DUPLICATE!r} or {INDEPENDENT!r}, not {value!r}")
+    return mode
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -89,7 +108,7 @@ class SeatState:
 
 @dataclass
 class GinState:
-    """A round: one :class:`SeatState` per seat, all dealt the same cards (GS-9)."""
+    """A round: one :class:`SeatState` per seat, each dealt as ``deals`` says (GS-9)."""
 
     seats: list[SeatState]
 
@@ -122,14 +141,20 @@ class GinSolitaire(Game):
             return [players[0], "Joker"]
         return list(players) + [f"Joker ({name})" for name in players]
 
+    def default_options(self) -> dict[str, Any]:
+        """GS-9: duplicate deals unless the host asks for independent ones."""
+        return {"deals": DUPLICATE}
+
     def first_setup(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
         self.check_players(players)
-        return {"players": players, "sat_out": []}
+        return {"players": players, "sat_out": [], "deals": deals_mode(options.get("deals"))}
 
     def next_setup(self, match: Match) -> dict[str, Any]:
-        """GS-8/GS-9: a seat whose own match is over sits the next rounds out."""
+        """GS-8/GS-9: a seat whose own match is over sits the next rounds out; the deals stay
+        as the match began."""
         n = len(match.players)
-        return {"players": n, "sat_out": [i for i in range(n) if self._seat_over(match, i)]}
+        return {"players": n, "sat_out": [i for i in range(n) if self._seat_over(match, i)],
+                "deals": deals_mode(match.options.get("deals"))}
 
     @staticmethod
     def _seat_over(match: Match, seat: int) -> bool:
@@ -173,23 +198,35 @@ class GinSolitaire(Game):
 
     def deal(self, setup: dict[str, Any], rng: random.Random) -> GinState:
         """GS-2: shuffle the 52, deal 11; shuffle the Joker into the other 41 (the Draw pile).
-        GS-9: every seat gets a copy of the same deal."""
+        GS-9, ``setup["deals"]`` (PROTOCOL.md §21.6): duplicate, every seat gets a copy of one
+        deal; independent, seat 0 is dealt, then seat 1, … each from the same stream — a seat
+        sitting the round out too, so a seat's cards never depend on who else plays."""
         n = int(setup.get("players", 1))
         self.check_players(n)
         sat_out = set(setup.get("sat_out", []))
-        pack = full_pack()
-        rng.shuffle(pack)
-        hand, rest = pack[:HAND_SIZE], pack[HAND_SIZE:]
-        rest.append(JOKER)
-        rng.shuffle(rest)
+        if deals_mode(setup.get("deals")) == DUPLICATE:
+            deals = [self._deal_one(rng)] * n
+        else:
+            deals = [self._deal_one(rng) for _ in range(n)]
         seats = []
-        for i in range(n):
+        for i, (hand, rest) in enumerate(deals):
             seat = SeatState(hand=list(hand), draw=list(rest))
             if i in sat_out:
                 seat.phase = OVER
                 seat.result = dict(SAT_OUT)
             seats.append(seat)
         return GinState(seats)
+
+    @staticmethod
+    def _deal_one(rng: random.Random) -> tuple[list[Card], list[Card]]:
+        """GS-2, one seat's cards: the hand (the shuffled pack's first 11) and the Draw pile
+        (the other 41 and the Joker, shuffled; top last)."""
+        pack = full_pack()
+        rng.shuffle(pack)
+        hand, rest = pack[:HAND_SIZE], pack[HAND_SIZE:]
+        rest.append(JOKER)
+        rng.shuffle(rest)
+        return hand, rest
 
     def to_move(self, state: GinState) -> list[int]:
         return [i for i, s in enumerate(state.seats) if not s.done]
@@ -435,9 +472,10 @@ class GinSolitaire(Game):
         return GinState(seats)
 
     def cards_in_play(self, state: GinState) -> list[Card]:
-        """53 cards per seat (each seat has its own copy of the deal, GS-9): hand, Draw pile,
-        face-down discards and the Joker once drawn."""
+        """53 cards per seat (each seat has its own pack: a copy of the one deal, or a deal of
+        its own, GS-9): hand, Draw pile, face-down discards and the Joker once drawn."""
         return [c for s in state.seats for c in s.cards()]
 
 
-__all__ = ["GinSolitaire", "GinState", "SeatState"]
+__all__ = ["DEALS", "DUPLICATE", "INDEPENDENT", "GinSolitaire", "GinState", "SeatState",
+           "deals_mode"]
