@@ -221,3 +221,86 @@ def test_gs2_gs9_every_seat_is_dealt_over_the_wire_as_section_21_6_says(scene):
     else:
         assert deal[0][0] != deal[1][0] and deal[0][1] != deal[1][1]
         assert sorted(deal[1][0] + deal[1][1]) == sorted(deal[0][0] + deal[0][1])  # 53 each
+
+
+# --- the command line: --deals for Gin Solitaire, one line for any other game -------------------
+
+
+def test_gs9_host_passes_deals_to_the_match_and_refuses_it_for_another_game(host_configs,
+                                                                          capsys):
+    from conftest import HostStopped
+    from lan_demon.cli import main
+    for argv, want in ((["--deals", "independent"], {"deals": "independent"}), ([], {}),
+                       (["--deals", "duplicate"], {"deals": "duplicate"})):
+        with pytest.raises(HostStopped):
+            main(["host", "--port", "0", "--game", GAME, *argv])
+        assert host_configs[-1].options == want
+    capsys.readouterr()
+    for game in ("racing-demon", "racko"):
+        assert main(["host", "--port", "0", "--game", game, "--deals", "independent"]) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line == f"lan-demon: --deals is a Gin Solitaire option (GS-9), not one of " \
+            f"{game}"
+    assert main(["host", "--port", "0", "--game", GAME, "--deals", "shared"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("lan-demon: argument --deals: invalid choice: 'shared' (choose "
+                           "from 'duplicate', 'independent')")
+
+
+def test_gs9_play_and_simulate_take_deals_too(monkeypatch, capsys):
+    import json
+
+    import lan_demon.commands.local_table as local_table
+    import lan_demon.commands.prompts as prompts
+    from lan_demon.cli import main
+    seen: dict[str, Any] = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_start(game, seed, rounds, speed, **kw):
+        seen.update(kw)
+        raise Stop
+
+    monkeypatch.setattr(prompts, "need_terminal", lambda: None)
+    monkeypatch.setattr(local_table, "start_local_table", fake_start)
+    with pytest.raises(Stop):
+        main(["play", "--game", GAME, "--bots", "1", "--deals", "independent"])
+    assert seen["options"] == {"deals": "independent"}
+    assert main(["play", "--game", "racko", "--deals", "duplicate"]) == 2
+    assert capsys.readouterr().err.strip() == \
+        "lan-demon: --deals is a Gin Solitaire option (GS-9), not one of racko"
+    for mode in MODES:
+        assert main(["simulate", "--game", GAME, "--players", "2", "--seed", "5", "--rounds",
+                     "2", "--deals", mode, "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert [r["setup"]["deals"] for r in doc["rounds"]] == [mode, mode]
+        first, second = doc["players"]
+        # greedy bots play one deal alike: duplicate results agree seat for seat
+        same = [r["detail"][first] == r["detail"][second] for r in doc["rounds"]]
+        assert same == ([True, True] if mode == "duplicate" else [False, False])
+
+
+def test_gs9_a_resumed_host_keeps_its_deals(tmp_path, capsys):
+    """``host --resume`` takes the deals from the journal: ``--deals`` may only repeat them,
+    and is refused in one line for a journal of another game."""
+    from arbiter_harness import Table
+    from lan_demon.cli import main
+    from lan_demon.net.journal import JournalWriter
+    for game, options, flag, words in (
+            (GAME, {"deals": "independent"}, "duplicate",
+             "--deals duplicate conflicts with the journal's match, whose deals were "
+             "independent"),
+            (GAME, {}, "independent",
+             "--deals independent conflicts with the journal's match, whose deals were "
+             "duplicate"),
+            ("racko", {}, "duplicate", "--deals is a Gin Solitaire option (GS-9), not one of "
+                                       "racko, the journal's game")):
+        journal = tmp_path / f"{game}-{flag}.journal"
+        Table(game, options=options).arbiter.attach_journal(JournalWriter(journal),
+                                                            {"port": 7700, "pub_port": 7701})
+        before = journal.read_bytes()
+        assert main(["host", "--resume", str(journal), "--port", "0", "--deals", flag]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, err
+        assert journal.read_bytes() == before

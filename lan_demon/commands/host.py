@@ -13,9 +13,9 @@ from lan_demon.commands.host_log import HostLog
 from lan_demon.commands.host_secrets import host_keys, keep_secrets
 from lan_demon.bots.levels import DEFAULT_LEVEL
 from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_LAG_CAP_MS,
-                                        MIN_RATE_LIMIT, add_handicap, add_level, check_code,
-                                        flag_values, lag_cap, match_options, pause, positive,
-                                        rate_limit, seed)
+                                        MIN_RATE_LIMIT, add_deals, add_handicap, add_level,
+                                        check_code, flag_values, lag_cap, match_options, pause,
+                                        positive, rate_limit, seed)
 from lan_demon.commands.resume import resume_host
 from lan_demon.commands.serve import Announcement, serve_table
 from lan_demon.games import GAME_IDS, get_game
@@ -57,7 +57,9 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
                       f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g}: "
                       "a home LAN's one-way delay is a few ms; a liar gains at most this)")
     add_handicap(host)
-    host.add_argument("--countdown", type=float, help=f"seconds from start to Go (default {COUNTDOWN:g})")
+    add_deals(host)
+    host.add_argument("--countdown", type=float,
+                      help=f"seconds from start to Go (default {COUNTDOWN:g})")
     host.add_argument("--pause", type=pause, help=f"longest pause between rounds, in "
                       f"seconds, or 'none' to wait until every person is ready (default "
                       f"{DEFAULT_PAUSE:g})")
@@ -112,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     seats = args.players or game.max_players
     if args.bots is not None and args.bots > seats:
         raise UsageError(f"--bots {args.bots} is more than the table's {seats} seats")
-    options = match_options(args.game, args.handicap)
+    options = match_options(args.game, args.handicap, args.deals)
     if args.lan and code is None:
         from lan_demon.net.security import new_code
         code = new_code()

@@ -1,8 +1,8 @@
 """Option values the commands share: argparse types (``--pause``, ``--lag-cap``,
 ``--rate-limit``, ``--level``, seeds, counts), the checks of values argparse cannot make (speed
 profiles, room codes, CURVE keys, ``--browse``), the flags several commands take alike
-(``--handicap``, ``--level``, the LAN join flags) and the words their help texts list (speed
-profiles, strategies, levels).
+(``--handicap``, ``--deals``, ``--level``, the LAN join flags) and the words their help texts
+list (speed profiles, strategies, levels).
 """
 
 from __future__ import annotations
@@ -139,14 +139,31 @@ def add_handicap(parser: argparse.ArgumentParser) -> None:
                         "off in racing-demon-german, RG-2)")
 
 
-def match_options(game_id: str, handicap: bool | None) -> dict[str, Any]:
-    """The game options a command line sets: only ``handicap`` (RD-15, RG-2) so far."""
-    if handicap is None:
-        return {}
-    if "handicap" not in get_game(game_id).default_options():
-        flag = "--handicap" if handicap else "--no-handicap"
-        raise UsageError(f"{flag} is a Racing Demon option (RD-15, RG-2), not one of {game_id}")
-    return {"handicap": handicap}
+def add_deals(parser: argparse.ArgumentParser) -> None:
+    from lan_demon.games.gin_solitaire import DEALS
+    parser.add_argument("--deals", choices=DEALS, help="Gin Solitaire (GS-9): duplicate — "
+                        "every seat gets the same cards, the fairest contest, but a seat that "
+                        "is ahead has drawn your next cards (the default); independent — each "
+                        "seat its own cards from the same secret deal")
+
+
+def match_options(game_id: str, handicap: bool | None,
+                  deals: str | None = None) -> dict[str, Any]:
+    """The game options a command line sets: ``handicap`` (RD-15, RG-2) and ``deals`` (GS-9),
+    each refused in one line for a game without it."""
+    options: dict[str, Any] = {}
+    known = get_game(game_id).default_options()
+    if handicap is not None:
+        if "handicap" not in known:
+            flag = "--handicap" if handicap else "--no-handicap"
+            raise UsageError(f"{flag} is a Racing Demon option (RD-15, RG-2), not one of "
+                             f"{game_id}")
+        options["handicap"] = handicap
+    if deals is not None:
+        if "deals" not in known:
+            raise UsageError(f"--deals is a Gin Solitaire option (GS-9), not one of {game_id}")
+        options["deals"] = deals
+    return options
 
 
 def speed_names() -> str:

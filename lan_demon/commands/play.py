@@ -9,7 +9,7 @@ from lan_demon.bots.levels import DEFAULT_LEVEL as PLAY_LEVEL
 from lan_demon.commands import prompts
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_LAG_CAP_MS,
-                                        add_handicap, add_level, check_speed, lag_cap,
+                                        add_deals, add_handicap, add_level, check_speed, lag_cap,
                                         match_options, pause, pause_value, positive, seed,
                                         speed_names)
 from lan_demon.games import GAME_IDS, get_game
@@ -41,6 +41,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--no-bell", action="store_true", help="no terminal bell (when someone "
                       "goes out)")
     add_handicap(play)
+    add_deals(play)
     play.add_argument("--lag-cap", dest="lag_cap_ms", type=lag_cap, help="RD-11: the most "
                       "milliseconds a move's claimed time may precede its arrival, measured "
                       f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g})")
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.strategy is not None:
         make_strategy(game.id, args.strategy)  # an unknown name: one line naming the choices
     level = PLAY_LEVEL if args.level is None else args.level
-    options = match_options(game.id, args.handicap)
+    options = match_options(game.id, args.handicap, args.deals)
     prompts.need_terminal()
     lag_cap_ms = DEFAULT_LAG_CAP_MS if args.lag_cap_ms is None else args.lag_cap_ms
     table = local_table.start_local_table(game.id, args.seed, args.rounds, args.speed,

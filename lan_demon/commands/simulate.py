@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from lan_demon.commands.options import (add_handicap, default_players, match_options, positive,
-                                        seed, speed_names)
+from lan_demon.commands.options import (add_deals, add_handicap, default_players, match_options,
+                                        positive, seed, speed_names)
 from lan_demon.commands.results import format_table
 from lan_demon.games import GAME_IDS, get_game
 
@@ -26,6 +26,7 @@ def add_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--speed", default="club", help=f"Racing Demon speed profile: "
                      f"{speed_names()} (default: club)")
     add_handicap(sim)
+    add_deals(sim)
     sim.add_argument("--json", action="store_true", help="print one JSON document instead")
 
 
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     get_game(args.game)
     players = args.players or default_players(args.game)
     strategy = args.strategy.split(",") if "," in args.strategy else args.strategy
-    options = match_options(args.game, args.handicap)
+    options = match_options(args.game, args.handicap, args.deals)
     sim = simulate(args.game, players, args.seed, args.rounds, strategy, args.speed, options)
     result = sim.match.result_data()
     if args.json:
