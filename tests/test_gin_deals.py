@@ -304,3 +304,36 @@ def test_gs9_a_resumed_host_keeps_its_deals(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err, err
         assert journal.read_bytes() == before
+
+
+# --- the lobby and the help say what the deals mean ---------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_gs9_the_lobby_says_what_the_tables_deals_mean(mode):
+    """GS-9: a Gin Solitaire lobby with two seats says which deals the table has and what they
+    imply — duplicate: a player ahead of you has drawn your next cards; a lone player is not
+    told about seats that are not there."""
+    from lan_demon.tui.style import text_of
+    from tui_fake import FakeClient, controller, seats
+    client = FakeClient(game_id=GAME, table={"phase": "lobby", "captain": 0,
+                                             "seats": seats("Tess", "Bob")},
+                        config={"options": {"deals": mode}})
+    ctl, _ = controller(client, host=True)
+    text = " ".join(text_of(ctl.render(80, 24)).split())
+    if mode == "duplicate":
+        assert "Same cards for everyone (duplicate deals, GS-9): a player who is ahead of you " \
+               "has already drawn your next cards" in text
+        assert "host --deals independent" in text
+    else:
+        assert "Each seat gets its own cards (independent deals, GS-9)" in text
+    alone = FakeClient(game_id=GAME, table={"phase": "lobby", "captain": 0,
+                                            "seats": seats("Tess")},
+                       config={"options": {"deals": mode}})
+    ctl, _ = controller(alone, host=True)
+    assert "GS-9" not in text_of(ctl.render(80, 24))
+    ctl.key("?")
+    help_text = " ".join(text_of(ctl.render(100, 40)).split())
+    assert "a player ahead of you has drawn your next cards" in help_text
+    assert "Independent deals (host --deals independent): each seat gets its own cards" in \
+        help_text

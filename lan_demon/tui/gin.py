@@ -127,8 +127,10 @@ GS-7 C = the cards left above the Joker. Knock: you score C − deadwood, or if 
      Joker scores 25 + (deadwood − C). Gin 25 + C, Big Gin 31 + C. Drawing the Joker ends
      the round and the Joker scores your deadwood.
 GS-8 Rounds go on until one side reaches 100; you win if you get there first.
-GS-9 Several players play the same deal side by side ("duplicate"), each against a Joker
-     of their own; the results are compared."""
+GS-9 Several players play side by side, each alone against a Joker of their own; the
+     results are compared. Duplicate deals (the host's default): everyone gets the same
+     cards, so a player ahead of you has drawn your next cards. Independent deals (host
+     --deals independent): each seat gets its own cards. The lobby says which."""
 
     def __init__(self, coach: Any = None) -> None:
         """``coach``: an object with ``see(view)``, ``advise(view, legal)`` and ``reset()``
@@ -461,11 +463,14 @@ GS-9 Several players play the same deal side by side ("duplicate"), each against
 
     @staticmethod
     def _others(ctl: Controller, view: dict[str, Any], width: int) -> Fragments:
-        """Duplicate play (GS-9): the other seats, once this seat's round is over."""
+        """GS-9: the other seats, once this seat's round is over — on the same deal, or each
+        on its own (the table's ``deals``)."""
         seats = view.get("seats")
         if not seats or len(seats) < 2:
             return []
-        out = line(("class:dim", " the same deal at the other seats (GS-9):"))
+        own = (ctl.client.config.get("options") or {}).get("deals") == "independent"
+        out = line(("class:dim", " the other seats, each on its own deal (GS-9):" if own
+                    else " the same deal at the other seats (GS-9):"))
         for s in seats:
             if s["seat"] == ctl.client.seat:
                 continue

@@ -16,6 +16,18 @@ from lan_demon.tui.scores import rounds_text
 from lan_demon.tui.style import Fragments, line
 from lan_demon.tui.text import names_list, wrap
 
+#: GS-9: what a Gin Solitaire table's deals mean for its players (PROTOCOL.md §16), said in
+#: the lobby before anyone plays. Duplicate is the default; its price is said plainly.
+DEALS_WORDS = {
+    "duplicate": "Same cards for everyone (duplicate deals, GS-9): a player who is ahead of "
+                 "you has already drawn your next cards — someone with two seats, or a friend "
+                 "who finished first, knows them. The host can give each seat its own cards "
+                 "instead: host --deals independent",
+    "independent": "Each seat gets its own cards (independent deals, GS-9), from the same "
+                   "secret deal: nobody else's cards tell yours, and the results compare luck "
+                   "as well as play",
+}
+
 
 def lobby(ctl: TableFacts, width: int, height: int = 99) -> Fragments:
     """The game, its rounds and options, and every seat (in two columns when many)."""
@@ -27,6 +39,9 @@ def lobby(ctl: TableFacts, width: int, height: int = 99) -> Fragments:
     if cfg.get("seeded"):  # §22: a seed deals the same cards to anyone who knows it
         out += wrap("Deals come from a fixed seed (--seed): not secret — anyone who knows "
                     "the seed knows every card", width, "class:warn")
+    deals = cfg.get("options", {}).get("deals")
+    if deals in DEALS_WORDS and (len(ctl.seats) > 1 or (cfg.get("players") or 1) > 1):
+        out += wrap(DEALS_WORDS[deals], width, "class:warn" if deals == "duplicate" else "")
     cells = [seat_cell(ctl, i, seat, 22) for i, seat in enumerate(ctl.seats)]
     if len(cells) > height - 2 and width >= 2 * 38:  # two columns: 20 seats on one page
         cells = [seat_cell(ctl, i, seat, 12) for i, seat in enumerate(ctl.seats)]
