@@ -337,3 +337,55 @@ def test_gs9_the_lobby_says_what_the_tables_deals_mean(mode):
     assert "a player ahead of you has drawn your next cards" in help_text
     assert "Independent deals (host --deals independent): each seat gets its own cards" in \
         help_text
+
+
+# --- bots never read a Draw pile -----------------------------------------------------------------
+
+
+class _Peeker:
+    """A control that does read the Draw pile (its top card picks the move): the check below
+    must tell it apart, or it proves nothing."""
+
+    def choose(self, turn: Any) -> Any:
+        top = turn._state.seats[turn.seat].draw[-1]
+        return turn.legal[top.rank % len(turn.legal)]
+
+
+def _twins_differ(make: Any, mode: str, seed: str) -> bool:
+    """Play two-seat rounds with ``make()`` bots fed the true round (as the simulator feeds
+    them) while twins are fed only their seat's redaction (as a client's mirror); True at the
+    first move where a twin chose otherwise."""
+    import random
+
+    from lan_demon.bots.base import Turn
+    from lan_demon.games import Match, get_game
+    from lan_demon.games.base import round_rng
+    game = get_game(GAME)
+    match = Match(game, ["a", "b"], seed, {"deals": mode})
+    for round_no in range(2):
+        state = game.deal(match.setup, round_rng(seed, round_no))
+        seeing, blind = [make(), make()], [make(), make()]
+        k = 0
+        while not game.round_over(state):
+            for seat in game.to_move(state):
+                k += 1
+                move = seeing[seat].choose(Turn(game, state, seat, random.Random(k)))
+                twin = blind[seat].choose(Turn(game, game.redact(state, seat), seat,
+                                               random.Random(k)))
+                if move != twin:
+                    return True
+                game.apply(state, seat, move)
+    return False
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_gs2_gs9_no_gin_bot_reads_the_draw_pile(mode):
+    """GS-2: the Draw pile is face down. Every registered Gin strategy makes the same moves
+    on the true round and on what its seat may see, duplicate and independent deals alike;
+    a control that reads the pile does not."""
+    from lan_demon.bots import make_strategy, strategy_names
+    names = strategy_names(GAME)
+    assert {"greedy", "solver"} <= set(names)
+    for name in names:
+        assert not _twins_differ(lambda: make_strategy(GAME, name), mode, f"peek:{name}"), name
+    assert _twins_differ(_Peeker, mode, "peek:control")
