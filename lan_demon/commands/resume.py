@@ -51,10 +51,10 @@ def resume_host(args: argparse.Namespace) -> int:
                              f"was {'on' if kept else 'off'}: a resumed match keeps its "
                              f"settings; leave {flag} out")
     if args.deals is not None:
-        kept = {**get_game(config.game).default_options(), **config.options}.get("deals")
+        kept = settings.options.get("deals")
         if kept is None:
             raise UsageError(f"--deals is a Gin Solitaire option (GS-9), not one of "
-                             f"{config.game}, the journal's game; leave --deals out")
+                             f"{settings.game}, the journal's game; leave --deals out")
         if args.deals != kept:
             raise UsageError(f"--deals {args.deals} conflicts with the journal's match, whose "
                              f"deals were {kept}: a resumed match keeps its settings; leave "
