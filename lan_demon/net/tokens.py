@@ -35,8 +35,23 @@ def state_dir() -> Path:
     return root / "lan_demon"
 
 
-def _private_dir(path: Path) -> Path:
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+def private_dir(path: Path) -> Path:
+    """Make ``path`` a directory only its owner may enter (0700): every missing directory on
+    the way — ``$XDG_STATE_HOME`` and its parents too — is made 0700 whatever the umask
+    (``mkdir``'s mode is masked by it, so each is chmod-ed as it is made), and ``path`` itself
+    is chmod-ed 0700 (it is lan_demon's own). Directories that already existed above it keep
+    their mode: they are the user's. Raises OSError."""
+    missing = []
+    here = path
+    while not os.path.lexists(here) and here != here.parent:
+        missing.append(here)
+        here = here.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:  # another process made it meanwhile
+            continue
+        os.chmod(folder, 0o700)
     os.chmod(path, 0o700)
     return path
 
@@ -80,8 +95,8 @@ class TokenStore:
         (then this one should neither use nor save a token), else (True, the stored token or
         None)."""
         try:
-            _private_dir(self.dir.parent)
-            _private_dir(self.dir)
+            private_dir(self.dir.parent)
+            private_dir(self.dir)
             fd = os.open(self.dir / f"{self.path.stem}.lock", os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:
             return True, None  # no state directory to be had: play on without one
@@ -129,7 +144,7 @@ class TokenStore:
         if keys is not None:
             entry["public"], entry["secret"] = keys
         try:
-            _private_dir(self.dir)
+            private_dir(self.dir)
             tmp = self.dir / f"{self.path.stem}.{os.getpid()}.tmp"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
