@@ -139,8 +139,7 @@ def test_a_host_stopped_mid_match_says_whether_it_can_be_resumed(tmp_path):
     players' screens waited for it to come back; a match without a journal never can."""
     from lan_demon.commands.serve import stopped_how
     plain = SimpleNamespace(arbiter=SimpleNamespace(phase="playing"), journal=None)
-    assert stopped_how(plain) == " mid-match; it was not journaled, so it cannot be resumed " \
-        "(host --journal PATH makes a match resumable)"
+    assert stopped_how(plain) == " mid-match; it was not journaled, so it cannot be resumed"
     kept = SimpleNamespace(arbiter=SimpleNamespace(phase="between"),
                            journal=SimpleNamespace(path=tmp_path / "m.journal"))
     assert f"'lan-demon host --resume {tmp_path / 'm.journal'}' brings it back" in \

@@ -19,6 +19,7 @@ from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_L
 from lan_demon.commands.resume import resume_host
 from lan_demon.commands.serve import Announcement, serve_table
 from lan_demon.games import GAME_IDS, get_game
+from lan_demon.net.journals import KEEP_FINISHED
 from lan_demon.net.settings import COUNTDOWN, FAIRNESS_MS, RATE_LIMIT, TURN_TIMEOUT
 
 HELP = "run an arbiter: the table everyone connects to"
@@ -26,8 +27,10 @@ DESCRIPTION = ("Run an arbiter. It binds to 127.0.0.1 only and announces nothing
                "--lan: then it binds every interface, announces the table on the LAN (mDNS), "
                "asks a room code and encrypts (CURVE) — see docs/hosting.md. With --players N "
                "the match starts by itself when N seats are filled; at the match end it prints "
-               "the result and exits 0. With --resume JOURNAL it takes up the match of a "
-               "crashed host again, on the same port.")
+               "the result and exits 0. Every match is journaled (in the state folder, or "
+               "--journal PATH; --no-journal: not at all), so that a host stopped or crashed "
+               "mid-match can take it up again, on the same port: --resume alone takes up "
+               "the latest unfinished one, --resume JOURNAL a given one.")
 
 MIN_HOST_CODE = 8  # a host's own room code: as long as a made one (issue 11, item 6)
 #: ``--rate-limit`` not given: the settings' brake, messages a second per connection (§10)
@@ -49,7 +52,12 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
     add_level(host, DEFAULT_LEVEL, "the level of the --bots")
     host.add_argument("--seed", type=seed, help="deal from this seed: reproducible, so "
                       "not secret (default: secret deals, committed and revealed)")
-    host.add_argument("--journal", help="append every canonical event to this file")
+    host.add_argument("--journal", metavar="PATH", help="journal the match to this file "
+                      "(default: a new file in $XDG_STATE_HOME/lan_demon/journals/, named "
+                      "after the table and the time, its path printed at the start; the "
+                      f"newest {KEEP_FINISHED} finished ones there are kept)")
+    host.add_argument("--no-journal", action="store_true", help="do not journal the match: "
+                      "a host stopped mid-match cannot take it up again")
     host.add_argument("--fairness-ms", type=float, help="RD-11 fairness window "
                       f"for contested plays, 0 to 250 (0: pure arrival order; default {FAIRNESS_MS:g})")
     host.add_argument("--lag-cap", dest="lag_cap_ms", type=lag_cap, help="RD-11: the most "
@@ -71,10 +79,11 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
                       "are dropped (0: no limit, for benchmarks; else at least "
                       f"{MIN_RATE_LIMIT:g}; default "
                       f"{DEFAULT_RATE_LIMIT:g}, bursts of {2 * DEFAULT_RATE_LIMIT:g})")
-    host.add_argument("--resume", metavar="JOURNAL", help="take up the match of a crashed "
-                      "host from its journal (game, seed, seats and settings come from it, "
-                      "the room code, keys and LAN name from JOURNAL.secret beside it; it "
-                      "goes on appending to it)")
+    host.add_argument("--resume", metavar="JOURNAL", nargs="?", const=True, help="take up "
+                      "the match of a stopped or crashed host from its journal (game, seed, "
+                      "seats and settings come from it, the room code, keys and LAN name from "
+                      "JOURNAL.secret beside it; it goes on appending to it). Without JOURNAL: "
+                      "the latest unfinished match of the state folder's journals, said which")
     host.add_argument("--json", action="store_true", help="print the result as the JSON "
                       "document of simulate --json")
     host.add_argument("--lan", action="store_true", help="play over the home LAN: bind every "
@@ -99,7 +108,12 @@ def run(args: argparse.Namespace) -> int:
         if args.bots is not None:
             raise UsageError("--bots goes with a fresh table: a resumed match's seats come "
                              "from its journal; leave --bots out")
+        if args.no_journal:
+            raise UsageError("--no-journal conflicts with --resume: a resumed host appends to "
+                             "the journal it resumes; leave --no-journal out")
         return resume_host(args)
+    if args.no_journal and args.journal is not None:
+        raise UsageError("--journal and --no-journal say opposite things: give one of them")
     secure = args.lan if args.secure is None else args.secure
     code = check_code(args.code, "--code")
     if code is not None and len(code) < MIN_HOST_CODE:
@@ -125,31 +139,60 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(**flag_values(args), options=options, **brake)
     keys = host_keys() if secure else None
     name = _table_name(args.table_name, args.game) if args.lan else None
-    kept = keep_secrets(args.journal, code, keys, name, args.lan)
+    info = sys.stderr if args.json else sys.stdout
+    held, why_not = (None, "--no-journal") if args.no_journal else \
+        journal_for(args.journal, name or args.game)
+    journal = str(held.path) if held is not None else None
+    kept = None
     lan = Announcement()
     try:
+        kept = keep_secrets(journal, code, keys, name, args.lan)
         server = ArbiterServer(settings, host="0.0.0.0" if args.lan else LOOPBACK,
-                               port=args.port, journal=args.journal, keys=keys, code=code,
+                               port=args.port, journal=journal, keys=keys, code=code,
                                on_seats=lan.seats,
                                watch=HostLog(sys.stderr if args.json else sys.stdout))
     except BaseException:
         if kept is not None:  # no table, no journal record: its secrets go too
             kept.unlink(missing_ok=True)
+        if held is not None:  # and a journal made for it
+            held.discard()
         raise
-    info = sys.stderr if args.json else sys.stdout
     seated = "" if not args.players else f", starting when {args.players} " + \
         ("player is seated" if args.players == 1 else "players are seated")
     print(f"lan-demon: hosting {args.game} at {server.address[len('tcp://'):]} "
           f"(updates on port {server.pub_port}){seated}", file=info, flush=True)
-    bots = host_bots(args, server, keys, code)
-    if bots is not None:
-        print(f"lan-demon: seating {args.bots} bot{'s' if args.bots > 1 else ''} at level "
-              f"{bots.choice.level}: {bots.choice.describe(args.game)}", file=info, flush=True)
     try:
-        return serve_table(server, lan, name, args.game, keys, code, info, args.json)
-    finally:
+        bots = host_bots(args, server, keys, code)
         if bots is not None:
-            bots.close()
+            print(f"lan-demon: seating {args.bots} bot{'s' if args.bots > 1 else ''} at level "
+                  f"{bots.choice.level}: {bots.choice.describe(args.game)}", file=info,
+                  flush=True)
+        try:
+            return serve_table(server, lan, name, args.game, keys, code, info, args.json,
+                               why_not)
+        finally:
+            if bots is not None:
+                bots.close()
+    finally:
+        if held is not None:
+            held.release()
+
+
+def journal_for(given: str | None, table: str) -> tuple[Any, str | None]:
+    """The journal a fresh host writes, locked for it (:mod:`lan_demon.net.journals`): the
+    ``--journal`` file, or a new one in the state folder after pruning the folder's old
+    finished ones; and, with none, why not. A state folder that cannot be written is not a
+    reason to refuse a table: it serves unjournaled, and says so (the Ctrl-C line then says
+    the match cannot be resumed)."""
+    from lan_demon.net import journals
+    from lan_demon.net.journal import JournalError
+    if given is not None:
+        return journals.hold(given, create=True), None
+    try:
+        journals.prune()
+        return journals.new_journal(table), None
+    except (JournalError, OSError) as err:
+        return None, f"{err} (--journal PATH chooses another place)"
 
 
 def host_bots(args: argparse.Namespace, server: Any, keys: Any, code: str | None) -> Any:

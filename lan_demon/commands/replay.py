@@ -19,7 +19,8 @@ DESCRIPTION = ("Deal every round again from the journal's seed, apply its moves,
 
 
 def add_arguments(rep: argparse.ArgumentParser) -> None:
-    rep.add_argument("journal", help="a journal written by 'lan-demon host --journal'")
+    rep.add_argument("journal", help="a journal written by 'lan-demon host' (in "
+                     "~/.local/state/lan_demon/journals/ unless --journal PATH)")
     rep.add_argument("--json", action="store_true", help="print the JSON result document")
     rep.add_argument("--coach", action="store_true",
                      help="review each Racing Demon round for the seat named by --seat")

@@ -1,12 +1,14 @@
-"""``host --resume JOURNAL``: the match of a crashed host taken up again. Its settings come from
-the journal, the room code, keys and LAN name from the secrets file beside it; a flag that says
-otherwise is a mistake, not an override (the match would no longer replay, the clients would
-not know the table)."""
+"""``host --resume [JOURNAL]``: the match of a stopped or crashed host taken up again. Its
+settings come from the journal, the room code, keys and LAN name from the secrets file beside
+it; a flag that says otherwise is a mistake, not an override (the match would no longer replay,
+the clients would not know the table). Without JOURNAL, the latest unfinished match of the
+user's journal folder (:mod:`lan_demon.net.journals`), said which."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from lan_demon.commands.errors import UsageError
@@ -16,11 +18,13 @@ from lan_demon.commands.serve import Announcement, serve_table
 
 
 def resume_host(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from lan_demon.net.journal import read_journal
+    from lan_demon.net.journals import hold
     from lan_demon.net.recovery import host_settings, resume, summary
     from lan_demon.net.secrets_file import check_secrets, read_secrets
+    info = sys.stderr if args.json else sys.stdout
+    if args.resume is True:  # --resume with no journal
+        args.resume = str(latest_journal(info))
     read = read_journal(args.resume)
     settings = host_settings(read, args.resume)
     flags = {field: name for name, field in SETTING_FLAGS.items()}
@@ -66,18 +70,52 @@ def resume_host(args: argparse.Namespace) -> int:
     secrets = read_secrets(args.resume)
     check_secrets(read, secrets, args.resume)
     agree_with_secrets(args, secrets)
-    lan = Announcement()
-    server, restored = resume(args.resume, port=args.port, read=read, secrets=secrets,
-                              on_seats=lan.seats)
-    torn = "; the last record was cut off mid-write and was left out" if restored.torn else ""
-    info = sys.stderr if args.json else sys.stdout
-    print(f"lan-demon: resumed {settings.game} at {server.address[len('tcp://'):]} "
-          f"(updates on port {server.pub_port}): {summary(restored)}{torn}",
-          file=info, flush=True)
-    server.watch = HostLog(info, since=server.arbiter)  # says what changes from here on
-    code, keys = (secrets.code, secrets.keys) if secrets else (None, None)
-    name = secrets.name if secrets and secrets.lan else None
-    return serve_table(server, lan, name, settings.game, keys, code, info, args.json)
+    held = hold(args.resume)  # refused if a running host writes it
+    try:
+        lan = Announcement()
+        server, restored = resume(args.resume, port=args.port, read=read, secrets=secrets,
+                                  on_seats=lan.seats)
+        torn = "; the last record was cut off mid-write and was left out" if restored.torn \
+            else ""
+        print(f"lan-demon: resumed {settings.game} at {server.address[len('tcp://'):]} "
+              f"(updates on port {server.pub_port}): {summary(restored)}{torn}",
+              file=info, flush=True)
+        server.watch = HostLog(info, since=server.arbiter)  # says what changes from here on
+        code, keys = (secrets.code, secrets.keys) if secrets else (None, None)
+        name = secrets.name if secrets and secrets.lan else None
+        return serve_table(server, lan, name, settings.game, keys, code, info, args.json)
+    finally:
+        held.release()
+
+
+def latest_journal(info: Any) -> Path:
+    """``--resume`` alone: the latest unfinished journal of the folder, said which on ``info``
+    (with the journals skipped because they cannot be read); none is a :class:`UsageError` of
+    one line."""
+    from lan_demon.net import journals
+    found = journals.survey()
+    latest = journals.latest_unfinished(found)
+    unreadable = [f for f in found if f.state == "unreadable"]
+    busy = [f for f in found if f.state == "in use"]
+    if latest is None:
+        finished = sum(f.state == "finished" for f in found)
+        others = [f"{len(busy)} in use by a running host" if busy else "",
+                  f"{finished} with nothing left to resume" if finished else "",
+                  f"{len(unreadable)} that cannot be read (lan-demon verify FILE says why)"
+                  if unreadable else ""]
+        there = "; ".join(w for w in others if w) or "it holds no journal"
+        raise UsageError(f"no unfinished match to resume in {journals.folder()} ({there}); "
+                         f"give a journal elsewhere as --resume JOURNAL")
+    for bad in unreadable:
+        print(f"lan-demon: skipped {bad.path}: {bad.words}", file=info, flush=True)
+    older = sum(f.state == "unfinished" for f in found) - 1
+    also = "" if not older else \
+        f" ({older} older unfinished one{'s' if older > 1 else ''} there: --resume JOURNAL " \
+        f"takes up another)"
+    what = journals.describe(latest.read) if latest.read is not None else "?"
+    print(f"lan-demon: resuming the match journaled until {journals.when_words(latest.mtime)} "
+          f"in {latest.path}: {what}{also}", file=info, flush=True)
+    return latest.path
 
 
 def agree_with_secrets(args: argparse.Namespace, secrets: Any) -> None:

@@ -31,9 +31,11 @@ class Announcement:
 
 
 def serve_table(server: Any, lan: Announcement, name: str | None, game: str, keys: Any,
-                code: str | None, info: Any, as_json: bool) -> int:
-    """Show the room code and the key's fingerprint, announce the table on the LAN when it has
-    a LAN name, and serve."""
+                code: str | None, info: Any, as_json: bool,
+                unjournaled: str | None = None) -> int:
+    """Show the room code, the key's fingerprint and where the match is journaled (or why it
+    is not: ``unjournaled``), announce the table on the LAN when it has a LAN name, and
+    serve."""
     if code is not None:
         from lan_demon.net.security import format_code
         print(f"lan-demon: room code {format_code(code)} — tell it to the players",
@@ -41,6 +43,7 @@ def serve_table(server: Any, lan: Announcement, name: str | None, game: str, key
     if keys is not None:
         print(f"lan-demon: encrypted; key fingerprint {keys.fingerprint} (public key "
               f"{keys.public.decode()})", file=info, flush=True)
+    print(f"lan-demon: {journal_words(server, unjournaled)}", file=info, flush=True)
     try:
         if name is not None:
             lan.announcer = announce(name, game, server, keys, code is not None, info)
@@ -87,15 +90,51 @@ def _serve_host(server: Any, as_json: bool) -> int:
     return 0
 
 
+def journal_words(server: Any, unjournaled: str | None) -> str:
+    """The host's line at the start about its journal: where it is, and how a stopped host
+    takes the match up again — or that it cannot."""
+    journal = server.journal
+    if journal is None:
+        return (f"this match is not journaled ({unjournaled or '--no-journal'}), so a host "
+                f"stopped mid-match cannot take it up again")
+    from lan_demon.net.journals import in_folder
+    command = "lan-demon host --resume" + ("" if in_folder(journal.path) else
+                                           f" {journal.path}")
+    return (f"journaling the match to {journal.path}; if this host stops, '{command}' takes "
+            f"it up again")
+
+
 def stopped_how(server: Any) -> str:
-    """What a host stopped mid-match leaves behind (the players' screens wait for it): a
-    journaled match resumes, one not journaled is lost — said, not left to be guessed."""
-    if server.arbiter.phase in ("lobby", "over"):
+    """What a host stopped mid-match, or in a lobby with seats, leaves behind (the players'
+    screens wait for it): a journaled match resumes — with ``--resume`` alone when it is the
+    latest unfinished one of the journal folder, else with its path — and one not journaled
+    is lost: said, not left to be guessed."""
+    arbiter = server.arbiter
+    seated = len(getattr(arbiter, "seats", ()))
+    if arbiter.phase == "over" or (arbiter.phase == "lobby" and not seated):
         return ""
     from lan_demon.net.seats import TOKEN_LIFE
+    what = "mid-match" if arbiter.phase != "lobby" else \
+        f"with {seated} seated in its lobby"
     journal = server.journal
-    if journal is not None:
-        return (f" mid-match; 'lan-demon host --resume {journal.path}' brings it back, the "
-                f"players' seats with it, for {TOKEN_LIFE / 60:g} minutes")
-    return (" mid-match; it was not journaled, so it cannot be resumed (host --journal PATH "
-            "makes a match resumable)")
+    if journal is None:
+        return f" {what}; it was not journaled, so it cannot be resumed"
+    back = "it" if arbiter.phase != "lobby" else "the lobby"
+    command, which = f"lan-demon host --resume {journal.path}", ""
+    if _resumed_alone(journal.path):
+        command, which = "lan-demon host --resume", f" (the latest unfinished match: " \
+            f"{journal.path})"
+    return (f" {what}; '{command}' brings {back} back, the players' seats with it, for "
+            f"{TOKEN_LIFE / 60:g} minutes{which}")
+
+
+def _resumed_alone(path: Any) -> bool:
+    """Whether ``host --resume`` with no journal would take up this one (this process holds
+    its lock, so it is not "in use" to itself)."""
+    from pathlib import Path
+
+    from lan_demon.net import journals
+    if not journals.in_folder(path):
+        return False
+    latest = journals.latest_unfinished(journals.survey(mine=path))
+    return latest is not None and latest.path.resolve() == Path(path).resolve()

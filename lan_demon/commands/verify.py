@@ -12,7 +12,8 @@ DESCRIPTION = ("Check a journal from its records and the spec alone: the chain o
 
 
 def add_arguments(ver: argparse.ArgumentParser) -> None:
-    ver.add_argument("journal", help="a journal written by 'lan-demon host --journal'")
+    ver.add_argument("journal", help="a journal written by 'lan-demon host' (in "
+                     "~/.local/state/lan_demon/journals/ unless --journal PATH)")
 
 
 def run(args: argparse.Namespace) -> int:
