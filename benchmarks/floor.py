@@ -102,6 +102,17 @@ def thread_cpu(pid: int) -> dict[int, tuple[str, float]]:
     return threads
 
 
+def unjournaled(tree: str) -> list[str]:
+    """``--no-journal`` for a tree whose host journals by default (issue 27): the table is
+    measured, not the disk. An older tree journals only when asked and knows no such flag."""
+    try:
+        with open(os.path.join(tree, "lan_demon", "commands", "host.py"),
+                  encoding="utf-8") as source:
+            return ["--no-journal"] if "--no-journal" in source.read() else []
+    except OSError:
+        return []
+
+
 def split_cpu(pid: int, before: dict[int, tuple[str, float]],
               after: dict[int, tuple[str, float]]) -> dict[str, float]:
     """CPU seconds between two :func:`thread_cpu` readings, as python / io / other."""
@@ -409,7 +420,7 @@ class Target:
                        "0", "--players",
                        str(players), "--seed", str(seed), "--countdown", "0", "--pause", "0",
                        "--fairness-ms", "0", "--rounds", "1000000", "--no-handicap",
-                       "--rate-limit", "0"]
+                       "--rate-limit", "0", *unjournaled(self.tree)]
             self.proc = subprocess.Popen(command, cwd=self.tree, env=env,
                                          stdout=subprocess.PIPE, stderr=log, text=True)
             # "lan-demon: hosting racing-demon at HOST:PORT (updates on port PUB), …"

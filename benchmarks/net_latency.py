@@ -95,15 +95,17 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Host:
-    """An arbiter in a process of its own, on loopback, any free port: ``lan-demon host``; with
-    ``flat_out`` also ``--no-handicap --rate-limit 0`` (RD-15 off, no flood brake: the
-    saturated phase's bare seats send ~10,000 messages/s each, on purpose)."""
+    """An arbiter in a process of its own, on loopback, any free port: ``lan-demon host``
+    (``--no-journal``: the table is measured, not the disk, and no journal of a million rounds
+    is left in the state folder); with ``flat_out`` also ``--no-handicap --rate-limit 0``
+    (RD-15 off, no flood brake: the saturated phase's bare seats send ~10,000 messages/s each,
+    on purpose)."""
 
     def __init__(self, players: int, seed: int, fairness_ms: float, log: Any, name: str,
                  flat_out: bool = False):
         command = ["-m", "lan_demon", "host", "--port", "0", "--players", str(players),
                    "--seed", str(seed), "--countdown", "0", "--pause", "0",
-                   "--fairness-ms", f"{fairness_ms:g}", "--rounds", "1000000"]
+                   "--fairness-ms", f"{fairness_ms:g}", "--rounds", "1000000", "--no-journal"]
         if flat_out:
             command += ["--no-handicap", "--rate-limit", "0"]
         self.proc = subprocess.Popen(python(f"host-{name}") + command,

@@ -267,7 +267,8 @@ def spectator(out: Path, made: list[str]) -> None:
     run = [sys.executable, "-m", "lan_demon"]
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": ROOT}
     host = subprocess.Popen(run + ["host", "--game", "racing-demon", "--port", str(port),
-                                   "--players", "3", "--rounds", "1", "--seed", "4"], **quiet)
+                                   "--players", "3", "--rounds", "1", "--seed", "4",
+                                   "--no-journal"], **quiet)
     bots: list[subprocess.Popen] = []
     try:
         with Session("join", address, "--spectate", "--name", "Sam") as s:
