@@ -89,8 +89,12 @@ def test_nesting_deeper_than_the_limit_is_malformed_and_never_crashes() -> None:
                 + b"\x81\xa1a" * depth + b"\x01")
         err = refused_once(t, b"A", move, "malformed", re=5)
         assert str(MAX_DEPTH) in err["reason"]
-    ok = make("move", id=6, round=0, move={"t": "turn", "x": [[[1]]]}, ts=t.now)
-    assert t.committed(t.deliver(b"A", encode(ok)), 6)  # shallow extras are fine
+    # Shallow nesting is read: a field the move does not have is then refused as a move
+    # (bad_move, PROTOCOL.md §14), not as a frame; the move itself plays
+    extra = make("move", id=6, round=0, move={"t": "turn", "x": [[[1]]]}, ts=t.now)
+    refused_once(t, b"A", encode(extra), "bad_move", re=6)
+    ok = make("move", id=7, round=0, move={"t": "turn"}, ts=t.now)
+    assert t.committed(t.deliver(b"A", encode(ok)), 7)
 
 
 def test_wrong_and_missing_versions_and_unknown_types() -> None:
@@ -354,11 +358,14 @@ def test_a_reconnected_seat_counts_its_request_ids_afresh() -> None:
 
 
 def test_rd2_a_seat_named_anywhere_in_a_move_moves_only_the_sender_s_cards() -> None:
-    """RD-2 / RD-10: a connection plays for its own seat; a "seat" field, in the message or in
-    the move, is ignored, never obeyed (§2: unknown fields are ignored)."""
+    """RD-2 / RD-10: a connection plays for its own seat; a "seat" field is never obeyed: in
+    the message it is ignored (§2: unknown fields are ignored), in the move map it is refused
+    (bad_move: a move map holds its move's fields only, §14)."""
     t = race_table(fairness_ms=0)
     bob = RD.state_to_data(t.arbiter.state)["seats"][1]
-    forged = make("move", id=77, round=0, move={**PLAY, "seat": 1}, ts=t.now)
+    inside = make("move", id=76, round=0, move={**PLAY, "seat": 1}, ts=t.now)
+    refused_once(t, b"A", encode(inside), "bad_move", re=76)
+    forged = make("move", id=77, round=0, move=PLAY, ts=t.now)
     forged["seat"] = 1
     t.deliver(b"A", encode(forged))
     assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 0)  # Ann's own 2♥

@@ -53,6 +53,21 @@ class BadMove(GameError):
     """A move that does not parse (unknown kind, missing field, bad card code)."""
 
 
+def move_fields(data: dict[str, Any], allowed: frozenset[str] | set[str]) -> dict[str, Any]:
+    """A move map as its game reads it (PROTOCOL.md §14–§16): a field whose value is nil is a
+    field left out (§2), and a field its move does not have is a :class:`BadMove`. §2 asks a
+    receiver to ignore fields it does not know in a *message*, whose fields inform; a move is an
+    instruction, and a field the arbiter does not know may be one the sender meant to change the
+    move (a misspelt ``"N": 2`` would move one card of a run of two): refused, it is said."""
+    if None in data.values():
+        data = {k: v for k, v in data.items() if v is not None}
+    extra = data.keys() - allowed
+    if extra:
+        raise BadMove(f"a {data.get('t')!r} move has no field {', '.join(map(repr, sorted(extra)))}"
+                      f" (its fields: {', '.join(sorted(allowed))})")
+    return data
+
+
 class BadConfig(GameError):
     """A match configuration the game does not allow (player count, option value)."""
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from lan_demon.games.base import BadMove
+from lan_demon.games.base import BadMove, move_fields
 
 COLUMNS = 4
 COLUMN_NAMES = tuple(f"c{i + 1}" for i in range(COLUMNS))
@@ -89,6 +89,8 @@ class Timeout:
 Move = Play | TurnPack | VoteStuck | CallOut | Timeout
 _SIMPLE_MOVES = {"turn": TurnPack(), "stuck": VoteStuck(), "out": CallOut(), "timeout": Timeout()}
 PLACE = re.compile(r"^(pile|waste|c[1-4]|middle|s\d+)$")
+_SIMPLE_FIELDS = frozenset(("t",))
+_PLAY_FIELDS = frozenset(("t", "from", "to", "n"))  # a move map holds these and no others (§14)
 _PLAYS: dict[tuple[str, str, int], Play] = {}  # wire form -> move, for the plays parsed so far
 
 
@@ -114,9 +116,13 @@ def move_from_data(data: Any) -> Move:
         raise BadMove(f"a move is a map with a type 't', not {data!r}")
     kind = data["t"]
     if kind in _SIMPLE_MOVES:
+        if len(data) != 1:
+            move_fields(data, _SIMPLE_FIELDS)  # (nil fields are left out; any other: refused)
         return _SIMPLE_MOVES[kind]
     if kind != "play":
         raise BadMove(f"unknown move type {kind!r}")
+    if not data.keys() <= _PLAY_FIELDS or None in data.values():
+        data = move_fields(data, _PLAY_FIELDS)
     src, dst, n = data.get("from"), data.get("to"), data.get("n", 1)
     plain = type(src) is str and type(dst) is str and type(n) is int
     if plain:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from lan_demon.games.base import BadMove
+from lan_demon.games.base import BadMove, move_fields
 from lan_demon.games.cards import Card, CardError
 
 
@@ -107,6 +107,10 @@ def parse_move(text: str) -> Move:
                   "try: discard QS, draw, knock QS, big-gin")
 
 
+_BARE_FIELDS = frozenset(("t",))  # a move map holds its move's fields and no others (§16)
+_CARD_FIELDS = frozenset(("t", "card"))
+
+
 def move_from_data(data: Any) -> Move:
     """A move from its wire form (a map with ``t``; a move object or its text also do)."""
     if isinstance(data, (Discard, Draw, Knock, BigGin)):
@@ -116,13 +120,10 @@ def move_from_data(data: Any) -> Move:
     if not isinstance(data, dict) or "t" not in data:
         raise BadMove(f"not a Gin Solitaire move: {data!r}")
     kind = data["t"]
-    extra = set(data) - {"t", "card"}
-    if extra:
-        raise BadMove(f"unexpected field(s) {sorted(extra)} in {data!r}")
     if kind in ("draw", "big-gin"):
-        if "card" in data:
-            raise BadMove(f"{kind} takes no card")
+        move_fields(data, _BARE_FIELDS)
         return Draw() if kind == "draw" else BigGin()
+    data = move_fields(data, _CARD_FIELDS)
     if kind in ("discard", "knock"):
         if "card" not in data:
             raise BadMove(f"{kind} needs a card")

@@ -17,7 +17,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from lan_demon.games.base import BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
+from lan_demon.games.base import (BadConfig, BadMove, Game, IllegalMove, Match, RoundResult,
+                                  move_fields)
 
 #: Slot numbers as printed on a rack, slot 5 first (RK-2).
 SLOTS: tuple[int, ...] = tuple(range(5, 55, 5))
@@ -126,6 +127,7 @@ class DiscardHeld:
 Move = TakeDiscard | Draw | Place | DiscardHeld
 _SLOT_MOVES: dict[str, type] = {"take": TakeDiscard, "place": Place}
 _BARE_MOVES: dict[str, type] = {"draw": Draw, "discard": DiscardHeld}
+_BARE_FIELDS, _SLOT_FIELDS = frozenset(("t",)), frozenset(("t", "slot"))
 MOVE_FORMS = "take <slot>, draw, place <slot>, discard (slots 5, 10, … 50)"
 
 
@@ -451,10 +453,14 @@ class RackO(Game):
         if not isinstance(data, dict) or not isinstance(data.get("t"), str):
             raise BadMove(f"a Rack-O move is a map with a type 't', not {data!r}")
         kind = data["t"]
-        if kind in _BARE_MOVES and set(data) == {"t"}:
+        if kind in _BARE_MOVES:
+            move_fields(data, _BARE_FIELDS)  # its fields and no others (§15); nil: left out
             return _BARE_MOVES[kind]()
-        if kind in _SLOT_MOVES and set(data) == {"t", "slot"}:
-            return _slot_move(kind, data["slot"])
+        if kind in _SLOT_MOVES:
+            slot = move_fields(data, _SLOT_FIELDS).get("slot")
+            if slot is None:
+                raise BadMove(f"{kind!r} needs a slot (5, 10, … 50)")
+            return _slot_move(kind, slot)
         raise BadMove(f"not a Rack-O move: {data!r}; the moves are {MOVE_FORMS}")
 
     def state_to_data(self, state: RackOState) -> dict[str, Any]:
