@@ -24,7 +24,7 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import IllegalMove, get_game
-from lan_demon.net.codec import ProtocolError, decode_all, encode, make
+from lan_demon.net.codec import NAME_CHARS, ProtocolError, decode_all, encode, fit_text, make
 from lan_demon.net.connect import (ConnectError, check_server_key, handshake_failure,
                                    normalize_address,
                                    pub_endpoint, unwatch, watch_handshake)
@@ -150,9 +150,14 @@ class Client(TableCopy):
         monitor = watch_handshake(self.dealer) if watch else None
         self.dealer.connect(self.address)
         self.connected = False
-        self._send(make("hello", id=next(self._ids), name=self.name, role=self.role,
-                        token=self.token, bot=self.bot or None, code=self.code))
+        self._send(self._hello())
         return monitor
+
+    def _hello(self) -> dict[str, Any]:
+        """Our name trimmed and cut as the arbiter keeps it (§4.1), which also keeps it within
+        the bytes a string may have (§2): a longer one would be refused with the frame."""
+        return make("hello", id=next(self._ids), name=fit_text(self.name.strip(), NAME_CHARS),
+                    role=self.role, token=self.token, bot=self.bot or None, code=self.code)
 
     def _secure(self, sock: zmq.Socket) -> None:
         if self.server_key is not None:

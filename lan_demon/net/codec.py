@@ -31,14 +31,18 @@ MAX_DEPTH = 16  # how deep a client's maps and lists may nest (a move is 2 deep)
 #: What msgpack's unpacker may build from a client's frame, checked from each header *before*
 #: the object is built: a 60,000-element list is refused on reading its length, not after
 #: 60,000 objects were made. No client message holds a list today and the longest map is a
-#: ``hello`` (9 entries); the longest string is a name (24 characters, at most 96 bytes of
-#: UTF-8); ``bin`` and extension types are never used (PROTOCOL.md §2) but are bounded like
+#: ``hello`` (8 entries); the longest strings are a name and a dispute's reason, which a client
+#: cuts to fit (:func:`fit_text`); ``bin`` and extension types are never used (PROTOCOL.md §2) but are bounded like
 #: strings, so that a ``bin`` where a string belongs is still read and refused by field, with
 #: its request id. Depth and the total
 #: number of objects are then bounded by :data:`MAX_MESSAGE`: every object takes at least one
 #: byte, so a frame holds at most 2,048 of them, and :data:`MAX_DEPTH` is checked on those.
 UNPACK_LIMITS = {"max_array_len": 64, "max_map_len": 32, "max_str_len": 256,
                  "max_bin_len": 256, "max_ext_len": 256}
+#: Characters the arbiter keeps of a ``hello``'s name (trimmed first) and of a ``dispute``'s
+#: reason; what a client sends of them must also fit the 256 bytes above (:func:`fit_text`).
+NAME_CHARS = 24
+DISPUTE_CHARS = 200
 SMALL = 64  # bytes: msgpack's default limits for a frame this small are all within those
 
 # Field kinds, as msgpack sees them.
@@ -244,6 +248,16 @@ def _header(n: int, fix: int, wide16: bytes, wide32: bytes) -> bytes:
 
 def _packb(obj: Any) -> bytes:
     return msgpack.packb(obj, use_bin_type=True)
+
+
+def fit_text(text: str, chars: int) -> str:
+    """``text`` as a client sends it in a field the arbiter keeps ``chars`` characters of (a
+    name, a dispute's reason): those characters, fewer when their UTF-8 is over the 256 bytes
+    the arbiter's unpacker reads — it refuses a longer string with the whole frame, unanswered
+    by id (§2), so 200 "é" (400 bytes) would never arrive. Cut between characters, never inside
+    one; a lone surrogate (a name from undecodable bytes) goes as "?"."""
+    data = text[:chars].encode("utf-8", "replace")[:UNPACK_LIMITS["max_str_len"]]
+    return data.decode("utf-8", "ignore")
 
 
 def make(kind: str, **fields: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ takes the arbiter's core, ``arb`` (:class:`lan_demon.net.arbiter.Arbiter`), firs
 
 from __future__ import annotations
 
-from lan_demon.net.codec import ProtocolError, make
+from lan_demon.net.codec import DISPUTE_CHARS, ProtocolError, make
 from lan_demon.net.fairdeal import is_hash
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Seat
@@ -57,7 +57,7 @@ def on_dispute(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     key = (player.index, msg["round"])
     if key not in arb.disputes:
         arb.disputes.add(key)
-        reason = msg["reason"][:200]
+        reason = msg["reason"][:DISPUTE_CHARS]
         arb.record("dispute", seat=player.index, round=msg["round"], reason=reason)
         arb._publish(out, "dispute", seat=player.index, round=msg["round"], reason=reason)
     out.private.append((peer, make("ok", re=msg["id"])))

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lan_demon.games import GameError
-from lan_demon.net.codec import ProtocolError, make
+from lan_demon.net.codec import NAME_CHARS, ProtocolError, make
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seal import new_key
 from lan_demon.net.security import codes_match
 
 AWAY_AFTER = 3.0  # a seat silent this long (three beats) is marked away
 TOKEN_LIFE = 300.0  # a session token reconnects to its seat for 5 minutes after going away
-NAME_LIMIT = 24
+NAME_LIMIT = NAME_CHARS  # a name's characters kept (trimmed first), as the client cuts it
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lan_demon.games import GameError
-from lan_demon.net.codec import ProtocolError, check, make, state_hash
+from lan_demon.net.codec import (DISPUTE_CHARS, ProtocolError, check, fit_text, make,
+                                 state_hash)
 from lan_demon.net.fairdeal import DealWitness
 from lan_demon.net.seal import open_seal, private_of
 from lan_demon.net.tokens import TokenStore
@@ -206,7 +207,7 @@ class TableCopy:
         self.notices.append(Notice("dishonest", text, {"round": update["round"]}))
         if self.seat is not None and self.connected:
             self._deal_request(make("dispute", id=next(self._ids), round=update["round"],
-                                    reason=problem))
+                                    reason=fit_text(problem, DISPUTE_CHARS)))
 
     def _on_private(self, msg: dict[str, Any]) -> None:
         if msg["seq"] > self.seq:
