@@ -714,6 +714,44 @@ def features() -> Session:
     so.arbiter.match.setup = {"players": 2, "sat_out": [1], "deals": "duplicate"}
     so.tick(101.25)  # Go: Bob's seat is over from the start, its result sat-out
     keep(so)
+
+    # Racing Demon: Ann plays her waste's A♣ (its new top, 4♦, is hers alone: sealed), then her
+    # last Pile card, the 2♣, onto it: her Pile is empty, she is out (RD-12).
+    out = _seated("out", "racing-demon", seed=1, turn_timeout=600.0)
+    seats = [DemonSeat(pile=cards(pile, o), columns=[cards(c, o) for c in ("KH", "9S", "8S",
+                                                                            "7S")],
+                       pack=cards("5H 6H", o), waste=cards(waste, o), pile_size=13)
+             for o, pile, waste in ((0, "2C", "3C 4D AC"), (1, "9D 5C", "3H"))]
+    data = game.state_to_data(game.redact(DemonState(german=False, seats=seats), None))
+    data["seats"] = game.state_to_data(DemonState(german=False, seats=seats))["seats"]
+    out.arbiter.state = game.state_from_data(data)
+    out.request("ann", "move", 100.5, round=0, move={"t": "play", "from": "waste",
+                                                    "to": "middle"}, ts=100.5)
+    out.request("ann", "move", 100.75, round=0, move={"t": "play", "from": "pile", "to": "s1"},
+                ts=100.75)
+    keep(out)
+
+    # Rack-O: the seat to move takes the Discard's 39 into slot 50, and its rack ascends (RK-5).
+    ro = _seated("ro", "racko", seed=1)
+    state = ro.arbiter.state
+    mover = state.turn
+    state.racks[mover] = [4, 8, 12, 16, 20, 24, 28, 32, 36, 2]
+    state.racks[1 - mover] = [1, 3, 5, 7, 9, 11, 13, 15, 17, 19]
+    state.discard = [21, 39]
+    taken = set(state.racks[0]) | set(state.racks[1]) | set(state.discard)
+    state.draw = [n for n in range(40, 0, -1) if n not in taken]
+    ro.request(("ann", "bob")[mover], "move", 100.5, round=0, move={"t": "take", "slot": 50},
+               ts=100.5)
+    keep(ro)
+
+    # Gin Solitaire: Ann drew her 11th card; the K♦ discarded, her 10 all meld: Gin (GS-6).
+    gg = _seated("gg", "gin-solitaire", seed=1)
+    ann = gg.arbiter.state.seats[0]
+    ann.hand = [parse_card(c) for c in "AS 2S 3S 4S 5H 5D 5C 9C TC JC KD".split()]
+    ann.draw = [c for c in ann.draw if c not in ann.hand]
+    ann.phase = "discard"
+    gg.request("ann", "move", 100.5, round=0, move={"t": "knock", "card": "KD"}, ts=100.5)
+    keep(gg)
     return log
 
 
@@ -929,6 +967,25 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("pub_update_round_gin_sat_out", pub(lambda m: m.get("k") == "round"
                                             and m["setup"].get("sat_out"), session=ft),
         "Gin Solitaire: a seat whose own match is decided sits the round out (GS-8)")
+    add("pub_update_move_rd_waste", pub(lambda m: upd_move(m, t="play", **{"from": "waste"}),
+                                        session=ft),
+        "Racing Demon: a play from the waste; its new waste top is the mover's alone (p, s)")
+    add("a2c_private_move_rd_waste", a2c(lambda m: m["t"] == "private" and m["k"] == "move"
+                                         and m["events"][0].get("from") == "waste",
+                                         session=ft),
+        "Racing Demon: the mover's half of a waste play: the real new waste top (waste_top)")
+    add("pub_update_move_rd_out", pub(lambda m: upd_move(m, t="play") and has(m, "out"),
+                                      session=ft),
+        "Racing Demon: the last Pile card played: the Pile is empty (top nil), OUT (RD-12)")
+    add("pub_update_move_racko_racko", pub(lambda m: upd_move(m, t="take") and has(m, "racko"),
+                                           session=ft),
+        "Rack-O: a take that makes the rack ascend: the round ends, Rack-O (RK-5)")
+    add("pub_update_move_gin_gin", pub(lambda m: upd_move(m, t="knock") and has(m, "gin"),
+                                       session=ft),
+        "Gin Solitaire: a knock with every card melded is Gin (GS-6); its result private")
+    add("a2c_private_move_gin_gin", a2c(lambda m: m["t"] == "private" and m["k"] == "move"
+                                        and has(m, "gin"), session=ft),
+        "Gin Solitaire: the knocker's half of Gin: the real card and its result")
     return v
 
 

@@ -32,6 +32,7 @@ from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED, SCHEMAS,
                                  TO_CLIENT, VERSION, ProtocolError, decode, decode_all, encode,
                                  encode_many, make, request_id)
+from lan_demon.net.seal import open_seal, private_of
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -148,6 +149,35 @@ def test_every_message_type_and_update_kind_has_a_vector() -> None:
     assert kinds >= {"lobby", "presence", "countdown", "round", "move", "round_end",
                      "match_end"}
     assert codes == set(ERROR_CODES)
+
+
+def _welcome_keys(session: str) -> list[bytes]:
+    """Every seal key a welcome of a recorded session gave (§23)."""
+    lines = (VECTORS / f"session-{session}.jsonl").read_text(encoding="utf-8").splitlines()
+    return [read_json(line)["msg"]["seal"] for line in lines
+            if '"welcome"' in line and '"seal"' in line]
+
+
+def test_the_rarer_ends_and_reveals_have_vectors() -> None:
+    """RD-12: the last Pile card played (a pile of 0 with no top, then out); RK-5: a rack that
+    ascends; GS-6: a knock with no deadwood is gin; RD-9: a play from the waste whose new top,
+    sealed in s, opens with the mover's welcome key to the private vector's real waste_top."""
+    out = messages("pub_update_move_rd_out")[0]
+    assert [e["e"] for e in out["events"]] == ["play", "pile", "out"]
+    assert out["events"][1]["size"] == 0 and out["events"][1]["top"] is None
+    racko = messages("pub_update_move_racko_racko")[0]
+    assert [e["e"] for e in racko["events"]] == ["take", "racko"]
+    gin = messages("pub_update_move_gin_gin")[0]
+    assert gin["move"] == {"t": "knock", "card": "??"}
+    assert [e["e"] for e in gin["events"]] == ["gin", "seat-over"]
+    for update, half in (("pub_update_move_rd_waste", "a2c_private_move_rd_waste"),
+                         ("pub_update_move_gin_gin", "a2c_private_move_gin_gin")):
+        sealed, private = messages(update)[0], messages(half)[0]
+        opened = [open_seal(key, sealed["seq"], sealed["s"]) for key in _welcome_keys("features")]
+        assert [private_of(sealed, h) for h in opened if h is not None] == [private]
+    waste_top = messages("a2c_private_move_rd_waste")[0]["events"][0]["private"]["waste_top"]
+    assert waste_top is not None and not waste_top.startswith("??")
+    assert messages("a2c_private_move_gin_gin")[0]["move"] == {"t": "knock", "card": "KD"}
 
 
 def test_the_vectors_do_not_decode_on_another_channel() -> None:
