@@ -332,6 +332,41 @@ def test_item9_rd13_a_table_move_before_the_minute_fails_verify(demon):
         verdict.line, verdict.line
 
 
+def test_rd13_a_pack_turn_does_not_restart_the_minute_at_the_table_or_in_verify(tmp_path):
+    """RD-13 counts a minute with no card played: the table's timeout comes 60 s after Go even
+    0.05 s after a Pack turn (PROTOCOL.md §19 once said a turn restarted it), and ``verify``
+    takes such a journal as it is; a rotation restarts the minute (the next timeout waits
+    another 60 s), and three end the round."""
+    t = Table("racing-demon", rounds=1)
+    path = tmp_path / "j"
+    writer = JournalWriter(path)
+    t.arbiter.attach_journal(writer, PORTS)
+    t.seat(b"A", "ann")
+    t.seat(b"B", "bob")
+    t.send(b"A", "ready")
+    t.send(b"B", "ready")  # Go at 100.0
+    t.send(b"B", "hb", at=159.9)
+    assert t.committed(t.send(b"A", "move", at=159.95, round=0, move={"t": "turn"}, ts=159.95))
+    t.tick(159.999)
+    assert not [u for u in t.updates("move") if u["seat"] == -1]
+    t.tick(160.0)
+    (timeout,) = [u for u in t.updates("move") if u["seat"] == -1]
+    assert timeout["events"] == [{"e": "rotate", "why": "timeout", "n": 1}]
+    for at in (161.0, 219.99):
+        t.send(b"A", "hb", at=at)
+        t.send(b"B", "hb", at=at)
+        t.tick(at)
+    assert len([u for u in t.updates("move") if u["seat"] == -1]) == 1
+    for at in (220.0, 280.0):
+        t.send(b"A", "hb", at=at)
+        t.send(b"B", "hb", at=at)
+        t.tick(at)
+    assert [u["events"][0]["n"] for u in t.updates("move") if u["seat"] == -1] == [1, 2, 3]
+    assert t.arbiter.phase == "over"
+    writer.close()
+    assert verify(path).ok, verify(path).line
+
+
 def test_item9_an_arrival_time_that_goes_back_fails_verify(racko):
     def back(records):
         records[first(records, "move", 4)]["at"] -= 10.0
