@@ -266,6 +266,26 @@ def test_spectators_cannot_ready_or_start_either():
         assert err["code"] == "spectator"
 
 
+DEAL_REQUESTS = {"commit": {"round": 0, "hash": "a" * 64},
+                 "reveal": {"round": 0, "nonce": "b" * 32},
+                 "dispute": {"round": 0, "reason": "x"}}
+
+
+@pytest.mark.parametrize("kind", ["ready", "start", "move", *DEAL_REQUESTS])
+def test_what_needs_a_seat_is_spectator_from_a_spectator_and_not_joined_from_a_stranger(kind):
+    """PROTOCOL.md §10, §11: every request only a seat may make is refused ``spectator`` from
+    a spectator and ``not_joined`` from a connection that never said hello."""
+    t = Table(players=2)
+    t.send(b"S", "hello", name="Sue", role="spectator")
+    fields = {"move": {"round": 0, "move": {"t": "turn"}, "ts": t.now}}.get(kind) or \
+        DEAL_REQUESTS.get(kind, {})
+    for peer, code in ((b"S", "spectator"), (b"X", "not_joined")):
+        (err,) = t.send(peer, kind, id=next(t.ids), **fields)
+        assert err["code"] == code and err["re"] == t.last_id, err
+    (ok,) = t.send(b"X", "leave")  # a leave needs no seat: done, nothing changes
+    assert ok == {"v": VERSION, "t": "ok", "re": t.last_id}
+
+
 def test_rd13_a_player_who_left_says_stuck_through_the_arbiter_so_the_others_need_not_wait():
     """RD-13 counts "every player still in the round": Ann has gone, so when Bob votes stuck
     the table rotates at once instead of after the 60-second timeout."""
