@@ -34,8 +34,9 @@ MAX_DEPTH = 16  # how deep a client's maps and lists may nest (a move is 2 deep)
 #: ``hello`` (8 entries); the longest strings are a name and a dispute's reason, which a client
 #: cuts to fit (:func:`fit_text`); ``bin`` and extension types are never used (PROTOCOL.md §2)
 #: but are bounded like strings, so that a ``bin`` where a string belongs is still read and
-#: refused by field, with its request id. Depth and the total number of objects are then bounded by :data:`MAX_MESSAGE`: every object takes at least one
-#: byte, so a frame holds at most 2,048 of them, and :data:`MAX_DEPTH` is checked on those.
+#: refused by field, with its request id. Depth and the total number of objects are then
+#: bounded by :data:`MAX_MESSAGE`: every object takes at least one byte, so a frame holds at
+#: most 2,048 of them, and :data:`MAX_DEPTH` is checked on those.
 UNPACK_LIMITS = {"max_array_len": 64, "max_map_len": 32, "max_str_len": 256,
                  "max_bin_len": 256, "max_ext_len": 256}
 #: Characters the arbiter keeps of a ``hello``'s name (trimmed first) and of a ``dispute``'s
