@@ -397,7 +397,12 @@ class RawClient:
         if code in ("full", "bad_token", "version", "not_joined") and self.seat is None:
             print(f"raw_client: the arbiter refused us: {reason}", file=sys.stderr)
             return 1
-        if "re" not in msg or msg.get("re") == self.in_flight:  # §3: no re: the oldest
+        if "re" not in msg:  # §3: a frame of ours the arbiter could not read, whichever it was:
+            print(f"raw_client: the arbiter could not read a message of ours: {reason}",
+                  file=sys.stderr)  # not our move's refusal (its update may be on its way):
+            self.snapshot()  # a snapshot settles the move in flight (§7)
+            return None
+        if msg.get("re") == self.in_flight:
             if self.in_flight is not None:
                 self.stats["beaten" if code == "beaten" else "refused"] += 1
                 self.refused = (self.last_move, self.applied)
