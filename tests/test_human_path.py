@@ -138,21 +138,6 @@ def test_friends_start_leave_come_back_and_keep_the_last_scoreboard(table) -> No
     bob.wait_for(lambda s: "Stacks" in s or "is over" in s, "Bob's table after Go")
     fits(ann)
 
-    # q asks before it leaves; y leaves; the seat is kept.
-    bob.press(b"q")
-    bob.wait_for(lambda s: "Leave the table?" in s and "5 minutes" in s, "the leave question")
-    bob.press(b"y")
-    assert bob.wait_exit(timeout=30) == 0, bob.text()
-    assert b"Traceback" not in bytes(bob.raw)
-    ann.wait_for(lambda s: "away" in s or "is over" in s, "Bob shown away")
-
-    # join again, no flag: the same seat, never "Bob (2)", no refusal.
-    bob = join(port, "--name", "Bob")
-    started.append(bob)
-    bob.wait_for(lambda s: "Stacks" in s or "is over" in s, "Bob back at his seat")
-    assert "Bob (2)" not in bob.text() and "refused" not in bob.text(), bob.text()
-    assert " Bob " in bob.text().split("\n")[0], bob.text()
-
     # RD-12: both play by keys until someone goes out; the round-end scores show everywhere.
     play_until([ann, bob], "Round 1 of 2 is over")
     for prog in (ann, bob, sam):
@@ -160,6 +145,24 @@ def test_friends_start_leave_come_back_and_keep_the_last_scoreboard(table) -> No
                       timeout=90)
         fits(prog)
     assert "Cy" in ann.text() and "next round" in ann.text() or "waiting" in ann.text()
+
+    # q asks before it leaves; y leaves; the seat is kept. (Between rounds, where the table
+    # waits for everyone — pause none —: mid-round, the flat-out Cy could end the round between
+    # Bob's q and his y, and a round's end clears a question, so that a y meant for it lands
+    # nowhere else.)
+    bob.press(b"q")
+    bob.wait_for(lambda s: "Leave the table?" in s and "5 minutes" in s, "the leave question")
+    bob.press(b"y")
+    assert bob.wait_exit(timeout=30) == 0, bob.text()
+    assert b"Traceback" not in bytes(bob.raw)
+    ann.wait_for(lambda s: "away" in s, "Bob shown away")
+
+    # join again, no flag: the same seat, never "Bob (2)", no refusal, the scores still there.
+    bob = join(port, "--name", "Bob")
+    started.append(bob)
+    bob.wait_for(lambda s: "Round 1 of 2 is over" in s, "Bob back at his seat")
+    assert "Bob (2)" not in bob.text() and "refused" not in bob.text(), bob.text()
+    assert " Bob " in bob.text().split("\n")[0], bob.text()
 
     # Both people say ready (pause none: the table waits for them), round 2 is played.
     ann.press(b"\r")
