@@ -29,7 +29,7 @@ import zlib
 import msgpack
 import zmq
 
-VERSION = 4
+VERSION = 5
 BEAT = 1.0  # §9: hb once a second
 SILENCE = 3.5  # §9: nothing heard this long before match_end: reconnect
 PRIVATE_WAIT = 1.0  # §7.3: a missing private half is asked for by snapshot after this

@@ -1,4 +1,4 @@
-"""Build the golden vectors of ``protocol/PROTOCOL.md`` (protocol version 4).
+"""Build the golden vectors of ``protocol/PROTOCOL.md`` (protocol version 5).
 
 Run from the repository root::
 
@@ -523,9 +523,19 @@ def round_end() -> Session:
     return s
 
 
-# The nonces of the commit-and-reveal session; a real client draws 16 random bytes each round.
+# The nonces and check words of the commit-and-reveal session; a real client draws 16 random
+# bytes for each, every round.
 ANN_NONCE = bytes(range(16))
 BOB_NONCE = bytes(range(16, 32))
+WORDS = {"ann": (bytes([0xA0] * 16), bytes([0xAF] * 16)),  # (ok word, fail word)
+         "bob": (bytes([0xB0] * 16), bytes([0xBF] * 16))}
+
+
+def promise(who: str, nonce: bytes) -> dict[str, str]:
+    """A ``commit``'s hashes: the nonce's and the two check words' (§22.1)."""
+    ok, fail = WORDS[who]
+    return {"hash": fairdeal.commitment(nonce), "ok": fairdeal.commitment(ok),
+            "fail": fairdeal.commitment(fail)}
 HOST_SECRET = hashlib.sha256(b"lan_demon vector host secret").digest()
 
 
@@ -543,28 +553,34 @@ def _fixed_host_secret():
 
 def fair_deal() -> Session:
     """Commit and reveal (§22) at an unseeded table (its host secret fixed here): Ann and Bob
-    commit their nonces in the lobby; the countdown publishes the host's commitment and
-    theirs; Bob's second commit is too late; both reveal (Bob first with the wrong nonce); Go
-    names the nonces mixed in; three RD-13 rotations end the round, whose end reveals the host
-    secret; then Ann sends a dispute by hand, as a client whose check failed would."""
+    commit their nonces and check words in the lobby; the countdown publishes the host's
+    commitment and theirs; Bob's second commit is too late; both reveal (Bob first with the
+    wrong nonce); Go names the nonces mixed in and the deal's fingerprint; Bob asks a snapshot
+    during the round (its ``deal``: the fingerprint and his cards at Go); three RD-13 rotations
+    end the round, whose end reveals the host secret; then Ann sends a dispute by hand, as a
+    client whose check failed would, and both send their checks: Ann her "fail" word with the
+    reason, Bob his "ok" word."""
     with _fixed_host_secret():
         s = Session("deal", vector_settings("racing-demon", players=2, rounds=1, seed=None,
                                    countdown=1.0))
         both = [("ann", b"ann"), ("bob", b"bob")]
         s.request("ann", "hello", 100.0, name="Ann", role="player")
         s.request("bob", "hello", 100.0, name="Bob", role="player")
-        s.request("ann", "commit", 100.125, round=0, hash=fairdeal.commitment(ANN_NONCE))
-        s.request("bob", "commit", 100.125, round=0, hash=fairdeal.commitment(BOB_NONCE))
+        s.request("ann", "commit", 100.125, round=0, **promise("ann", ANN_NONCE))
+        s.request("bob", "commit", 100.125, round=0, **promise("bob", BOB_NONCE))
         s.request("ann", "ready", 100.25)
         s.request("bob", "ready", 100.25)  # both ready: the countdown, with the commitments
-        s.request("bob", "commit", 100.375, round=0, hash=fairdeal.commitment(ANN_NONCE))
+        s.request("bob", "commit", 100.375, round=0, **promise("bob", ANN_NONCE))
         s.request("ann", "reveal", 100.5, round=0, nonce=ANN_NONCE.hex())
         s.request("bob", "reveal", 100.5, round=0, nonce=ANN_NONCE.hex())  # not Bob's
         s.request("bob", "reveal", 100.625, round=0, nonce=BOB_NONCE.hex())
         s.tick(101.25)  # Go
+        s.request("bob", "snapshot", 101.375)  # during the round: the deal so far, his cards
         _rotate_out(s, both, 101.5, round_no=0)  # round_end (the secret), then match_end
-        s.request("ann", "dispute", 102.0, round=0,
-                  reason="your cards differ from the deal the revealed secret gives")
+        reason = "my cards are not the ones the promised deal gives"
+        s.request("ann", "dispute", 102.0, round=0, reason=reason)
+        s.request("ann", "check", 102.0, round=0, word=WORDS["ann"][1].hex(), reason=reason)
+        s.request("bob", "check", 102.0, round=0, word=WORDS["bob"][0].hex())
     return s
 
 
@@ -813,6 +829,11 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "commit and reveal (§22): the nonce, once the countdown lists its commitment")
     add("c2a_dispute", c2a(kind("dispute"), session=fd),
         "commit and reveal (§22): this client's check of a revealed deal failed")
+    add("c2a_check", c2a(kind("check"), "ann", session=fd),
+        "commit and reveal (§22.6): this seat's check of a finished round — its fail word, "
+        "with the reason")
+    add("c2a_check_ok", c2a(kind("check"), "bob", session=fd),
+        "commit and reveal (§22.6): this seat's check of a finished round — its ok word")
     add("c2a_move_rd_play", c2a(lambda m: move_is(m, t="play", to="middle")),
         "Racing Demon: play the Pile's top card to the middle (an ace founds a stack)")
     add("c2a_move_rd_play_stack", c2a(lambda m: move_is(m, t="play", to="s1"), "bob"),
@@ -866,6 +887,9 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "a spectator's snapshot in play: the public state")
     add("a2c_snap_seat", a2c(kind("snap"), "bob"),
         "a returning player's snapshot: the state as its seat may see it")
+    add("a2c_snap_deal", a2c(kind("snap"), "bob", session=fd),
+        "a snapshot during a round at an unseeded table: table.deal holds what the countdown "
+        "and Go published, and this seat's cards as Go dealt them (§22.4)")
     add("a2c_private_round", a2c(kind("private", k="round"), "ann"),
         "Racing Demon: the round as seat 0 may see it, at the seq of the public round update")
     add("a2c_private_move_rd_turn", a2c(kind("private", k="move"), "ann"),
@@ -928,6 +952,8 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "a round's end reveals the host secret its deal came from (§22)")
     add("pub_update_dispute", pub(kind("update", k="dispute"), session=fd),
         "a seat's client says a revealed deal did not match its commitments (§22)")
+    add("pub_update_check", pub(kind("update", k="check"), session=fd),
+        "a seat's check of a finished round, published for every client to judge (§22.6)")
     add("pub_beat_lobby", pub(kind("beat", hash="")), "a heartbeat with no round dealt")
     beat = pub(lambda m: m["t"] == "beat" and m["seq"] == round_update["seq"])
     add("pub_beat", beat, "a heartbeat: its hash is of pub_update_round's state")
@@ -1041,6 +1067,9 @@ def deal_vectors() -> dict[str, dict[str, Any]]:
         doc["shuffle_0_to_51"] = check  # the first shuffle of a fresh stream, of 0 … 51
         state = game.deal(setup, DealRandom(secret))
         doc["deal"] = _dealt(game_id, game, setup, secret, state)
+        # §22.4: the dealt state's map with nothing hidden, and the deal's fingerprint of it
+        doc["state"] = game.state_to_data(state)
+        doc["fingerprint"] = fairdeal.deal_hash(secret, doc["state"])
         docs[stem] = doc
     return docs
 
@@ -1192,7 +1221,7 @@ def main() -> None:
 
 def _write_readme(index: list[dict[str, Any]]) -> None:
     lines = [
-        "# Protocol version 4 — golden vectors",
+        f"# Protocol version {VERSION} — golden vectors",
         "",
         "Made by `python protocol/make_vectors.py` (do not edit by hand); described in",
         "`protocol/PROTOCOL.md`. For every `NAME` below, `NAME.json` is one message as JSON and",
@@ -1243,7 +1272,10 @@ def _write_readme(index: list[dict[str, Any]]) -> None:
         "deals, PROTOCOL.md §21) are deals, not messages: the host",
         "secret and nonces (or the seed), the round secret, the first SHA-256 block of the",
         "deal stream, one plain shuffle of 0 … 51 from a fresh stream, and every seat's cards",
-        "in order as the game deals them (lists bottom first, the top card last).",
+        "in order as the game deals them (lists bottom first, the top card last); and the",
+        "dealt state's map with nothing hidden (`state`) and its fingerprint (`fingerprint`,",
+        "PROTOCOL.md §22.4: SHA-256 of `lan_demon/deal-hash/v1`, the round secret and the",
+        "msgpack bytes of `state`).",
         "",
         "| vector | type | bytes | what |",
         "| --- | --- | ---: | --- |",

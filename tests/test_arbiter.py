@@ -266,9 +266,10 @@ def test_spectators_cannot_ready_or_start_either():
         assert err["code"] == "spectator"
 
 
-DEAL_REQUESTS = {"commit": {"round": 0, "hash": "a" * 64},
+DEAL_REQUESTS = {"commit": {"round": 0, "hash": "a" * 64, "ok": "c" * 64, "fail": "d" * 64},
                  "reveal": {"round": 0, "nonce": "b" * 32},
-                 "dispute": {"round": 0, "reason": "x"}}
+                 "dispute": {"round": 0, "reason": "x"},
+                 "check": {"round": 0, "word": "e" * 32}}
 
 
 @pytest.mark.parametrize("kind", ["ready", "start", "move", *DEAL_REQUESTS])

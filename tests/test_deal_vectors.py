@@ -9,6 +9,7 @@ import hashlib
 import json
 from pathlib import Path
 
+import msgpack
 import pytest
 
 from lan_demon.games import Match, get_game
@@ -169,3 +170,17 @@ def test_rd3_a_rejected_word_takes_the_streams_next_and_the_stream_stays_in_step
         spec.shuffle(theirs)
         assert mine == theirs
     assert [ours._next() for _ in range(9)] == [spec.word() for _ in range(9)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rd3_rk2_gs2_the_fingerprint_of_a_deal_follows_the_spec(game):
+    """§22.4: the deal's fingerprint published at Go is SHA-256 of the tag, the round secret
+    and the msgpack bytes (§2's encoder) of the dealt state's map with nothing hidden — the
+    vector's ``state``, which is what our engine deals, written out as §14–§16 say."""
+    doc = load(game)
+    engine = get_game(game)
+    secret = bytes.fromhex(doc["round_secret"])
+    assert engine.state_to_data(engine.deal(doc["setup"], DealRandom(secret))) == doc["state"]
+    packed = msgpack.packb(doc["state"], use_bin_type=True)  # (JSON keeps the key order)
+    assert hashlib.sha256(b"lan_demon/deal-hash/v1" + secret + packed).hexdigest() == \
+        doc["fingerprint"]

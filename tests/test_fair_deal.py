@@ -19,12 +19,23 @@ from lan_demon.net.settings import Secret, Seeded
 from lan_demon.games import Match, get_game
 from lan_demon.games.deal import DealRandom, commitment, round_secret, seed_secret
 from lan_demon.net.client import Client
-from lan_demon.net.fairdeal import DealWitness, HostDeal, check_deal, pairs
+from lan_demon.net.fairdeal import HostDeal, check_deal, pairs
+from lan_demon.net.witness import DealWitness
 from net_harness import pump_until
 
 pytestmark = pytest.mark.timeout(60)
 
 NONCE_A, NONCE_B = bytes(range(16)), bytes(range(16, 32))
+
+
+def words(nonce: bytes) -> dict[str, str]:
+    """A commitment's check words' hashes (§22.6): any two distinct words will do here."""
+    return {"ok": commitment(b"ok" + nonce), "fail": commitment(b"fail" + nonce)}
+
+
+def promise(nonce: bytes) -> dict[str, str]:
+    """The fields of a ``commit`` for ``nonce``."""
+    return {"hash": commitment(nonce), **words(nonce)}
 
 
 def countdown_table(**config) -> Table:
@@ -38,8 +49,8 @@ def countdown_table(**config) -> Table:
 def to_go(t: Table, commit: bool = True, reveal: bool = True) -> dict:
     """Commit (in the lobby), ready, reveal during the countdown, Go; the countdown update."""
     if commit:
-        t.send(b"A", "commit", id=901, round=0, hash=commitment(NONCE_A))
-        t.send(b"B", "commit", id=902, round=0, hash=commitment(NONCE_B))
+        t.send(b"A", "commit", id=901, round=0, **promise(NONCE_A))
+        t.send(b"B", "commit", id=902, round=0, **promise(NONCE_B))
     t.send(b"A", "ready")
     t.send(b"B", "ready")
     countdown = [u for u in t.published if u.get("k") == "countdown"][-1]
@@ -97,7 +108,7 @@ def test_item1_a_seeded_table_says_its_deals_are_not_secret():
     (welcome, *_) = t.send(b"A", "hello", name="Ann", role="player")
     assert welcome["config"]["seeded"] is True
     t.seat(b"B", "Bob")
-    t.send(b"A", "commit", id=900, round=0, hash=commitment(NONCE_A))
+    t.send(b"A", "commit", id=900, round=0, **promise(NONCE_A))
     countdown = to_go(t, commit=False, reveal=False)
     assert countdown["seeded"] is True and countdown["commits"] == []
     # the deal is the seed's, so simulate --seed 7 deals the same cards
@@ -120,10 +131,10 @@ def test_item3_one_players_nonce_changes_the_whole_deal():
 
 def test_item3_commitments_are_fixed_at_the_countdown_and_a_late_one_is_too_late():
     t = countdown_table()
-    t.send(b"A", "commit", id=901, round=0, hash=commitment(NONCE_A))
+    t.send(b"A", "commit", id=901, round=0, **promise(NONCE_A))
     t.send(b"A", "ready")
     t.send(b"B", "ready")
-    (late,) = t.send(b"B", "commit", id=902, round=0, hash=commitment(NONCE_B))
+    (late,) = t.send(b"B", "commit", id=902, round=0, **promise(NONCE_B))
     assert late["code"] == "too_late"
     countdown = [u for u in t.published if u.get("k") == "countdown"][-1]
     assert countdown["commits"] == [[0, commitment(NONCE_A)]]
@@ -133,8 +144,8 @@ def test_item3_commitments_are_fixed_at_the_countdown_and_a_late_one_is_too_late
 
 def test_item3_a_nonce_that_does_not_match_its_commitment_is_refused_and_not_mixed_in():
     t = countdown_table()
-    t.send(b"A", "commit", id=901, round=0, hash=commitment(NONCE_A))
-    t.send(b"B", "commit", id=902, round=0, hash=commitment(NONCE_B))
+    t.send(b"A", "commit", id=901, round=0, **promise(NONCE_A))
+    t.send(b"B", "commit", id=902, round=0, **promise(NONCE_B))
     t.send(b"A", "ready")
     t.send(b"B", "ready")
     (ok,) = t.send(b"A", "reveal", id=906, round=0, nonce=NONCE_A.hex())
@@ -158,27 +169,35 @@ def test_item3_a_host_that_deals_from_another_secret_than_it_committed_to_is_cau
     honest = t.arbiter.deal_round.secret
     go = [u for u in t.published if u.get("k") == "round"][-1]
     mine = [m for m in t.inbox[b"A"] if m["t"] == "private" and m["k"] == "round"][-1]["state"]
-    announced = {k: countdown[k] for k in ("commit", "commits", "seeded")}
+    announced = {k: countdown[k] for k in ("commit", "commits", "words", "seeded")}
     game = get_game("racing-demon")
-    assert check_deal(game, 0, mine, announced, go["nonces"], honest.hex(), go["setup"]) is None
+
+    def check(dealt=mine, secret=honest, used=go["nonces"], **kw):
+        return check_deal(game, 0, announced, used, secret.hex(), go["setup"], dealt,
+                          go["hash"], **kw)
+    assert check().problem is None and check().cards and check().whole
     chosen = bytes(32)  # revealed instead of the committed one: caught by the commitment
-    assert "does not match the commitment" in check_deal(
-        game, 0, mine, announced, go["nonces"], chosen.hex(), go["setup"])
+    assert "not the one it promised" in check(secret=chosen).problem
     # a host that reveals the committed secret but dealt other cards: caught by the re-deal
     other = dict(mine, seats=list(reversed(mine["seats"])))
-    assert "your cards differ" in check_deal(
-        game, 0, other, announced, go["nonces"], honest.hex(), go["setup"])
+    assert "{your} cards are not the ones" in check(dealt=other).problem
     # a host that leaves a revealed nonce out of the deal: caught by its owner
-    assert "left out" in check_deal(game, 0, mine, announced, [], honest.hex(), go["setup"],
-                                    my_nonce=NONCE_A)
+    assert "left {your} randomness out" in check(used=[], my_nonce=NONCE_A).problem
 
 
 def test_item3_the_witness_reveals_only_its_own_listed_commitment():
     w = DealWitness()
-    digest = w.commit_for(0)
-    assert w.reveal_for(1, 0, {"commit": "0" * 64, "commits": pairs({1: "f" * 64})}) is None
-    nonce = w.reveal_for(1, 0, {"commit": "0" * 64, "commits": pairs({1: digest})})
-    assert nonce is not None and commitment(bytes.fromhex(nonce)) == digest
+    mine = w.promise(0)
+    theirs = {"commit": "0" * 64, "commits": pairs({1: "f" * 64}), "words": [],
+              "seeded": False}
+    problems, nonce = w.announce(1, 0, theirs)
+    assert nonce is None and problems  # a promise in our name that we never made
+    w = DealWitness()
+    mine = w.promise(0)
+    ours = {"commit": "0" * 64, "commits": pairs({1: mine["hash"]}),
+            "words": pairs({1: (mine["ok"], mine["fail"])}), "seeded": False}
+    problems, nonce = w.announce(1, 0, ours)
+    assert not problems and nonce is not None and commitment(bytes.fromhex(nonce)) == mine["hash"]
 
 
 def test_item3_hostdeal_draw_is_fresh_each_time():
@@ -224,20 +243,22 @@ def test_item3_honest_clients_commit_reveal_and_find_the_deal_honest(host):
     notices = [n for c in clients for n in c.take_notices()]
     assert not [n for n in notices if n.kind in ("dishonest", "dispute")]
     for c in clients:
-        assert 0 in c.witness.checked and c.witness.revealed.get(0) is not None
-        assert [seat for seat, _ in c.witness.used[0]] == [0, 1]  # both nonces mixed in
+        seen = c.witness.rounds[0]
+        assert seen.outcome == "ok" and seen.revealed
+        assert [seat for seat, _ in seen.used] == [0, 1]  # both nonces mixed in
 
 
 def test_item3_a_cheating_host_is_named_loudly_at_every_seat(host):
     clients = _play_one_round(host, cheat=True)
     ann, bob = clients
-    # (every seat's copy of both disputes: waiting on Ann's alone raced Bob's last update)
-    pump_until(lambda: all(sum(1 for n in c.notices if n.kind == "dispute") >= 2
-                           for c in clients), clients)
-    for c in clients:
+    # (every seat's copy of the other's dispute: waiting on Ann's alone raced Bob's update)
+    pump_until(lambda: all(any(n.kind == "dispute" for n in c.notices) for c in clients),
+               clients)
+    for c, other in ((ann, bob), (bob, ann)):
         kinds = [n.kind for n in c.notices]
         assert "dishonest" in kinds  # its own check failed
-        assert kinds.count("dispute") == 2  # and both seats' disputes reached every screen
+        # and the other seat's dispute reached its screen (its own is not said twice)
+        assert [n.data["seat"] for n in c.notices if n.kind == "dispute"] == [other.seat]
 
 
 def test_item3_during_a_round_a_commit_is_for_the_next_round_so_no_pause_still_takes_it():
@@ -245,9 +266,9 @@ def test_item3_during_a_round_a_commit_is_for_the_next_round_so_no_pause_still_t
     t.seat(b"A", "Ann")
     t.seat(b"B", "Bob")
     to_go(t)
-    (now,) = t.send(b"A", "commit", id=910, round=0, hash=commitment(NONCE_B))
+    (now,) = t.send(b"A", "commit", id=910, round=0, **promise(NONCE_B))
     assert now["code"] == "too_late"  # round 0 is dealt already
-    (ok,) = t.send(b"A", "commit", id=911, round=1, hash=commitment(NONCE_B))
+    (ok,) = t.send(b"A", "commit", id=911, round=1, **promise(NONCE_B))
     assert ok["t"] == "ok"
     end_round(t)  # pause 0: the next countdown begins at once, with Ann's commitment in it
     t.tick(t.now)

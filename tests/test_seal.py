@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lan_demon.net.codec import decode, encode, make
+from lan_demon.net.codec import VERSION, decode, encode, make
 from lan_demon.net.journal import read_journal
 from lan_demon.net.recovery import restore
 from lan_demon.net.seal import (KEY_BYTES, PAD, TAG_BYTES, half_of, new_key, open_seal,
@@ -83,12 +83,12 @@ def test_the_seal_vectors_are_what_the_code_makes() -> None:
 def test_an_opened_half_puts_the_private_parts_back_into_the_public_events() -> None:
     public = [{"e": "play", "seat": 1, "from": "waste", "cards": ["9C@1"], "to": "s2"},
               {"e": "pile", "seat": 1, "size": 4, "top": "2D@1"}]
-    full = private_of({"v": 4, "seq": 8, "events": public},
+    full = private_of({"v": VERSION, "seq": 8, "events": public},
                       {"e": [{"waste_top": "TD@1"}, None], "move": {"t": "m"}})
-    assert full == {"v": 4, "t": "private", "seq": 8, "k": "move", "move": {"t": "m"},
+    assert full == {"v": VERSION, "t": "private", "seq": 8, "k": "move", "move": {"t": "m"},
                     "events": [{**public[0], "private": {"waste_top": "TD@1"}}, public[1]]}
     for bad in ({"e": [None]}, {"e": "x"}, {"e": [1, None]}, {}):  # does not fit the update
-        assert private_of({"v": 4, "seq": 8, "events": public}, bad) is None
+        assert private_of({"v": VERSION, "seq": 8, "events": public}, bad) is None
 
 
 def _turned(t: Table, peer: bytes) -> dict:
@@ -159,7 +159,7 @@ def test_a_seal_that_does_not_open_is_healed_by_a_snapshot_at_once() -> None:
     and says why, instead of waiting a second for a private frame that will not come."""
     copy = _Copy()
     copy.seat, copy.seal_key = 0, new_key()
-    forged = {"v": 4, "t": "update", "seq": 1, "k": "move", "round": 0, "seat": 0,
+    forged = {"v": VERSION, "t": "update", "seq": 1, "k": "move", "round": 0, "seat": 0,
               "move": TURN, "rid": 3, "events": [], "p": True, "s": seal(new_key(), 1, HALF)}
     copy._on_update(forged)
     assert copy.seq == 0 and copy.catching_up

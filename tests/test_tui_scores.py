@@ -112,23 +112,27 @@ def test_gs7_gin_banner_names_the_knock_and_joker_labels_are_not_cut():
     assert "Joker (Ada)" in text and "Joker (Ada (bo" not in text
 
 
-def test_a_screen_that_came_in_after_go_says_it_could_not_check_the_deal():
+def test_a_round_this_screen_could_not_check_says_not_checked_and_why():
     """§22: a round's deal is checked by re-dealing it from the revealed secret against what
-    the host committed to before Go. A screen that checked says so; one that came back after
-    Go (a new process: nothing seen of the countdown) says why it did not, instead of nothing."""
-    from lan_demon.net.fairdeal import DealWitness
+    the host promised before Go. A screen that checked says so; one that could not says NOT
+    checked and why — never nothing (issue 27: a round that was not checked passed in
+    silence)."""
+    from lan_demon.net.witness import DealWitness
     ctl, client = ended("racing-demon", ["Tess", "Bob"], [[3, 1]])
     client.witness = DealWitness()
-    client.witness.honest.add(0)
+    client.witness.seen(0).outcome = "ok"
     text = "\n".join(rows(ctl))
-    assert "this round's deal was checked" in text and "not checked" not in text
-    client.witness = DealWitness()  # came back mid-round: no commitment seen for round 0
-    text = "\n".join(rows(ctl))
-    assert "this screen came in after this round's Go, so it could not check the deal " \
-        "itself — nothing is wrong: the screens there at Go check it" in " ".join(text.split())
-    assert "not checked" not in text  # (read as a warning of cheating, a newcomer's trial)
+    assert "this round's deal was checked" in text and "NOT checked" not in text
+    client.witness = DealWitness()
+    client.witness.seen(0).outcome, client.witness.seen(0).why = \
+        "unchecked", "the host never said what it dealt"
+    text = " ".join("\n".join(rows(ctl)).split())
+    assert "this round's deal was NOT checked by this screen: the host never said what it " \
+        "dealt" in text
+    client.witness = DealWitness()  # nothing seen of round 0 at all
+    assert "NOT checked" in "\n".join(rows(ctl))
     narrow = rows(ctl, width=80)
-    assert max(len(x) for x in narrow) <= 80 and any("nothing is wrong" in x for x in narrow)
+    assert max(len(x) for x in narrow) <= 80 and any("NOT checked" in x for x in narrow)
 
 
 def test_rg2_with_handicap_off_the_round_end_says_nothing_of_rd15s_next_piles():

@@ -12,8 +12,8 @@ import pytest
 from arbiter_harness import Table, dealt_table
 
 from lan_demon.net.client import Client
-from lan_demon.net.codec import (DISPUTE_CHARS, NAME_CHARS, UNPACK_LIMITS, decode, encode,
-                                 fit_text)
+from lan_demon.net.codec import (DISPUTE_CHARS, NAME_CHARS, UNPACK_LIMITS, VERSION, decode,
+                                 encode, fit_text)
 from lan_demon.net.seats import NAME_LIMIT
 
 pytestmark = pytest.mark.timeout(30)
@@ -47,12 +47,11 @@ def test_a_dispute_with_a_reason_of_200_accented_letters_reaches_the_table():
     t = dealt_table("racko")
     client = Client("tcp://127.0.0.1:9", name="Ann")  # never connected: no socket is opened
     client.seat, client.connected, client.game = 0, True, t.arbiter.game
-    client.witness.check = lambda *args: "é" * 200
     frames = sent_by(client)
-    client._check_deal({"round": 0, "secret": "00" * 32})
+    client._found(0, ["é" * 200])  # what our check of round 0's deal found
     (dispute,) = frames
     assert dispute["t"] == "dispute" and dispute["reason"] == "é" * 128
-    assert t.deliver(b"A", encode(dispute)) == [{"v": 4, "t": "ok", "re": dispute["id"]}]
+    assert t.deliver(b"A", encode(dispute)) == [{"v": VERSION, "t": "ok", "re": dispute["id"]}]
     assert t.updates("dispute")[-1]["reason"] == "é" * 128
 
 

@@ -44,6 +44,10 @@ from lan_demon.net.security import CodeThrottle
 from lan_demon.net.settings import Settings
 from lan_demon.net.table_clock import BEAT_INTERVAL
 
+#: A countdown of 0 deals once every listed seat has revealed its nonce, or this long after
+#: the countdown began, whichever is first (PROTOCOL.md §22.3): Go at once would leave every
+#: nonce out.
+REVEAL_WAIT = 1.0
 
 
 class Arbiter:
@@ -80,7 +84,9 @@ class Arbiter:
         # goes to the journal's secrets file (keep_round_secret) before it is committed to,
         # so a resumed arbiter deals the same round.
         self.deal_round: HostDeal | None = None
+        self.deal_before: HostDeal | None = None  # the round before's: its checks are owed
         self.disputes: set[tuple[int, int]] = set()  # (seat, round) already published
+        self.checks: dict[int, dict[int, dict[str, Any]]] = {}  # round -> seat -> its check
         self._captain_told: int | None = None  # the captain the last lobby update named
         self.races = RaceBook(self.game)  # each stack's last committed play (RD-11)
         # Crash recovery (lan_demon.net.recovery): the journal's header, the update numbers the
@@ -117,6 +123,7 @@ class Arbiter:
     _on_commit = commitments.on_commit
     _on_reveal = commitments.on_reveal
     _on_dispute = commitments.on_dispute
+    _on_check = commitments.on_check
     # Public: the server, recovery, the LAN announcement and tests ask these.
     captain = seats.captain
     seat_counts = seats.seat_counts
@@ -234,7 +241,7 @@ class Arbiter:
             self.next_beat = now + BEAT_INTERVAL
             self._beat(now, out)
         self._absences(now, out)
-        if self.phase == "countdown" and now >= self.go_at:
+        if self.phase == "countdown" and now >= self._go_time():
             self._deal(now, out)
         if self.held_until is not None and now >= self.held_until:
             self._release(now, out)
@@ -248,7 +255,7 @@ class Arbiter:
         """When :meth:`tick` next has something to do (the socket loop's poll timeout)."""
         times = [self.next_beat]
         if self.phase == "countdown":
-            times.append(self.go_at)
+            times.append(self._go_time())
         if self.held_until is not None:
             times.append(self.held_until)
         if self.phase == "between" and self.next_at() is not None:
@@ -263,6 +270,14 @@ class Arbiter:
         if self.phase != "between" or self.settings.pause is None:
             return None
         return self.between_since + self.settings.pause
+
+    def _go_time(self) -> float:
+        """When the round counting down is dealt: at ``go``; with a countdown of 0, as soon
+        as every listed seat has revealed, and at most :data:`REVEAL_WAIT` later."""
+        if self.settings.countdown > 0 or self.deal_round is None or \
+                self.deal_round.all_revealed():
+            return self.go_at
+        return self.go_at + REVEAL_WAIT
 
     def _pause_over(self, now: float) -> bool:
         at = self.next_at()
@@ -289,21 +304,27 @@ class Arbiter:
         self.phase = "countdown"
         self.go_at = now + self.settings.countdown
         round_no = self.match.round_no
-        deal = self.deal_round = HostDeal.draw(round_no, self.settings.dealing)
-        deal.fix({s.index: s.commit[1] for s in self.seats
-                  if s.commit is not None and s.commit[0] == round_no})
+        if self.deal_round is not None and self.deal_round.round != round_no:
+            self.deal_before = self.deal_round
+        deal = self.deal_round = self._draw(round_no)
+        commitments.fix(self, deal)
         for s in self.seats:
-            s.ready, s.commit = False, None
+            s.ready = False
         self.keep_round_secret(round_no, deal.secret.hex())
         self.record("countdown", round=round_no, **deal.announced())
         self._publish(out, "countdown", round=round_no, go=self.go_at, **deal.announced())
-        if self.settings.countdown <= 0:
+        if now >= self._go_time():  # a countdown of 0 with nothing to wait for
             self._deal(now, out)
+
+    def _draw(self, round_no: int) -> HostDeal:
+        """The round's host secret: fresh from the operating system, or the seed's."""
+        return HostDeal.draw(round_no, self.settings.dealing)
 
     def _deal(self, now: float, out: Outbox) -> None:
         """RD-4: Go — the round is dealt and play starts for everyone at once."""
         deal = self.deal_round
         self.state = self.match.deal(deal.secret, deal.nonces)
+        deal.dealt_now(self.game, self.state)  # its fingerprint, and a copy for snapshots
         self.races.clear()  # stack ids start again each round
         self.phase = "playing"
         self.last_play = self.turn_since = now
@@ -313,14 +334,15 @@ class Arbiter:
         # Every seat's copy is the whole table, and mostly the public one's very objects (at
         # Go in Racing Demon, all of it): packed once here, spliced into each frame (codec).
         update = make("update", seq=self.seq, k="round", round=self.match.round_no,
-                      setup=self.match.setup, state=public, nonces=deal.used())
+                      setup=self.match.setup, state=public, nonces=deal.used(),
+                      hash=deal.hash)
         sharing = SharedPacker(update)
         for s, state in zip(present, mine):
             out.private.append((s.peer, sharing.message(
                 make("private", seq=self.seq, k="round", state=state))))
         out.public.append(sharing.message(update))
         self.record("round", round=self.match.round_no, setup=self.match.setup,
-                    nonces=deal.used(), at=now, **deal.announced())
+                    nonces=deal.used(), hash=deal.hash, at=now, **deal.announced())
         if self.game.round_over(self.state):  # RD-16: a Pile of 0 is out at Go
             self._end_round(now, out)
 

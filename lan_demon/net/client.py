@@ -172,6 +172,8 @@ class Client(TableCopy):
                             (self.keys.public.decode("ascii"), self.keys.secret.decode("ascii")))
         self.game = get_game(msg["game"])
         self.config = msg["config"]
+        self.witness.reconnected()  # what the host accepted may be lost with the old one
+        self._terms(self.config)  # config.seeded is fixed for a match (§22)
         if self.sub is None:
             self.sub = self.context.socket(zmq.SUB)
             self.sub.setsockopt(zmq.LINGER, 0)
@@ -368,6 +370,7 @@ class Client(TableCopy):
         if not self.table.get("closed"):
             self.table["closed"] = True
             self.notices.append(Notice("closed", "the host has closed the table"))
+            self._checks_due(self.table.get("round", 0) - 1)  # the last round's were owed
         self.heard = self.clock()  # (not said again: "closed" is set)
 
     def _gone(self, reason: str) -> None:
@@ -429,13 +432,12 @@ class Client(TableCopy):
 
     def _on_ok(self, msg: dict[str, Any]) -> None:
         # a committed move shows up in its update, which carries our request id
-        self._deal_rids.discard(msg["re"])
+        self._deal_answer(msg["re"], None)
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         rid, code = msg.get("re"), msg["code"]
-        if rid in self._deal_rids:  # e.g. a commit just too late: the round goes on without
-            self._deal_rids.discard(rid)  # our nonce, and the player need not hear of it
-            return
+        if rid is not None and self._deal_answer(rid, msg):
+            return  # e.g. a commit just too late: every screen says whose randomness is missing
         if code == "bad_token" and self._stored_token and not self.connected:
             self._given_up = msg["reason"]  # said again if no other seat is to be had
             self._fresh_hello()  # a token from disk the table does not know: forget it

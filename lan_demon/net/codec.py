@@ -20,8 +20,10 @@ import msgpack
 #: messages (a msgpack array of maps, §2) — a version 2 client would wait for the ``ok`` and
 #: misread the array, so the number changed. 4: a move's private half is sealed in its update
 #: (``s``, §23) for a seat whose welcome gave it a ``seal`` key, instead of a ``private`` frame —
-#: a version 3 client would wait for a frame that never comes.
-VERSION = 4
+#: a version 3 client would wait for a frame that never comes. 5: every client checks the
+#: deal with teeth (§22.7) and each seat sends a ``check`` of every round it promised one for
+#: — a version 4 client sends none, and every other client would say its verdict was hidden.
+VERSION = 5
 #: Bytes a client's frame may hold; larger ones are refused ``too_big`` unread. A client's largest
 #: legitimate message is a ``hello`` (a name of at most 24 characters, a 22-character token, a
 #: room code): about 200 bytes. 2 KiB leaves ten times that for fields later revisions may add,
@@ -64,9 +66,12 @@ FROM_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the DEALER, to t
     "snapshot": {"id": (INT, True)},
     "hb": {},
     "leave": {"id": (INT, True)},
-    "commit": {"id": (INT, True), "round": (INT, True), "hash": (STR, True)},
+    "commit": {"id": (INT, True), "round": (INT, True), "hash": (STR, True),
+               "ok": (STR, True), "fail": (STR, True)},
     "reveal": {"id": (INT, True), "round": (INT, True), "nonce": (STR, True)},
     "dispute": {"id": (INT, True), "round": (INT, True), "reason": (STR, True)},
+    "check": {"id": (INT, True), "round": (INT, True), "word": (STR, True),
+              "reason": (STR, False)},
 }
 TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one client
     "welcome": {"re": (INT, True), "seat": (INT, False), "token": (STR, True),
@@ -111,7 +116,8 @@ ERROR_CODES = {
     "slow_down": "too many wrong room codes from this address: wait the error's 'wait' seconds",
     "wrong_key": "the seat belongs to another connection key (CURVE): a token is not enough",
     "too_late": "the commitments of that round's deal are already fixed (§22)",
-    "bad_reveal": "the nonce does not match the commitment sent, or none was listed (§22)",
+    "bad_reveal": "the nonce or check word does not match the commitment sent, or none was "
+                  "listed (§22)",
 }
 REASON_LIMIT = 200  # characters of a refusal's reason: what a sender wrote is quoted, clipped
 

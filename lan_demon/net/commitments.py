@@ -1,5 +1,6 @@
-"""A player's part in the fair deal (PROTOCOL.md §22): its nonce's commitment before the round,
-the nonce revealed in the countdown, and a dispute when a deal does not match.
+"""A player's part in the fair deal (PROTOCOL.md §22): its nonce's commitment (with its two
+check words') before the round, the nonce revealed in the countdown, a dispute when a deal
+does not match, and its check of each round after it.
 
 The host's side (its secret, the commitments fixed at the countdown) is
 :class:`lan_demon.net.fairdeal.HostDeal`. Plain functions of the table's state, no sockets: each
@@ -8,17 +9,22 @@ takes the arbiter's core, ``arb`` (:class:`lan_demon.net.arbiter.Arbiter`), firs
 
 from __future__ import annotations
 
+from typing import Any
+
 from lan_demon.net.codec import DISPUTE_CHARS, ProtocolError, make
-from lan_demon.net.fairdeal import is_hash
+from lan_demon.net.fairdeal import HostDeal, is_hash, is_word
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Seat
+
+CHECKS_KEPT = 2  # rounds whose published checks a snapshot repeats (they are owed a round)
 
 
 def on_commit(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
               out: Outbox) -> None:
     """A player's nonce commitment for the next round to be dealt (§22) — in the lobby,
     during the round before it (so a table with no pause still takes it) or between
-    rounds; a later one replaces it."""
+    rounds; a later one replaces it. Journaled when taken, so that ``verify`` finds a
+    countdown that leaves it out."""
     player = arb._player(seat, peer)
     upcoming = arb.match.round_no if arb.match is not None else 0
     if arb.phase == "playing":
@@ -26,12 +32,24 @@ def on_commit(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     if arb.phase not in ("lobby", "playing", "between") or msg["round"] != upcoming:
         raise ProtocolError("too_late", f"round {msg['round']}'s deal is already fixed; "
                             f"commit for the next round when it is announced")
-    if not is_hash(msg["hash"]):
-        raise ProtocolError("malformed", "a commitment is a SHA-256: 64 lowercase hex "
-                            "digits")
-    player.commit = (upcoming, msg["hash"])
-    arb.record("commit", seat=player.index, round=upcoming, hash=msg["hash"])
+    if not all(is_hash(msg[k]) for k in ("hash", "ok", "fail")):
+        raise ProtocolError("malformed", "a commitment and each check word's hash is a "
+                            "SHA-256: 64 lowercase hex digits")
+    if msg["ok"] == msg["fail"]:
+        raise ProtocolError("malformed", "the two check words must differ")
+    player.commit = (upcoming, msg["hash"], msg["ok"], msg["fail"])
+    arb.record("commit", seat=player.index, round=upcoming, hash=msg["hash"], ok=msg["ok"],
+               fail=msg["fail"])
     out.private.append((peer, make("ok", re=msg["id"])))
+
+
+def fix(arb, deal: HostDeal) -> None:
+    """The countdown of ``deal``'s round: the commitments taken for it are listed, and every
+    seat's is used up (a commitment is for one round)."""
+    deal.fix({s.index: s.commit[1:] for s in arb.seats
+              if s.commit is not None and s.commit[0] == deal.round})
+    for s in arb.seats:
+        s.commit = None
 
 
 def on_reveal(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
@@ -49,11 +67,24 @@ def on_reveal(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     out.private.append((peer, make("ok", re=msg["id"])))
 
 
+def announced(arb, round_no: int) -> bool:
+    """Whether ``round_no``'s countdown has been published: a dispute is about a real deal."""
+    if arb.match is None:
+        return False
+    current = arb.match.round_no
+    return round_no < current or (round_no == current and arb.phase in ("countdown",
+                                                                       "playing"))
+
+
 def on_dispute(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
                out: Outbox) -> None:
     """A client found a deal that does not match its commitment: every screen is told
-    (once per seat and round), and the journal keeps it."""
+    (once per seat and round), and the journal keeps it. A round never announced has no
+    deal to dispute: refused, so no seat can put a warning on every screen for nothing."""
     player = arb._player(seat, peer)
+    if not announced(arb, msg["round"]):
+        raise ProtocolError("wrong_round", f"round {msg['round'] + 1} has not been announced: "
+                            "a dispute is about a deal the host promised")
     key = (player.index, msg["round"])
     if key not in arb.disputes:
         arb.disputes.add(key)
@@ -61,3 +92,42 @@ def on_dispute(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
         arb.record("dispute", seat=player.index, round=msg["round"], reason=reason)
         arb._publish(out, "dispute", seat=player.index, round=msg["round"], reason=reason)
     out.private.append((peer, make("ok", re=msg["id"])))
+
+
+def on_check(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
+             out: Outbox) -> None:
+    """A seat's verdict on a finished round: one of the two words it promised with its
+    commitment ("ok" or "fail"), published once per seat and round for every client to
+    judge (§22.6). A word that is neither is refused, so no seat can make the host look as
+    if it altered one — unless this arbiter no longer knows the round's words (resumed from
+    its journal), when it is published as sent and every client judges it (a seat the
+    round's countdown listed no words for is ignored by every client)."""
+    player = arb._player(seat, peer)
+    round_no = msg["round"]
+    if arb.match is None or not 0 <= round_no < arb.match.round_no:
+        raise ProtocolError("wrong_round", f"round {round_no + 1} has not ended: a check is "
+                            "sent once its secret is revealed")
+    if not is_word(msg["word"]):
+        raise ProtocolError("malformed", "a check word is 16 bytes: 32 lowercase hex digits")
+    deal = next((d for d in (arb.deal_round, getattr(arb, "deal_before", None))
+                 if d is not None and d.round == round_no), None)
+    if deal is not None and deal.words and deal.check_word(player.index, msg["word"]) is None:
+        raise ProtocolError("bad_reveal", "that is neither check word your program promised "
+                            "for this round (or it promised none)")
+    published = arb.checks.setdefault(round_no, {})
+    if player.index not in published:
+        fields: dict[str, Any] = {"seat": player.index, "round": round_no, "word": msg["word"]}
+        if msg.get("reason"):
+            fields["reason"] = msg["reason"][:DISPUTE_CHARS]
+        published[player.index] = fields
+        for old in [r for r in arb.checks if r < arb.match.round_no - CHECKS_KEPT]:
+            del arb.checks[old]
+        arb.record("check", **fields)
+        arb._publish(out, "check", **fields)
+    out.private.append((peer, make("ok", re=msg["id"])))
+
+
+def checks_now(arb) -> list[dict[str, Any]]:
+    """The checks published for the last rounds, as a snapshot repeats them."""
+    return [fields for round_no in sorted(arb.checks)
+            for _, fields in sorted(arb.checks[round_no].items())]

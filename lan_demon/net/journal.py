@@ -31,15 +31,19 @@ Records, by ``j``:
   before the first number above the last mark is used), so a resumed arbiter numbers on above
   anything a client has seen;
 * ``match`` ``{game, seed, players, options, rounds}`` — the match started;
-* ``countdown`` ``{round, commit, commits, seeded}`` — the countdown to a round's Go began,
-  under that host commitment and those players' commitments;
-* ``commit`` ``{seat, round, hash}`` — a seat's nonce commitment for a round was acknowledged
-  (``ok``); ``reveal`` ``{seat, round, nonce}`` — its nonce was taken in the countdown (so a
-  host that crashes in a countdown deals the round with it, and a resumed one lists the
-  commitments acknowledged before the crash);
-* ``round`` ``{round, setup, commit?, commits?, nonces?, seeded?}`` — a round was dealt: from
-  the seed when ``seeded`` is true or there is no ``commit``, otherwise from the host secret
-  the ``round_end`` record reveals and the players' ``nonces`` ([[seat, hex], …]);
+* ``countdown`` ``{round, commit, commits, words, seeded}`` — the countdown to a round's Go
+  began, under that host commitment and those players' commitments and check words (a second
+  one for the same round under another ``commit`` is a host giving itself a second chance:
+  ``verify`` fails it);
+* ``commit`` ``{seat, round, hash, ok?, fail?}`` — a seat's nonce commitment for a round (with
+  its check words' hashes) was acknowledged (``ok``); ``reveal`` ``{seat, round, nonce}`` — its
+  nonce was taken in the countdown (so a host that crashes in a countdown deals the round with
+  it, and a resumed one lists the commitments acknowledged before the crash; ``verify`` finds
+  a countdown that leaves out one acknowledged since the last ``resumed`` record);
+* ``round`` ``{round, setup, commit?, commits?, words?, nonces?, seeded?, hash?}`` — a round
+  was dealt: from the seed when ``seeded`` is true or there is no ``commit``, otherwise from
+  the host secret the ``round_end`` record reveals and the players' ``nonces`` ([[seat, hex],
+  …]); ``hash`` the deal's fingerprint published at Go (PROTOCOL.md §22.4);
 * ``move`` ``{seq, round, seat, move, at, ts?}`` — a committed move (seat -1: the table), ``at``
   its arrival on the arbiter's clock, ``ts`` the time its client claimed, as sent;
 * ``refused`` ``{round, seat, move, at, ts, code, rule?, by?, ms?, top?}`` — a move refused in
@@ -48,7 +52,9 @@ Records, by ``j``:
 * ``round_end`` ``{round, result, secret?}`` and ``match_end`` ``{result}``;
 * ``resumed`` ``{port, pub_port, torn, at?}`` — an arbiter took the match up again from here.
 * ``dispute`` ``{seat, round, reason}`` — a seat's client found a round's deal not the one
-  committed to (PROTOCOL.md §22); ``verify`` re-derives the deal itself either way.
+  committed to (PROTOCOL.md §22); ``verify`` re-derives the deal itself either way;
+* ``check`` ``{seat, round, word, reason?}`` — a seat's check of a finished round, published:
+  one of the two words its commitment promised (§22.6).
 
 No record holds a secret but the face-down Gin Solitaire discards (in their move records): the
 session tokens, the room code, the key pair and the round in progress's host secret are in the
@@ -326,6 +332,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "match_end": {"result": (dict,)},
     "resumed": {"port": _INT, "pub_port": _INT},
     "dispute": {"seat": _INT, "round": _INT, "reason": (str,)},  # a client's failed check
+    "check": {"seat": _INT, "round": _INT, "word": (str,)},  # a seat's check, published
 }
 
 #: Fields a record may leave out (journals of plain tables, older journals), with their types
@@ -335,9 +342,11 @@ _OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "host": {"coded": (bool,), "key": (str,)},
     "seat": {"key": (str,), "token": (str,)},  # token: version 1 only
     "leave": {"away": (bool,)},  # a leave during the match: the seat is kept, away
-    "countdown": {"commit": (str,), "commits": (list,), "seeded": (bool,)},
+    "countdown": {"commit": (str,), "commits": (list,), "seeded": (bool,), "words": (list,)},
     "round": {"commit": (str,), "commits": (list,), "nonces": (list,), "seeded": (bool,),
-              "at": _TIME},
+              "at": _TIME, "hash": (str,), "words": (list,)},
+    "commit": {"ok": (str,), "fail": (str,)},
+    "check": {"reason": (str,)},
     "move": {"at": _TIME, "ts": _TIME},
     "refused": {"at": _TIME, "ts": _TIME, "rule": (str,), "by": _INT, "ms": _INT,
                 "top": (str,)},

@@ -14,6 +14,7 @@ import copy
 from typing import Any, Protocol
 
 from lan_demon.net.codec import make, state_hash
+from lan_demon.net.commitments import checks_now
 from lan_demon.net.guard import SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE, RateLimiter
 from lan_demon.net.journal import VERSION as JOURNAL_VERSION
 from lan_demon.net.outbox import Outbox
@@ -63,22 +64,40 @@ def table(arb) -> dict[str, Any]:
         "captain": arb.captain(),
         "next_at": arb.next_at(),
         "deal": deal_now(arb),
+        "checks": checks_now(arb),
     }
 
 
 def deal_now(arb) -> dict[str, Any] | None:
-    """The commitments of the round counting down or in play (§22), for a client that
-    (re)joins then: it can still reveal its nonce, or at least hold the host to them."""
-    deal = arb.deal_round
-    if deal is None or arb.phase not in ("countdown", "playing"):
+    """The commitments of the round counting down, in play or just ended (§22), for a client
+    that (re)joins then: it can still reveal its nonce, and holds the host to what it
+    promised — in play, also what Go published (the deal's ``hash``; the snapshot adds this
+    seat's ``dealt`` cards); after the round, its ``secret`` too, so a client that missed
+    the end still checks it."""
+    deal, phase = arb.deal_round, arb.phase
+    if deal is None or phase == "lobby":
         return None
-    return {"round": deal.round, **deal.announced(),
-            **({"nonces": deal.used()} if arb.phase == "playing" else {})}
+    fields = {"round": deal.round, **deal.announced()}
+    if phase == "countdown":
+        return fields
+    setups = arb.match.setups if arb.match is not None else []
+    setup = arb.match.setup if phase == "playing" else \
+        setups[deal.round] if deal.round < len(setups) else None
+    fields.update(nonces=deal.used(), hash=deal.hash, setup=setup)
+    if phase in ("between", "over"):
+        fields["secret"] = deal.secret.hex()
+    return fields
 
 
 def snapshot(arb, rid: int, seat: int | None) -> dict[str, Any]:
     state = redacted(arb, seat) if arb.state is not None else None
-    return make("snap", re=rid, seq=arb.seq, table=table(arb), state=state)
+    now = table(arb)
+    deal = arb.deal_round
+    if arb.phase == "playing" and deal is not None and deal.dealt is not None and now["deal"]:
+        # this seat's cards as Go dealt them (§22.4): a client that missed the Go still
+        # checks them at the round's end (the moves before it came it takes on trust)
+        now["deal"]["dealt"] = arb.game.state_to_data(arb.game.redact(deal.dealt, seat))
+    return make("snap", re=rid, seq=arb.seq, table=now, state=state)
 
 
 def on_snapshot(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,

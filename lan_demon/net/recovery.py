@@ -162,11 +162,13 @@ class _Restorer:
             seat.commit = None
         deal = self._deal_round(record)
         deal.commits = {} if deal.seeded else unpairs(record.get("commits"))
+        deal.words = {} if deal.seeded else unpairs(record.get("words"), 3)
         deal.nonces = {}
         self.counted_down = record["round"]
 
     def _commit(self, record: dict[str, Any]) -> None:
-        self._seat_at(record).commit = (record["round"], record["hash"])
+        self._seat_at(record).commit = (record["round"], record["hash"], record.get("ok"),
+                                        record.get("fail"))
 
     def _reveal(self, record: dict[str, Any]) -> None:
         deal = self.arbiter.deal_round
@@ -179,6 +181,7 @@ class _Restorer:
         self.arbiter.phase = "playing"
         deal = self._deal_round(record)
         deal.commits = unpairs(record.get("commits"))
+        deal.words = unpairs(record.get("words"), 3)
         deal.nonces = {seat: bytes.fromhex(n) for seat, n in unpairs(record.get("nonces"))
                        .items()}
 

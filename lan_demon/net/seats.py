@@ -53,7 +53,8 @@ class Seat:
     # silent seat is given the turn timeout first: it may be a network hiccup).
     stepped_out: bool = False
     rtts: list[float] = field(default_factory=list)
-    commit: tuple[int, str] | None = None  # (round, hash): its nonce's commitment (§22)
+    # (round, nonce hash, ok word's hash, fail word's hash): its commitment (§22)
+    commit: tuple[int, str, str, str] | None = None
     # The key its private halves are sealed with in the updates (§23), told in its welcome:
     # this arbiter process's alone, never journaled (a resumed table's seats have none until
     # their holders come back by token, and their rejoin's welcome gives a new one).

@@ -28,9 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lan_demon.games import GameError
-from lan_demon.net.codec import (DISPUTE_CHARS, ProtocolError, check, fit_text, make,
-                                 state_hash)
-from lan_demon.net.fairdeal import DealWitness
+from lan_demon.net.codec import ProtocolError, check, make, state_hash
+from lan_demon.net.deal_duties import DealDuties
 from lan_demon.net.seal import open_seal, private_of
 from lan_demon.net.tokens import TokenStore
 
@@ -44,8 +43,9 @@ class Notice:
     """Something the player should hear about: ``kind`` is one of beaten, refused, round,
     round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected,
     closed (the host went quiet after the match: the final scoreboard stays), dishonest (our
-    own check of a round's deal failed, §22) and dispute (a seat's check failed: the text
-    says whose and why)."""
+    own check of a round's deal failed, §22), dispute (a seat's check failed: the text says
+    whose and why) and deal_note (whose randomness a round was dealt without, a round NOT
+    checked and why: :mod:`lan_demon.net.deal_duties`)."""
 
     kind: str
     text: str = ""
@@ -53,7 +53,7 @@ class Notice:
 
 
 
-class TableCopy:
+class TableCopy(DealDuties):
     """The lobby, the scores and the round as this seat may see them; see the module text."""
 
     # supplied by the client that owns the sockets
@@ -87,16 +87,16 @@ class TableCopy:
         self.stood_in: deque[tuple[int, int, str, list[dict[str, Any]]]] = \
             deque(maxlen=STOOD_IN_KEPT)
         self._said_ready = False  # we said ready and no countdown has used it up yet
-        # Commit and reveal (§22): our nonces, and what each round's deal was held to.
-        self.witness = DealWitness()
-        self._commit_due: int | None = None  # the round to commit a nonce for, when we can
-        self._deal_rids: set[int] = set()  # our commit/reveal/dispute requests
+        self._init_duties()  # commit and reveal (§22): our promises, and each deal's check
 
     def _send(self, msg: dict[str, Any]) -> bool:
         raise NotImplementedError  # the client's: queue a message for the arbiter
 
     def ready(self) -> None:
         raise NotImplementedError  # the client's: say ready (after our commitment, §22)
+
+    def _notice(self, kind: str, text: str, data: dict[str, Any] | None = None) -> None:
+        self.notices.append(Notice(kind, text, data or {}))
 
     @property
     def buffered(self) -> int:
@@ -159,55 +159,6 @@ class TableCopy:
             self._said_ready = False  # used up: the arbiter clears it at each countdown
         elif self.seat < len(seats) and not seats[self.seat].get("ready"):
             self.ready()
-
-    # --- commit and reveal (§22) -----------------------------------------------------------
-
-    def _upcoming_round(self) -> int | None:
-        """The next round to be dealt, whose nonce may be committed now: in the lobby and
-        between rounds ``table.round``, during a round the one after it; None while a
-        countdown has fixed the commitments, or once the match is over (§22)."""
-        phase, round_no = self.table.get("phase"), self.table.get("round", 0)
-        if phase in ("lobby", "between"):
-            return round_no
-        return round_no + 1 if phase == "playing" else None
-
-    def _deal_again(self) -> None:
-        """After a snapshot: commit for the next round, or reveal for the one counting down."""
-        deal = self.table.get("deal")
-        if self.table.get("phase") == "countdown" and deal:
-            self._reveal(deal["round"], deal)
-        self._commit_due = self._upcoming_round()
-
-    def _commit_when_due(self) -> None:
-        """Commit a fresh nonce for the next round to be dealt — once the updates that came
-        with it are applied, so none is sent after the match is over."""
-        due, self._commit_due = self._commit_due, None
-        if due is None or due != self._upcoming_round() or self.seat is None or \
-                self.role != "player" or due in self.witness.nonces:  # (never resent)
-            return
-        self._deal_request(make("commit", id=next(self._ids), round=due,
-                                hash=self.witness.commit_for(due)))
-
-    def _reveal(self, round_no: int, announced: dict[str, Any]) -> None:
-        nonce = self.witness.reveal_for(self.seat, round_no, announced)
-        if nonce is not None:
-            self._deal_request(make("reveal", id=next(self._ids), round=round_no, nonce=nonce))
-
-    def _deal_request(self, msg: dict[str, Any]) -> None:
-        self._deal_rids.add(msg["id"])
-        self._send(msg)
-
-    def _check_deal(self, update: dict[str, Any]) -> None:
-        """The round is over and the host's secret revealed: was this round's deal the one
-        committed to? A failure is ours to say, loudly, and every seat is told (dispute)."""
-        problem = self.witness.check(self.game, self.seat, update["round"], update.get("secret"))
-        if problem is None:
-            return
-        text = f"round {update['round'] + 1}: {problem}"
-        self.notices.append(Notice("dishonest", text, {"round": update["round"]}))
-        if self.seat is not None and self.connected:
-            self._deal_request(make("dispute", id=next(self._ids), round=update["round"],
-                                    reason=fit_text(problem, DISPUTE_CHARS)))
 
     def _on_private(self, msg: dict[str, Any]) -> None:
         if msg["seq"] > self.seq:
@@ -325,13 +276,13 @@ class TableCopy:
         self.table.update(phase="countdown", go=update["go"], round=update["round"],
                           next_at=None, deal={"round": update["round"],
                                               **{k: update.get(k) for k in
-                                                 ("commit", "commits", "seeded")}})
-        self._reveal(update["round"], self.table["deal"])
+                                                 ("commit", "commits", "words", "seeded")}})
+        self._announce(update["round"], update, counting=True)
         self.notices.append(Notice("countdown", data=update))
 
     def _k_round(self, update: dict[str, Any], private: Any) -> None:
         state = private["state"] if private is not None else update["state"]
-        self.witness.on_go(update["round"], update.get("nonces"), update["setup"], state)
+        self._dealt(update["round"], update, update["setup"], state)
         self.mirror = self.game.state_from_data(state)
         self.pending.clear()
         self.predicted = self.mirror
@@ -361,6 +312,7 @@ class TableCopy:
         self.stood_in.append((update["seq"], seat, status, update["events"]))
 
     def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
+        setup = self.table.get("setup") or {}  # the round's, before it gives way to the next
         self.table.setdefault("results", []).append(update["result"])
         self._trim_history()
         self._unready()
@@ -369,7 +321,7 @@ class TableCopy:
         self.pending.clear()
         self._repredict()
         self.notices.append(Notice("round_end", data=update))
-        self._check_deal(update)
+        self._round_over(update["round"], update.get("secret"), setup)
         self._commit_due = update["round"] + 1
 
     def _trim_history(self) -> None:
@@ -378,14 +330,6 @@ class TableCopy:
             dropped = len(results) - self.history
             del results[:dropped]
             self.table["results_from"] = self.table.get("results_from", 0) + dropped
-
-    def _k_dispute(self, update: dict[str, Any], private: Any) -> None:
-        seats = self.table.get("seats") or []
-        who = seats[update["seat"]]["name"] if 0 <= update["seat"] < len(seats) else \
-            f"seat {update['seat']}"
-        text = f"{who}'s client says round {update['round'] + 1}'s deal was not the one " \
-               f"the host committed to: {update['reason']}"
-        self.notices.append(Notice("dispute", text, update))
 
     def _k_match_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.update(phase="over", result=update["result"])

@@ -322,22 +322,25 @@ def footer(ctl: TableFacts, width: int) -> Fragments:
 
 
 def deal_checked(ctl: TableFacts, width: int) -> Fragments:
-    """One quiet line when our client re-dealt the last round from the revealed secret and
-    found it the one committed to (§22), or could not (it came in after that round's Go, so it
-    never saw what the host committed to: a person who came back should not wonder why the
-    others' screens say "checked" and theirs says nothing); never when a check failed (that is
-    the alarm at the top of the screen)."""
+    """One quiet line on what our client's check of the last round's deal found (§22): ✓ when
+    it re-dealt the round from the revealed secret and found it the one promised before Go;
+    NOT checked, with why, when it could not — never silence; nothing when the check failed
+    (that is the alarm at the top of the screen)."""
     witness = getattr(ctl.client, "witness", None)
     results = ctl.client.table.get("results") or []
     last = len(results) + ctl.client.table.get("results_from", 0) - 1
     if witness is None or not results or ctl.alarms:
         return []
-    if last not in witness.honest:  # ("not checked" alone read as a warning of cheating)
-        return wrap("this screen came in after this round's Go, so it could not check the "
-                    "deal itself — nothing is wrong: the screens there at Go check it",
-                    width, "class:dim")
+    outcome = witness.outcome(last)
+    if outcome != "ok":
+        seen = witness.rounds.get(last)
+        why = seen.why if seen is not None and seen.why else \
+            "this screen missed the round's end" if seen is not None and seen.announced else \
+            "this screen never saw what the host promised for it"
+        return wrap(f"this round's deal was NOT checked by this screen: {why}", width,
+                    "class:warn")
     if ctl.client.config.get("seeded"):  # checked, but anyone with the seed knew it (§22)
         return line(("class:dim", " this round's deal came from a fixed seed (--seed): "
                                   "checked, but not secret"))
     return line(("class:good", " ✓"), ("class:dim", " this round's deal was checked: the "
-                                       "cards are the ones the host committed to before Go"))
+                                       "cards are the ones the host promised before Go"))

@@ -19,6 +19,7 @@ from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_copy import Notice
+from lan_demon.tui.deal_words import deal_alarm, deal_note, deal_rows
 from lan_demon.tui.facts import (MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, rotation_words,
                                  starting)
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
@@ -93,6 +94,9 @@ class Controller(TableFacts):
         # A round whose deal did not match the host's commitments (§22): said at the top of
         # every screen until the table is left, never a flash that could be missed.
         self.alarms: list[str] = []
+        # Plain facts about the latest round's deal (§22): whose randomness it was dealt
+        # without, a round NOT checked and why — on every screen until the next round's.
+        self.deal_notes: list[tuple[int, str]] = []
 
     # --- the client ------------------------------------------------------------------------
 
@@ -137,7 +141,10 @@ class Controller(TableFacts):
         elif kind == "presence" and self.phase != "over":  # at the end everyone goes
             self._presence(notice)
         elif kind in ("dishonest", "dispute"):
-            self._alarm(notice)
+            if deal_alarm(self, notice):
+                self.ring()
+        elif kind == "deal_note":
+            deal_note(self, notice)
         self.last_notices.append(notice)
         del self.last_notices[:-20]
 
@@ -152,18 +159,6 @@ class Controller(TableFacts):
                 "here": f"{who} is back"}.get(status)
         if text and (status != "here" or self.phase != "lobby"):
             self.flash(text, seconds=READ_SECONDS)
-
-    def _alarm(self, notice: Notice) -> None:
-        """A deal that was not the one committed to: at the top of every screen, with the
-        bell. Our own check and our own dispute coming back say the same thing once."""
-        mine = notice.kind == "dispute" and notice.data.get("seat") == self.client.seat and \
-            any(a.startswith("DEAL CHECK FAILED") for a in self.alarms)
-        if mine:
-            return
-        head = "DEAL CHECK FAILED" if notice.kind == "dishonest" else "DEAL DISPUTED"
-        self.alarms.append(f"{head} — {notice.text}")
-        del self.alarms[:-3]
-        self.ring()
 
     def _round_end(self, notice: Notice) -> None:
         """Going out is an event: a banner, a bell, held a moment before the scores."""
@@ -384,10 +379,7 @@ class Controller(TableFacts):
                          ("class:dim", " — PgDn/space next, PgUp back")]]
 
     def _alarms(self, width: int) -> Fragments:
-        out: Fragments = []
-        for text in self.alarms:
-            out += wrap(f"⚠ {text}", width, "class:warn")
-        return out
+        return deal_rows(self, width)
 
     def _question(self, width: int) -> Fragments:
         if self.confirm == "leave" and self.local is not None:  # play: the table is ours

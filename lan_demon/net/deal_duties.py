@@ -1,0 +1,254 @@
+"""A seated client's duties under commit and reveal (PROTOCOL.md §22), and what it tells its
+player: the messages it sends (``commit``, ``reveal``, ``check``, ``dispute``) and the notices
+its screen shows. The judgement is :class:`~lan_demon.net.witness.DealWitness`'s; this is the
+part of :class:`~lan_demon.net.table_copy.TableCopy` that acts on it (a base class of it, so
+the copy's hot path — moves — never passes through here).
+
+What a player hears, in the :class:`~lan_demon.net.table_copy.Notice` kinds:
+
+* ``dishonest`` — this client's own check found the host's deal not the one it promised (or
+  a seat's check forged, or never published while the seat was here). The client also sends
+  ``dispute`` (once a round) so that every screen hears it at once, and its round's ``check``
+  reveals its "fail" word, which the host cannot turn into the "ok" one;
+* ``dispute`` — another seat's client says so (its ``dispute``, or its check's "fail" word);
+* ``deal_note`` — plain facts about a round's deal that are not an accusation: whose
+  randomness was not mixed in ("Bob's randomness was not used this round"), a round this
+  client could NOT check, and why.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from lan_demon.net.codec import DISPUTE_CHARS, fit_text, make
+from lan_demon.net.witness import DealWitness, said
+
+
+class DealDuties:
+    """The §22 half of a table copy. Supplied by the table copy and the client: ``seat``,
+    ``role``, ``table``, ``game``, ``connected``, ``notices``, ``_ids``, ``_send``."""
+
+    seat: int | None
+    role: str
+    table: dict[str, Any]
+    game: Any
+    connected: bool
+    notices: list[Any]
+    _ids: itertools.count
+
+    def _init_duties(self) -> None:
+        self.witness = DealWitness()
+        self._commit_due: int | None = None  # the round to commit a nonce for, when we can
+        self._deal_rids: dict[int, tuple[str, int]] = {}  # our §22 requests: (kind, round)
+        self._disputed: set[int] = set()  # rounds we sent a dispute for
+        self._heard: set[tuple[int, int]] = set()  # (seat, round) disputes already shown
+
+    def _send(self, msg: dict[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def _notice(self, kind: str, text: str, data: dict[str, Any] | None = None) -> None:
+        raise NotImplementedError  # the table copy's: a Notice for the player
+
+    # --- what we send ---------------------------------------------------------------------------
+
+    def _upcoming_round(self) -> int | None:
+        """The next round to be dealt, whose nonce may be committed now: in the lobby and
+        between rounds ``table.round``, during a round the one after it; None while a
+        countdown has fixed the commitments, or once the match is over (§22)."""
+        phase, round_no = self.table.get("phase"), self.table.get("round", 0)
+        if phase in ("lobby", "between"):
+            return round_no
+        return round_no + 1 if phase == "playing" else None
+
+    def _commit_when_due(self) -> None:
+        """Commit for the next round to be dealt — once the updates that came with it are
+        applied, so none is sent after the match is over. The same promise again (never
+        another) when the host has not accepted it on this connection: a resumed host lost
+        what the crashed one took."""
+        due, self._commit_due = self._commit_due, None
+        if due is None or due != self._upcoming_round() or self.seat is None or \
+                self.role != "player" or self.witness.seen(due).acked or \
+                ("commit", due) in self._deal_rids.values():
+            return
+        self._deal_request(make("commit", id=next(self._ids), round=due,
+                                **self.witness.promise(due)))
+
+    def _deal_request(self, msg: dict[str, Any]) -> None:
+        self._deal_rids[msg["id"]] = (msg["t"], msg["round"])
+        self._send(msg)
+
+    def _deal_answer(self, rid: int, error: dict[str, Any] | None) -> bool:
+        """The arbiter's answer to one of our §22 requests (``error`` None: ``ok``); False
+        when ``rid`` was not one. A reveal counts as made only when it is accepted."""
+        asked = self._deal_rids.pop(rid, None)
+        if asked is None:
+            return False
+        kind, round_no = asked
+        if kind == "commit" and error is None:
+            self._found(round_no, self.witness.accepted(self.seat, round_no))
+        elif kind == "reveal" and error is None:
+            self.witness.reveal_accepted(round_no)
+        elif kind in ("commit", "reveal") and error is not None:
+            self.witness.refused(round_no, error.get("reason", ""), kind == "reveal")
+        return True
+
+    # --- what the host says ------------------------------------------------------------------
+
+    def _terms(self, config: Any) -> None:
+        """A welcome's or snapshot's ``config``: ``seeded`` is fixed for a match (§22)."""
+        if isinstance(config, dict):
+            problem = self.witness.terms(config.get("seeded"))
+            if problem is not None:
+                self._found(None, [problem])
+
+    def _announce(self, round_no: int, fields: dict[str, Any], counting: bool) -> None:
+        """A countdown, or a snapshot's ``table.deal``: judged, and our nonce revealed when
+        the round is still ``counting`` down and lists our commitment."""
+        problems, nonce = self.witness.announce(self.seat, round_no, fields)
+        self._found(round_no, problems)
+        if nonce is not None and counting and self.connected:
+            self._deal_request(make("reveal", id=next(self._ids), round=round_no, nonce=nonce))
+
+    def _dealt(self, round_no: int, fields: dict[str, Any], setup: dict[str, Any],
+               state: dict[str, Any] | None) -> None:
+        """Go (the ``round`` update, or a snapshot of the round in play): what was mixed in,
+        the deal's fingerprint and our cards, kept for the end; whose randomness is missing
+        is said on every screen."""
+        problems, missing = self.witness.go(self.seat, round_no, fields.get("nonces"),
+                                            fields.get("hash"), setup, state,
+                                            len(self.table.get("seats") or []))
+        self._found(round_no, problems)
+        for seat, why in missing.items():
+            who = "your" if seat == self.seat else f"{self._name(seat)}'s"
+            how = "promised, but not revealed before Go" if why == "promised" else \
+                "the host listed no promise of it"
+            self._notice("deal_note", f"Round {round_no + 1} was dealt without {who} "
+                         f"randomness ({how})", {"round": round_no, "seat": seat, "why": why})
+
+    def _deal_again(self) -> None:
+        """After a snapshot: the deal it shows judged as if seen live (commitments, Go, the
+        end), the checks it lists, our nonce revealed or our commitment sent again; a check
+        of ours that was never published sent again."""
+        self._terms(self.table.get("config"))
+        deal, phase = self.table.get("deal"), self.table.get("phase")
+        if isinstance(deal, dict) and isinstance(deal.get("round"), int):
+            round_no = deal["round"]
+            self._announce(round_no, deal, phase == "countdown")
+            if "nonces" in deal:
+                self._dealt(round_no, deal, deal.get("setup") or self.table.get("setup") or {},
+                            deal.get("dealt"))
+            if "secret" in deal:
+                self._round_over(round_no, deal["secret"], deal.get("setup") or {})
+        for check in self.table.get("checks") or []:
+            if isinstance(check, dict):
+                self._k_check(check, None)
+        for round_no, seen in list(self.witness.rounds.items()):
+            if seen.check_sent and self.seat is not None and self.seat not in seen.checks:
+                seen.check_sent = False
+                self._send_check(round_no)
+        self._commit_due = self._upcoming_round()
+
+    def _round_over(self, round_no: int, secret: Any, setup: dict[str, Any]) -> None:
+        """The round's secret is out: our verdict, said and sent as our check; the checks
+        owed for the round before are looked for."""
+        before = len(self.witness.seen(round_no).problems)
+        seen = self.witness.end(self.game, self.seat, round_no, secret, setup)
+        if seen is None:
+            return
+        if seen.outcome == "failed":  # (what the countdown or Go showed was said then)
+            self._found(round_no, seen.problems[before:], end=True)
+        elif seen.outcome == "unchecked":
+            self._notice("deal_note", f"Round {round_no + 1}'s deal was NOT checked: "
+                         f"{seen.why}", {"round": round_no, "unchecked": True})
+        self._send_check(round_no)
+        self._checks_due(round_no - 1)
+
+    def _send_check(self, round_no: int) -> None:
+        seen = self.witness.seen(round_no)
+        word = self.witness.word(self.seat, round_no)
+        if word is None or seen.check_sent or not self.connected:
+            return
+        seen.check_sent = True
+        reason = fit_text(said(seen.problems[0], "my"), DISPUTE_CHARS) \
+            if seen.outcome == "failed" and seen.problems else None
+        self._deal_request(make("check", id=next(self._ids), round=round_no, word=word,
+                                reason=reason))
+
+    def _checks_due(self, round_no: int) -> None:
+        """The checks of ``round_no`` are due (the next round has ended, or the table closed
+        after the match): a seat that promised one and was here, with none published, may
+        have had its verdict hidden — every screen says so."""
+        if round_no < 0:
+            return
+        seats = self.table.get("seats") or []
+        for seat in self.witness.overdue(round_no):
+            here = seat < len(seats) and seats[seat].get("status", "here") == "here"
+            self.witness.seen(round_no).checks[seat] = "missing"
+            who = "your program's" if seat == self.seat else f"{self._name(seat)}'s"
+            text = f"{who} check of round {round_no + 1}'s deal never reached the table"
+            if here:
+                self._notice("dishonest", f"{text[0].upper()}{text[1:]}: the host may have "
+                             "hidden what it found", {"round": round_no, "seat": seat})
+            else:
+                self._notice("deal_note", f"{text[0].upper()}{text[1:]} (away)",
+                             {"round": round_no, "seat": seat})
+
+    # --- every seat's word -------------------------------------------------------------------
+
+    def _k_check(self, update: dict[str, Any], private: Any) -> None:
+        round_no, seat = update.get("round"), update.get("seat")
+        if not isinstance(round_no, int) or not isinstance(seat, int):
+            return
+        if seat in self.witness.seen(round_no).checks:
+            return  # (a snapshot's list after the update, or twice)
+        verdict = self.witness.check_seen(round_no, seat, update.get("word"))
+        who = self._name(seat)
+        if verdict == "bad":
+            self._notice("dishonest", f"{who}'s check of round {round_no + 1} is not one of "
+                         f"the two words {who}'s program promised: the host altered it",
+                         {"round": round_no, "seat": seat})
+        elif verdict == "fail" and (seat, round_no) not in self._heard and seat != self.seat:
+            self._heard.add((seat, round_no))
+            self._disputed_by(seat, round_no, str(update.get("reason") or "no reason given"))
+
+    def _k_dispute(self, update: dict[str, Any], private: Any) -> None:
+        key = (update["seat"], update["round"])
+        if key in self._heard:
+            return
+        self._heard.add(key)
+        self._disputed_by(update["seat"], update["round"], update["reason"], update)
+
+    def _disputed_by(self, seat: int, round_no: int, reason: str,
+                     data: dict[str, Any] | None = None) -> None:
+        who = self._name(seat)
+        self._notice("dispute", f"{who}'s program says round {round_no + 1}'s deal was not the "
+                     f"one the host promised: “{reason}”",
+                     data or {"seat": seat, "round": round_no, "reason": reason})
+
+    # --- saying it ---------------------------------------------------------------------------
+
+    def _found(self, round_no: int | None, problems: list[str], end: bool = False) -> None:
+        """Problems our own check found: loudly on our screen, and a dispute to every other
+        screen (once a round; the round's check word follows at its end)."""
+        for problem in problems:
+            if round_no is None:
+                text = f"The host's deals do not match what it promised: {said(problem)}"
+            else:
+                text = f"The host's deal for round {round_no + 1} does not match what it " \
+                       f"promised: {said(problem)}"
+                if not end:
+                    self.witness.seen(round_no).problems.append(problem)
+            self._notice("dishonest", text, {"round": round_no, "problem": problem})
+        if problems and round_no is not None and round_no not in self._disputed and \
+                self.seat is not None and self.connected:
+            self._disputed.add(round_no)
+            self._heard.add((self.seat, round_no))
+            self._deal_request(make("dispute", id=next(self._ids), round=round_no,
+                                    reason=fit_text(said(problems[0], "my"), DISPUTE_CHARS)))
+
+    def _name(self, seat: int) -> str:
+        seats = self.table.get("seats") or []
+        if 0 <= seat < len(seats) and seats[seat].get("name"):
+            return str(seats[seat]["name"])
+        return f"seat {seat}"
