@@ -7,8 +7,10 @@ import argparse
 HELP = "audit a match journal: chain, deals, moves, scores"
 DESCRIPTION = ("Check a journal from its records and the spec alone: the chain of records, "
                "every deal against its commitments, every move and refusal with the engine, "
-               "every score, the clock. Prints one line: OK with the counts (exit 0), or the "
-               "first problem and where (exit 1); a file that cannot be read exits 2.")
+               "every score, the clock, what the host promised before each deal. Prints one "
+               "line: OK with the counts (exit 0) and, under it, each round dealt without a "
+               "seat's randomness and each seat that found a deal wrong; or the first problem "
+               "and where (exit 1); a file that cannot be read exits 2.")
 
 
 def add_arguments(ver: argparse.ArgumentParser) -> None:
@@ -20,4 +22,6 @@ def run(args: argparse.Namespace) -> int:
     from lan_demon.net.audit import verify
     verdict = verify(args.journal)
     print(verdict.line)
+    for note in verdict.notes:
+        print(f"  {note}")
     return 0 if verdict.ok else 1

@@ -8,6 +8,13 @@ over the records, stopping at the first problem:
 * every deal — a seeded round from ``seed_secret(seed, round)`` and no nonces; any other from
   the host secret its ``round_end`` reveals, checked against the commitment published before
   the round, and the players' nonces, each checked against the hash its seat committed to;
+  the deal's fingerprint published at Go against the deal re-made (§22.4);
+* what the host promised (§22.7) — ``seeded`` only at a table with a seed, and never changed;
+  one host commitment per round (a second countdown under another is a second chance the host
+  gave itself after seeing the nonces); every commitment the host took (its ``commit``
+  record, since the last ``resumed``) listed in its round's countdown; every seat's check one
+  of the two words it promised. A round dealt without a seat's randomness passes, and is
+  reported by seat under the OK line;
 * every move replayed with the engine: each committed move applies; each refused move does not;
 * every score — each ``round_end`` result is the engine's, the ``match_end`` totals the sums;
 * the clock — ``at`` never goes back by more than the fairness window (inside which moves are
@@ -27,10 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from lan_demon.games import GameError
-from lan_demon.games.deal import commitment, seed_secret
+from lan_demon.games.deal import commitment, round_secret, seed_secret
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT, restarts_minute
 from lan_demon.net.journal import JournalError, JournalRead, read_journal
-from lan_demon.net.replay import MatchFold, revealed_secrets, seeded
+from lan_demon.net.fairdeal import WORD_BYTES, deal_hash, from_hex, unpairs, word_meaning
+from lan_demon.net.replay import MatchFold, nonces_of, revealed_secrets, seeded
 
 EPSILON = 1e-6  # seconds: float rounding in a journaled time
 #: How far past the fairness window an arrival time may go back: a window is released at the
@@ -46,7 +54,8 @@ class Problem(Exception):
 @dataclass
 class Verdict:
     ok: bool
-    line: str  # the one line ``verify`` prints
+    line: str  # the line ``verify`` prints
+    notes: tuple[str, ...] = ()  # facts under an OK line: randomness left out, checks failed
 
 
 def verify(path: str | Path) -> Verdict:
@@ -89,6 +98,9 @@ class _Audit:
         self.last_play: float | None = None  # when the round in progress last saw a play
         self.rounds: dict[int, dict[str, Any]] = {}  # round records, by round
         self.moves = self.refused = 0
+        self.taken: dict[int, dict[int, tuple[Any, ...]]] = {}  # round -> seat -> commitment
+        self.promised: dict[int, dict[str, Any]] = {}  # round -> its (first) countdown
+        self.notes: list[str] = []
 
     def run(self) -> Verdict:
         records = self.read.records
@@ -115,7 +127,7 @@ class _Audit:
         return Verdict(True, f"OK: {match.game.id}, {_count(len(match.players), 'seat')}, "
                              f"{_count(len(match.rounds), 'round')}, "
                              f"{_count(self.moves, 'move')}, {self.refused} refused, "
-                             f"{self.read.chained} records chained")
+                             f"{self.read.chained} records chained", tuple(self.notes))
 
     # --- record by record ------------------------------------------------------------------
 
@@ -130,13 +142,71 @@ class _Audit:
         if after is not None:
             after(record)
 
+    # --- what the host promised (§22.7) -------------------------------------------------------
+
+    def _before_commit(self, record: dict[str, Any]) -> None:
+        self.taken.setdefault(record["round"], {})[record["seat"]] = \
+            (record["hash"], record.get("ok"), record.get("fail"))
+
+    def _before_countdown(self, record: dict[str, Any]) -> None:
+        if "commit" not in record:
+            return  # a journal from before commit and reveal
+        round_no = record["round"]
+        self._seed_claim(record)
+        first = self.promised.setdefault(round_no, record)
+        if first.get("commit") != record["commit"]:
+            raise Problem("a second countdown for this round under another commitment to "
+                          "its host secret: the host gave itself a second chance after "
+                          "seeing the players' randomness")
+        if record.get("seeded"):
+            return
+        listed = dict(unpairs(record.get("commits")))
+        words = unpairs(record.get("words"), 3)
+        for seat, (digest, ok, fail) in sorted(self.taken.get(round_no, {}).items()):
+            if listed.get(seat) != digest or (ok is not None and words.get(seat) != (ok, fail)):
+                raise Problem(f"{self._who(seat)}'s commitment to this round, which the host "
+                              "took, is not in its countdown's list: the host dropped it")
+
+    def _seed_claim(self, record: dict[str, Any]) -> None:
+        match = self.fold.match  # (its seed: nil for a host that deals secretly)
+        if record.get("seeded") and match is not None and match.seed is None:
+            raise Problem("the round is announced as dealt from a fixed seed, but the host "
+                          "had none: a seeded deal takes nobody's randomness, so the host "
+                          "could choose the cards")
+
+    def _before_check(self, record: dict[str, Any]) -> None:
+        promised = self.promised.get(record["round"]) or self.rounds.get(record["round"]) or {}
+        hashes = unpairs(promised.get("words"), 3).get(record["seat"])
+        word = from_hex(record["word"], WORD_BYTES)
+        if "words" not in promised:
+            return  # (a countdown this journal does not hold)
+        meaning = word_meaning(word, hashes) if hashes is not None and word else None
+        if meaning is None:
+            raise Problem(f"{self._who(record['seat'])}'s check of this round is not one of "
+                          "the two words its commitment promised")
+        if meaning == "fail":
+            self.notes.append(f"round {record['round'] + 1}: {self._who(record['seat'])}'s "
+                              f"program found the deal wrong: {record.get('reason', '')}")
+
+    def _who(self, seat: int) -> str:
+        match = self.fold.match
+        players = match.players if match is not None else []
+        return f"{players[seat]} (seat {seat})" if 0 <= seat < len(players) else f"seat {seat}"
+
     def _before_round(self, record: dict[str, Any]) -> None:
         match = self.fold.match
         if match is None:
             return  # the fold says so
         self.rounds[record["round"]] = record
         self.last_play = record.get("at")
+        self._seed_claim(record)
         commits = {seat: h for seat, h in record.get("commits") or []}
+        if not seeded(record):
+            used = dict(record.get("nonces") or [])
+            left = [self._who(seat) for seat in sorted(commits) if seat not in used]
+            if left:
+                self.notes.append(f"round {record['round'] + 1} was dealt without the "
+                                  f"randomness of {', '.join(left)}: promised, not revealed")
         if seeded(record):
             if "commit" in record and \
                     commitment(seed_secret(match.seed, record["round"])) != record["commit"]:
@@ -161,6 +231,21 @@ class _Audit:
             raise Problem("the host secret its round_end reveals does not match the "
                           "commitment published before the round: the deal was not the one "
                           "committed to")
+
+    def _after_round(self, record: dict[str, Any]) -> None:
+        """The deal's fingerprint published at Go (§22.4) against the deal re-made."""
+        match, state, fingerprint = self.fold.match, self.fold.state, record.get("hash")
+        if match is None or state is None or not isinstance(fingerprint, str):
+            return
+        if seeded(record):
+            mixed = round_secret(seed_secret(match.seed, record["round"]), {})
+        else:
+            mixed = round_secret(bytes.fromhex(self.fold.secrets[record["round"]]),
+                                 nonces_of(record))
+        if deal_hash(mixed, match.game.state_to_data(state)) != fingerprint:
+            raise Problem("the deal's fingerprint published at Go is not the fingerprint of "
+                          "the deal its revealed secret and nonces give: the cards dealt were "
+                          "not the ones promised")
 
     def _before_move(self, record: dict[str, Any]) -> None:
         at = self._clock(record)
@@ -223,7 +308,9 @@ class _Audit:
                           f"{', '.join(different)})")
 
     def _before_resumed(self, record: dict[str, Any]) -> None:
-        # A new arbiter: perhaps a new clock (after a reboot), and RD-13's minute starts again.
+        # A new arbiter: perhaps a new clock (after a reboot), and RD-13's minute starts again;
+        # the commitments the crashed one took are not its to list.
+        self.taken.clear()
         self.latest = record.get("at")
         self.last_play = record.get("at")
 
