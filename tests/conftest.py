@@ -25,10 +25,12 @@ def host(context):
     servers: list[ArbiterServer] = []
     clients: list[Client] = []
 
-    def start(game: str, **config) -> ArbiterServer:
+    def start(game: str, journal=None, **config) -> ArbiterServer:
+        """``journal``: a path the table journals to (closed when the server stops)."""
         config.setdefault("countdown", 0)
         config.setdefault("pause", 0)
-        server = ArbiterServer(settings(game, **config), port=0, context=context).start()
+        server = ArbiterServer(settings(game, **config), port=0, context=context,
+                               journal=None if journal is None else str(journal)).start()
         servers.append(server)
         return server
 
