@@ -43,9 +43,9 @@ class LoopClient(TableCopy):
         self.heard: list[Notice] = []  # every notice, in order (the screen's feed)
         self.verdicts: dict[int, bool] = {}  # round -> its deal was re-dealt and found honest
 
-    def _check_deal(self, update: dict[str, Any]) -> None:
-        super()._check_deal(update)
-        self.verdicts[update["round"]] = update["round"] in self.witness.honest
+    def _round_over(self, round_no: int, secret: Any, setup: dict[str, Any]) -> None:
+        super()._round_over(round_no, secret, setup)
+        self.verdicts[round_no] = self.witness.outcome(round_no) == "ok"
 
     # --- what TableCopy asks of its client ------------------------------------------------
 
@@ -81,6 +81,8 @@ class LoopClient(TableCopy):
             self.seal_key = msg.get("seal")
             self.game = get_game(msg["game"])
             self.config = msg["config"]
+            self.witness.reconnected()  # as the client: a new connection's host may be new
+            self._terms(self.config)
             self.connected = True
             self.resync()
         elif kind == "snap":
@@ -88,10 +90,10 @@ class LoopClient(TableCopy):
         elif kind == "private":
             self._on_private(msg)
         elif kind == "ok":
-            self._deal_rids.discard(msg["re"])
+            self._deal_answer(msg["re"], None)
         elif kind == "error":
-            if msg.get("re") in self._deal_rids:
-                self._deal_rids.discard(msg["re"])
+            if msg.get("re") is not None and self._deal_answer(msg["re"], msg):
+                pass  # (a §22 request refused: the witness knows)
             elif msg["code"] not in ("not_playing", "beaten", "illegal", "wrong_round"):
                 raise AssertionError(f"{self.name} was refused: {msg}")
         self._commit_when_due()
@@ -101,6 +103,11 @@ class LoopClient(TableCopy):
     def alarms(self) -> list[Notice]:
         """What this client's screen would show as a failed deal check or a dispute."""
         return [n for n in self.heard if n.kind in ("dishonest", "dispute")]
+
+    def notes(self) -> list[Notice]:
+        """What it would show as plain facts about a deal: whose randomness a round lacked,
+        a round NOT checked."""
+        return [n for n in self.heard if n.kind == "deal_note"]
 
 
 class Loop:

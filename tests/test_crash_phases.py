@@ -133,6 +133,8 @@ def test_a_host_killed_in_every_phase_twice_stays_honest_and_whole(tmp_path: Pat
     assert sum(r["j"] == "resumed" for r in records) == len(PLAN)
     for client in loop.clients:
         assert client.alarms() == [], [n.text for n in client.alarms()]
+        # nor a word that some round lacked someone's randomness or went unchecked (§22.7)
+        assert client.notes() == [], [n.text for n in client.notes()]
         assert client.config["seeded"] is (seed is not None)
         assert client.verdicts == {r: True for r in range(played)}  # each one checked
         assert client.table["phase"] == "over" and client.table["result"] == \
@@ -147,7 +149,7 @@ def test_a_host_killed_in_every_phase_twice_stays_honest_and_whole(tmp_path: Pat
         else:
             assert r.get("seeded") is True and not r.get("nonces")
     verdict = verify(path)
-    assert verdict.ok, verdict.line
+    assert verdict.ok and not verdict.notes, (verdict.line, verdict.notes)
     assert replay(path).match.result_data() == loop.arbiter.result
 
 

@@ -139,7 +139,8 @@ class HostDeal:
         the seed alone), and so no checks are owed for it."""
         taken = {} if self.seeded else commits
         self.commits = {seat: c[0] for seat, c in taken.items()}
-        self.words = {seat: (c[1], c[2]) for seat, c in taken.items()}
+        self.words = {seat: (c[1], c[2]) for seat, c in taken.items()
+                      if len(c) > 2 and c[1] and c[2]}  # (a journal's from before protocol 5)
 
     def reveal(self, seat: int, nonce_hex: Any) -> str | None:
         """Take a player's nonce; the reason it is refused, or None."""
