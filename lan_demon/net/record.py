@@ -171,6 +171,7 @@ def durable(arb) -> dict[str, Any]:
     number handed out instead (:func:`next_seq`)."""
     match, live = arb.match, arb.phase in ("countdown", "playing")
     deal = arb.deal_round if live else None
+    before = arb.deal_before
     return copy.deepcopy({  # a view that the table's next moves do not change
         "settings": arb.settings, "code": arb.code, "server_key": arb.server_key,
         "phase": arb.phase,
@@ -184,7 +185,12 @@ def durable(arb) -> dict[str, Any]:
             "setup": match.setup},
         "deal": None if deal is None else {
             "round": deal.round, "secret": deal.secret, "seeded": deal.seeded,
-            "commits": deal.commits, "nonces": deal.nonces},
+            "commits": deal.commits, "words": deal.words, "nonces": deal.nonces,
+            "hash": deal.hash,
+            "dealt": None if deal.dealt is None else arb.game.state_to_data(deal.dealt)},
+        "before": None if before is None else {
+            "round": before.round, "secret": before.secret, "words": before.words},
+        "checks": arb.checks,
         "state": arb.game.state_to_data(arb.state) if arb.phase == "playing" else None,
         "disputes": sorted(arb.disputes),
         "result": arb.result,

@@ -46,6 +46,7 @@ from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.client import SILENCE
 from lan_demon.games.deal import commitment
+from lan_demon.net.commitments import CHECKS_KEPT
 from lan_demon.net.fairdeal import HostDeal, unpairs
 from lan_demon.net.journal import JournalError, JournalRead, read_journal, secret_path
 from lan_demon.net.outbox import Outbox
@@ -184,6 +185,21 @@ class _Restorer:
         deal.words = unpairs(record.get("words"), 3)
         deal.nonces = {seat: bytes.fromhex(n) for seat, n in unpairs(record.get("nonces"))
                        .items()}
+        # Its fingerprint and the cards at Go, as the crashed arbiter published them (§22.4):
+        # a snapshot during the round gives them to a client that missed Go.
+        deal.dealt_now(self.arbiter.game, self.fold.state)
+        if record.get("hash") is not None and record["hash"] != deal.hash:
+            raise JournalError(f"{self.path}: round {record['round'] + 1} deals again to "
+                               "another deal than the one whose fingerprint it published")
+
+    def _check(self, record: dict[str, Any]) -> None:
+        """A seat's verdict, published (``commitments.on_check``): a snapshot repeats the
+        last rounds' ones, and it is not published twice."""
+        fields = {k: record[k] for k in ("seat", "round", "word", "reason") if k in record}
+        self.arbiter.checks.setdefault(record["round"], {}).setdefault(record["seat"], fields)
+        for old in [r for r in self.arbiter.checks
+                    if r < self.arbiter.match.round_no - CHECKS_KEPT]:
+            del self.arbiter.checks[old]
 
     def _dispute(self, record: dict[str, Any]) -> None:
         self.arbiter.disputes.add((record["seat"], record["round"]))
@@ -195,6 +211,8 @@ class _Restorer:
         a, round_no = self.arbiter, record["round"]
         if a.deal_round is not None and a.deal_round.round == round_no:
             return a.deal_round
+        if a.deal_round is not None:
+            a.deal_before = a.deal_round  # its checks are still owed (Arbiter._countdown)
         if a.settings.seeded:
             a.deal_round = HostDeal.draw(round_no, a.settings.dealing)
             return a.deal_round
