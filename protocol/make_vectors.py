@@ -454,7 +454,8 @@ def lan_table() -> Session:
     """A LAN table (PROTOCOL.md §20): room code KQZR, seats bound to CURVE keys. Ann sits with
     the code; Tom tries without one (refused, no guess), then three wrong codes (free), a
     fourth (now he must wait a second) and a fifth at once (slow_down, with the wait); Mallory,
-    who has Ann's token but not her key, is refused the seat."""
+    who has Ann's token but not her key, is refused the seat; Sid, who never said hello, asks
+    the table and is refused: only those who gave the code may watch."""
     s = Session("lan", vector_settings("racing-demon", players=2, seed=12060, countdown=0.0),
                 code="KQZR")
     ann = Sender(ANN_KEY, "192.168.1.21")
@@ -467,6 +468,7 @@ def lan_table() -> Session:
     token = s.find("a2c", kind("welcome"), peer="ann")["token"]
     s.request("mal", "hello", 101.75, sender=Sender(MAL_KEY, "192.168.1.66"), name="Mal",
               role="player", token=token)
+    s.request("sid", "snapshot", 102.0, sender=Sender("S" * 40, "192.168.1.77"))
     return s
 
 
@@ -875,6 +877,8 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("a2c_error_malformed_re", a2c(lambda m: m["t"] == "error" and m["code"] == "malformed"
                                       and "re" in m, session=es),
         "a frame that does not decode but is a map with an integer id: the error carries re")
+    add("a2c_error_not_joined_snapshot", a2c(kind("error", code="not_joined"), session=lan),
+        "a table with a room code: a snapshot from a connection that has not given it (§20)")
     add("a2c_error_beaten_middle", a2c(kind("error", code="beaten"), session=es),
         "Racing Demon: a card sent \"to the middle\" whose stack another card took first "
         "(RD-11)")

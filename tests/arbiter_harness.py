@@ -12,6 +12,7 @@ from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.seal import open_seal, private_of
+from lan_demon.net.seats import NOBODY, Sender
 
 RD = RacingDemon()
 PLAY = {"t": "play", "from": "c1", "to": "s1"}
@@ -31,17 +32,20 @@ class Table:
         self.published: list[dict] = []
         self.ids = iter(range(1, 1_000_000))
 
-    def send(self, peer: bytes, kind: str, at: float | None = None, **fields: Any) -> list[dict]:
+    def send(self, peer: bytes, kind: str, at: float | None = None, sender: Sender = NOBODY,
+             **fields: Any) -> list[dict]:
+        """``sender``: the key and address the socket layer would read with the frame."""
         msg = make(kind, **fields)
         if kind in NEEDS_ID and "id" not in fields:
             msg["id"] = next(self.ids)
         self.last_id = msg.get("id")
-        return self.deliver(peer, encode(msg), at)
+        return self.deliver(peer, encode(msg), at, sender)
 
-    def deliver(self, peer: bytes, frame: bytes, at: float | None = None) -> list[dict]:
+    def deliver(self, peer: bytes, frame: bytes, at: float | None = None,
+                sender: Sender = NOBODY) -> list[dict]:
         if at is not None:
             self.now = at
-        return self._collect(self.arbiter.handle(peer, frame, self.now), peer)
+        return self._collect(self.arbiter.handle(peer, frame, self.now, sender), peer)
 
     def deliver_parts(self, peer: bytes, parts: list[bytes]) -> list[dict]:
         return self._collect(self.arbiter.handle_multipart(peer, parts, self.now), peer)

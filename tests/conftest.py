@@ -25,12 +25,14 @@ def host(context):
     servers: list[ArbiterServer] = []
     clients: list[Client] = []
 
-    def start(game: str, journal=None, **config) -> ArbiterServer:
-        """``journal``: a path the table journals to (closed when the server stops)."""
+    def start(game: str, journal=None, keys=None, code=None, **config) -> ArbiterServer:
+        """``journal``: a path the table journals to (closed when the server stops);
+        ``keys``: a CURVE table's pair; ``code``: its room code."""
         config.setdefault("countdown", 0)
         config.setdefault("pause", 0)
         server = ArbiterServer(settings(game, **config), port=0, context=context,
-                               journal=None if journal is None else str(journal)).start()
+                               journal=None if journal is None else str(journal),
+                               keys=keys, code=code).start()
         servers.append(server)
         return server
 

@@ -35,12 +35,13 @@ from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, SharedPacker, decod
                                  request_id)
 from lan_demon.net.fairdeal import HostDeal
 from lan_demon.net.guard import (MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE,
-                                 RateLimiter, RecentIds, frame_cost, log_internal)
+                                 STRANGER_BURST, STRANGER_RATE, RateLimiter, RecentIds,
+                                 frame_cost, log_internal)
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.race import Held
 from lan_demon.net.record import Journal
 from lan_demon.net.seats import NOBODY, Seat, Sender
-from lan_demon.net.security import CodeThrottle
+from lan_demon.net.security import CodeThrottle, WatchGate
 from lan_demon.net.settings import Settings
 from lan_demon.net.table_clock import BEAT_INTERVAL
 
@@ -103,6 +104,10 @@ class Arbiter:
         self.snapshots = RateLimiter(SNAPSHOT_RATE if settings.rate_limit > 0 else 0,
                                      SNAPSHOT_BURST)  # snapshots answered per connection
         self.throttle = CodeThrottle()  # wrong room codes, by the sender's IP address
+        # Snapshots for connections that hold no seat and watch nothing, by IP address (§2):
+        # a few, however many connections ask — they cost time every move behind them waits.
+        self.strangers = RateLimiter(STRANGER_RATE, STRANGER_BURST)
+        self.passed = WatchGate()  # who gave the room code: only they may watch the PUB (§20)
         self.move_ids: dict[bytes, RecentIds] = {}
         self.probes: dict[bytes, deque[float]] = {}
         # The arbiter's own msgpack Packer, reused for what it packs per move (a seal): a
@@ -110,7 +115,8 @@ class Arbiter:
         self.packer = msgpack.Packer(use_bin_type=True)
 
     # --- the pieces, bound as the core's own (the socket-free modules named above) ----------
-    # Messages, dispatched by type (``_on_`` + ``t``; ``hello`` also takes the sender):
+    # Messages, dispatched by type (``_on_`` + ``t``; ``hello``, ``snapshot`` also take the
+    # sender):
     _on_hello = seats.on_hello
     _on_hb = seats.on_hb
     _on_ready = seats.on_ready
@@ -226,8 +232,8 @@ class Arbiter:
         try:
             if kind == "move":  # most frames at a busy table: no name built, no lookup
                 self._on_move(peer, seat, msg, now, out)
-            elif kind == "hello":
-                self._on_hello(peer, seat, msg, now, out, sender)
+            elif kind == "hello" or kind == "snapshot":  # (by key and address: §20, §2)
+                getattr(self, "_on_" + kind)(peer, seat, msg, now, out, sender)
             else:
                 getattr(self, "_on_" + kind)(peer, seat, msg, now, out)
         except ProtocolError as err:

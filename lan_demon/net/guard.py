@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 import traceback
 from collections import deque
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 RECENT_MOVE_IDS = 1024  # move ids remembered per connection, so a replayed move is refused
@@ -17,6 +18,13 @@ SNAPSHOT_COST = 16  # tokens a snapshot costs in all: building one is dearer tha
 # honest client sends one, and each costs an error reply, so junk is held to ~1/16 of the rate.
 MALFORMED_COST = 16
 SNAPSHOT_RATE, SNAPSHOT_BURST = 4.0, 8.0  # snapshots one connection is answered a second
+# Snapshots answered a second, by IP address, to connections that hold no seat and watch nothing
+# (shared by all that address's connections; PROTOCOL.md §2). Nobody honest needs more: a
+# client says hello before it asks. Beyond it they are dropped (one rate_limited a second),
+# cheaply: a burst of them from hundreds of connections must not hold back the move behind it
+# (RD-11: the issue's 300 snapshots made an honest move wait 33-113 ms). Always on, even with
+# ``--rate-limit 0``: it is part of what makes a race fair, not a brake on floods.
+STRANGER_RATE, STRANGER_BURST = 2.0, 4.0
 
 
 def frame_cost(size: int) -> int:
@@ -42,18 +50,19 @@ class RateLimiter:
 
     A message over the limit is dropped unread; the connection is told so at most once a
     second, so a flood costs the arbiter a dictionary lookup per frame and the rest of the
-    table nothing. ``rate`` 0 turns the limit off."""
+    table nothing. ``rate`` 0 turns the limit off. A bucket is usually a connection's (its
+    routing id); any hashable key will do (an IP address: ``Arbiter.strangers``)."""
 
     ADMIT, WARN, DROP = "admit", "warn", "drop"
     PRUNE_AT = 4096  # buckets kept before the idle (full) ones are forgotten
 
     def __init__(self, rate: float, burst: float):
         self.rate, self.burst = rate, max(1.0, burst)
-        self.buckets: dict[bytes, Bucket] = {}
+        self.buckets: dict[Hashable, Bucket] = {}
         self.dropped = 0
         self.warned = 0
 
-    def admit(self, peer: bytes, now: float, cost: float = 1.0) -> str:
+    def admit(self, peer: Hashable, now: float, cost: float = 1.0) -> str:
         if self.rate <= 0:
             return self.ADMIT
         bucket = self._refilled(peer, now)
@@ -68,13 +77,13 @@ class RateLimiter:
         self.warned += 1
         return self.WARN
 
-    def charge(self, peer: bytes, cost: float, now: float) -> None:
+    def charge(self, peer: Hashable, cost: float, now: float) -> None:
         """Take ``cost`` more tokens from a connection whose message turned out dear (a
         snapshot); the bucket may go below zero, and the next messages wait for it to refill."""
         if self.rate > 0:
             self._refilled(peer, now).tokens -= cost
 
-    def _refilled(self, peer: bytes, now: float) -> Bucket:
+    def _refilled(self, peer: Hashable, now: float) -> Bucket:
         bucket = self.buckets.get(peer)
         if bucket is None:
             if len(self.buckets) >= self.PRUNE_AT:

@@ -15,10 +15,11 @@ from typing import Any, Protocol
 
 from lan_demon.net.codec import make, state_hash
 from lan_demon.net.commitments import checks_now
-from lan_demon.net.guard import SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE, RateLimiter
+from lan_demon.net.guard import (SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE, STRANGER_BURST,
+                                 STRANGER_RATE, RateLimiter)
 from lan_demon.net.journal import VERSION as JOURNAL_VERSION
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import Seat
+from lan_demon.net.seats import NOBODY, Seat, Sender
 
 SEQ_BLOCK = 1000  # update numbers reserved per journal "seq" mark (crash recovery)
 
@@ -101,12 +102,35 @@ def snapshot(arb, rid: int, seat: int | None) -> dict[str, Any]:
 
 
 def on_snapshot(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
-                out: Outbox) -> None:
+                out: Outbox, sender: Sender = NOBODY) -> None:
     """A snapshot is the dearest thing a client can ask (the whole table, encoded): it
     costs ``SNAPSHOT_COST`` tokens of the rate limit, and one connection is answered at most
     ``SNAPSHOT_RATE`` a second (bursts of ``SNAPSHOT_BURST``); beyond that one
-    ``rate_limited`` error a second, the rest dropped unanswered (PROTOCOL.md §2)."""
+    ``rate_limited`` error a second, the rest dropped unanswered (PROTOCOL.md §2).
+
+    A connection that holds no seat and watches nothing is a stranger: all the strangers of
+    one IP address share a budget of ``STRANGER_RATE`` a second (bursts of
+    ``STRANGER_BURST``), whatever their number — hundreds of them asking at once would hold
+    back the moves read behind them (RD-11). At a coded table a stranger has not given the
+    code, and is refused ``not_joined`` (within the same budget): its play is for the room
+    (§20)."""
     arb.limiter.charge(peer, SNAPSHOT_COST - 1, now)  # the frame already paid its own
+    if seat is None and peer not in arb.spectators:
+        verdict = arb.strangers.admit(sender.address or "", now)
+        if verdict == RateLimiter.WARN:
+            out.private.append((peer, make(
+                "error", re=msg["id"], code="rate_limited",
+                reason=f"more than {STRANGER_RATE:g} snapshots a second from this address "
+                       f"before saying hello (bursts of {STRANGER_BURST:g}); the rest are "
+                       f"dropped unanswered")))
+        if verdict != RateLimiter.ADMIT:
+            return
+        if arb.code is not None:
+            out.private.append((peer, make(
+                "error", re=msg["id"], code="not_joined",
+                reason="this table shows its play only to those who gave its room code: "
+                       "say hello with it first, as a player or a spectator")))
+            return
     verdict = arb.snapshots.admit(peer, now)
     if verdict == RateLimiter.WARN:
         out.private.append((peer, make(

@@ -126,6 +126,7 @@ def code_passes(arb, peer: bytes, msg: dict, now: float, out: Outbox,
     given = msg.get("code")
     if codes_match(given, expected):
         arb.throttle.succeeded(where)
+        arb.passed.admit(sender.key, sender.address)  # and may watch the PUB (§20)
         return True
     if given is None:
         reason = "this table needs the room code shown on the host's screen"
@@ -183,6 +184,7 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
                 out.private.append((peer, wrong_key(msg["id"])))
                 return
             seat.key, seat.seal = seat.key or sender.key, seat.seal or new_key()
+            arb.passed.admit(sender.key, sender.address)  # it gave any code once: it may watch
             seat.peer, seat.heard, seat.stepped_out = peer, now, False
             out.private.append((peer, welcome(arb, msg["id"], seat)))
             presence(arb, seat, "here", out)

@@ -12,6 +12,9 @@ ZeroMQ CURVE encryption with the connection key as the player's identity.
 * **Identity.** With a ZAP handler running (:func:`start_authenticator`), every frame the ROUTER
   receives carries the sender's public key as its ``User-Id`` (:func:`peer_key`), so the arbiter
   can bind a seat to a key: a frame that claims a seat must come from the key that took it.
+* **Watching.** A coded table's PUB lets in only those who gave the code: its ZAP domain is
+  gated (:class:`TableAuthenticator`) by a :class:`WatchGate` the arbiter fills — with keys on a
+  CURVE table, with IP addresses on a plain one.
 
 No sockets are opened here: the helpers configure sockets the caller made, and everything else is
 pure (the throttle takes the time as an argument), so tests need neither a network nor a clock.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -257,11 +261,88 @@ def make_curve_client(sock: zmq.Socket, server_key: bytes | str, keys: KeyPair) 
     return sock
 
 
-def start_authenticator(context: zmq.Context) -> ThreadAuthenticator:
-    """Install a ZAP handler on ``context`` that lets any CURVE client in (the room code is
-    the gate, not a key list) and stamps each received frame with its key as ``User-Id``.
+#: The ZAP domains of gated PUB sockets start with this (one domain per table: one ZAP handler
+#: serves every table of a ZeroMQ context). A domain with this prefix and no gate lets nobody in.
+WATCH_DOMAIN = "lan-demon-watch-"
+_NO_WAY_IN = b"only those who gave the room code may watch this table"
+
+
+class WatchGate:
+    """Who may watch a coded table's updates: the CURVE keys, and the IP addresses, of the
+    connections that gave its room code (a seat, a spectator) or came back to a seat by its
+    token (they gave it before). What a watcher leaves behind does not close it again: whoever
+    heard the code may come back as a spectator with it anyway.
+
+    The arbiter's thread adds (:mod:`lan_demon.net.seats`), the ZAP thread asks at each PUB
+    handshake (:class:`TableAuthenticator`); a lock keeps the two apart. It grows only by a
+    right code or a seat's token, so by the people in the room."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._keys: set[str] = set()
+        self._addresses: set[str] = set()
+
+    def admit(self, key: str | None, address: str | None) -> None:
+        with self._lock:
+            if key:
+                self._keys.add(key)
+            if address:
+                self._addresses.add(address)
+
+    def lets_in_key(self, key: str | None) -> bool:
+        """A CURVE table: the client's public key (z85) gave the code."""
+        with self._lock:
+            return key in self._keys
+
+    def lets_in_address(self, address: str | None) -> bool:
+        """A plain table: someone at this IP address gave the code. An address is a laptop,
+        not a person (everyone on it, or behind one NAT, shares it): the weaker gate a table
+        without CURVE can have."""
+        with self._lock:
+            return address in self._addresses
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._keys) + len(self._addresses)
+
+
+class TableAuthenticator(ThreadAuthenticator):
+    """pyzmq's ZAP handler, plus gates: a domain of :data:`WATCH_DOMAIN` answers from its
+    :class:`WatchGate` — a CURVE handshake by the client's key, a plain (NULL) one by its
+    address, anything else refused — and every other domain (the ROUTER's) as configured."""
+
+    def __init__(self, context: zmq.Context):
+        super().__init__(context)
+        self.gates: dict[str, WatchGate] = {}
+
+    async def handle_zap_message(self, msg: list[bytes]) -> None:
+        domain = msg[2].decode("utf-8", "replace") if len(msg) >= 6 else ""
+        if not domain.startswith(WATCH_DOMAIN) or msg[0] != b"1.0":
+            await super().handle_zap_message(msg)
+            return
+        gate, mechanism = self.gates.get(domain), msg[5]
+        user = "anonymous"
+        if gate is None:
+            allowed = False
+        elif mechanism == b"CURVE" and len(msg) == 7 and len(msg[6]) == KEY_BYTES:
+            user = z85.encode(msg[6]).decode("ascii")
+            allowed = gate.lets_in_key(user)
+        elif mechanism == b"NULL":
+            allowed = gate.lets_in_address(msg[3].decode("utf-8", "replace"))
+        else:
+            allowed = False
+        if allowed:
+            self._send_zap_reply(msg[1], b"200", b"OK", user)
+        else:
+            self._send_zap_reply(msg[1], b"400", _NO_WAY_IN)
+
+
+def start_authenticator(context: zmq.Context) -> TableAuthenticator:
+    """Install a ZAP handler on ``context`` that lets any CURVE client in on the ROUTER (the
+    room code is the gate, not a key list), stamps each received frame with its key as
+    ``User-Id``, and answers each gated PUB's domain from its gate (``auth.gates[domain]``).
     Stop it with ``.stop()`` after the sockets are closed."""
-    auth = ThreadAuthenticator(context)
+    auth = TableAuthenticator(context)
     auth.start()
     auth.configure_curve(domain="*", location=zmq.auth.CURVE_ALLOW_ANY)
     return auth

@@ -3,11 +3,14 @@
 All decisions are :class:`~lan_demon.net.arbiter.Arbiter`'s; this module only moves frames
 between it and ZeroMQ, and wakes it when its next deadline comes. With a key pair the two sockets
 are CURVE servers (:mod:`lan_demon.net.security`), and each frame's sender key and address go to
-the arbiter with it, which binds seats to keys and brakes wrong room codes by address.
+the arbiter with it, which binds seats to keys and brakes wrong room codes by address. At a table
+with a room code the PUB lets in only those who gave it (the arbiter's ``passed`` gate, asked by
+the ZAP handler at each subscriber's handshake, PROTOCOL.md §20).
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from typing import Any, Callable
@@ -23,8 +26,8 @@ from lan_demon.net.journal import JournalWriter
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import NOBODY, Sender
 from lan_demon.net.settings import Settings
-from lan_demon.net.security import (KeyPair, make_curve_server, peer_address, peer_key,
-                                    start_authenticator)
+from lan_demon.net.security import (WATCH_DOMAIN, KeyPair, make_curve_server, peer_address,
+                                    peer_key, start_authenticator)
 
 LOOPBACK = "127.0.0.1"
 DRAIN = 256  # frames handled per wake-up before time is looked at again
@@ -103,6 +106,7 @@ class _Zap:
 
     _lock = threading.Lock()
     _handlers: dict[int, tuple[Any, int]] = {}
+    _domains = itertools.count(1)  # each gated PUB's own ZAP domain (WATCH_DOMAIN + a number)
 
     @classmethod
     def take(cls, context: zmq.Context) -> Any:
@@ -121,6 +125,13 @@ class _Zap:
                 cls._handlers[id(context)] = (auth, users - 1)
             elif auth is not None:
                 auth.stop()
+
+    @classmethod
+    def domain(cls) -> str:
+        """A ZAP domain of its own for one table's PUB: nobody is let in until its gate is
+        hung there (``auth.gates[domain]``), and nobody once it is taken down."""
+        with cls._lock:
+            return f"{WATCH_DOMAIN}{next(cls._domains)}"
 
 
 class ArbiterServer:
@@ -156,14 +167,21 @@ class ArbiterServer:
         self._thread: threading.Thread | None = None
         self._closed = False
         self.journal: JournalWriter | None = None
-        # One ZAP handler per context; it must run before a CURVE socket binds.
-        self.auth = _Zap.take(self.context) if keys is not None else None
+        # A coded table shows its play only to those who gave the code (PROTOCOL.md §20): its
+        # PUB has a ZAP domain of its own, gated by who passed it — by key with CURVE, by IP
+        # address without (ZAP's NULL mechanism asks only for a socket with a domain).
+        coded = (arbiter.code if arbiter is not None else code) is not None
+        self.watch_domain = _Zap.domain() if coded else None
+        # One ZAP handler per context; it must run before a CURVE or gated socket binds.
+        self.auth = _Zap.take(self.context) if keys is not None or coded else None
         self.router = self.context.socket(zmq.ROUTER)
         self.pub = self.context.socket(zmq.PUB)
         for sock in (self.router, self.pub):
             sock.setsockopt(zmq.LINGER, 0)
             if keys is not None:
                 make_curve_server(sock, keys)
+        if self.watch_domain is not None:
+            self.pub.setsockopt(zmq.ZAP_DOMAIN, self.watch_domain.encode("ascii"))
         # A frame over this is never read: ZeroMQ drops that connection (PROTOCOL.md §2); the
         # sender's DEALER reconnects as a new peer, and the table goes on.
         self.router.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE + 1024)
@@ -181,6 +199,8 @@ class ArbiterServer:
             # Read each frame's key and address only when the arbiter uses them: a plain table
             # keeps the cheaper copying receive.
             self.identify = keys is not None or self.arbiter.code is not None
+            if self.watch_domain is not None:
+                self.auth.gates[self.watch_domain] = self.arbiter.passed
             if journal:
                 self.journal = JournalWriter(journal, keep=journal_keep)
                 self.arbiter.attach_journal(self.journal, {"port": self.port,
@@ -409,6 +429,7 @@ class ArbiterServer:
             if sock is not None and not sock.closed:
                 sock.close(linger=linger)
         if getattr(self, "auth", None) is not None:  # after the sockets, as ZAP wants
+            self.auth.gates.pop(self.watch_domain, None)
             _Zap.give_back(self.context)
             self.auth = None
         if getattr(self, "journal", None):
