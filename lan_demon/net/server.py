@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections import deque
 from typing import Any, Callable
 
 import msgpack
@@ -30,7 +31,12 @@ from lan_demon.net.security import (WATCH_DOMAIN, KeyPair, make_curve_server, pe
                                     peer_key, start_authenticator)
 
 LOOPBACK = "127.0.0.1"
-DRAIN = 256  # frames handled per wake-up before time is looked at again
+# Frames read and handled per wake-up before time is looked at again (ticks: beats, the
+# fairness window's end). More than a burst of strangers' frames a liar's friend can send at
+# once from a few hundred connections (issue 27: 300), so that a move behind them is read, and
+# stamped, in the same wake-up (_drain); at the table's pace a wake-up reads a frame per seat.
+DRAIN = 1024
+RESTAMP = 16  # frames handled between two looks for frames that came meanwhile (_drain)
 # Send queues, in messages (ZeroMQ high-water marks; PROTOCOL.md §2). ROUTER: what waits for one
 # peer that does not read — replies are 20-100 B, a `private` round message up to ~8 kB and a
 # snapshot 8-22 kB at 20 seats, and snapshots are answered at most 4 a second; 256 of the
@@ -267,6 +273,9 @@ class ArbiterServer:
                     most = 1  # a quiet table: answer the move that woke it before reading on
             if ready:
                 out = Outbox()
+                # (Strangers' snapshots over their address's budget, arbiter.strangers, are
+                # dropped as cheaply but are no flood: a rest after them would hold back every
+                # frame queued behind a burst from hundreds of connections — a move's arrival.)
                 dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 began = time.perf_counter()
                 self._drain(out, most)
@@ -288,35 +297,68 @@ class ArbiterServer:
         return arbiter.result
 
     def _drain(self, out: Outbox, most: int = DRAIN) -> None:
-        """Handle up to ``most`` ready frames, adding what the arbiter says to ``out``. A bug
-        in the arbiter is logged and the next frame is read (the table goes on)."""
-        arbiter, clock, router = self.arbiter, self.clock, self.router
-        handle, identify = arbiter.handle_into, self.identify
-        for _ in range(most):
-            # An empty socket ends the drain with Again (~9 µs, once a wake-up); asking
-            # EVENTS before every frame would cost ~4 µs a frame.
-            try:
-                if identify:
-                    peer, payload, sender = self._receive_identified()
-                else:  # the routing id, then the message: every part is there once one is,
-                    # and a ROUTER always puts the routing id before at least one part. A
-                    # part received as a Frame says whether more follow (asking RCVMORE of
-                    # the socket costs a third of a receive: pyzmq looks the option up).
-                    peer, sender = _recv(router, NOBLOCK), NOBODY
-                    part = _recv(router, NOBLOCK, False)
-                    payload = [part.bytes]
-                    while part.more:
-                        part = _recv(router, NOBLOCK, False)
-                        payload.append(part.bytes)
-            except zmq.Again:
-                break
+        """Read up to ``most`` frames, each stamped with the clock as it is read, and handle
+        them in order, each **at its stamp**, adding what the arbiter says to ``out``.
+
+        Why: RD-11 believes a move's ``ts`` only down to its arrival less the lag cap (§8).
+        Handled at the moment its turn came, a move read behind frames that are slow to
+        handle (hundreds of snapshots, sent by a liar's friend just before an honest player
+        plays) would look that much later than it arrived, and the liar's backdated move
+        would win. Reading costs a few µs a frame, handling tens to hundreds; so the frames
+        that are there are read first, and every :data:`RESTAMP` frames handled the socket is
+        asked again, so that one arriving meanwhile is stamped within a few handlings of its
+        arrival. A bug in the arbiter is logged and the next frame is handled (the table
+        goes on)."""
+        arbiter, inbox = self.arbiter, deque()
+        handle = arbiter.handle_into
+        room = self._read(inbox, most)
+        handled = 0
+        while inbox:
+            peer, payload, sender, at = inbox.popleft()
             try:
                 if len(payload) == 1:  # a message is exactly one frame
-                    handle(peer, payload[0], clock(), out, sender)
+                    handle(peer, payload[0], at, out, sender)
                 else:
-                    out.extend(arbiter.handle_multipart(peer, payload, clock(), sender))
+                    out.extend(arbiter.handle_multipart(peer, payload, at, sender))
             except Exception as err:
                 log_internal("a message", err)
+            handled += 1
+            if room and not handled % RESTAMP and self._waiting():
+                room = self._read(inbox, room)
+
+    def _read(self, inbox: deque[tuple[bytes, list[bytes], Sender, float]], most: int) -> int:
+        """Read up to ``most`` ready frames into ``inbox``, each with its sender and the clock
+        as it was read; how many more this wake-up may read. An empty socket ends it with
+        Again (~9 µs, once a read); asking EVENTS before every frame would cost ~4 µs a frame."""
+        clock, router = self.clock, self.router
+        if self.identify:
+            receive = self._receive_identified
+            for n in range(most):
+                try:
+                    peer, payload, sender = receive()
+                except zmq.Again:
+                    return most - n
+                inbox.append((peer, payload, sender, clock()))
+            return 0
+        for n in range(most):
+            try:  # the routing id, then the message: every part is there once one is, and
+                # a ROUTER always puts the routing id before at least one part. A part
+                # received as a Frame says whether more follow (asking RCVMORE of the socket
+                # costs a third of a receive: pyzmq looks the option up).
+                peer = _recv(router, NOBLOCK)
+                part = _recv(router, NOBLOCK, False)
+                payload = [part.bytes]
+                while part.more:
+                    part = _recv(router, NOBLOCK, False)
+                    payload.append(part.bytes)
+            except zmq.Again:
+                return most - n
+            inbox.append((peer, payload, NOBODY, clock()))
+        return 0
+
+    def _waiting(self) -> bool:
+        """Whether a frame is there to read (asked between handlings, see :meth:`_drain`)."""
+        return bool(_get(self.router, EVENTS) & POLLIN)
 
     def _receive_identified(self) -> tuple[bytes, list[bytes], Sender]:
         """One message with its sender's CURVE key (the ZAP ``User-Id``) and IP address,
