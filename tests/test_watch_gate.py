@@ -17,6 +17,7 @@ from zmq.utils.monitor import recv_monitor_message
 
 from arbiter_harness import Table
 from lan_demon.bots.runner import leave_and_close, make_bot, run_pool
+from lan_demon.cli import main
 from lan_demon.net.client import Client
 from lan_demon.net.codec import decode_all, encode, make
 from lan_demon.net.seats import Sender
@@ -209,3 +210,21 @@ def test_the_gate_opens_for_the_code_and_for_a_seat_back_by_its_token(tmp_path):
                                               token=token)), 50.0, sender)
     assert out.private[0][1]["t"] == "welcome" and resumed.passed.lets_in_key(sender.key)
     assert not resumed.passed.lets_in_key(taken["bob"][0].key)
+
+
+def test_a_coded_host_without_curve_says_what_its_code_does_not_hide(monkeypatch, capsys):
+    """``host --code`` on loopback without ``--secure``: one line says that only laptops
+    where someone gave the code may watch, and that the traffic is in clear."""
+    from lan_demon.net import server as server_module
+    seen = {}
+
+    def serve(self, exit_when_over=True):
+        seen.update(domain=self.watch_domain, gate=self.auth.gates.get(self.watch_domain))
+        return {"game": "racko"}
+
+    monkeypatch.setattr(server_module.ArbiterServer, "serve", serve)
+    assert main(["host", "--game", "racko", "--port", "0", "--code", "abcdefgh", "--json"]) == 0
+    err = capsys.readouterr().err
+    assert "room code ABCD-EFGH" in err and "not encrypted: only laptops where someone gave " \
+        "the code may watch, but anyone who can see the network traffic sees the play" in err
+    assert seen["domain"] and seen["gate"] is not None

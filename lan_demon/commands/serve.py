@@ -43,6 +43,10 @@ def serve_table(server: Any, lan: Announcement, name: str | None, game: str, key
     if keys is not None:
         print(f"lan-demon: encrypted; key fingerprint {keys.fingerprint} (public key "
               f"{keys.public.decode()})", file=info, flush=True)
+    elif code is not None:  # the PUB goes by IP address, and the traffic is in clear (§20)
+        print("lan-demon: not encrypted: only laptops where someone gave the code may watch, "
+              "but anyone who can see the network traffic sees the play (--secure hides it)",
+              file=info, flush=True)
     print(f"lan-demon: {journal_words(server, unjournaled)}", file=info, flush=True)
     try:
         if name is not None:
