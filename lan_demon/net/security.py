@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -346,6 +347,41 @@ def start_authenticator(context: zmq.Context) -> TableAuthenticator:
     auth.start()
     auth.configure_curve(domain="*", location=zmq.auth.CURVE_ALLOW_ANY)
     return auth
+
+
+class SharedZap:
+    """The ZAP handlers in use, one per ZeroMQ context (a second would find the ZAP endpoint
+    taken), shared by the servers of that context that need one (CURVE, or a gated PUB) and
+    stopped when the last one closes; and each gated PUB's own domain."""
+
+    _lock = threading.Lock()
+    _handlers: dict[int, tuple[TableAuthenticator, int]] = {}
+    _domains = itertools.count(1)
+
+    @classmethod
+    def take(cls, context: zmq.Context) -> TableAuthenticator:
+        with cls._lock:
+            auth, users = cls._handlers.get(id(context), (None, 0))
+            if auth is None:
+                auth = start_authenticator(context)
+            cls._handlers[id(context)] = (auth, users + 1)
+            return auth
+
+    @classmethod
+    def give_back(cls, context: zmq.Context) -> None:
+        with cls._lock:
+            auth, users = cls._handlers.pop(id(context), (None, 0))
+            if users > 1:
+                cls._handlers[id(context)] = (auth, users - 1)
+            elif auth is not None:
+                auth.stop()
+
+    @classmethod
+    def domain(cls) -> str:
+        """A ZAP domain of its own for one table's PUB: nobody is let in until its gate is
+        hung there (``auth.gates[domain]``), and nobody once it is taken down."""
+        with cls._lock:
+            return f"{WATCH_DOMAIN}{next(cls._domains)}"
 
 
 def peer_key(frame: zmq.Frame) -> str | None:

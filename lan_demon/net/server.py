@@ -10,10 +10,8 @@ the ZAP handler at each subscriber's handshake, PROTOCOL.md §20).
 
 from __future__ import annotations
 
-import itertools
 import threading
 import time
-from collections import deque
 from typing import Any, Callable
 
 import msgpack
@@ -27,16 +25,17 @@ from lan_demon.net.journal import JournalWriter
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import NOBODY, Sender
 from lan_demon.net.settings import Settings
-from lan_demon.net.security import (WATCH_DOMAIN, KeyPair, make_curve_server, peer_address,
-                                    peer_key, start_authenticator)
+from lan_demon.net.security import (KeyPair, SharedZap, make_curve_server, peer_address,
+                                    peer_key)
 
 LOOPBACK = "127.0.0.1"
-# Frames read and handled per wake-up before time is looked at again (ticks: beats, the
-# fairness window's end). More than a burst of strangers' frames a liar's friend can send at
-# once from a few hundred connections (issue 27: 300), so that a move behind them is read, and
-# stamped, in the same wake-up (_drain); at the table's pace a wake-up reads a frame per seat.
+# Frames read and handled per wake-up before time is looked at again: more than a burst from
+# a few hundred connections (issue 27: 300), so a move behind one is read, stamped, in it (_drain).
 DRAIN = 1024
-RESTAMP = 16  # frames handled between two looks for frames that came meanwhile (_drain)
+# A wake-up that has handled for RESTAMP_AFTER s reads (stamps) what waits before handling it,
+# then looks again every RESTAMP frames once RESTAMP_AFTER has passed since its last look; a
+# busy table's wake-up (20 moves, ~0.3 ms) never pays for it (_drain, _read_ahead).
+RESTAMP, RESTAMP_AFTER = 4, 0.0005
 # Send queues, in messages (ZeroMQ high-water marks; PROTOCOL.md §2). ROUTER: what waits for one
 # peer that does not read — replies are 20-100 B, a `private` round message up to ~8 kB and a
 # snapshot 8-22 kB at 20 seats, and snapshots are answered at most 4 a second; 256 of the
@@ -106,40 +105,6 @@ class ServerError(GameError):
     """The arbiter cannot serve as asked (e.g. the port is taken)."""
 
 
-class _Zap:
-    """The ZAP handlers in use, one per context (a second would find the ZAP endpoint taken),
-    shared by the secure servers of that context and stopped when the last one closes."""
-
-    _lock = threading.Lock()
-    _handlers: dict[int, tuple[Any, int]] = {}
-    _domains = itertools.count(1)  # each gated PUB's own ZAP domain (WATCH_DOMAIN + a number)
-
-    @classmethod
-    def take(cls, context: zmq.Context) -> Any:
-        with cls._lock:
-            auth, users = cls._handlers.get(id(context), (None, 0))
-            if auth is None:
-                auth = start_authenticator(context)
-            cls._handlers[id(context)] = (auth, users + 1)
-            return auth
-
-    @classmethod
-    def give_back(cls, context: zmq.Context) -> None:
-        with cls._lock:
-            auth, users = cls._handlers.pop(id(context), (None, 0))
-            if users > 1:
-                cls._handlers[id(context)] = (auth, users - 1)
-            elif auth is not None:
-                auth.stop()
-
-    @classmethod
-    def domain(cls) -> str:
-        """A ZAP domain of its own for one table's PUB: nobody is let in until its gate is
-        hung there (``auth.gates[domain]``), and nobody once it is taken down."""
-        with cls._lock:
-            return f"{WATCH_DOMAIN}{next(cls._domains)}"
-
-
 class ArbiterServer:
     """Binds the two sockets and runs the arbiter until the match ends or it is stopped."""
 
@@ -177,9 +142,9 @@ class ArbiterServer:
         # PUB has a ZAP domain of its own, gated by who passed it — by key with CURVE, by IP
         # address without (ZAP's NULL mechanism asks only for a socket with a domain).
         coded = (arbiter.code if arbiter is not None else code) is not None
-        self.watch_domain = _Zap.domain() if coded else None
+        self.watch_domain = SharedZap.domain() if coded else None
         # One ZAP handler per context; it must run before a CURVE or gated socket binds.
-        self.auth = _Zap.take(self.context) if keys is not None or coded else None
+        self.auth = SharedZap.take(self.context) if keys is not None or coded else None
         self.router = self.context.socket(zmq.ROUTER)
         self.pub = self.context.socket(zmq.PUB)
         for sock in (self.router, self.pub):
@@ -273,9 +238,8 @@ class ArbiterServer:
                     most = 1  # a quiet table: answer the move that woke it before reading on
             if ready:
                 out = Outbox()
-                # (Strangers' snapshots over their address's budget, arbiter.strangers, are
-                # dropped as cheaply but are no flood: a rest after them would hold back every
-                # frame queued behind a burst from hundreds of connections — a move's arrival.)
+                # (Strangers' snapshots over budget, arbiter.strangers, are no flood: a rest
+                # would hold back the frames behind a burst from hundreds of connections.)
                 dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 began = time.perf_counter()
                 self._drain(out, most)
@@ -297,24 +261,38 @@ class ArbiterServer:
         return arbiter.result
 
     def _drain(self, out: Outbox, most: int = DRAIN) -> None:
-        """Read up to ``most`` frames, each stamped with the clock as it is read, and handle
-        them in order, each **at its stamp**, adding what the arbiter says to ``out``.
-
-        Why: RD-11 believes a move's ``ts`` only down to its arrival less the lag cap (§8).
-        Handled at the moment its turn came, a move read behind frames that are slow to
-        handle (hundreds of snapshots, sent by a liar's friend just before an honest player
-        plays) would look that much later than it arrived, and the liar's backdated move
-        would win. Reading costs a few µs a frame, handling tens to hundreds; so the frames
-        that are there are read first, and every :data:`RESTAMP` frames handled the socket is
-        asked again, so that one arriving meanwhile is stamped within a few handlings of its
-        arrival. A bug in the arbiter is logged and the next frame is handled (the table
-        goes on)."""
-        arbiter, inbox = self.arbiter, deque()
-        handle = arbiter.handle_into
-        room = self._read(inbox, most)
-        handled = 0
-        while inbox:
-            peer, payload, sender, at = inbox.popleft()
+        """Handle up to ``most`` ready frames, each **at the time it was read** (``now``),
+        adding what the arbiter says to ``out``. Why: RD-11 believes a move's ``ts`` only down
+        to its arrival less the lag cap (§8); a move read behind frames slow to handle (a
+        liar's friend's burst of snapshots) would be stamped late, and a backdated move would
+        beat it. So once a wake-up has handled for :data:`RESTAMP_AFTER` (a busy table's does
+        not: twenty moves take ~0.3 ms), what waits is read, stamped, before it is handled
+        (:meth:`_read_ahead`). A bug in the arbiter is logged; the next frame is handled."""
+        arbiter, clock, router = self.arbiter, self.clock, self.router
+        handle, identify = arbiter.handle_into, self.identify
+        began = clock()
+        for n in range(most):
+            # An empty socket ends the drain with Again (~9 µs, once a wake-up); asking
+            # EVENTS before every frame would cost ~4 µs a frame.
+            try:
+                if identify:
+                    peer, payload, sender = self._receive_identified()
+                else:  # the routing id, then the message: every part is there once one is,
+                    # and a ROUTER always puts the routing id before at least one part. A
+                    # part received as a Frame says whether more follow (asking RCVMORE of
+                    # the socket costs a third of a receive: pyzmq looks the option up).
+                    peer, sender = _recv(router, NOBLOCK), NOBODY
+                    part = _recv(router, NOBLOCK, False)
+                    payload = [part.bytes]
+                    while part.more:
+                        part = _recv(router, NOBLOCK, False)
+                        payload.append(part.bytes)
+            except zmq.Again:
+                return
+            at = clock()
+            if at - began >= RESTAMP_AFTER:  # slow going: what waits is read before handled
+                self._read_ahead(out, [(peer, payload, sender, at)], most - n - 1)
+                return
             try:
                 if len(payload) == 1:  # a message is exactly one frame
                     handle(peer, payload[0], at, out, sender)
@@ -322,39 +300,55 @@ class ArbiterServer:
                     out.extend(arbiter.handle_multipart(peer, payload, at, sender))
             except Exception as err:
                 log_internal("a message", err)
-            handled += 1
-            if room and not handled % RESTAMP and self._waiting():
-                room = self._read(inbox, room)
 
-    def _read(self, inbox: deque[tuple[bytes, list[bytes], Sender, float]], most: int) -> int:
-        """Read up to ``most`` ready frames into ``inbox``, each with its sender and the clock
-        as it was read; how many more this wake-up may read. An empty socket ends it with
-        Again (~9 µs, once a read); asking EVENTS before every frame would cost ~4 µs a frame."""
-        clock, router = self.clock, self.router
-        if self.identify:
-            receive = self._receive_identified
-            for n in range(most):
+    def _read_ahead(self, out: Outbox, inbox: list[tuple[bytes, list[bytes], Sender, float]],
+                    room: int) -> None:
+        """The rest of a slow wake-up (:meth:`_drain`): up to ``room`` more frames read into
+        ``inbox`` first, stamped, then handled in order at their stamps; frames that came
+        meanwhile are read every :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed."""
+        arbiter, clock = self.arbiter, self.clock
+        handle = arbiter.handle_into
+        room = self._read(inbox, room)
+        done, looked = 0, inbox[-1][3]
+        while done < len(inbox):  # (frames read meanwhile join its end)
+            for peer, payload, sender, at in inbox[done:done + RESTAMP]:
                 try:
-                    peer, payload, sender = receive()
-                except zmq.Again:
-                    return most - n
-                inbox.append((peer, payload, sender, clock()))
-            return 0
+                    if len(payload) == 1:
+                        handle(peer, payload[0], at, out, sender)
+                    else:
+                        out.extend(arbiter.handle_multipart(peer, payload, at, sender))
+                except Exception as err:
+                    log_internal("a message", err)
+            done += RESTAMP
+            if room and clock() - looked >= RESTAMP_AFTER:  # (a look costs a few µs)
+                looked = clock()
+                if self._waiting():
+                    room = self._read(inbox, room)
+
+    def _read(self, inbox: list[tuple[bytes, list[bytes], Sender, float]], most: int) -> int:
+        """Read up to ``most`` ready frames into ``inbox``, each with its sender and the clock
+        as it was read; how many more this wake-up may read."""
+        clock, keep = self.clock, inbox.append
+        receive = self._receive_identified if self.identify else self._receive_plain
         for n in range(most):
-            try:  # the routing id, then the message: every part is there once one is, and
-                # a ROUTER always puts the routing id before at least one part. A part
-                # received as a Frame says whether more follow (asking RCVMORE of the socket
-                # costs a third of a receive: pyzmq looks the option up).
-                peer = _recv(router, NOBLOCK)
-                part = _recv(router, NOBLOCK, False)
-                payload = [part.bytes]
-                while part.more:
-                    part = _recv(router, NOBLOCK, False)
-                    payload.append(part.bytes)
+            try:
+                peer, payload, sender = receive()
             except zmq.Again:
                 return most - n
-            inbox.append((peer, payload, NOBODY, clock()))
+            keep((peer, payload, sender, clock()))
         return 0
+
+    def _receive_plain(self) -> tuple[bytes, list[bytes], Sender]:
+        """One message without its sender's key or address (:meth:`_drain` does the same
+        inline, the hot path of a plain table)."""
+        router = self.router
+        peer = _recv(router, NOBLOCK)
+        part = _recv(router, NOBLOCK, False)
+        payload = [part.bytes]
+        while part.more:
+            part = _recv(router, NOBLOCK, False)
+            payload.append(part.bytes)
+        return peer, payload, NOBODY
 
     def _waiting(self) -> bool:
         """Whether a frame is there to read (asked between handlings, see :meth:`_drain`)."""
@@ -480,7 +474,7 @@ class ArbiterServer:
                 sock.close(linger=linger)
         if getattr(self, "auth", None) is not None:  # after the sockets, as ZAP wants
             self.auth.gates.pop(self.watch_domain, None)
-            _Zap.give_back(self.context)
+            SharedZap.give_back(self.context)
             self.auth = None
         if getattr(self, "journal", None):
             self.journal.close()
