@@ -25,7 +25,7 @@ from lan_demon.net.codec import encode, make
 from lan_demon.net.guard import STRANGER_BURST
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Sender
-from lan_demon.net.server import DRAIN, QUIET, RESTAMP_AFTER, ArbiterServer
+from lan_demon.net.server import DRAIN, QUIET, RESTAMP, RESTAMP_AFTER, ArbiterServer
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -166,6 +166,32 @@ def test_rd11_a_frame_is_handled_at_the_time_it_was_read(context):
     stamped = handled[-1][1]
     assert stamped - at <= RESTAMP_AFTER + Wire.HANDLE + Wire.SNAPSHOT + 7 * Wire.RECEIVE
     assert t.arbiter.held[0].arrival == stamped
+
+
+@pytest.mark.parametrize("every_us", [11, 13, 17, 19, 23, 29, 31, 37, 41, 47])
+def test_every_frame_that_comes_during_a_slow_wake_up_is_handled_once_in_order(context,
+                                                                                every_us):
+    """The read-ahead's bookkeeping: 301 pings arrive one every ``every_us`` µs — slower than
+    the arbiter reads (10 µs), faster than it reads and handles (50 µs) — so a wake-up keeps
+    reading what came meanwhile, a few frames at a time, at every place in its chunks. Every frame is handled
+    once, in the order it arrived, stamped no earlier than its arrival and at most
+    ``RESTAMP_AFTER`` and a chunk's handling after it."""
+    t = race_table(rtts=(0.002, 0.002), fairness_ms=30)
+    server, wire, handled = on_the_wire(t, context)
+    arrived = {}
+    try:
+        at = t.now + 1.0
+        for k in range(301):
+            peer = b"p%03d" % k
+            arrived[peer] = at + k * every_us * 1e-6
+            wire.arrive(arrived[peer], peer, make("ping", id=1, c=0.0), Sender())
+        serve(server, wire)
+    finally:
+        server.close()
+    assert [p for p, _ in handled] == sorted(arrived)
+    late = [now - arrived[p] for p, now in handled]
+    assert min(late) >= Wire.RECEIVE * 0.99
+    assert max(late) <= RESTAMP_AFTER + RESTAMP * (Wire.RECEIVE + Wire.HANDLE) + 1e-4
 
 
 def test_rd11_strangers_share_a_few_snapshots_per_address():

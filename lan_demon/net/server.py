@@ -311,7 +311,8 @@ class ArbiterServer:
         room = self._read(inbox, room)
         done, looked = 0, inbox[-1][3]
         while done < len(inbox):  # (frames read meanwhile join its end)
-            for peer, payload, sender, at in inbox[done:done + RESTAMP]:
+            chunk = inbox[done:done + RESTAMP]
+            for peer, payload, sender, at in chunk:
                 try:
                     if len(payload) == 1:
                         handle(peer, payload[0], at, out, sender)
@@ -319,7 +320,7 @@ class ArbiterServer:
                         out.extend(arbiter.handle_multipart(peer, payload, at, sender))
                 except Exception as err:
                     log_internal("a message", err)
-            done += RESTAMP
+            done += len(chunk)
             if room and clock() - looked >= RESTAMP_AFTER:  # (a look costs a few µs)
                 looked = clock()
                 if self._waiting():
