@@ -35,7 +35,7 @@ DRAIN = 1024
 # A wake-up that has handled for RESTAMP_AFTER s reads (stamps) what waits before handling it,
 # then looks again every RESTAMP frames once RESTAMP_AFTER has passed since its last look; a
 # busy table's wake-up (20 moves, ~0.3 ms) never pays for it (_drain, _read_ahead).
-RESTAMP, RESTAMP_AFTER = 4, 0.0005
+RESTAMP, RESTAMP_AFTER = 4, 0.001
 # Send queues, in messages (ZeroMQ high-water marks; PROTOCOL.md §2). ROUTER: what waits for one
 # peer that does not read — replies are 20-100 B, a `private` round message up to ~8 kB and a
 # snapshot 8-22 kB at 20 seats, and snapshots are answered at most 4 a second; 256 of the
