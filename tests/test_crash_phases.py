@@ -55,6 +55,7 @@ class Match:
         self.loop, self.rng = loop, random.Random(seed)
         game = loop.arbiter.game
         self.strategies = [make_strategy(game.id, "greedy") for _ in NAMES]
+        self.moves: dict[int, int] = {}  # round -> moves sent in it
 
     def step(self) -> None:
         """One step of the table: say ready, wait a little, or one move."""
@@ -79,6 +80,7 @@ class Match:
                     client = next(c for c in loop.clients if c.seat == seat)
                     client._send(make("move", id=next(client._ids), round=a.match.round_no,
                                       move=move.to_data(), ts=loop.now))
+                    self.moves[a.match.round_no] = self.moves.get(a.match.round_no, 0) + 1
                     loop.deliver()
                     loop.tick(0.05)
                     break
@@ -89,16 +91,37 @@ class Match:
                     s.reset()
 
 
+class SeededSecrets:
+    """``secrets`` for the host's secret and the clients' nonces and check words: the same
+    bytes every run (a secret table's course — its deals — is then the same every run)."""
+
+    def __init__(self, seed: str):
+        self.rng = random.Random(seed)
+
+    def token_bytes(self, n: int) -> bytes:
+        return self.rng.randbytes(n)
+
+
+@pytest.fixture(autouse=True)
+def seeded_secrets(monkeypatch):
+    from lan_demon.net import fairdeal, witness
+    monkeypatch.setattr(fairdeal, "secrets", SeededSecrets("host"))
+    monkeypatch.setattr(witness, "secrets", SeededSecrets("clients"))
+
+
 def play(loop: Loop, seed: int, plan: list[str], limit: int = 20_000) -> None:
     match = Match(loop, seed)
     plan = list(plan)
     rng = random.Random(f"crash:{seed}")
+    into = rng.randint(0, 2)  # a crash in a round comes after this many of its moves
     for _ in range(limit):
         a = loop.arbiter
-        if plan and a.phase == plan[0] and (a.phase != "playing" or rng.random() < 0.2):
+        moved = a.phase == "playing" and match.moves.get(a.match.round_no, 0) >= into
+        if plan and a.phase == plan[0] and (a.phase != "playing" or moved):
             if a.phase != "lobby" or any(s.ready for s in a.seats):
                 plan.pop(0)
                 loop.crash()
+                into = rng.randint(0, 2)
                 continue
         if a.phase == "over" and not plan:
             return
