@@ -634,3 +634,26 @@ def test_item3_a_failed_deal_check_stays_at_the_top_of_every_screen_with_the_bel
         text = shown(ctl)
         assert "DEAL CHECK FAILED" in text and "DEAL DISPUTED" in text, phase
         assert "checked: the cards are the ones" not in text
+
+
+def test_rd12_rk4_a_refusal_names_seats_by_name_not_index():
+    """Seen in a run of the friends' path: 'the round is over: seat 2 went out; nothing is
+    played after OUT (RD-12)' — the engine counts seats from 0 and knows no names; a screen
+    says 'Cy went out' (and 'it is Bob's turn', RK-4)."""
+    from lan_demon.tui.facts import named_seats
+    seats = [{"name": "Ann", "bot": False}, {"name": "Bob", "bot": False},
+             {"name": "Cy L7", "bot": True}]
+    assert named_seats("the round is over: seat 2 went out; nothing is played after OUT",
+                       seats) == "the round is over: Cy went out; nothing is played after OUT"
+    assert named_seats("it is seat 1's turn, not seat 0's", seats) == \
+        "it is Bob's turn, not Ann's"
+    assert named_seats("there is no seat 7 at this table", seats) == \
+        "there is no seat 7 at this table"
+    client = lobby()
+    ctl, _ = controller(client)
+    client.notices.append(Notice("refused", "RD-12: the round is over: seat 1 went out",
+                                 {"code": "illegal", "rule": "RD-12",
+                                  "reason": "the round is over: seat 1 went out; nothing is "
+                                            "played after OUT"}))
+    ctl.pump()
+    assert "the round is over: Bob went out; nothing is played after OUT" in shown(ctl)

@@ -38,6 +38,18 @@ def shown(seat: dict[str, Any]) -> str:
     return split_level(name)[0] if seat.get("bot") else name
 
 
+_SEAT_INDEX = re.compile(r"\bseat (\d+)\b")
+
+
+def named_seats(text: str, seats: Sequence[dict[str, Any]]) -> str:
+    """A rule's words name seats as the engines know them, by index ("the round is over: seat 2
+    went out", "it is seat 1's turn"): a player knows names, and counts seats from 1."""
+    def name(found: re.Match[str]) -> str:
+        index = int(found[1])
+        return shown(seats[index]) if 0 <= index < len(seats) else found[0]
+    return _SEAT_INDEX.sub(name, text)
+
+
 def rotation_words(count: int, minute: bool) -> str:
     """An RD-13 rotation as the table announces it, in what it does (a newcomer read "each Pack
     moves one card" as Packs swapped between players): why it came — every player stuck (votes,

@@ -20,8 +20,8 @@ from lan_demon.net.client import Client
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.deal_words import deal_alarm, deal_note, deal_rows
-from lan_demon.tui.facts import (MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, rotation_words,
-                                 starting)
+from lan_demon.tui.facts import (MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, named_seats,
+                                 rotation_words, starting)
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
 from lan_demon.tui.scores import ending_text, footer, score_board
 from lan_demon.tui.style import Fragments, clip_line, line
@@ -193,7 +193,10 @@ class Controller(TableFacts):
     def flash(self, text: str, rule: str | None = None,
               seconds: float = FLASH_SECONDS) -> None:
         """Say ``text`` on the status line for ``seconds``; ``rule`` (an id such as ``RD-7``)
-        follows it, dimmed: words a player understands first, the rule book's id after."""
+        follows it, dimmed: words a player understands first, the rule book's id after — with
+        seats named, not numbered."""
+        if rule is not None:
+            text = named_seats(text, self.client.table.get("seats") or [])
         self.flash_text = text
         self.flash_rule = rule
         self.flash_until = self.clock() + seconds
