@@ -836,6 +836,9 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "with the reason")
     add("c2a_check_ok", c2a(kind("check"), "bob", session=fd),
         "commit and reveal (§22.6): this seat's check of a finished round — its ok word")
+    add("c2a_check_lost", make("check", id=4, round=2, lost=True),
+        "commit and reveal (§22.6): a program closed and run again holds no promise for round "
+        "2, which the program before it made in its seat's name: lost, instead of a word")
     add("c2a_move_rd_play", c2a(lambda m: move_is(m, t="play", to="middle")),
         "Racing Demon: play the Pile's top card to the middle (an ace founds a stack)")
     add("c2a_move_rd_play_stack", c2a(lambda m: move_is(m, t="play", to="s1"), "bob"),
@@ -958,6 +961,9 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "a seat's client says a revealed deal did not match its commitments (§22)")
     add("pub_update_check", pub(kind("update", k="check"), session=fd),
         "a seat's check of a finished round, published for every client to judge (§22.6)")
+    add("pub_update_check_lost", make("update", seq=4012, k="check", seat=1, round=2,
+                                      lost=True),
+        "seat 1's program was closed and run again: its check of round 2 cannot come (§22.6)")
     add("pub_beat_lobby", pub(kind("beat", hash="")), "a heartbeat with no round dealt")
     beat = pub(lambda m: m["t"] == "beat" and m["seq"] == round_update["seq"])
     add("pub_beat", beat, "a heartbeat: its hash is of pub_update_round's state")

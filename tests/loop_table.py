@@ -121,6 +121,7 @@ class Loop:
         self.clients = [LoopClient(self, name) for name in names]
         self.queue: list[tuple[LoopClient, bytes]] = []
         self.crashes = 0
+        self.retired: list[LoopClient] = []  # programs closed and replaced (restart)
 
     def post(self, client: LoopClient, frame: bytes) -> None:
         self.queue.append((client, frame))
@@ -155,9 +156,11 @@ class Loop:
             client.connect()
         self.deliver()
 
-    def crash(self) -> None:
+    def crash(self, restarted: tuple[str, ...] = ()) -> None:
         """The host is killed now: a new arbiter is restored from the journal and secrets file
-        as they are, and every client comes back with its token (what it knew, it keeps)."""
+        as they are, and every client comes back with its token (what it knew, it keeps) —
+        but those named in ``restarted``, whose programs were closed meanwhile: a new program
+        takes each seat back with its token, knowing nothing else (``join`` run again)."""
         self.crashes += 1
         kept = self.path.with_name(f"{self.path.name}.crash{self.crashes}")
         shutil.copyfile(self.path, kept)  # what the killed host left, for the test to look at
@@ -172,9 +175,20 @@ class Loop:
         take_up(restored, self.now)
         self.arbiter = restored.arbiter
         self.now += 4.0  # the clients notice the silence (3.5 s) and come back
+        for name in restarted:
+            self.restart(name)
         for client in self.clients:
             client.connect()
         self.deliver()
+
+    def restart(self, name: str) -> LoopClient:
+        """``name``'s program is closed and run again: a new table copy with its token only."""
+        index = next(i for i, c in enumerate(self.clients) if c.name == name)
+        old, new = self.clients[index], LoopClient(self, name)
+        new.token = old.token
+        self.clients[index] = new
+        self.retired.append(old)
+        return new
 
     def close(self) -> None:
         self.writer.close()

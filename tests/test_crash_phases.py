@@ -216,3 +216,86 @@ def test_an_arbiter_restored_after_any_step_has_the_crashed_ones_durable_state(
         got = restored.durable()
         for field in wanted:
             assert got[field] == wanted[field], (size, wanted["phase"], field)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("game", ["racing-demon", "gin-solitaire"])
+def test_a_join_restarted_while_the_host_was_down_raises_no_alarm(tmp_path: Path,
+                                                                   game: str) -> None:
+    """A newcomer's trial: the host stopped mid-round, Bob closed his join meanwhile, the host
+    was resumed and Bob ran the same join again — and his screen said DEAL CHECK FAILED ('the
+    host listed a promise in your name that your program never made'), the others DEAL
+    DISPUTED, and later 'Bob's check of round 1 never reached the table'. The promise and the
+    check were his earlier program's: his new program says so (a check with lost: true),
+    every screen notes it, nobody is alarmed, and the deals are still checked."""
+    path = tmp_path / "match.journal"
+    loop = Loop(path, table_settings(game, None), NAMES)
+    loop.join()
+    match = Match(loop, 9)
+    for _ in range(20_000):  # into round 1 (0-based), a few moves in: Bob promised round 2
+        a = loop.arbiter
+        if a.phase == "playing" and a.match.round_no == 1 and match.moves.get(1, 0) >= 2:
+            break
+        match.step()
+    loop.crash(restarted=("bob",))
+    for _ in range(20_000):
+        if loop.arbiter.phase == "over":
+            break
+        match.step()
+    loop.close()
+    assert loop.arbiter.phase == "over"
+    bob = loop.clients[1]
+    for client in loop.clients:
+        assert client.alarms() == [], [n.text for n in client.alarms()]
+    notes = [n.text for n in bob.heard if n.kind == "deal_note"]
+    assert any("made by the program that held it before this one" in t for t in notes), notes
+    assert all(v for r, v in bob.verdicts.items() if r >= 1), bob.verdicts  # still checked
+    ann_notes = [n.text for n in loop.clients[0].heard if n.kind == "deal_note"]
+    assert any("bob's program was closed and run again: its check of round 2's deal cannot "
+               "come" in t for t in ann_notes), ann_notes
+    verdict = verify(path)
+    assert verdict.ok, verdict.line
+    assert any("bob (seat 1)'s program was closed and run again" in n for n in verdict.notes)
+
+
+@pytest.mark.timeout(60)
+def test_a_host_that_says_a_live_program_lost_its_promise_is_caught_by_that_program(
+        tmp_path: Path) -> None:
+    """§22.6: ``lost`` is a seat's own word that its program was restarted. A host that puts
+    it in the mouth of a program that holds its promise (to hide that program's verdict) is
+    caught by that program; the others only note it — the gap §22 names for a host speaking
+    for a seat, seen by that seat alone."""
+    from lan_demon.net.commitments import _publish_check
+    from lan_demon.net.outbox import Outbox
+    loop = Loop(tmp_path / "m.journal", table_settings("racko", None), NAMES)
+    loop.join()
+    match = Match(loop, 4)
+    while not (loop.arbiter.phase == "playing" and loop.arbiter.match.round_no == 1):
+        match.step()
+    out = Outbox()
+    _publish_check(loop.arbiter, out, {"seat": 0, "round": 1, "lost": True})  # a forgery
+    loop.spread(out)
+    loop.close()
+    ann, bob = loop.clients
+    assert [n.text for n in ann.alarms()] == [
+        "The host's deal for round 2 does not match what it promised: the host said your "
+        "program was restarted and lost its promise for this round: it was not"]
+    assert any("ann's program was closed and run again" in n.text for n in bob.heard)
+
+
+@pytest.mark.timeout(60)
+def test_a_check_is_a_word_or_lost_never_both_nor_neither(tmp_path: Path) -> None:
+    from lan_demon.net.codec import decode, encode
+    loop = Loop(tmp_path / "m.journal", table_settings("racko", None), NAMES)
+    loop.join()
+    match = Match(loop, 4)
+    while not (loop.arbiter.phase == "playing" and loop.arbiter.match.round_no == 1):
+        match.step()
+    ann = loop.clients[0]
+    for rid, fields in ((901, {"word": "ab" * 16, "lost": True}), (902, {})):
+        out = loop.arbiter.handle(ann.peer, encode(make("check", id=rid, round=0, **fields)),
+                                  loop.now)
+        (err,) = [decode(encode(m), "private") for _, m in out.private]
+        assert (err["t"], err["code"], err["re"]) == ("error", "malformed", rid), err
+        assert not out.public
+    loop.close()

@@ -67,11 +67,28 @@ def test_rule3_a_promise_in_your_name_is_yours_or_a_failure():
     w.promise(0)
     problems, nonce = w.announce(0, 0, announcement(w, ok=commitment(b"not mine")))
     assert nonce is None and "in {your} name that {your} program never made" in problems[0]
-    other = DealWitness()  # never promised anything
-    problems, _ = other.announce(0, 0, announcement(w))
+    late = DealWitness()  # promised round 1 first: round 1's listing must be its own
+    late.promise(1)
+    problems, _ = late.announce(0, 1, announcement(w))
     assert problems and said(problems[0]) == \
         "the host listed a promise in your name that your program never made"
     assert said(problems[0], "my").startswith("the host listed a promise in my name")
+
+
+def test_rule3_a_restarted_program_is_not_alarmed_by_the_promises_of_the_one_before():
+    """A newcomer's trial: a join restarted while its seat was kept (the host stopped, or the
+    laptop slept) came back by its token to a countdown listing the promise its earlier
+    program had made — and every screen said DEAL CHECK FAILED at an honest table. A listing
+    for a round before this program's first promise is the earlier program's: a note (the
+    deal is still checked), no alarm; from its first promise on, the rule holds."""
+    earlier = DealWitness()
+    earlier.promise(2)
+    fresh = DealWitness()  # the same seat's new program: no promise yet
+    problems, nonce = fresh.announce(0, 2, announcement(earlier))
+    assert problems == [] and nonce is None and fresh.seen(2).inherited
+    fresh.promise(3)
+    problems, _ = fresh.announce(0, 3, announcement(earlier))  # not its own: a failure
+    assert problems and "never made" in problems[0]
 
 
 def test_rule1_seeded_is_fixed_for_a_match():

@@ -175,6 +175,13 @@ class _Audit:
                           "could choose the cards")
 
     def _before_check(self, record: dict[str, Any]) -> None:
+        if record.get("lost") is True:
+            self.notes.append(f"round {record['round'] + 1}: {self._who(record['seat'])}'s "
+                              "program was closed and run again: the promise for this round "
+                              "was its earlier program's, and it sent no check")
+            return
+        if not isinstance(record.get("word"), str):
+            raise Problem(f"{self._who(record['seat'])}'s check of this round has no word")
         promised = self.promised.get(record["round"]) or self.rounds.get(record["round"]) or {}
         hashes = unpairs(promised.get("words"), 3).get(record["seat"])
         word = from_hex(record["word"], WORD_BYTES)

@@ -70,8 +70,8 @@ FROM_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the DEALER, to t
                "ok": (STR, True), "fail": (STR, True)},
     "reveal": {"id": (INT, True), "round": (INT, True), "nonce": (STR, True)},
     "dispute": {"id": (INT, True), "round": (INT, True), "reason": (STR, True)},
-    "check": {"id": (INT, True), "round": (INT, True), "word": (STR, True),
-              "reason": (STR, False)},
+    "check": {"id": (INT, True), "round": (INT, True), "word": (STR, False),
+              "reason": (STR, False), "lost": (BOOL, False)},
 }
 TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one client
     "welcome": {"re": (INT, True), "seat": (INT, False), "token": (STR, True),

@@ -107,6 +107,14 @@ def on_check(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     if arb.match is None or not 0 <= round_no < arb.match.round_no:
         raise ProtocolError("wrong_round", f"round {round_no + 1} has not ended: a check is "
                             "sent once its secret is revealed")
+    lost = msg.get("lost") is True
+    if lost == ("word" in msg and msg["word"] is not None):
+        raise ProtocolError("malformed", "a check is one of the seat's words, or lost: true "
+                            "(this program holds no promise for the round), never both")
+    if lost:
+        _publish_check(arb, out, {"seat": player.index, "round": round_no, "lost": True})
+        out.private.append((peer, make("ok", re=msg["id"])))
+        return
     if not is_word(msg["word"]):
         raise ProtocolError("malformed", "a check word is 16 bytes: 32 lowercase hex digits")
     deal = next((d for d in (arb.deal_round, getattr(arb, "deal_before", None))
@@ -114,17 +122,23 @@ def on_check(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     if deal is not None and deal.words and deal.check_word(player.index, msg["word"]) is None:
         raise ProtocolError("bad_reveal", "that is neither check word your program promised "
                             "for this round (or it promised none)")
-    published = arb.checks.setdefault(round_no, {})
-    if player.index not in published:
-        fields: dict[str, Any] = {"seat": player.index, "round": round_no, "word": msg["word"]}
-        if msg.get("reason"):
-            fields["reason"] = msg["reason"][:DISPUTE_CHARS]
-        published[player.index] = fields
+    fields: dict[str, Any] = {"seat": player.index, "round": round_no, "word": msg["word"]}
+    if msg.get("reason"):
+        fields["reason"] = msg["reason"][:DISPUTE_CHARS]
+    _publish_check(arb, out, fields)
+    out.private.append((peer, make("ok", re=msg["id"])))
+
+
+def _publish_check(arb, out: Outbox, fields: dict[str, Any]) -> None:
+    """A seat's check, published once per seat and round (and journaled), for every client
+    to judge; a snapshot repeats the last rounds' ones."""
+    published = arb.checks.setdefault(fields["round"], {})
+    if fields["seat"] not in published:
+        published[fields["seat"]] = fields
         for old in [r for r in arb.checks if r < arb.match.round_no - CHECKS_KEPT]:
             del arb.checks[old]
         arb.record("check", **fields)
         arb._publish(out, "check", **fields)
-    out.private.append((peer, make("ok", re=msg["id"])))
 
 
 def checks_now(arb) -> list[dict[str, Any]]:

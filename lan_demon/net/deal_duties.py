@@ -105,8 +105,16 @@ class DealDuties:
     def _announce(self, round_no: int, fields: dict[str, Any], counting: bool) -> None:
         """A countdown, or a snapshot's ``table.deal``: judged, and our nonce revealed when
         the round is still ``counting`` down and lists our commitment."""
+        seen = self.witness.seen(round_no)
+        inherited = seen.inherited
         problems, nonce = self.witness.announce(self.seat, round_no, fields)
         self._found(round_no, problems)
+        if seen.inherited and not inherited:
+            self._notice("deal_note", f"Round {round_no + 1}'s promise for this seat was made "
+                         "by the program that held it before this one (closed and run "
+                         "again): this one cannot add its randomness to that round, and says "
+                         "so instead of its check (the deal is still checked here)",
+                         {"round": round_no, "inherited": True})
         if nonce is not None and counting and self.connected:
             self._deal_request(make("reveal", id=next(self._ids), round=round_no, nonce=nonce))
 
@@ -165,9 +173,17 @@ class DealDuties:
         self._checks_due(round_no - 1)
 
     def _send_check(self, round_no: int) -> None:
+        """Our check of an ended round: one of our two words — or, for a round whose promise
+        in our seat's name was made by the program before this one, ``lost`` (§22.6)."""
         seen = self.witness.seen(round_no)
         word = self.witness.word(self.seat, round_no)
-        if word is None or seen.check_sent or not self.connected:
+        if seen.check_sent or not self.connected:
+            return
+        if word is None:
+            if seen.inherited and seen.outcome is not None and self.seat is not None:
+                seen.check_sent = True
+                self._deal_request(make("check", id=next(self._ids), round=round_no,
+                                        lost=True))
             return
         seen.check_sent = True
         reason = fit_text(said(seen.problems[0], "my"), DISPUTE_CHARS) \
@@ -202,6 +218,9 @@ class DealDuties:
             return
         if seat in self.witness.seen(round_no).checks:
             return  # (a snapshot's list after the update, or twice)
+        if update.get("lost") is True:
+            self._lost_check(round_no, seat)
+            return
         verdict = self.witness.check_seen(round_no, seat, update.get("word"))
         who = self._name(seat)
         if verdict == "bad":
@@ -211,6 +230,19 @@ class DealDuties:
         elif verdict == "fail" and (seat, round_no) not in self._heard and seat != self.seat:
             self._heard.add((seat, round_no))
             self._disputed_by(seat, round_no, str(update.get("reason") or "no reason given"))
+
+    def _lost_check(self, round_no: int, seat: int) -> None:
+        """A seat says its program holds no promise for ``round_no``: the program before it
+        (closed, then run again) made it. Ours, while we hold ours, is the host's word."""
+        self.witness.seen(round_no).checks[seat] = "lost"
+        if seat == self.seat:
+            if self.witness.promises.get(round_no) is not None:
+                self._found(round_no, ["the host said {your} program was restarted and lost "
+                                       "its promise for this round: it was not"])
+            return
+        self._notice("deal_note", f"{self._name(seat)}'s program was closed and run again: "
+                     f"its check of round {round_no + 1}'s deal cannot come (the program "
+                     "before it made that round's promise)", {"round": round_no, "seat": seat})
 
     def _k_dispute(self, update: dict[str, Any], private: Any) -> None:
         key = (update["seat"], update["round"])

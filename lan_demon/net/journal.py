@@ -332,7 +332,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "match_end": {"result": (dict,)},
     "resumed": {"port": _INT, "pub_port": _INT},
     "dispute": {"seat": _INT, "round": _INT, "reason": (str,)},  # a client's failed check
-    "check": {"seat": _INT, "round": _INT, "word": (str,)},  # a seat's check, published
+    "check": {"seat": _INT, "round": _INT},  # a seat's check, published: word or lost
 }
 
 #: Fields a record may leave out (journals of plain tables, older journals), with their types
@@ -346,7 +346,7 @@ _OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
     "round": {"commit": (str,), "commits": (list,), "nonces": (list,), "seeded": (bool,),
               "at": _TIME, "hash": (str,), "words": (list,)},
     "commit": {"ok": (str,), "fail": (str,)},
-    "check": {"reason": (str,)},
+    "check": {"word": (str,), "reason": (str,), "lost": (bool,)},
     "move": {"at": _TIME, "ts": _TIME},
     "refused": {"at": _TIME, "ts": _TIME, "rule": (str,), "by": _INT, "ms": _INT,
                 "top": (str,)},

@@ -195,7 +195,8 @@ class _Restorer:
     def _check(self, record: dict[str, Any]) -> None:
         """A seat's verdict, published (``commitments.on_check``): a snapshot repeats the
         last rounds' ones, and it is not published twice."""
-        fields = {k: record[k] for k in ("seat", "round", "word", "reason") if k in record}
+        fields = {k: record[k] for k in ("seat", "round", "word", "reason", "lost")
+                  if k in record}
         self.arbiter.checks.setdefault(record["round"], {}).setdefault(record["seat"], fields)
         for old in [r for r in self.arbiter.checks
                     if r < self.arbiter.match.round_no - CHECKS_KEPT]:

@@ -73,6 +73,9 @@ class RoundSeen:
     dealt: bytes | None = None  # msgpack of our state at Go
     setup: dict[str, Any] | None = None  # the round's set-up
     problems: list[str] = field(default_factory=list)
+    #: a listing in our seat's name from before this program's first promise: the promise of
+    #: the program that held the seat before this one (restarted), not ours to judge
+    inherited: bool = False
     outcome: str | None = None  # at the end: "ok", "failed" or "unchecked"
     why: str = ""  # unchecked: why not
     checks: dict[int, str] = field(default_factory=dict)  # seat -> "ok", "fail" or "bad"
@@ -91,6 +94,9 @@ class DealWitness:
 
     def __init__(self) -> None:
         self.promises: dict[int, Promise] = {}
+        #: the first round this program promised for: a seat's earlier promises were made by
+        #: the program that held it before (a join restarted while its seat was kept)
+        self.first_promise: int | None = None
         self.rounds: dict[int, RoundSeen] = {}
         self.seeded: bool | None = None  # the match's terms, from the first welcome
 
@@ -120,6 +126,8 @@ class DealWitness:
         promise = self.promises.get(round_no)
         if promise is None:
             promise = self.promises[round_no] = Promise.draw()
+            if self.first_promise is None:
+                self.first_promise = round_no
         return promise.fields()
 
     def accepted(self, seat: int | None, round_no: int) -> list[str]:
@@ -177,6 +185,10 @@ class DealWitness:
         listed = unpairs(announced.get("commits")).get(seat)
         words = unpairs(announced.get("words"), 3).get(seat)
         promise = self.promises.get(round_no)
+        if (listed is not None or words is not None) and promise is None and \
+                (self.first_promise is None or round_no < self.first_promise):
+            seen.inherited = True  # made before this program promised anything: not ours
+            return []
         if listed is not None or words is not None:
             mine = promise.fields() if promise is not None else {}
             if (listed, words) != (mine.get("hash"), (mine.get("ok"), mine.get("fail"))):
