@@ -126,7 +126,8 @@ VALID = {
     "commit": {"id": 1, "round": 0, "hash": "ab" * 32, "ok": "01" * 32, "fail": "02" * 32},
     "reveal": {"id": 1, "round": 0, "nonce": "cd" * 16},
     "dispute": {"id": 1, "round": 0, "reason": "your cards differ"},
-    "check": {"id": 1, "round": 0, "word": "ef" * 16, "reason": "your cards differ"},
+    "check": {"id": 1, "round": 0, "word": "ef" * 16, "reason": "your cards differ",
+              "lost": False},
 }
 WRONG = {  # a value of every other kind, for each kind a field can have
     "int": ["7", 7.0, b"\x07", [7], {"n": 7}, True, math.nan],
