@@ -690,9 +690,10 @@ def test_resume_takes_the_code_and_keys_back_and_shows_them_again(tmp_path, no_l
     lines = capsys.readouterr().err.splitlines()
     assert lines[0].startswith("lan-demon: resumed racko at 127.0.0.1:") and \
         "round 1 in progress" in lines[0]
-    assert lines[1:3] == [f"lan-demon: room code {CODE} — tell it to the players",
-                          f"lan-demon: encrypted; key fingerprint {keys.fingerprint} (public "
-                          f"key {keys.public.decode()})"]
+    assert lines[1:4] == [f"lan-demon: room code {CODE} — tell it to the players",
+                          f"lan-demon: encrypted; key fingerprint {keys.fingerprint}",
+                          f"lan-demon: who joins by address adds --key "
+                          f"'{keys.public.decode()}'"]
 
 
 @pytest.mark.parametrize("flags, words", [
@@ -837,12 +838,16 @@ def test_a_secure_coded_host_killed_mid_round_resumes_as_the_same_table(tmp_path
     failure: list[BaseException] = []
     pool = None
     try:
-        first = hosts[0].first_lines(3)
+        first = hosts[0].first_lines(4)
         found = re.match(r"lan-demon: hosting racko at 127\.0\.0\.1:(\d+) ", first[0])
         assert found, first
         address = f"127.0.0.1:{found.group(1)}"
         assert first[1] == f"lan-demon: room code {CODE} — tell it to the players"
-        public = re.search(r"\(public key (\S{40})\)$", first[2]).group(1)
+        assert re.fullmatch(r"lan-demon: encrypted; key fingerprint [0-9A-F-]{19}", first[2])
+        # the key quoted for a shell, on a line of its own (a newcomer copied the ')' of
+        # '(public key …)' with it)
+        public = re.fullmatch(r"lan-demon: who joins by address adds --key '(\S{40})'",
+                              first[3]).group(1)
         assert secret_path(journal).stat().st_mode & 0o777 == 0o600
         for k in range(2):
             bots.append(secure_bot(address, f"bot{k}", public, CODE.lower(), k))
@@ -857,7 +862,7 @@ def test_a_secure_coded_host_killed_mid_round_resumes_as_the_same_table(tmp_path
         wait_mid_round(journal, 4, hosts[0])
         hosts[0].kill()
         hosts.append(Host(tmp_path, ["host", "--resume", str(journal), "--json"], 1))
-        again = hosts[1].first_lines(3)
+        again = hosts[1].first_lines(4)
         assert again[0].startswith(f"lan-demon: resumed racko at {address} "), again
         assert "in progress" in again[0], again  # killed mid-round
         assert again[1:] == first[1:]  # the same code, the same key and fingerprint

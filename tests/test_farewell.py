@@ -17,8 +17,10 @@ from lan_demon.commands.results import format_table, winner_line
 pytestmark = pytest.mark.timeout(10)
 
 
-def client(phase: str, result: dict | None = None) -> SimpleNamespace:
-    return SimpleNamespace(address="tcp://127.0.0.1:7742", table={"phase": phase, "result": result})
+def client(phase: str, result: dict | None = None, server_key: bytes | None = None) \
+        -> SimpleNamespace:
+    return SimpleNamespace(address="tcp://127.0.0.1:7742", table={"phase": phase, "result": result},
+                           server_key=server_key)
 
 
 def args(name: str = "Ann", spectate: bool = False) -> argparse.Namespace:
@@ -145,3 +147,13 @@ def test_a_host_stopped_mid_match_says_whether_it_can_be_resumed(tmp_path):
     assert f"'lan-demon host --resume {tmp_path / 'm.journal'}' brings it back" in \
         stopped_how(kept)
     assert stopped_how(SimpleNamespace(arbiter=SimpleNamespace(phase="lobby"))) == ""
+
+
+def test_at_an_encrypted_table_the_join_that_takes_the_seat_back_carries_its_key():
+    """A newcomer's trial: after leaving a --secure table, the printed join failed as printed
+    ('the encrypted handshake failed — wrong key?'): it lacked --key. The key goes in, quoted
+    for the shell (z85 has ')', '<', '&' …)."""
+    key = b"4AQQ)I@^}[R@AA*a8Z[<gjqJ:&f@h3eL.bIq.Sbi"
+    said = farewell(client("playing", server_key=key), args())
+    assert said.endswith("\n  lan-demon join 127.0.0.1:7742 --name Ann --key "
+                         "'4AQQ)I@^}[R@AA*a8Z[<gjqJ:&f@h3eL.bIq.Sbi'"), said

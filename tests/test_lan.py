@@ -149,7 +149,8 @@ def test_a_plain_text_client_to_a_curve_table_fails_clearly(table, context):
     server = table("racko")
     plain = Client(server.address, name="eve", code=CODE, context=context)
     with pytest.raises(ConnectError, match="it is encrypted \\(CURVE\\): join with its "
-                                           "public key \\(--key\\)"):
+                                           "public key \\(--key '…', as the host's screen "
+                                           "shows it\\)"):
         plain.connect(timeout=5.0)
     assert server.arbiter.seats == []
 

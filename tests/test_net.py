@@ -240,6 +240,23 @@ def test_a_client_that_hears_nothing_reconnects_by_itself_to_the_same_seat(host)
     assert server.arbiter.seats[seat].status == "here"
 
 
+def test_rd11_after_a_reconnect_the_clock_estimate_is_refreshed_again(host):
+    """A newcomer's trial: after every resume the ping stood at ~10 ms for the rest of the
+    match. A ping lost with the stopped host stayed unanswered in the client's list, and a
+    refresh ping goes out only when none is waiting: the round trip and the clock offset —
+    which date a move in an RD-11 race — were never measured again. A new connection forgets
+    the lost one."""
+    server = host("racko", players=2, seed=5)
+    ann = join(host, server, "Ann")
+    pump_until(lambda: ann.rtt is not None and not ann._pings, [ann])
+    ann._pings[999_999] = time.monotonic()  # a ping the stopped host never answered
+    ann._reconnect()
+    pump_until(lambda: ann.connected and not ann._pings, [ann])  # every ping answered
+    samples = list(ann._samples)
+    ann.next_beat = 0.0  # a beat is due: a refresh ping goes out with it
+    pump_until(lambda: ann._samples != samples, [ann])
+
+
 def test_predicted_shows_the_moves_in_flight_until_their_updates_come(host):
     """A key press shows at once: ``predicted`` is the mirror with the moves still in flight
     applied on top (worked out when it is read); once their updates come the mirror has caught

@@ -73,7 +73,7 @@ def farewell(client: Any, args: argparse.Namespace, host_silent: bool = False) -
         return f"The match at {address} is over.\n{format_table(table['result'])}"
     if args.spectate:
         return f"You stopped watching the table at {address}."
-    again = join_again(address, args)
+    again = join_again(address, args, key=client.server_key)
     if table.get("gone"):
         return f"The host at {address} no longer knows your seat ({table['gone']}). To sit " \
                f"at the table hosted there now:\n  {again}"
@@ -88,12 +88,17 @@ def farewell(client: Any, args: argparse.Namespace, host_silent: bool = False) -
             f"minutes.\nTo take it back, with your cards as you left them:\n  {again}")
 
 
-def join_again(address: str, args: argparse.Namespace, name: str | None = None) -> str:
+def join_again(address: str, args: argparse.Namespace, name: str | None = None,
+               key: bytes | str | None = None) -> str:
     """The join that takes a seat back, as this terminal can run it: the program's path when
     ``lan-demon`` on the PATH is not this one (a venv not activated: the bare name failed for a
-    newcomer), and ``--no-bell`` when it was given."""
+    newcomer), the table's key at an encrypted table (a newcomer ran the printed join without
+    it: 'the encrypted handshake failed'), and ``--no-bell`` when it was given."""
     bell = " --no-bell" if getattr(args, "no_bell", False) else ""
-    return f"{program()} join {address} --name {shlex.quote(name or args.name)}{bell}"
+    if isinstance(key, bytes):
+        key = key.decode("ascii")
+    keyed = f" --key {shlex.quote(key)}" if key else ""
+    return f"{program()} join {address} --name {shlex.quote(name or args.name)}{keyed}{bell}"
 
 
 def program() -> str:
@@ -153,7 +158,7 @@ def seat_hint(err: Any, client: Any, args: argparse.Namespace) -> str:
     if not names:
         return ""
     address = client.address.removeprefix("tcp://")
-    joins = "; ".join(join_again(address, args, n) for n in names)
+    joins = "; ".join(join_again(address, args, n, client.server_key) for n in names)
     sat = " or ".join(repr(n) for n in names)
     return f". You sat down here as {sat}: to take that seat back, {joins}"
 

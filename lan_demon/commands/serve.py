@@ -40,9 +40,11 @@ def serve_table(server: Any, lan: Announcement, name: str | None, game: str, key
         from lan_demon.net.security import format_code
         print(f"lan-demon: room code {format_code(code)} — tell it to the players",
               file=info, flush=True)
-    if keys is not None:
-        print(f"lan-demon: encrypted; key fingerprint {keys.fingerprint} (public key "
-              f"{keys.public.decode()})", file=info, flush=True)
+    if keys is not None:  # the key quoted for a shell (z85 has no "'"), on a line of its own
+        print(f"lan-demon: encrypted; key fingerprint {keys.fingerprint}", file=info,
+              flush=True)
+        print(f"lan-demon: who joins by address adds --key '{keys.public.decode()}'",
+              file=info, flush=True)
     elif code is not None:  # the PUB goes by IP address, and the traffic is in clear (§20)
         print("lan-demon: not encrypted: only laptops where someone gave the code may watch, "
               "but anyone who can see the network traffic sees the play (--secure hides it)",

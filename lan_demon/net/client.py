@@ -182,6 +182,9 @@ class Client(TableCopy):
             self.sub.connect(pub_endpoint(msg["pub"], self.address))
         self.connected = self.welcomed = True
         self._samples.clear()
+        # A ping lost with the last connection (a host stopped) is never answered: forgotten,
+        # or no refresh ping would go out again, and the clock estimate would stay as it was.
+        self._pings.clear()
         self._ping()
         self.resync()
 

@@ -75,11 +75,11 @@ def handshake_failure(monitor: zmq.Socket | None, secure: bool) -> str | None:
     """What a failed CURVE handshake seen on ``monitor`` means, in words; None if none."""
     while monitor is not None and monitor.poll(0):
         event = recv_monitor_message(monitor)
+        if not secure and event["event"] & HANDSHAKE_FAILED:  # (no key given: any failure)
+            return ("it is encrypted (CURVE): join with its public key (--key '…', as the "
+                    "host's screen shows it), or without an address to find it on the LAN")
         if event["event"] == zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL:
-            if secure:
-                return "it is not encrypted (leave out --key), or not a lan-demon arbiter"
-            return ("it is encrypted (CURVE): join with its public key (--key), or without "
-                    "an address to find it on the LAN")
+            return "it is not encrypted (leave out --key), or not a lan-demon arbiter"
         if event["event"] & HANDSHAKE_FAILED:
             return ("the encrypted handshake failed — wrong key? check the fingerprint on "
                     "the host's screen")

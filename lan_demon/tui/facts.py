@@ -147,8 +147,10 @@ class TableFacts:
                 and s.get("status", "here") == "here"]
 
     def ping_text(self) -> str:
+        """The last round trip to the host; a dash while it does not answer (the last figure
+        stood on a newcomer's screen through a stopped host, as if all were well)."""
         rtt = self.client.rtt
-        return "ping —" if rtt is None else f"ping {rtt * 1000:.1f} ms"
+        return "ping —" if rtt is None or self.reconnecting else f"ping {rtt * 1000:.1f} ms"
 
     def too_small(self, width: int | None = None, height: int | None = None) -> bool:
         w, h = (width, height) if width is not None else self.size

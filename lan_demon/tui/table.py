@@ -419,9 +419,11 @@ class Controller(TableFacts):
                 f"{'' if self.spectator else 'the seat is kept; '}it resumes when the host "
                 "answers", width)
             quiet = self.clock() - self.reconnect_since
-            if quiet >= GIVE_UP_HINT:
+            if quiet >= GIVE_UP_HINT:  # (waiting is right: "q leaves" first read as "do")
                 out += wrap(f"The host has not answered for {quiet:.0f} s: it may have been "
-                            f"stopped. q leaves; if it comes back, {back}.", width, "class:dim")
+                            "stopped. Stay here: when it comes back, this screen takes "
+                            f"{'its place' if self.spectator else 'your seat'} back by itself. "
+                            f"(q leaves; then, if it comes back, {back}.)", width, "class:dim")
             return out
         if phase == "lobby":
             return lobby(self, width, height)
