@@ -199,6 +199,10 @@ def test_item8_a_cut_at_the_end_is_told_as_ending_before_the_match(demon, tmp_pa
     verdict = verify(cut)
     assert not verdict.ok and "the journal ends before the match does" in verdict.line, \
         verdict.line
+    # not an accusation (a newcomer read FAIL of a paused match as a cheat): every record up
+    # to the cut checks
+    assert verdict.line.startswith("NOT FINISHED at record ") and \
+        verdict.line.endswith("; every record up to there checks"), verdict.line
     assert replay(cut).unfinished is not None  # a crash's journal still replays
 
 

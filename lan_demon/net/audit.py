@@ -85,6 +85,14 @@ def _fail(number: int, kind: str, round_no: Any, words: str) -> Verdict:
     return Verdict(False, f"FAIL at record {number} ({what}{where}): {words}")
 
 
+def _unfinished(number: int, kind: str, round_no: Any, words: str) -> Verdict:
+    """A journal whose every record checks but whose match has not ended: not OK (nothing can
+    be said of what is not there), but no accusation either — a match in play, or a host
+    stopped, reads ``NOT FINISHED`` (a newcomer read ``FAIL`` of a paused match as a cheat)."""
+    line = _fail(number, kind, round_no, words).line.replace("FAIL at", "NOT FINISHED at", 1)
+    return Verdict(False, f"{line}; every record up to there checks")
+
+
 class _Audit:
     def __init__(self, read: JournalRead, path: Any):
         self.read, self.path = read, path
@@ -117,13 +125,13 @@ class _Audit:
                 return _fail(number, record["j"], self.round, getattr(err, "words", str(err)))
         last = len(records)
         if self.read.torn:
-            return _fail(last + 1, "?", self.round, "the last record was cut off mid-write: "
-                         "the journal ends before the match does")
+            return _unfinished(last + 1, "?", self.round, "the last record was cut off "
+                               "mid-write: the journal ends before the match does")
         match = self.fold.match
         if match is None or self.fold.replay.result is None:
-            return _fail(last, records[-1]["j"], self.round, "the journal ends before the "
-                         "match does (no match_end record: cut at the end, or the match is "
-                         "still being played)")
+            return _unfinished(last, records[-1]["j"], self.round, "the journal ends before "
+                               "the match does (no match_end record: the match is still being "
+                               "played, its host was stopped, or the file was cut at the end)")
         return Verdict(True, f"OK: {match.game.id}, {_count(len(match.players), 'seat')}, "
                              f"{_count(len(match.rounds), 'round')}, "
                              f"{_count(self.moves, 'move')}, {self.refused} refused, "
