@@ -16,8 +16,8 @@ pytestmark = pytest.mark.timeout(10)
 @pytest.mark.parametrize("game", ["racing-demon", "racing-demon-german"])
 def test_racing_demon_screens_get_the_round_review(game):
     assert coach_for(game) is DemonCoach
-    assert screen_for(game, coach_for(game)).make_coach is DemonCoach
-    assert screen_for(game).make_coach is None  # built without one: no review
+    assert screen_for(game, coach_for(game)).game.make_coach is DemonCoach
+    assert screen_for(game).game.make_coach is None  # built without one: no review
 
 
 def test_racko_screens_get_the_planners_advice():

@@ -4,7 +4,9 @@
       ^
     net/    (codec, arbiter, server, client)
       ^
-    bots/   tui/   (players: never each other)
+    seat/   (what a seat is told and may do, decided once for every screen)
+      ^
+    bots/   tui/   web/   (players: never each other)
       ^
     coach/  (reviews and advice: what the bots would do, from a seat's view)
       ^
@@ -33,11 +35,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "lan_demon"
 ALLOWED = {
     "games": set(),
     "net": {"games"},
-    "bots": {"games", "net"},
-    "tui": {"games", "net"},
-    "coach": {"games", "net", "bots"},
-    "commands": {"games", "net", "bots", "tui", "coach", "root"},
-    "root": {"games", "net", "bots", "tui", "coach", "commands"},  # __init__, cli, __main__
+    "seat": {"games", "net"},
+    "bots": {"games", "net", "seat"},
+    "tui": {"games", "net", "seat"},
+    "web": {"games", "net", "seat"},
+    "coach": {"games", "net", "bots", "seat"},
+    "commands": {"games", "net", "seat", "bots", "tui", "web", "coach", "root"},
+    "root": {"games", "net", "seat", "bots", "tui", "web", "coach", "commands"},  # cli etc.
 }
 
 #: Lines a module may have before its docstring must say why it is one piece.

@@ -150,10 +150,12 @@ def test_a_round_with_nothing_missed_says_so_in_one_line():
 
 def test_a_new_round_starts_a_new_review():
     ctl, client = play_round()
+    old = ctl.screen.coach
+    assert old is not None
     client.table.update(phase="playing", round=1, go=client.clock.now)
     client.notices.append(Notice("round", data={"round": 1}))
     ctl.pump()
-    assert ctl.screen.coach is None
+    assert ctl.screen.coach is not old  # the seat starts the new round's review at once
 
 
 def test_a_screen_that_came_back_mid_round_says_its_review_starts_there():

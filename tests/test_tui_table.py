@@ -13,6 +13,7 @@ from lan_demon.bots.speed import PROFILES
 from lan_demon.net.client import Client
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
+from lan_demon.seat import Seat
 from lan_demon.tui.table import GameScreen
 from tui_fake import FakeClient, controller, seats
 from tui_harness import Keys, drive
@@ -426,18 +427,17 @@ def test_a_spectator_sees_their_name_watching_and_no_play_keys():
     assert "play the Pile" not in shown(ctl)
 
 
-def test_a_screens_explain_words_a_beaten_notice():
-    class Explaining(GameScreen):
-        def explain(self, ctl, notice):
-            return f"Ann beat you to the A♥ stack, by {notice.data['ms']} ms"
-
+def test_rd11_the_seat_words_a_beaten_notice_for_every_screen():
+    """The words of a lost race are the seat's (one place for the terminal and the page): the
+    winner named, the stack by the top it showed, the margin; the rule after."""
     client = lobby()
     ctl, _ = controller(client)
-    ctl.screen = Explaining()
-    client.notices.append(Notice("beaten", data={"reason": "raw", "rule": "RD-11", "ms": 12}))
-    ctl.pump()
-    assert ctl.flash_text == "Ann beat you to the A♥ stack, by 12 ms"
-    assert ctl.flash_rule == "RD-11"
+    client.notices.append(Notice("beaten", data={"reason": "raw", "rule": "RD-11", "ms": 12,
+                                                 "by": 1, "top": "AH"}))
+    [event] = [e for e in Seat.pump(ctl) if e.kind == "beaten"]  # (the Controller's says redraw)
+    assert ctl.flash_text == event.words == "Bob beat you to the A♥ stack, by 12 ms"
+    assert ctl.flash_rule == event.rule == "RD-11"
+    assert ctl.line is not None and ctl.line.kind == "race"
 
 
 # --- what the first newcomer trial found -------------------------------------------------------

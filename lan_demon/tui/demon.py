@@ -33,41 +33,20 @@ from __future__ import annotations
 from typing import Any
 
 from lan_demon.games.cards import Card
-from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
+from lan_demon.games.demon_moves import COLUMN_NAMES, Play
+from lan_demon.seat.acts import SOURCE_KEYS
+from lan_demon.seat.demon import DemonSeat, rank_target, score_so_far, takes
 from lan_demon.tui import demon_coach
-from lan_demon.tui.demon_words import (CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, SeenTops,
-                                       race_text, rank_name, short_name, with_article)
+from lan_demon.tui.demon_words import CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, short_name
 from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,
                                  signed, text_of)
-from lan_demon.tui.table import READ_SECONDS, Controller, GameScreen
+from lan_demon.tui.table import Controller, GameScreen
 
-SOURCE_KEYS = {"1": "c1", "2": "c2", "3": "c3", "4": "c4", "p": "pile", "w": "waste"}
+__all__ = ["DemonScreen", "SOURCE_KEYS", "rank_target", "score_so_far", "takes"]
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SUIT_ROWS = "SHDC"  # the order of the stack rows in the classic game
 FULL_NAME, COMPACT_NAME = 6, 4  # characters of a name in a full / compact entry
 GAP = 2  # spaces between two entries on a row
-
-
-def score_so_far(p: dict[str, Any], german: bool) -> int:
-    """What the round would score now (RD-14; RG-6 counts the Pile only)."""
-    if german:
-        return p["pile"]
-    return p["stacked"] + 5 * p["kings"] + 10 * p["out"] - p["pile"]
-
-
-def rank_target(move: Play, column_size: int) -> int:
-    """Where a card is best played: a stack, then a whole column moved (a Pile card refills
-    it), then any other column; a partial run last."""
-    if not move.target.startswith("c"):
-        return 0
-    if move.source.startswith("c"):
-        return 1 if move.count == column_size else 3
-    return 2
-
-
-def takes(top: Card, card: Card, german: bool) -> bool:
-    """A stack showing ``top`` takes ``card`` next (RD-5 in suit; RG-3 any suit)."""
-    return card.rank == top.rank + 1 and (german or card.suit == top.suit)
 
 
 class DemonScreen(GameScreen):
@@ -79,19 +58,27 @@ class DemonScreen(GameScreen):
         with ``see(t, view)``, ``lost(t, by, ms, top)`` and ``review()``
         (:class:`lan_demon.coach.demon.DemonCoach`). The command hands it in: the coach plays
         the strong bot's own moves, and the TUI never imports a bot. None: no review."""
-        self.make_coach = coach
+        self.game = DemonSeat(coach)  # what the seat may do and is told: the seat layer's
         self.rules = GERMAN_RULES if german else CLASSIC_RULES  # ? in the lobby too, before a view
         self.choosing = False  # "t" was pressed: the next source key lists its places
         self.options: list[Play] = []
         self.highlight = False  # "h": your cards that fit a stack, and those stacks, lit
-        self.seen = SeenTops()  # the stacks' tops as drawn, for races (RD-11)
-        self.coach: Any = None  # this round's review, as this seat's screen showed it
-        self.voted_here = False  # this screen said "stuck" (s) since the votes were cleared
-        self.voted_at: int | None = None  # the cards played at the table when it did
+
+    @property
+    def coach(self) -> Any:
+        """This round's review, as this seat saw it (the seat's)."""
+        return self.game.review
+
+    @property
+    def voted_here(self) -> bool:
+        return self.game.voted_here
+
+    @voted_here.setter
+    def voted_here(self, value: bool) -> None:
+        self.game.voted_here = value
 
     def reset(self) -> None:
-        self.choosing, self.options, self.seen, self.coach = False, [], SeenTops(), None
-        self.voted_here = False  # a new round: no vote of this screen's stands
+        self.choosing, self.options = False, []
 
     # --- keys ------------------------------------------------------------------------------
 
@@ -114,30 +101,24 @@ class DemonScreen(GameScreen):
         if key in SOURCE_KEYS:
             return self._source(ctl, SOURCE_KEYS[key])
         if key in (" ", "space"):
-            ctl.play(TurnPack())
+            self.game.turn()
             return True
         if key == "s":
-            self.voted_here, self.voted_at = True, _plays(ctl)
-            ctl.play(VoteStuck())
+            self.game.stuck()
             return True
         return False
 
     def _source(self, ctl: Controller, source: str) -> bool:
         moves = self.places(ctl, source)
-        if not moves:
+        if not moves or not self.choosing:
             self.choosing = False
-            text, rule = self.no_place(ctl, source)
-            ctl.flash(text, rule=rule, seconds=READ_SECONDS)
+            self.game.play_from(source)
             return True
-        if self.choosing:  # one place is listed too: "t" asked to see where it goes
-            self.choosing, self.options = False, moves
-            listing = "  ".join(f"{LETTERS[i]}: {self._place(ctl, m)}"
-                                for i, m in enumerate(moves))
-            ctl.flash(f"to where? {listing}" + ("  (the only place)" if len(moves) == 1
-                                                else ""))
-            return True
-        self.choosing = False
-        ctl.play(moves[0])
+        # "t" asked to see where it goes: one place is listed too
+        self.choosing, self.options = False, moves
+        listing = "  ".join(f"{LETTERS[i]}: {self.game.place_words(m)}"
+                            for i, m in enumerate(moves))
+        ctl.flash(f"to where? {listing}" + ("  (the only place)" if len(moves) == 1 else ""))
         return True
 
     def _pick(self, ctl: Controller, key: str) -> bool:
@@ -149,117 +130,24 @@ class DemonScreen(GameScreen):
         return True
 
     def places(self, ctl: Controller, source: str) -> list[Play]:
-        """The legal places for a source's card, best first (the engine's moves, ordered)."""
-        view = ctl.client.view()
-        me = view["players"][ctl.client.seat] if view else None
-        moves = [m for m in ctl.client.legal_moves()
-                 if isinstance(m, Play) and m.source == source]
-        size = len(me["columns"][COLUMN_NAMES.index(source)]) if me and source.startswith(
-            "c") else 0
-        return sorted(moves, key=lambda m: (rank_target(m, size), m.target, -m.count))
+        """The legal places for a source's card, best first (the seat's)."""
+        return self.game.places(source)
 
     def no_place(self, ctl: Controller, source: str) -> tuple[str, str | None]:
-        """Why the card of ``source`` cannot be played, in words first, with the rule of the
-        game being played: a lost race when the card fitted a stack as last drawn."""
-        german = self._german(ctl)
-        card = self._card(ctl, source)
-        if card is None:
-            if source == "waste":
-                return "your waste is empty: Space turns the Pack", "RG-5" if german else "RD-9"
-            return f"your {source} is empty", "RD-10"
-        if card.hidden:
-            return "that card is not known yet — a moment", None
-        lost = self.lost_race(ctl, card)
-        if lost:
-            return lost, "RD-11"
-        below = with_article(rank_name(card.rank - 1)) if german else \
-            Card(card.rank - 1, card.suit).symbol
-        if german:  # words short enough for the status line at 60 columns
-            return f"{card.symbol} fits no stack (needs {below}); no laddering here", \
-                "RG-3, RG-4"
-        if card.rank == 13:
-            return f"{card.symbol} fits no stack (needs {below}); no column takes a King", \
-                "RD-5, RD-7"
-        column = f"no column ({with_article('black' if card.red else 'red')} " \
-            f"{rank_name(card.rank + 1)})"
-        return f"{card.symbol} fits no stack (needs {below}) and {column}", "RD-5, RD-7"
-
-    def lost_race(self, ctl: Controller, card: Card) -> str | None:
-        """ "Ann beat you to the 4♥ stack" when ``card`` fitted a stack as the screen showed it
-        (last, or within RACE_GRACE) and another player's card has covered it since; else None."""
-        state = ctl.client.predicted
-        if state is None:
-            return None
-        german = self._german(ctl)
-        names = [ctl.name(i) for i in range(len(ctl.seats))]
-        for sid, code in self.seen.tops(ctl.clock()):
-            top = code_card(code)
-            if top is None or not takes(top, card, german):
-                continue
-            stack = state.stacks.get(sid)
-            if stack is not None and stack.cards[-1] == top:
-                continue  # unchanged: not a race (and the card would fit it now)
-            winner = _winner(state, sid, top)
-            if winner == ctl.client.seat:
-                continue  # your own card took it
-            return race_text(names, {"by": winner if winner is not None else -1, "top": code})
-        return None
+        return self.game.no_place(source)
 
     def explain(self, ctl: Controller, notice: Any) -> str | None:
-        """The Controller's hook: a notice worded for this table, or None for its default.
-        A ``beaten`` error becomes "Ann beat you to the A♥ stack, by 12 ms" (contract 6) —
-        and the coach hears of the lost race, as the arbiter told it (RD-11)."""
+        """A ``beaten`` notice worded for this table (the seat's words), or None."""
         if getattr(notice, "kind", None) != "beaten":
             return None
-        names = [ctl.name(i) for i in range(len(ctl.seats))]
-        data = getattr(notice, "data", {}) or {}
-        demon_coach.heard_lost(self.coach, ctl, data)
-        return race_text(names, data)
-
-    # --- the coach (tui/demon_coach.py) ----------------------------------------------------
-
-    def watch(self, ctl: Controller, view: dict[str, Any]) -> None:
-        self.coach = demon_coach.watch(self.make_coach, self.coach, ctl, view)
+        return self.game.explain(getattr(notice, "data", {}) or {})
 
     def coach_lines(self, ctl: Any, width: int) -> Fragments:
-        return demon_coach.review_lines(self.coach, ctl, width)
-
-    def _german(self, ctl: Controller) -> bool:
-        return ctl.client.game is not None and ctl.client.game.id == "racing-demon-german"
-
-    def _card(self, ctl: Controller, source: str) -> Card | None:
-        view = ctl.client.view()
-        if not view:
-            return None
-        me = view["players"][ctl.client.seat]
-        if source == "pile":
-            return code_card(me["pile_top"])
-        if source == "waste":
-            return code_card(me.get("waste_top"))
-        col = me["columns"][COLUMN_NAMES.index(source)]
-        return code_card(col[-1]) if col else None
-
-    def _place(self, ctl: Controller, move: Play) -> str:
-        if move.target == "middle":
-            return "a new stack"
-        if move.target.startswith("s"):
-            view = ctl.client.view() or {"stacks": []}
-            tops = {st["id"]: st["top"] for st in view["stacks"]}
-            top = code_card(tops.get(int(move.target[1:])))
-            return f"the {top.symbol} stack" if top else "a stack"
-        run = f"{move.count} cards " if move.count > 1 else ""
-        return f"{run}column {move.target[1:]}"
+        return demon_coach.review_lines(self.game.review, ctl, width)
 
     def fits(self, ctl: Controller) -> tuple[set[str], set[int]]:
         """Your sources whose card goes to a stack now, and the ids of the stacks they fit."""
-        sources: set[str] = set()
-        stacks: set[int] = set()
-        for move in ctl.client.legal_moves():
-            if isinstance(move, Play) and not move.target.startswith("c"):
-                sources.add(move.source)
-                if move.target.startswith("s"):
-                    stacks.add(int(move.target[1:]))
-        return sources, stacks
+        return self.game.fits()
 
     # --- drawing ---------------------------------------------------------------------------
 
@@ -270,8 +158,7 @@ class DemonScreen(GameScreen):
         if view is None:
             return line("waiting for the deal…")
         german = view["game"] == "racing-demon-german"
-        self.seen.draw({st["id"]: st["top"] for st in view["stacks"]}, ctl.clock())
-        self.watch(ctl, view)
+        self.game.watch()  # (the seat's pump does this; kept here until the tests pump)
         lit_sources, lit_stacks = self.fits(ctl) if self.highlight and seat is not None \
             else (set(), set())
         mine = self._mine(ctl, view["players"][seat], german, width, lit_sources) \
@@ -418,13 +305,8 @@ class DemonScreen(GameScreen):
         pile, waste = code_card(me["pile_top"]), code_card(me.get("waste_top"))
         so_far = score_so_far(me, german)  # RG-6: a penalty, the cards left in the Pile
         tally: Fragments = [("", f"penalty {so_far}" if german else f"score {signed(so_far)}")]
-        if self.voted_here and not me["voted"] and _plays(ctl) != self.voted_at:
-            # a card played anywhere clears every vote (a rotation too, but it is announced)
-            ctl.flash("a card was played, so your stuck vote is cleared — s again if still "
-                      "stuck", rule="RD-13", seconds=READ_SECONDS)
-        self.voted_here = self.voted_here and me["voted"]  # a rotation clears every vote
         if me["voted"]:  # not by this screen: the table votes for a seat that is away (RD-13)
-            tally.append(("class:good", "  stuck ✓" if self.voted_here else
+            tally.append(("class:good", "  stuck ✓" if self.game.voted_here else
                           "  stuck ✓ (the table voted for you while you were away)"))
         if ctl.client.pending:
             tally.append(("class:dim", f"  ({len(ctl.client.pending)} on the way)"))
@@ -469,11 +351,6 @@ class DemonScreen(GameScreen):
         return line(out)
 
 
-def _plays(ctl: Controller) -> int | None:
-    """The cards played to a stack or a column this round, as the table has it (RD-13)."""
-    return getattr(getattr(ctl.client, "mirror", None), "plays", None)
-
-
 def _rows(frags: Fragments) -> int:
     return sum(text.count("\n") for _, text in frags)
 
@@ -485,16 +362,3 @@ def _same_tops(group: list[tuple[int, Card]], german: bool) -> list[tuple[Card, 
         key = card.rank if german else (card.rank, card.suit)
         folded.setdefault(key, (card, []))[1].append(sid)
     return list(folded.values())
-
-
-def _winner(state: Any, sid: int, top: Card) -> int | None:
-    """Whose card went onto stack ``sid`` after ``top`` (or claimed it with a King)."""
-    stack = state.stacks.get(sid)
-    if stack is not None:
-        cards = stack.cards
-        for i, card in enumerate(cards[:-1]):
-            if card == top:
-                return cards[i + 1].owner
-        return None
-    claimed = getattr(state, "claimed", {})
-    return claimed.get(sid)

@@ -23,17 +23,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.games.cards import SUITS, Card
-from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock, Move
 from lan_demon.games.gin_scoring import TARGET
 from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LIMIT, OVER
-from lan_demon.games.melds import HAND_SIZE, best_arrangement, deadwood_after_discard, is_big_gin
+from lan_demon.seat.gin import LETTERS, GinSeat, Layout, phase_text, result_text
 from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, card_fragments, line
-from lan_demon.tui.table import READ_SECONDS, Controller, GameScreen
+from lan_demon.tui.table import Controller, GameScreen
 from lan_demon.tui.text import wrap
 
-LETTERS = "abcdefghijk"
+__all__ = ["GinScreen", "LETTERS", "Layout"]
 CARD_WIDTH = 6  # " a" + " 10♥" at most
 
 
@@ -51,64 +49,6 @@ def fit(frags: Fragments, width: int) -> Fragments:
                 out.append((style, part[:room]))
                 room -= len(part)
     return out
-
-
-def sort_key(card: Card) -> tuple[int, int]:
-    return card.rank, SUITS.index(card.suit)
-
-
-class Layout:
-    """The hand as shown: groups of (kind, cards) in display order, and the solver's facts."""
-
-    def __init__(self, cards: list[Card]):
-        known = [c for c in cards if not c.hidden]
-        self.unknown = len(cards) - len(known)
-        self.size = len(cards)
-        self.groups: list[tuple[str, list[Card]]] = []
-        self.points: int | None = None
-        self.discard: Card | None = None
-        self.big_gin = False
-        self.after: dict[Card, int] = {}
-        if self.unknown or not known:
-            self.groups = [("hand", sorted(known, key=sort_key))] if known else []
-            return
-        arrangement = best_arrangement(known)
-        melds = sorted((sorted(m, key=sort_key) for m in arrangement.melds),
-                       key=lambda m: sort_key(m[0]))
-        self.groups = [("meld", m) for m in melds]
-        if arrangement.deadwood:
-            self.groups.append(("deadwood", sorted(arrangement.deadwood, key=sort_key)))
-        if arrangement.discard is not None:
-            self.groups.append(("discard", [arrangement.discard]))
-        self.points = arrangement.points
-        self.discard = arrangement.discard
-        if len(known) == HAND_SIZE:
-            self.big_gin = is_big_gin(known)
-            self.after = deadwood_after_discard(known)
-
-        self.letters: dict[Card, str] = {c: LETTERS[i] for i, c in enumerate(self.order)}
-
-    @property
-    def order(self) -> list[Card]:
-        """The cards in displayed order."""
-        return [c for _, cards in self.groups for c in cards]
-
-    def letter(self, card: Card) -> str:
-        """The key of ``card``: it keeps its letter while it stays in the hand."""
-        return self.letters[card]
-
-    def card(self, letter: str) -> Card | None:
-        return next((c for c, k in self.letters.items() if k == letter), None)
-
-    def keep_letters(self, before: dict[Card, str]) -> None:
-        """Cards still in hand keep the letters they had; a new card takes a free one."""
-        cards = [c for c in self.order if not c.hidden]
-        kept = {c: before[c] for c in cards if c in before}
-        free = [k for k in LETTERS if k not in kept.values()]
-        for c in cards:
-            if c not in kept:
-                kept[c] = free.pop(0)
-        self.letters = kept
 
 
 class GinScreen(GameScreen):
@@ -135,203 +75,79 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
     def __init__(self, coach: Any = None) -> None:
         """``coach``: an object with ``see(view)``, ``advise(view, legal)`` and ``reset()``
         (:class:`lan_demon.coach.gin.GinCoach`); None: no coach at this table."""
-        self.coach = coach
+        self.game = GinSeat(coach)  # the hand's letters, the knock asked: the seat's
         self.knocking = False  # "K" was pressed: the next letter knocks
-        self.knock_card: Card | None = None  # K and a letter: y (or Enter) knocks with it
-        self._layout: tuple[tuple[str, ...], Layout] | None = None
-        self.drawn: Card | None = None  # the card the last draw brought, while it is in hand
-        self.knocked: Card | None = None  # the card this round's knock went with (GS-6)
-        self.advice: tuple[tuple[Any, ...], Any] | None = None  # shown for this position
+
+    @property
+    def coach(self) -> Any:
+        return self.game.coach
+
+    @property
+    def knocked(self) -> Any:
+        return self.game.knocked
+
+    @property
+    def knock_card(self) -> Any:
+        return self.game.knock_card
+
+    @property
+    def advice(self) -> Any:
+        return self.game.advice
 
     def reset(self) -> None:
-        self.knocking, self.knock_card, self._layout, self.drawn = False, None, None, None
-        self.knocked = None
-        self.advice = None
-        if self.coach is not None:
-            self.coach.reset()  # the cards this seat has held this round: none yet
-
-    # --- facts -----------------------------------------------------------------------------
+        self.knocking = False
 
     def layout(self, view: dict[str, Any] | None) -> Layout:
-        hand = tuple(view.get("hand", [])) if view else ()
-        if self._layout is None or self._layout[0] != hand:
-            lay = Layout([Card.from_data(c) for c in hand])
-            if self._layout is not None:
-                lay.keep_letters(self._layout[1].letters)
-                self.drawn = self._new_card(self._layout[1], lay)
-            self._layout = (hand, lay)
-            if self.coach is not None and view and hand and not lay.unknown \
-                    and "phase" in view:
-                self.coach.see(view)  # every hand shown is remembered, for the coach
-        return self._layout[1]
-
-    @staticmethod
-    def _new_card(before: Layout, lay: Layout) -> Card | None:
-        """The card a draw brought (GS-4): the one new card of a full hand, face up; None
-        once the hand changes otherwise (a discard), so "You drew" lasts one turn."""
-        if lay.unknown or lay.size != HAND_SIZE:
-            return None
-        new = [c for c in lay.letters if c not in before.letters]
-        return new[0] if len(new) == 1 else None
-
-    @staticmethod
-    def position(view: dict[str, Any]) -> tuple[Any, ...]:
-        """What the advice depends on: the hand, the phase, the pile's size."""
-        return tuple(view.get("hand", [])), view.get("phase"), view.get("draw")
-
-    def why_not(self, ctl: Controller, move: Move) -> str:
-        """Why ``move`` is not possible now, with the rule id."""
-        client = ctl.client
-        view = client.view()
-        if client.seat is None:
-            return "spectators watch; they do not play"
-        if view is None or ctl.phase != "playing":
-            return "GS-4: no round is in progress"
-        if self.layout(view).unknown:
-            return "your drawn card is on its way — a moment"
-        return ctl.engine_verdict(move) or f"'{move}' is not possible now"
+        return self.game.layout(view)
 
     # --- keys ------------------------------------------------------------------------------
 
-    def _try(self, ctl: Controller, move: Move) -> bool:
-        return ctl.try_play(move, self.why_not)
-
-    def _discard(self, ctl: Controller, lay: Layout, card: Card, phase: str | None) -> None:
-        """A letter alone discards at once (one key, no question), so the status line says
-        which card went face down and the deadwood left — and, when the solver's best
-        discard (shown in the hand) would have left less, which card that was and how much."""
-        if not self._try(ctl, Discard(card)):
-            return
-        after = lay.after.get(card)
-        said = f"{card.symbol} discarded face down"
-        if after is not None:
-            said += f": deadwood {after}"
-            if lay.discard is not None and lay.points is not None and after > lay.points:
-                said += f" ({lay.discard.symbol} would have left {lay.points})"
-        ctl.flash(said, rule="GS-3" if phase == FIRST_DISCARD else "GS-4",
-                  seconds=READ_SECONDS)
-
     def key(self, ctl: Controller, key: str) -> bool:
-        view = ctl.client.view()
-        if self.knock_card is not None:
-            card, self.knock_card = self.knock_card, None
+        game = self.game
+        if game.knock_card is not None:
             if key in ("y", "enter"):
-                if self._try(ctl, Knock(card)):
-                    self.knocked = card  # the result holds only the deadwood: the banner asks
+                game.knock(game.knock_card, sure=True)
             else:
-                ctl.flash("no knock — your turn goes on")
+                game.dismiss()
             return True
         if key == "escape":
             if self.knocking:
                 self.knocking = False
                 ctl.flash("cancelled")
             return True
-        if key == "n":
+        simple = {"n": game.draw, "B": game.big_gin, "H": game.hint}
+        if key in simple:
             self.knocking = False
-            self._try(ctl, Draw())
-            return True
-        if key == "B":
-            self.knocking = False
-            self._try(ctl, BigGin())
+            simple[key]()
             return True
         if key == "K":
-            return self._knock_key(ctl, view)
-        if key == "H":
             self.knocking = False
-            self._advise(ctl, view)
+            refusal = game.knock_refusal(ctl.client.view())
+            if refusal is not None:
+                ctl.flash_refusal(refusal)
+            else:
+                self.knocking = True
+                ctl.flash("knock: which card goes face down? its letter — Esc cancels")
             return True
         if len(key) == 1 and key in LETTERS:
-            return self._letter(ctl, view, key)
+            knocking, self.knocking = self.knocking, False
+            if knocking and not game.layout().unknown and game.card_of(key) is not None:
+                game.knock(key)
+                if game.knock_card is not None:  # asked: the question stays up a while
+                    ctl.flash_until = ctl.clock() + 30.0
+            else:
+                game.tap_card(key)
+            return True
         return False
 
-    def _knock_key(self, ctl: Controller, view: dict[str, Any] | None) -> bool:
-        phase = view.get("phase") if view else None
-        self.knocking = False
-        if view is None or ctl.client.seat is None:
-            ctl.flash_refusal(self.why_not(ctl, Knock(Card(1, "S"))))
-        elif phase == FIRST_DISCARD:
-            ctl.flash_refusal("GS-3: first discard one card face down (its letter); "
-                              "knock after a draw")
-        elif phase == DRAW:
-            ctl.flash_refusal("GS-6: you knock after drawing — press n first")
-        elif phase == OVER:
-            ctl.flash_refusal("GS-4: the round is over for you")
-        elif self.layout(view).unknown:
-            ctl.flash_refusal("your drawn card is on its way — a moment")
-        else:
-            self.knocking = True
-            ctl.flash("knock: which card goes face down? its letter — Esc cancels")
-        return True
-
-    def _advise(self, ctl: Controller, view: dict[str, Any] | None) -> None:
-        """H: the solver's advice for this position, from this seat's view only; H again
-        hides it (it goes by itself once the hand changes)."""
-        if self.coach is None:
-            ctl.flash("there is no coach at this table")
-            return
-        if view is None or ctl.client.seat is None or "hand" not in view:
-            ctl.flash_refusal(self.why_not(ctl, Draw()))
-            return
-        if view.get("phase") == OVER:
-            ctl.flash_refusal("GS-4: the round is over for you — no advice to give")
-            return
-        if self.layout(view).unknown:
-            ctl.flash_refusal("your drawn card is on its way — a moment")
-            return
-        where = self.position(view)
-        if self.advice is not None and self.advice[0] == where:
-            self.advice = None
-            ctl.flash("advice hidden")
-            return
-        legal = ctl.client.legal_moves()
-        if not legal:
-            ctl.flash_refusal(self.why_not(ctl, Draw()))
-            return
-        self.advice = (where, self.coach.advise(view, legal))
-
     def _advice_lines(self, view: dict[str, Any], width: int) -> Fragments:
-        if self.advice is None or self.advice[0] != self.position(view):
+        advice = self.game.current_advice(view)
+        if advice is None:
             return []
-        return wrap(f"Advice: {self.advice[1].text()}", width, "class:good") + \
+        return wrap(f"Advice: {advice.text()}", width, "class:good") + \
             wrap("(the solver's expected points this round, you − Joker, from your own cards "
                  "only; playing on is counted one draw ahead, so if anything too low; H hides)",
                  width, "class:dim")
-
-    def _letter(self, ctl: Controller, view: dict[str, Any] | None, key: str) -> bool:
-        knocking, self.knocking = self.knocking, False
-        lay = self.layout(view)
-        order = lay.order
-        if lay.unknown:
-            ctl.flash_refusal("your drawn card is on its way — a moment")
-            return True
-        card = lay.card(key)
-        if card is None:
-            ctl.flash_refusal(f"there is no card {key}: your cards are "
-                              f"{' '.join(sorted(lay.letters.values()))}"
-                              if order else f"there is no card {key}")
-            return True
-        if not knocking:
-            self._discard(ctl, lay, card, view.get("phase") if view else None)
-            return True
-        move = Knock(card)
-        if move in ctl.client.legal_moves():
-            self.knock_card = card  # a knock ends the round: it is always confirmed
-            after = lay.after.get(card)
-            ctl.flash(f"knock with {card.symbol} face down" +
-                      (f", deadwood {after}" if after is not None else "") +
-                      "? y knocks, any other key keeps playing", seconds=30.0)
-            return True
-        after = lay.after.get(card)
-        if view and view.get("phase") == DISCARD and after is not None and after > KNOCK_LIMIT:
-            best = ""
-            if lay.discard is not None:
-                best = (f" (best: {lay.letter(lay.discard)} {lay.discard.symbol} "
-                        f"leaves {lay.points})")
-            ctl.flash_refusal(f"GS-6: knocking needs deadwood ≤ {KNOCK_LIMIT}; without "
-                              f"{card.symbol} your deadwood is {after}{best}")
-        else:
-            ctl.flash_refusal(self.why_not(ctl, move))
-        return True
 
     # --- drawing ---------------------------------------------------------------------------
 
@@ -360,9 +176,7 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
 
     @staticmethod
     def _phase_text(phase: str) -> str:
-        return {FIRST_DISCARD: "first discard (GS-3)", DRAW: "draw (GS-4)",
-                DISCARD: "discard, knock or Big Gin (GS-4, GS-6)",
-                OVER: "your round is over (GS-7)"}.get(phase, phase)
+        return phase_text(phase)
 
     def _hand(self, view: dict[str, Any], lay: Layout, width: int) -> Fragments:
         size = len(view["hand"])
@@ -395,7 +209,7 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
     def _drawn_line(self, view: dict[str, Any], lay: Layout) -> Fragments:
         """What n brought, with the letter it took: the hand is sorted by the solver, so
         the new card could be anywhere in it."""
-        card = self.drawn
+        card = self.game.drawn
         if card is None or view["phase"] != DISCARD or card not in lay.letters:
             return []
         return line(" You drew", *card_fragments(card, width=len(card.symbol)),
@@ -433,19 +247,7 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
 
     @staticmethod
     def _result_text(result: dict[str, Any] | None) -> str:
-        if not result:
-            return "Your round is over."
-        kind = result.get("result")
-        if kind == "sat-out":
-            return "You sit this round out: your match is over (GS-8)."
-        if kind == "joker":
-            return f"You drew the Joker: it scores your deadwood, {result.get('deadwood')} (GS-7)."
-        name = {"knock": "You knocked", "gin": "Gin", "big-gin": "Big Gin"}.get(kind, kind)
-        if result.get("player") is None:
-            return f"{name} with deadwood {result.get('deadwood')}; the score comes next."
-        joker = result.get("joker") or 0
-        told = f"the Joker scores {joker} (set)" if joker else f"you score {result['player']}"
-        return f"{name}: deadwood {result.get('deadwood')}, C = {result.get('count')} — {told}."
+        return result_text(result)
 
     @staticmethod
     def _score(ctl: Controller) -> Fragments:

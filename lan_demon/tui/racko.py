@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from lan_demon.games.racko import (CARD_POINTS, HIDDEN_CARD, SLOTS, TARGET, DiscardHeld, Draw,
-                                   Move, Place, TakeDiscard, ascending_prefix)
+from lan_demon.games.racko import CARD_POINTS, SLOTS, TARGET, ascending_prefix
+from lan_demon.seat.acts import SLOT_KEYS
+from lan_demon.seat.racko import RackOSeat, held_text
 from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, clip_line, line, text_of
 from lan_demon.tui.table import Controller, GameScreen
@@ -30,8 +31,7 @@ from lan_demon.tui.text import wrap
 
 #: The coach: the seat's view in, the advice out (``move``, ``reason``; ``str`` to show it).
 Coach = Callable[[dict[str, Any]], Any]
-#: Slot keys: ``1`` → slot 5 … ``9`` → slot 45, ``0`` → slot 50.
-SLOT_KEYS: dict[str, int] = {str((i + 1) % 10): slot for i, slot in enumerate(SLOTS)}
+__all__ = ["RackOScreen", "SLOT_KEYS", "held_text"]
 KEY_OF_SLOT: dict[int, str] = {slot: key for key, slot in SLOT_KEYS.items()}
 RIGHT = 30  # the width of the panel beside the rack
 CARD = 4  # a card on the rack: " 17 "
@@ -39,11 +39,6 @@ CARD = 4  # a card on the rack: " 17 "
 
 def width_of(frags: Fragments) -> int:
     return len(text_of(frags))
-
-
-def held_text(card: int) -> str:
-    """The drawn card, or "…" while the arbiter has not told it yet (our draw in flight)."""
-    return "…" if card == HIDDEN_CARD else str(card)
 
 
 def beside(left: list[Fragments], right: list[Fragments], left_width: int,
@@ -79,140 +74,39 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
      also scores — 3 → 50, 4 → 100, 5 → 200, 6 or more → 400."""
 
     def __init__(self, coach: Coach | None = None) -> None:
-        self.source: str | None = None  # "discard": `d` was pressed, a slot key is awaited
-        #: the strong bot's advice from a view: an object with ``move`` and ``reason`` whose
-        #: ``str`` is the sentence shown (``PlannerRackO().advise``); None: no coach here
-        self.coach = coach
-        self.advice: tuple[tuple[Any, ...], Any] | None = None  # `h`: for which moment
-        #: seat -> the last turn the arbiter played for it while away (RK-4), in words: an
-        #: update alone looks like any turn, and such turns can land faster than one reads
-        self.stood_in: dict[int, str] = {}
-        self.said = 0  # the update seq up to which the client's stand-in moves are read
+        #: what the seat may do and is told, and the "Discard, then a slot" state: the seat's
+        self.game = RackOSeat(coach)
 
-    def reset(self) -> None:
-        self.source = None
-        self.advice = None
-        self.stood_in = {}
+    @property
+    def coach(self) -> Coach | None:
+        """The strong bot's advice from a view (``PlannerRackO().advise``); None: no coach."""
+        return self.game.coach
 
-    # --- facts -----------------------------------------------------------------------------
-
-    @staticmethod
-    def _mine(ctl: Controller, view: dict[str, Any] | None) -> bool:
-        """It is this seat's turn in a live round."""
-        seat = ctl.client.seat
-        return bool(view) and seat is not None and not view["over"] and view["turn"] == seat
-
-    @staticmethod
-    def _holding(ctl: Controller, view: dict[str, Any] | None) -> bool:
-        return view is not None and RackOScreen._mine(ctl, view) and "held" in view
+    @coach.setter
+    def coach(self, value: Coach | None) -> None:
+        self.game.coach = value
 
     def awaiting_slot(self, ctl: Controller, view: dict[str, Any] | None = None) -> bool:
         """``d`` was pressed and the Discard top may still be taken: a slot key is awaited."""
-        view = view if view is not None else ctl.client.view()
-        return self.source == "discard" and self._mine(ctl, view) and \
-            not self._holding(ctl, view)
-
-    def why_not(self, ctl: Controller, move: Move) -> str:
-        """Why ``move`` is not possible now, with the rule id."""
-        client = ctl.client
-        view = client.view()
-        if client.seat is None:
-            return "spectators watch the table; they do not play"
-        if view is None or ctl.phase != "playing":
-            return "RK-4: no round is in progress"
-        if view["over"]:
-            return f"RK-5: the round is over — {ctl.name(view['racko'])} went Rack-O"
-        if view["turn"] != client.seat:
-            who = ctl.name(view["turn"])
-            drew = " (they have drawn a card)" if view["holding"] else ""
-            return f"RK-4: it is {who}'s turn{drew}"
-        return ctl.engine_verdict(move) or f"RK-4: '{move}' is not possible now"
-
-    @staticmethod
-    def _moment(view: dict[str, Any]) -> tuple[Any, ...]:
-        """What advice depends on: once any of it changes, the advice is for another moment."""
-        return (view["turns"], view["turn"], tuple(view["rack"]), view["discard_top"],
-                view.get("held"), view["draw_size"], view["discard_size"])
+        return self.game.awaiting_slot(view)
 
     def current_advice(self, view: dict[str, Any] | None) -> Any | None:
         """The advice ``h`` gave, while the table is still as it was when it was asked."""
-        if self.advice is None or view is None or "rack" not in view:
-            return None
-        moment, advice = self.advice
-        return advice if moment == self._moment(view) else None
-
-    def _advise(self, ctl: Controller, view: dict[str, Any] | None) -> None:
-        """``h``: the coach's move for this turn and why, from this seat's view alone."""
-        self.advice = None
-        if self.coach is None:
-            ctl.flash("there is no coach at this table")
-        elif view is None or view["over"]:
-            ctl.flash("the coach advises on your turn — no round is being played")
-        elif not self._mine(ctl, view):
-            ctl.flash(f"the coach advises on your turn — it is {ctl.name(view['turn'])}'s turn")
-        elif ctl.client.pending or view.get("held") == HIDDEN_CARD:
-            ctl.flash("the coach waits until your last move has landed")
-        else:
-            self.advice = (self._moment(view), self.coach(view))
+        return self.game.current_advice(view)
 
     # --- keys ------------------------------------------------------------------------------
 
-    def _try(self, ctl: Controller, move: Move) -> None:
-        ctl.try_play(move, self.why_not)
-
     def key(self, ctl: Controller, key: str) -> bool:
-        view = ctl.client.view()
-        if key == "escape":
-            if self.source is not None:
-                self.source = None
-                ctl.flash("cancelled")
-            elif self._holding(ctl, view):
-                ctl.flash_refusal("RK-4: a drawn card must go into a slot (1-9, 0) or be "
-                                  "discarded (x)")
-            return True
-        if key == "d":
-            self.source = None
-            if any(isinstance(m, TakeDiscard) for m in ctl.client.legal_moves()):
-                self.source = "discard"
-            else:
-                ctl.flash_refusal(self.why_not(ctl, TakeDiscard(SLOTS[0])))
-            return True
-        if key == "h":
-            self._advise(ctl, view)
-            return True
-        if key == "n":
-            self.source = None
-            self._try(ctl, Draw())
-            return True
-        if key == "x":
-            if self.source is not None:
-                ctl.flash_refusal("RK-4: x discards a drawn card; the Discard top goes into a slot "
-                          "(1-9, 0) — Esc cancels")
-                return True
-            if self._mine(ctl, view) and not self._holding(ctl, view):
-                ctl.flash_refusal("RK-4: x discards a drawn card — " + self._draw_first(view))
-            else:
-                self._try(ctl, DiscardHeld())
-            return True
-        if key in SLOT_KEYS:
-            slot = SLOT_KEYS[key]
-            if self.source == "discard":
-                self.source = None
-                self._try(ctl, TakeDiscard(slot))
-            elif self._holding(ctl, view) or not self._mine(ctl, view):
-                self._try(ctl, Place(slot))
-            else:
-                ctl.flash_refusal(f"RK-4: {self._draw_first(view)} — then {key} puts it into "
-                                  f"slot {slot}")
-            return True
-        return False
-
-    @staticmethod
-    def _draw_first(view: dict[str, Any]) -> str:
-        """What to press before a slot key or x on your turn: the two ways to get a card."""
-        top = view["discard_top"]
-        return "draw first: n from the Draw pile" + \
-            (f", or d takes the Discard {top}" if top else "")
+        game = self.game
+        actions = {"escape": game.cancel, "d": game.tap_discard, "h": game.hint,
+                   "n": game.draw, "x": game.discard}
+        if key in actions:
+            actions[key]()
+        elif key in SLOT_KEYS:
+            game.tap_slot(SLOT_KEYS[key], key=key)
+        else:
+            return False
+        return True
 
     # --- drawing ---------------------------------------------------------------------------
 
@@ -227,29 +121,14 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         right = self._panel(ctl, view, width - left_width)
         out = beside(left, right, left_width, width)
         out += line(*clip_line(self._prompt(ctl, view), width))
-        advice = self.current_advice(view)
+        advice = self.game.current_advice(view)
         if advice is not None:
             out += wrap(str(advice), width, "class:good")
-        for note in self._stood_in(ctl).values():
+        for note in self.game.stood_in.values():
             out += wrap(note, width, "class:away")
         if ctl.client.pending:
             out += line(("class:dim", f" ({len(ctl.client.pending)} on the way)"))
         return out
-
-    def _stood_in(self, ctl: Controller) -> dict[int, str]:
-        """The turns played for absent seats (RK-4: the arbiter draws and discards for them),
-        one line a seat, kept until its next one or until it is back."""
-        for seq, seat, status, events in ctl.client.stood_in:
-            discarded = [e["card"] for e in events if e.get("e") == "discard"]
-            if seq > self.said and discarded:
-                self.stood_in[seat] = (f"{ctl.name(seat)} ({status}): their turn was played "
-                                       f"for them — drew and discarded {discarded[-1]} (RK-4)")
-        self.said = max([self.said] + [entry[0] for entry in ctl.client.stood_in])
-        seats = ctl.seats
-        for seat in [s for s in self.stood_in if s < len(seats)]:
-            if seats[seat].get("status", "here") == "here":
-                del self.stood_in[seat]
-        return self.stood_in
 
     def _rack(self, rack: list[int], deck: int, width: int) -> list[Fragments]:
         """The rack, slot 50 at the top and slot 5 at the bottom, as lines."""
@@ -317,25 +196,19 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
     def _prompt(self, ctl: Controller, view: dict[str, Any]) -> list[tuple[str, str]]:
         """What the table waits for, as one line; on your turn, with a coach, ``h`` too."""
         words = self._waiting_for(ctl, view)
-        if self.coach is not None and self._mine(ctl, view) and \
+        if self.coach is not None and self.game.mine(view) and \
                 self.current_advice(view) is None:
             words.append(("class:dim", " · h advice"))
         return words
 
     def _waiting_for(self, ctl: Controller, view: dict[str, Any]) -> list[tuple[str, str]]:
+        """The seat's prompt, its first part (up to the colon or arrow) as a key's colour."""
+        words = self.game.prompt(view)
         if ctl.client.seat is None:
-            return [("class:dim", " watching")]
+            return [("class:dim", f" {words}")]
         if view["over"]:
-            return [("class:good", f" Rack-O! {ctl.name(view['racko'])} — the round is over")]
-        if not self._mine(ctl, view):
-            return [("class:dim", f" waiting for {ctl.name(view['turn'])}…")]
-        if self._holding(ctl, view):
-            return [("class:key", f" You drew {held_text(view['held'])}:"),
-                    ("", " slot key 1-9,0 puts it in · x discards it")]
-        if self.awaiting_slot(ctl, view):
-            return [("class:key", f" Discard {view['discard_top']} → which slot?"),
-                    ("", " 1-9,0 = slot 5…50 · Esc cancels")]
-        top = view["discard_top"]
-        return [("class:key", " Your turn:"),
-                ("", f" d takes the Discard {top} (then a slot), n draws" if top else
-                 " n draws")]
+            return [("class:good", f" {words}")]
+        if not self.game.mine(view):
+            return [("class:dim", f" {words}")]
+        cut = words.find("?") + 1 if self.game.awaiting_slot(view) else words.find(":") + 1
+        return [("class:key", f" {words[:cut]}"), ("", words[cut:])]

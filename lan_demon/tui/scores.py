@@ -1,4 +1,5 @@
-"""The round-end and match screen: who went out, every score with its parts, sorted, the
+"""The round-end and match screen, drawn (the scores as data are the seat's,
+:mod:`lan_demon.seat.scores`): who went out, every score with its parts, sorted, the
 round's winner and the match leader marked, the next round's Piles (RD-15), a chart of the
 running totals by round, and what the table waits for before the next round (contract 4).
 
@@ -10,99 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.net.client import Client
-from lan_demon.tui.facts import TableFacts, fit_name
+from lan_demon.seat.scores import (PARTS, SCORE_WORD, ending_text, knocked_with,
+                                   lower_is_better, order, parts_of, rounds_text, running,
+                                   short, sides)
+from lan_demon.seat.scores import part as _part
+from lan_demon.tui.facts import TableFacts
 from lan_demon.tui.style import BACKS, Fragments, line
 from lan_demon.tui.text import names_list, wrap
 
-#: The parts of a score worth a column, per game, as (detail key, heading, width).
-PARTS: dict[str, list[tuple[str, str, int]]] = {
-    "racing-demon": [("stacked", "stacked", 8), ("kings", "kings", 6), ("out", "out", 5),
-                     ("pile_left", "pile left", 10)],
-    "racing-demon-german": [("pile_left", "pile left", 10), ("out", "out", 5)],
-    "racko": [("racko", "Rack-O", 7), ("in_order", "in order", 9), ("bonus", "bonus", 6)],
-    "gin-solitaire": [("result", "result", 9), ("deadwood", "dw", 4), ("count", "C", 4)],
-}
-SCORE_WORD = {"racing-demon": "score (RD-14)", "racing-demon-german": "penalty (RG-6)",
-              "racko": "score (RK-6)", "gin-solitaire": "score (GS-7)"}
+__all__ = ["PARTS", "SCORE_WORD", "ending_text", "knocked_with", "rounds_text", "score_board",
+           "chart", "footer"]
+
 CHART_ROWS = 6
 CHART_LINES = 5  # sides drawn in the chart: the leaders, and you
-
-
-def rounds_text(client: Client) -> str:
-    """How long the match is: the host's round count, else the game's own default or end."""
-    rounds = client.config.get("rounds")
-    game = client.game
-    if not rounds and game is not None:
-        rounds = game.default_rounds()
-    if rounds:
-        return "1 round" if rounds == 1 else f"{rounds} rounds"
-    if game is not None and game.id == "racko":
-        return "rounds until someone reaches 500 (RK-7)"
-    if game is not None and game.id == "gin-solitaire":
-        return "rounds until you or the Joker reach 100 (GS-8)"
-    return "rounds until the host stops"
-
-
-def short(name: str, width: int) -> str:
-    """A name in ``width`` characters: bots lose " (bot)" first, then an ellipsis."""
-    return fit_name(name.replace(" (bot)", ""), width)
-
-
-def sides(ctl: TableFacts, count: int | None = None) -> list[str]:
-    """The names of the match's sides; Gin Solitaire's Jokers score too (GS-9)."""
-    names = [ctl.name(i) for i in range(len(ctl.seats))]  # a bot without its level mark
-    results = ctl.client.table.get("results", [])
-    count = count if count is not None else (len(results[-1]["scores"]) if results
-                                             else len(names))
-    if count > len(names):
-        jokers = ["Joker"] if len(names) == 1 else \
-            [f"Joker ({short(n, 10)})" for n in names]
-        names = names + jokers
-    return names[:count]
-
-
-def lower_is_better(ctl: TableFacts) -> bool:
-    return bool(getattr(ctl.client.game, "lower_is_better", False))
-
-
-# --- the ending --------------------------------------------------------------------------------
-
-def ending_text(ctl: TableFacts, result: dict[str, Any]) -> str:
-    """What ended the round, in words: "Cy is OUT!" (RD-12), "Ann: Rack-O!" (RK-5), who
-    knocked or went Gin (GS-6), or the table stuck three times (RD-13)."""
-    game = ctl.client.game.id if ctl.client.game else ""
-    detail = result.get("detail") or []
-    names = sides(ctl, len(detail) or None)
-    if game.startswith("racing-demon"):
-        out = [names[i] for i, d in enumerate(detail) if d.get("out")]
-        if out:
-            return " and ".join(short(n, 20) for n in out) + (" is" if len(out) == 1
-                                                             else " are") + " OUT!"
-        return "Everyone stuck three times: the round ends with nobody out — RD-13"
-    if game == "racko":
-        won = [names[i] for i, d in enumerate(detail) if d.get("racko")]
-        return f"{short(won[0], 20)}: Rack-O!" if won else "The round is over"
-    if game == "gin-solitaire":
-        players = len(ctl.seats) or 1
-        said = []
-        for i, d in enumerate(detail[:players]):
-            who = short(names[i], 14)
-            what = d.get("result")
-            said.append({"knock": f"{who} knocked{knocked_with(ctl, i)}, deadwood "
-                                  f"{d.get('deadwood')}",
-                         "gin": f"{who}: Gin!", "big-gin": f"{who}: Big Gin!",
-                         "joker": f"{who} drew the Joker"}.get(what, ""))
-        text = "; ".join(s for s in said if s)
-        return text or "The round is over"
-    return "The round is over"
-
-
-def knocked_with(ctl: TableFacts, seat: int) -> str:
-    """" with 4♠" for this screen's own knock (GS-6): the result holds only the deadwood, the
-    Gin screen remembers the card it knocked with; nothing for another seat's knock."""
-    card = getattr(getattr(ctl, "screen", None), "knocked", None)
-    return f" with {card.symbol}" if card is not None and seat == ctl.client.seat else ""
 
 
 # --- the board ---------------------------------------------------------------------------------
@@ -143,23 +64,9 @@ def coach_review(ctl: TableFacts, width: int) -> Fragments:
     return lines(ctl, width) if lines is not None else []
 
 
-def order(scores: list[int], totals: list[int], low: bool, by_total: bool) -> list[int]:
-    """Side indexes, best first: by the round's score (or the total), the total breaking ties."""
-    sign = 1 if low else -1
-
-    def key(i: int) -> tuple[int, int, int]:
-        total = totals[i] if i < len(totals) else 0
-        first = total if by_total else scores[i]
-        return sign * first, sign * total, i
-    return sorted(range(len(scores)), key=key)
-
-
 def _round_table(ctl: TableFacts, game: str, result: dict[str, Any], totals: list[int],
                  width: int, over: bool) -> Fragments:
-    parts = [p for p in PARTS.get(game, []) if any(p[0] in d or p[0] == "in_order"
-                                                    for d in result["detail"])]
-    if game == "racko" and not any("bonus" in d for d in result["detail"]):
-        parts = [p for p in parts if p[0] != "bonus"]
+    parts = parts_of(game, result)
     scores = result["scores"]
     names = sides(ctl, len(scores))
     low = lower_is_better(ctl)
@@ -188,14 +95,6 @@ def _round_table(ctl: TableFacts, game: str, result: dict[str, Any], totals: lis
     return out + line(("class:dim", f" {legend}"))
 
 
-def _part(detail: dict[str, Any], key: str) -> Any:
-    if key == "in_order":
-        from lan_demon.games.racko import ascending_prefix
-        rack = detail.get("rack")
-        return ascending_prefix(rack) if rack else None
-    return detail.get(key)
-
-
 def _cell(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "–"
@@ -215,18 +114,6 @@ def _next_piles(ctl: TableFacts, sizes: list[int], width: int) -> Fragments:
 
 
 # --- the chart ---------------------------------------------------------------------------------
-
-def running(results: list[dict[str, Any]], count: int) -> list[list[int]]:
-    """Each side's running total after each round shown."""
-    runs = []
-    for i in range(count):
-        total, run = 0, []
-        for r in results:
-            total += r["scores"][i] if i < len(r["scores"]) else 0
-            run.append(total)
-        runs.append(run)
-    return runs
-
 
 def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragments:
     """Running totals by round, as a line chart ``CHART_ROWS`` tall: the leaders (and you),

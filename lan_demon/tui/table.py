@@ -15,24 +15,21 @@ import time
 from collections.abc import Sequence
 from typing import Any, Callable
 
-from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client
-from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_copy import Notice
-from lan_demon.tui.deal_words import deal_alarm, deal_note, deal_rows
-from lan_demon.tui.facts import (MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, named_seats,
-                                 rotation_words, starting)
+from lan_demon.seat.outcomes import Line
+from lan_demon.seat.seat import SEAT_KEPT_MINUTES
+from lan_demon.tui.deal_words import deal_rows
+from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, starting
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
-from lan_demon.tui.scores import ending_text, footer, score_board
+from lan_demon.tui.scores import footer, score_board
 from lan_demon.tui.style import Fragments, clip_line, line
-from lan_demon.tui.text import help_page, is_rule_id, join_lines, lines_of, names_list, wrap
+from lan_demon.tui.text import help_page, join_lines, lines_of, wrap
 
 FLASH_SECONDS = 2.5
 GIVE_UP_HINT = 8.0  # seconds reconnecting before the screen says the host may be gone
 READ_SECONDS = 6.0  # a refusal or a lost race: long enough to read a sentence
 BANNER_SECONDS = 3.0  # "Cy is OUT!" is held this long before the scores
-#: contract 2: a seat left during a match is kept this long — its token's life, in minutes
-SEAT_KEPT_MINUTES = round(TOKEN_LIFE / 60)
 PAGE_KEYS = {"pagedown": 1, "space": 1, "pageup": -1}
 NOTHING = "'{key}' does nothing here — press ? for the keys"  # a key without a meaning now
 
@@ -57,7 +54,8 @@ class GameScreen:
 
 
 class Controller(TableFacts):
-    """The state of one player's (or spectator's) screen."""
+    """The state of one player's (or spectator's) screen: a :class:`~lan_demon.seat.seat.Seat`
+    that draws, with the terminal's keys and timings."""
 
     def __init__(self, client: Client, screen: GameScreen, host: bool = False,
                  clock: Callable[[], float] = time.monotonic, bell: bool = True,
@@ -65,122 +63,46 @@ class Controller(TableFacts):
         """``local``: the in-process table of ``lan-demon play``, whose bots' level the lobby
         can change (``v``) to each of ``speeds`` in turn (the levels' labels, lowest first;
         empty when the table has no bots)."""
-        self.client = client
+        super().__init__(client, clock=clock, local=local, game=getattr(screen, "game", None))
+        self.keyed = True  # the words name this screen's keys
         self.screen = screen
         self.host = host
-        self.clock = clock
         self.bell = bell  # False: never ring the terminal bell (--no-bell)
-        self.local = local  # the LocalTable of `lan-demon play`: its bots' level can change
         self.speeds = tuple(speeds)
         self.output: Any = None  # has .bell(); build_app sets the application's output
         self.flash_text = ""
         self.flash_rule: str | None = None  # the rule id behind the flash, shown dimmed after it
         self.flash_until = 0.0
         self.help = False
-        self.quit = False
-        self.confirm: str | None = None  # "start" or "leave": the next key answers a question
-        self.banner_text = ""
         self.banner_until = 0.0
         self.banner_seconds = BANNER_SECONDS
         self.page = 0  # the page of a long scoreboard or help
         self.pages = 1  # how many pages it had at the last render
         self.size = (MIN_WIDTH, MIN_HEIGHT)  # the terminal at the last render or key
-        self.next_at: float | None = None  # from the round_end notice, when the table lacks it
-        self.rotations = 0  # RD-13 rotations seen this round
-        self.last_notices: list[Notice] = []
-        self.reconnecting = False
-        self.reconnect_since = 0.0  # when the arbiter went quiet (reconnecting since)
         self.keys_seen = 0  # key presses handled so far (tests wait on it)
-        # A round whose deal did not match the host's commitments (§22): said at the top of
-        # every screen until the table is left, never a flash that could be missed.
-        self.alarms: list[str] = []
-        # Plain facts about the latest round's deal (§22): whose randomness it was dealt
-        # without, a round NOT checked and why — on every screen until the next round's.
-        self.deal_notes: list[tuple[int, str]] = []
 
-    # --- the client ------------------------------------------------------------------------
+    # --- the seat ---------------------------------------------------------------------------
 
-    def pump(self) -> bool:
+    def pump(self) -> bool:  # type: ignore[override]
         """Handle what arrived; True when the screen should be redrawn."""
-        before = (self.client.seq, len(self.client.pending))
-        self.client.pump()
-        notices = self.client.take_notices()
-        for notice in notices:
-            self._notice(notice)
-        self._watch_rotations()
-        return bool(notices) or before != (self.client.seq, len(self.client.pending))
+        super().pump()
+        return self.changed
 
-    def _notice(self, notice: Notice) -> None:
-        kind = notice.kind
-        if kind in ("beaten", "refused"):
-            data = notice.data
-            explain = getattr(self.screen, "explain", None) if kind == "beaten" else None
-            text = explain(self, notice) if explain is not None else None
-            self.flash(text or data.get("reason") or notice.text, rule=data.get("rule"),
-                       seconds=READ_SECONDS)
-        elif kind == "reconnecting":
-            if self.confirm == "start":  # nobody would hear the answer
-                self.confirm = None
-            if not self.reconnecting:
-                self.reconnect_since = self.clock()
-            self.reconnecting = self.phase != "over"  # contract 5: no reconnecting once over
-        elif kind == "resync" and self.reconnecting:
-            self.reconnecting = False
-            self.flash("reconnected")
-        elif kind == "round":
+    def _notice(self, notice: Notice) -> list[Any]:
+        said = super()._notice(notice)
+        if notice.kind == "round":
             self.screen.reset()
-            self.rotations, self.banner_until, self.confirm = 0, 0.0, None
-            self.flash("Go!")
-        elif kind == "round_end":
-            self._round_end(notice)
-        elif kind == "gone":  # a reconnect refused: the table it was at is no more
-            self.reconnecting, self.confirm = False, None
-        elif kind == "closed":
-            self.reconnecting = False
-            self.client.table["closed"] = True
-        elif kind == "presence" and self.phase != "over":  # at the end everyone goes
-            self._presence(notice)
-        elif kind in ("dishonest", "dispute"):
-            if deal_alarm(self, notice):
-                self.ring()
-        elif kind == "deal_note":
-            deal_note(self, notice)
-        self.last_notices.append(notice)
-        del self.last_notices[:-20]
+            self.banner_until = 0.0
+        elif notice.kind == "round_end":
+            self.flash_text, self.flash_until, self.page = "", 0.0, 0
+            self.banner_until = self.clock() + self.banner_seconds
+        return said
 
-    def _presence(self, notice: Notice) -> None:
-        """Someone stepped away, left or came back: said in words, long enough to read."""
-        seat = notice.data.get("seat", -1)
-        if seat == self.client.seat:
-            return
-        who, status = self.name(seat, as_was=notice.data), notice.data.get("status")
-        text = {"away": f"{who} stepped away — their seat is kept {SEAT_KEPT_MINUTES} minutes",
-                "left": f"{who} has left the table",
-                "here": f"{who} is back"}.get(status)
-        if text and (status != "here" or self.phase != "lobby"):
-            self.flash(text, seconds=READ_SECONDS)
-
-    def _round_end(self, notice: Notice) -> None:
-        """Going out is an event: a banner, a bell, held a moment before the scores."""
-        self.next_at = notice.data.get("next_at")
-        if self.next_at is None and "next_at" not in notice.data:
-            pause = self.client.config.get("pause")
-            self.next_at = self.client.arbiter_now() + pause if pause is not None else None
-        self.flash_text, self.flash_until, self.page, self.confirm = "", 0.0, 0, None
-        self.banner_text = ending_text(self, notice.data.get("result") or {})
-        self.banner_until = self.clock() + self.banner_seconds
-        self.ring()
-
-    def _watch_rotations(self) -> None:
-        """RD-13 in words: the mirror counts the rotations; a new one is announced."""
-        mirror = getattr(self.client, "mirror", None)
-        count = getattr(mirror, "rotations", None)
-        if not isinstance(count, int) or self.phase != "playing":
-            return
-        if count > self.rotations:
-            minute = self.client.table.get("minute_rotation") == count
-            self.flash(rotation_words(count, minute), seconds=READ_SECONDS)
-        self.rotations = count
+    def heard(self, line: Line, read: bool) -> None:
+        """What the seat says shows on the status line, a sentence long enough to read."""
+        self.flash_text = line.words
+        self.flash_rule = line.rule
+        self.flash_until = self.clock() + (READ_SECONDS if read else FLASH_SECONDS)
 
     def ring(self) -> None:
         """The terminal bell, unless it was turned off (``table_for(..., bell=False)``)."""
@@ -195,54 +117,12 @@ class Controller(TableFacts):
         """Say ``text`` on the status line for ``seconds``; ``rule`` (an id such as ``RD-7``)
         follows it, dimmed: words a player understands first, the rule book's id after — with
         seats named, not numbered."""
-        if rule is not None:
-            text = named_seats(text, self.client.table.get("seats") or [])
-        self.flash_text = text
-        self.flash_rule = rule
+        self.say(text, rule)
         self.flash_until = self.clock() + seconds
-
-    def play(self, move: Any) -> bool:
-        """Play through the client; a refusal by the local engine is flashed, nothing is sent."""
-        try:
-            self.client.play(move)
-        except IllegalMove as err:
-            self.flash(err.reason, rule=err.rule, seconds=READ_SECONDS)
-            return False
-        except GameError as err:
-            self.flash(str(err))
-            return False
-        return True
-
-    def engine_verdict(self, move: Any) -> str | None:
-        """The local engine's refusal of ``move`` now (rule id and reason), or None."""
-        refusal = self.engine_refusal(move)
-        return None if refusal is None else str(refusal)
-
-    def engine_refusal(self, move: Any) -> IllegalMove | GameError | None:
-        """The local engine's refusal of ``move`` now, as the error (reason and rule)."""
-        game, client = self.client.game, self.client
-        try:
-            game.apply(game.copy_state(client.predicted), client.seat, move)
-        except GameError as err:
-            return err
-        return None
-
-    def try_play(self, move: Any, why_not: Callable[[Controller, Any], str]) -> bool:
-        """Play a legal move; flash why an illegal one is not possible (and send nothing):
-        the player's words first, the rule id after (``RK-4: it is …`` → ``it is …``, then
-        RK-4). True when it was played, so a screen can say what it did."""
-        if move in self.client.legal_moves():
-            return self.play(move)
-        self.flash_refusal(why_not(self, move))
-        return False
 
     def flash_refusal(self, text: str) -> None:
         """A refusal worded ``RULE: words``: flashed as the words, the rule dimmed after."""
-        rule, sep, words = text.partition(": ")
-        if sep and is_rule_id(rule):
-            self.flash(words, rule=rule, seconds=READ_SECONDS)
-        else:
-            self.flash(text, seconds=READ_SECONDS)
+        self.refuse(text)
 
     # --- keys ------------------------------------------------------------------------------
 
@@ -289,8 +169,7 @@ class Controller(TableFacts):
         elif phase == "countdown":
             self.flash("the round starts in a moment: the keys play from Go")
         elif key == "enter" and phase == "between":
-            self.client.ready()
-            self.flash("ready for the next round")
+            self.ready()
         elif phase in ("between", "over"):  # (a key there said nothing, in a newcomer's trial)
             self.flash("the match is over — q leaves" if phase == "over" else
                        "the round is over: Enter when you are ready for the next — q leaves")
@@ -304,43 +183,23 @@ class Controller(TableFacts):
             self.flash(f"the bots now play at {next_speed(self, -1 if key == 'V' else 1)}")
         elif key not in ("enter", "s"):
             return False
-        elif self.self_starting:  # host --players N: nobody starts it, ready is all
-            self.client.ready()
-            self.flash("ready — the match starts when every seat is filled and ready")
-        elif not self.captain:
-            self.client.ready()
-            who = self.captain_seat
-            self.flash("ready — waiting for " + (f"{self.name(who)} (captain) to start"
-                                                 if who is not None else "the host"))
-        elif self.not_ready():
-            self.confirm = "start"
         else:
-            self._start()
+            self.start()
         return True
-
-    def _start(self) -> None:
-        self.client.start()
-        self.flash("starting the match…")
 
     def _leave(self) -> None:
         """During a match, ask first (the seat is kept a while); otherwise leave at once."""
-        if self.spectator or self.gone or self.phase in ("lobby", "over"):
-            self.quit = True
-        else:
-            self.confirm, self.flash_text = "leave", ""  # its keys show on the status line
+        self.leave()
+        if self.confirm == "leave":
+            self.flash_text = ""  # its keys show on the status line
 
     def _answer(self, key: str) -> None:
-        question, self.confirm = self.confirm, None
-        if question == "leave":
-            if key == "y":
-                self.quit = True
-            else:
-                self.flash("you stay at the table")
-        elif question == "start":
-            if key in ("enter", "y"):
-                self._start()
-            else:
-                self.flash("waiting for everyone to be ready")
+        if self.confirm == "leave" and key == "y":
+            self.leave(sure=True)
+        elif self.confirm == "start" and key in ("enter", "y"):
+            self.start_anyway()
+        else:
+            self.dismiss()
 
     # --- drawing ---------------------------------------------------------------------------
 
@@ -385,22 +244,16 @@ class Controller(TableFacts):
         return deal_rows(self, width)
 
     def _question(self, width: int) -> Fragments:
-        if self.confirm == "leave" and self.local is not None:  # play: the table is ours
-            return wrap("Leave the table? The match ends here (this table runs in your "
-                        "terminal) — y leaves, any other key stays", width, "class:flash")
-        if self.confirm == "leave":  # (a host not answering keeps nothing until it is back)
-            kept = "If the host comes back, it keeps your seat" if self.reconnecting else \
-                "Your seat is kept"
-            return wrap(f"Leave the table? {kept} for {SEAT_KEPT_MINUTES} minutes — y leaves, "
-                        "any other key stays", width, "class:flash")
-        if self.confirm == "start":
-            waiting = self.not_ready()
-            if not waiting:  # they said ready while the question was up
-                return wrap("Everyone is ready now — Enter starts the match, Esc waits", width,
-                            "class:flash")
-            return wrap(f"{names_list(waiting)} not ready yet — Enter again or y "
-                        "starts anyway, Esc waits", width, "class:flash")
-        return []
+        question = self.question() if self.confirm is not None else None
+        if question is None:
+            return []
+        if self.confirm == "leave":
+            keys = "y leaves, any other key stays"
+        elif self.not_ready():
+            keys = "Enter again or y starts anyway, Esc waits"
+        else:  # they said ready while the question was up
+            keys = "Enter starts the match, Esc waits"
+        return wrap(f"{question.words} — {keys}", width, "class:flash")
 
     def _body(self, width: int, height: int) -> Fragments:
         if self.help:

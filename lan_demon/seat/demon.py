@@ -1,0 +1,278 @@
+"""A Racing Demon seat (both variants): where each card may go, best first, and why not.
+
+One intent plays fast: :meth:`DemonSeat.play_from` names a source — ``c1``–``c4`` the columns,
+``pile`` the Pile top, ``waste`` the waste top — and the card goes to the best legal place the
+local engine offers (a stack first, else a column), or to the place given. A card with no
+place is refused in words with the rule of the game being played: a lost race (RD-11) when the
+card fitted a stack as the seat last saw it. A stack is named by its top card ("the 4♥
+stack"), so a message always names something the player can see.
+
+The coach (``coach(game, seat, names, start)``, :class:`lan_demon.coach.demon.DemonCoach`,
+handed in by the command) is shown every view this seat is shown and told every race it lost;
+its :attr:`DemonSeat.review` is what the round-end screens show under the scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lan_demon.games.cards import Card
+from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
+from lan_demon.seat import events as ev
+from lan_demon.seat.outcomes import Refusal
+from lan_demon.seat.words import (SeenTops, code_card, race_text, rank_name, short_name,
+                                  with_article)
+
+#: A seat that first shows a round this long after Go came in late (a rejoin): its review
+#: says from when it speaks, so nobody reads "nothing missed" as a whole round's verdict.
+LATE = 3.0
+SOURCES = ("pile", "waste", "c1", "c2", "c3", "c4")
+
+
+def score_so_far(p: dict[str, Any], german: bool) -> int:
+    """What the round would score now (RD-14; RG-6 counts the Pile only)."""
+    if german:
+        return p["pile"]
+    return p["stacked"] + 5 * p["kings"] + 10 * p["out"] - p["pile"]
+
+
+def rank_target(move: Play, column_size: int) -> int:
+    """Where a card is best played: a stack, then a whole column moved (a Pile card refills
+    it), then any other column; a partial run last."""
+    if not move.target.startswith("c"):
+        return 0
+    if move.source.startswith("c"):
+        return 1 if move.count == column_size else 3
+    return 2
+
+
+def takes(top: Card, card: Card, german: bool) -> bool:
+    """A stack showing ``top`` takes ``card`` next (RD-5 in suit; RG-3 any suit)."""
+    return card.rank == top.rank + 1 and (german or card.suit == top.suit)
+
+
+class DemonSeat:
+    """The Racing Demon half of a :class:`~lan_demon.seat.seat.Seat`."""
+
+    def __init__(self, coach: Any = None) -> None:
+        self.make_coach = coach
+        self.seat: Any = None  # the Seat, once bound
+        self.seen = SeenTops()  # the stacks' tops as last seen, for races (RD-11)
+        self.review: Any = None  # this round's review, as this seat saw it
+        self.voted_here = False  # this seat said "stuck" since the votes were cleared
+        self.voted_at: int | None = None  # the cards played at the table when it did
+
+    def bind(self, seat: Any) -> None:
+        self.seat = seat
+
+    def reset(self) -> None:
+        self.seen, self.review, self.voted_here = SeenTops(), None, False
+
+    @property
+    def german(self) -> bool:
+        game = self.seat.client.game
+        return game is not None and game.id == "racing-demon-german"
+
+    def me(self) -> dict[str, Any] | None:
+        """This seat's own part of the view, or None (a spectator, no round)."""
+        view = self.seat.client.view()
+        seat = self.seat.client.seat
+        return view["players"][seat] if view and seat is not None else None
+
+    # --- what the seat sees -----------------------------------------------------------------
+
+    def watch(self) -> list[ev.Event]:
+        """After a pump: the tops seen (races), the coach shown the view, a stuck vote that a
+        card cleared (RD-13)."""
+        seat = self.seat
+        view = seat.client.view()
+        if view is None:
+            return []
+        self.seen.draw({st["id"]: st["top"] for st in view["stacks"]}, seat.clock())
+        self._coach_sees(view)
+        me = self.me()
+        out: list[ev.Event] = []
+        if me is None:
+            return out
+        if self.voted_here and not me["voted"] and _plays(seat) != self.voted_at:
+            # a card played anywhere clears every vote (a rotation too, but it is announced)
+            again = seat.how("s", "vote stuck")
+            line = seat.say(f"a card was played, so your stuck vote is cleared — {again} "
+                            "again if still stuck", rule="RD-13", read=True)
+            out.append(ev.VoteCleared(line.words, "RD-13"))
+        self.voted_here = self.voted_here and me["voted"]  # a rotation clears every vote
+        return out
+
+    def _coach_sees(self, view: dict[str, Any]) -> None:
+        """Show this round's review (made now if there is none yet) the view just seen."""
+        seat = self.seat
+        if self.make_coach is None or seat.spectator or seat.phase != "playing":
+            return
+        now = seat.client.arbiter_now()
+        if self.review is None:
+            go = seat.client.table.get("go")
+            start = go if isinstance(go, (int, float)) and go <= now else None
+            names = [short_name(seat.name(i), 40) for i in range(len(view["players"]))]
+            self.review = self.make_coach(view["game"], seat.client.seat, names, start)
+            if start is None:  # came back mid-round: a snapshot does not say when Go was
+                self.review.note("This screen joined the round after Go (you came back): the "
+                                 "review covers what it saw from then on, its times counted "
+                                 "from then.")
+            elif now - start > LATE:
+                late = int(now - start)
+                self.review.note(f"This screen joined the round {late // 60}:{late % 60:02d} "
+                                 "after Go (you came back): the review covers what it saw "
+                                 "from then on.")
+        self.review.see(now, view)
+
+    def explain(self, data: dict[str, Any]) -> str | None:
+        """A ``beaten`` answer in words: "Ann beat you to the A♥ stack, by 12 ms" (contract
+        6) — and the coach hears of the lost race, as the arbiter told it (RD-11)."""
+        if self.review is not None:
+            by, ms, top = data.get("by"), data.get("ms"), data.get("top")
+            self.review.lost(self.seat.client.arbiter_now(), by if isinstance(by, int) else None,
+                             ms if isinstance(ms, (int, float)) else None,
+                             top if isinstance(top, str) else None)
+        return race_text(self.seat.names(), data)
+
+    def card(self, source: str) -> Card | None:
+        me = self.me()
+        if me is None:
+            return None
+        if source == "pile":
+            return code_card(me["pile_top"])
+        if source == "waste":
+            return code_card(me.get("waste_top"))
+        col = me["columns"][COLUMN_NAMES.index(source)]
+        return code_card(col[-1]) if col else None
+
+    def places(self, source: str) -> list[Play]:
+        """The legal places for a source's card, best first (the engine's moves, ordered)."""
+        me = self.me()
+        moves = [m for m in self.seat.client.legal_moves()
+                 if isinstance(m, Play) and m.source == source]
+        size = len(me["columns"][COLUMN_NAMES.index(source)]) if me and source.startswith(
+            "c") else 0
+        return sorted(moves, key=lambda m: (rank_target(m, size), m.target, -m.count))
+
+    def place_words(self, move: Play) -> str:
+        """Where ``move`` puts its card, as the player sees it: "the 6♥ stack", "column 2"."""
+        if move.target == "middle":
+            return "a new stack"
+        if move.target.startswith("s"):
+            view = self.seat.client.view() or {"stacks": []}
+            tops = {st["id"]: st["top"] for st in view["stacks"]}
+            top = code_card(tops.get(int(move.target[1:])))
+            return f"the {top.symbol} stack" if top else "a stack"
+        run = f"{move.count} cards " if move.count > 1 else ""
+        return f"{run}column {move.target[1:]}"
+
+    def fits(self) -> tuple[set[str], set[int]]:
+        """This seat's sources whose card goes to a stack now, and the ids of those stacks."""
+        sources: set[str] = set()
+        stacks: set[int] = set()
+        for move in self.seat.client.legal_moves():
+            if isinstance(move, Play) and not move.target.startswith("c"):
+                sources.add(move.source)
+                if move.target.startswith("s"):
+                    stacks.add(int(move.target[1:]))
+        return sources, stacks
+
+    def no_place(self, source: str) -> tuple[str, str | None]:
+        """Why the card of ``source`` cannot be played, in words first, with the rule of the
+        game being played: a lost race when the card fitted a stack as last seen."""
+        german = self.german
+        card = self.card(source)
+        if card is None:
+            if source == "waste":
+                return "your waste is empty: " + self.seat.how("Space turns the Pack",
+                                                                "turn the Pack"), "RG-5" if german else "RD-9"
+            return f"your {source} is empty", "RD-10"
+        if card.hidden:
+            return "that card is not known yet — a moment", None
+        lost = self.lost_race(card)
+        if lost:
+            return lost, "RD-11"
+        below = with_article(rank_name(card.rank - 1)) if german else \
+            Card(card.rank - 1, card.suit).symbol
+        if german:  # words short enough for the status line at 60 columns
+            return f"{card.symbol} fits no stack (needs {below}); no laddering here", \
+                "RG-3, RG-4"
+        if card.rank == 13:
+            return f"{card.symbol} fits no stack (needs {below}); no column takes a King", \
+                "RD-5, RD-7"
+        column = f"no column ({with_article('black' if card.red else 'red')} " \
+            f"{rank_name(card.rank + 1)})"
+        return f"{card.symbol} fits no stack (needs {below}) and {column}", "RD-5, RD-7"
+
+    def lost_race(self, card: Card) -> str | None:
+        """ "Ann beat you to the 4♥ stack" when ``card`` fitted a stack as the seat saw it
+        (last, or within RACE_GRACE) and another player's card has covered it since."""
+        seat = self.seat
+        state = seat.client.predicted
+        if state is None:
+            return None
+        german = self.german
+        for sid, code in self.seen.tops(seat.clock()):
+            top = code_card(code)
+            if top is None or not takes(top, card, german):
+                continue
+            stack = state.stacks.get(sid)
+            if stack is not None and stack.cards[-1] == top:
+                continue  # unchanged: not a race (and the card would fit it now)
+            winner = _winner(state, sid, top)
+            if winner == seat.client.seat:
+                continue  # your own card took it
+            return race_text(seat.names(), {"by": winner if winner is not None else -1,
+                                            "top": code})
+        return None
+
+    # --- intents ----------------------------------------------------------------------------
+
+    def play_from(self, source: str, to: str | None = None) -> Any:
+        """Play the card of ``source`` to its best place, or to ``to`` (``s3``, ``middle``,
+        ``c2``); refused in words when it has no such place."""
+        if source not in SOURCES:
+            return self.seat.refuse(f"there is no '{source}' to play from")
+        moves = self.places(source)
+        if not moves:
+            text, rule = self.no_place(source)
+            line = self.seat.say(text, rule=rule, kind="race" if rule == "RD-11" else "refusal",
+                                 read=True)
+            return Refusal(line.words, rule)
+        if to is not None:
+            chosen = [m for m in moves if m.target == to]
+            if not chosen:
+                card = self.card(source)
+                where = ", ".join(self.place_words(m) for m in moves)
+                return self.seat.refuse(f"{card.symbol if card else 'that card'} cannot go "
+                                        f"there — it can go to {where}")
+            moves = chosen
+        return self.seat.play(moves[0])
+
+    def turn(self) -> Any:
+        """Turn the Pack (RD-9, RG-5)."""
+        return self.seat.play(TurnPack())
+
+    def stuck(self) -> Any:
+        """Vote stuck (RD-13)."""
+        self.voted_here, self.voted_at = True, _plays(self.seat)
+        return self.seat.play(VoteStuck())
+
+
+def _plays(seat: Any) -> int | None:
+    """The cards played to a stack or a column this round, as the table has it (RD-13)."""
+    return getattr(getattr(seat.client, "mirror", None), "plays", None)
+
+
+def _winner(state: Any, sid: int, top: Card) -> int | None:
+    """Whose card went onto stack ``sid`` after ``top`` (or claimed it with a King)."""
+    stack = state.stacks.get(sid)
+    if stack is not None:
+        cards = stack.cards
+        for i, card in enumerate(cards[:-1]):
+            if card == top:
+                return cards[i + 1].owner
+        return None
+    claimed = getattr(state, "claimed", {})
+    return claimed.get(sid)

@@ -1,0 +1,467 @@
+"""A seat at a table: what it is told and what it may do, decided once for every screen.
+
+:class:`Seat` wraps one :class:`~lan_demon.net.client.Client`. It holds
+
+* the **facts** of the table as this seat knows them (:class:`SeatFacts`: the phase, the seats
+  and their shown names, the captain, the ping, the deal-check alarms and notes, the
+  reconnecting / gone state, the countdown);
+* the **events** of :mod:`lan_demon.seat.events`, each with its words: :meth:`Seat.pump`
+  pumps the client and returns the new ones; the latest thing said is kept as :attr:`line`
+  (with its rule) and a round's end as :attr:`banner` — how long each shows is the screen's;
+* the **intents** every game has (ready, start, start anyway, leave and the questions they
+  ask), and the game's own in :attr:`Seat.game` (a DemonSeat, RackOSeat or GinSeat), each
+  returning :class:`Sent` or :class:`Refusal`. Every legality question goes to the engine.
+
+The terminal's :class:`~lan_demon.tui.table.Controller` is a Seat that draws; the web gateway
+holds one per browser seat and sends :func:`lan_demon.seat.face.face`; the SDK's events are
+built from these. A screen overrides :meth:`Seat.heard` to time what is said and :meth:`ring`
+to make a sound; nothing here knows keys, colours, widths or seconds on screen.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from lan_demon.games import GameError, IllegalMove
+from lan_demon.net.client import Client
+from lan_demon.net.seats import TOKEN_LIFE
+from lan_demon.net.table_copy import Notice
+from lan_demon.seat import events as ev
+from lan_demon.seat.demon import DemonSeat
+from lan_demon.seat.gin import GinSeat
+from lan_demon.seat.outcomes import Banner, Line, Outcome, Question, Refusal, Sent
+from lan_demon.seat.racko import RackOSeat
+from lan_demon.seat.scores import ending_text
+from lan_demon.seat.words import (named_seats, names_list, presence_words, rotation_words,
+                                  shown, split_rule)
+
+#: a seat left during a match is kept this long — its token's life, in minutes (contract 2)
+SEAT_KEPT_MINUTES = round(TOKEN_LIFE / 60)
+ALARMS_KEPT = 4  # the newest deal alarms kept; the first of them stays (it says the most)
+NOTES_KEPT = 4
+
+
+class SeatFacts:
+    """The facts of the table as one seat knows them, from its client's state."""
+
+    client: Client
+    reconnecting: bool = False
+
+    @property
+    def phase(self) -> str:
+        return self.client.table.get("phase", "lobby")
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.client.table.get("seats", [])
+
+    @property
+    def gone(self) -> str | None:
+        """Why the table this seat was at is no more (a reconnect refused), or None."""
+        return self.client.table.get("gone")
+
+    @property
+    def spectator(self) -> bool:
+        """This seat watches: no cards, no moves."""
+        return self.client.seat is None or getattr(self.client, "role", "player") == "spectator"
+
+    @property
+    def captain_seat(self) -> int | None:
+        """Who starts the match: the table's captain (contract 1), else seat 0 as on tables
+        that do not name one."""
+        table = self.client.table
+        if "captain" in table:
+            return table["captain"]
+        return 0 if self.seats else None
+
+    @property
+    def captain(self) -> bool:
+        """This seat is the captain's: it starts the match."""
+        return not self.spectator and self.client.seat == self.captain_seat
+
+    @property
+    def self_starting(self) -> bool:
+        """``host --players N``: the match starts by itself once N seats are ready."""
+        return bool(self.client.config.get("players"))
+
+    def name(self, seat: int, as_was: dict[str, Any] | None = None) -> str:
+        """A seat's name as the table shows it: a bot's without its level mark ("Ada L10"
+        cut to a column's width read "Ada L1"; the lobby shows the level by itself).
+        ``as_was``: the seat as a notice saw it (a presence notice carries its ``name``: a
+        lobby leave's next update drops the seat, and its number then named another)."""
+        if as_was is not None and as_was.get("name"):
+            return shown(as_was)
+        seats = self.seats
+        if not 0 <= seat < len(seats):
+            return f"seat {seat}"
+        return shown(seats[seat])
+
+    def names(self) -> list[str]:
+        """Every seat's shown name, in seat order."""
+        return [self.name(i) for i in range(len(self.seats))]
+
+    def not_ready(self) -> list[str]:
+        """The present people, other than this seat, who have not said ready."""
+        return [s["name"] for i, s in enumerate(self.seats)
+                if i != self.client.seat and not s.get("ready")
+                and s.get("status", "here") == "here"]
+
+    def ping_text(self) -> str:
+        """The last round trip to the host; a dash while it does not answer (the last figure
+        stood on a newcomer's screen through a stopped host, as if all were well)."""
+        rtt = self.client.rtt
+        return "ping —" if rtt is None or self.reconnecting else f"ping {rtt * 1000:.1f} ms"
+
+    def countdown(self) -> float | None:
+        """Seconds to Go (countdown) or to the next round (between), or None."""
+        phase, table = self.phase, self.client.table
+        if phase == "countdown":
+            return max(0.0, (table.get("go") or 0) - self.client.arbiter_now())
+        next_at = table.get("next_at", getattr(self, "next_at", None))
+        if phase == "between" and next_at is not None:
+            return max(0.0, next_at - self.client.arbiter_now())
+        return None
+
+
+class Seat(SeatFacts):
+    """One seat (or spectator) at a table: its facts, its events with their words, its
+    intents. ``coach`` (:func:`lan_demon.coach.coach_for`, handed in by the command, as
+    players import no bot): the review or advice of the seat's game; ``local``: the in-process
+    table of ``lan-demon play``."""
+
+    def __init__(self, client: Client, coach: Any = None,
+                 clock: Callable[[], float] = time.monotonic, local: Any = None,
+                 game: Any = None):
+        self.client = client
+        self.clock = clock
+        self.local = local
+        self.coach = coach
+        self.line: Line | None = None
+        self.banner: Banner | None = None
+        self.said = 0  # lines said so far (the next line's id)
+        self.banners = 0
+        self.quit = False  # this seat is leaving: the screen closes its client
+        self.confirm: str | None = None  # "start" or "leave": a question waits for its answer
+        self.next_at: float | None = None  # from the round_end notice, when the table lacks it
+        self.rotations = 0  # RD-13 rotations seen this round
+        self.last_notices: list[Notice] = []
+        self.reconnecting = False
+        self.reconnect_since = 0.0  # when the arbiter went quiet
+        self.changed = False  # the last pump changed something a screen shows
+        self.keyed = False  # a keyboard's screen: the words name its keys (the terminal)
+        # A round whose deal did not match the host's commitments (§22): said on every screen
+        # until the table is left, never a passing line that could be missed.
+        self.alarms: list[str] = []
+        # Plain facts about the latest round's deal (§22): whose randomness it was dealt
+        # without, a round NOT checked and why — until the next round's.
+        self.deal_notes: list[tuple[int, str]] = []
+        self._game = game
+        if game is not None:
+            game.bind(self)
+
+    @property
+    def game(self) -> Any:
+        """The game's own seat (:mod:`lan_demon.seat.demon`, ``racko``, ``gin``), made on
+        first use from the client's game."""
+        if self._game is None and getattr(self.client, "game", None) is not None:
+            self._game = game_seat(self.client.game.id, self.coach)
+            self._game.bind(self)
+        return self._game
+
+    # --- saying -----------------------------------------------------------------------------
+
+    def say(self, words: str, rule: str | None = None, kind: str = "said",
+            read: bool = False) -> Line:
+        """Tell this seat ``words``; ``rule`` (an id such as ``RD-7``) follows them — seats
+        named, not numbered. ``read``: a sentence to read (a screen shows it longer)."""
+        if rule is not None:
+            words = named_seats(words, self.client.table.get("seats") or [])
+        self.said += 1
+        self.line = Line(words, rule, kind, self.said)
+        self.heard(self.line, read)
+        return self.line
+
+    def how(self, keys: str, taps: str) -> str:
+        """The words for doing something: by its keys on a keyed screen, else by name."""
+        return keys if self.keyed else taps
+
+    def heard(self, line: Line, read: bool) -> None:
+        """A screen's hook: ``line`` was just said (``read``: give it time)."""
+
+    def ring(self) -> None:
+        """A screen's hook: something worth a sound (the OUT banner, a deal alarm)."""
+
+    def refuse(self, text: str) -> Refusal:
+        """A refusal worded ``RULE: words``: said as the words, the rule after."""
+        words, rule = split_rule(text)
+        line = self.say(words, rule=rule, kind="refusal", read=True)
+        return Refusal(line.words, rule)
+
+    # --- the client -------------------------------------------------------------------------
+
+    def pump(self) -> list[ev.Event]:
+        """Handle what arrived; the new events, in order (:attr:`changed`: redraw)."""
+        client = self.client
+        before = (client.seq, len(client.pending))
+        client.pump()
+        notices = client.take_notices()
+        out: list[ev.Event] = []
+        for notice in notices:
+            out += self._notice(notice)
+            self.last_notices.append(notice)
+            del self.last_notices[:-20]
+        out += self._watch_rotations()
+        game = self.game
+        if game is not None:
+            out += game.watch()
+        self.changed = bool(notices) or bool(out) or before != (client.seq, len(client.pending))
+        return out
+
+    def _notice(self, notice: Notice) -> list[ev.Event]:
+        kind, data = notice.kind, notice.data
+        if kind == "beaten":
+            explained = self.game.explain(data) if self.game is not None else None
+            line = self.say(explained or data.get("reason") or notice.text,
+                            rule=data.get("rule") or "RD-11", kind="race", read=True)
+            ms = data.get("ms")
+            return [ev.Beaten(line.words, line.rule, data.get("move"), data.get("by"),
+                              ms if isinstance(ms, (int, float)) else None, data.get("top"),
+                              data.get("reason", notice.text))]
+        if kind == "refused":
+            line = self.say(data.get("reason") or notice.text, rule=data.get("rule"),
+                            kind="refusal", read=True)
+            return [ev.Refused(line.words, line.rule, data.get("move"),
+                               data.get("reason", notice.text), data.get("code", ""))]
+        if kind == "move":
+            return [ev.Played("", None, data.get("seat", -1), data.get("move"),
+                              data.get("seat") == self.client.seat, data.get("events", []))]
+        if kind == "reconnecting":
+            if self.confirm == "start":  # nobody would hear the answer
+                self.confirm = None
+            if not self.reconnecting:
+                self.reconnect_since = self.clock()
+            self.reconnecting = self.phase != "over"  # contract 5: no reconnecting once over
+            return [ev.Reconnecting(notice.text)]
+        if kind == "resync" and self.reconnecting:
+            self.reconnecting = False
+            return [ev.Reconnected(self.say("reconnected").words)]
+        if kind == "round":
+            if self.game is not None:
+                self.game.reset()
+            self.rotations, self.confirm = 0, None
+            return [ev.Go(self.say("Go!").words, None, data.get("round", 0))]
+        if kind == "round_end":
+            return [self._round_end(data)]
+        if kind == "match_end":
+            result = data.get("result") or {}
+            return [ev.MatchEnd("the match is over", None, dict(result.get("totals", {})),
+                                list(result.get("winner", [])))]
+        if kind == "gone":  # a reconnect refused: the table it was at is no more
+            self.reconnecting, self.confirm = False, None
+            return [ev.Gone(notice.text)]
+        if kind == "closed":
+            self.reconnecting = False
+            self.client.table["closed"] = True
+            return [ev.Closed(notice.text)]
+        if kind == "presence" and self.phase != "over":  # at the end everyone goes
+            return self._presence(data)
+        if kind in ("dishonest", "dispute"):
+            alarm = self._alarm(notice)
+            if alarm is not None:
+                self.ring()
+                return [ev.Alarm(alarm)]
+        elif kind == "deal_note":
+            return self._deal_note(notice)
+        return []
+
+    def _presence(self, data: dict[str, Any]) -> list[ev.Event]:
+        """Someone stepped away, left or came back: said in words, long enough to read."""
+        seat = data.get("seat", -1)
+        if seat == self.client.seat:
+            return []
+        who, status = self.name(seat, as_was=data), data.get("status")
+        text = presence_words(who, status, SEAT_KEPT_MINUTES)
+        if not text or (status == "here" and self.phase == "lobby"):
+            return []
+        self.say(text, read=True)
+        return [ev.Presence(text, None, seat, who, str(status))]
+
+    def _round_end(self, data: dict[str, Any]) -> ev.RoundEnd:
+        """Going out is an event: a banner and a sound, held a moment before the scores."""
+        self.next_at = data.get("next_at")
+        if self.next_at is None and "next_at" not in data:
+            pause = self.client.config.get("pause")
+            self.next_at = self.client.arbiter_now() + pause if pause is not None else None
+        self.confirm = None
+        result = data.get("result") or {}
+        self.banners += 1
+        self.banner = Banner(ending_text(self, result), self.banners)
+        self.ring()
+        return ev.RoundEnd(self.banner.words, None, data.get("round", 0),
+                           list(result.get("scores", [])), list(data.get("totals", [])),
+                           result)
+
+    def _watch_rotations(self) -> list[ev.Event]:
+        """RD-13 in words: the mirror counts the rotations; a new one is announced."""
+        mirror = getattr(self.client, "mirror", None)
+        count = getattr(mirror, "rotations", None)
+        if not isinstance(count, int) or self.phase != "playing":
+            return []
+        out: list[ev.Event] = []
+        if count > self.rotations:
+            minute = self.client.table.get("minute_rotation") == count
+            words = self.say(rotation_words(count, minute), read=True).words
+            out.append(ev.Rotation(words, "RD-13", count, minute))
+        self.rotations = count
+        return out
+
+    def _alarm(self, notice: Notice) -> str | None:
+        """Keep a deal alarm (§22) for every screen; its words when it is new. Our own
+        dispute coming back says nothing new."""
+        mine = notice.kind == "dispute" and notice.data.get("seat") == self.client.seat and \
+            any(a.startswith("DEAL CHECK FAILED") for a in self.alarms)
+        head = "DEAL CHECK FAILED" if notice.kind == "dishonest" else "DEAL DISPUTED"
+        text = f"{head} — {notice.text}"
+        if mine or text in self.alarms:
+            return None
+        self.alarms.append(text)
+        if len(self.alarms) > ALARMS_KEPT:  # the first (what started it) and the newest
+            del self.alarms[1:len(self.alarms) - ALARMS_KEPT + 1]
+        return text
+
+    def _deal_note(self, notice: Notice) -> list[ev.Event]:
+        """A fact about a round's deal, kept with the round it is about: only the latest
+        round's are kept (the next round's Go replaces the last round's NOT checked)."""
+        round_no = notice.data.get("round")
+        round_no = round_no if isinstance(round_no, int) else -1
+        latest = max((r for r, _ in self.deal_notes), default=-1)
+        if round_no > latest:
+            self.deal_notes = []
+        if round_no >= latest and notice.text not in (t for _, t in self.deal_notes):
+            self.deal_notes.append((round_no, notice.text))
+            del self.deal_notes[:-NOTES_KEPT]
+            return [ev.DealNote(notice.text, None, round_no)]
+        return []
+
+    # --- playing ----------------------------------------------------------------------------
+
+    def play(self, move: Any) -> Outcome:
+        """Play through the client; a refusal by the local engine is said, nothing is sent."""
+        try:
+            self.client.play(move)
+        except IllegalMove as err:
+            line = self.say(err.reason, rule=err.rule, kind="refusal", read=True)
+            return Refusal(line.words, err.rule)
+        except GameError as err:
+            return Refusal(self.say(str(err), kind="refusal").words)
+        return Sent(move)
+
+    def engine_refusal(self, move: Any) -> IllegalMove | GameError | None:
+        """The local engine's refusal of ``move`` now, as the error (reason and rule)."""
+        game, client = self.client.game, self.client
+        try:
+            game.apply(game.copy_state(client.predicted), client.seat, move)
+        except GameError as err:
+            return err
+        return None
+
+    def engine_verdict(self, move: Any) -> str | None:
+        """The local engine's refusal of ``move`` now (rule id and reason), or None."""
+        refusal = self.engine_refusal(move)
+        return None if refusal is None else str(refusal)
+
+    def try_play(self, move: Any, why_not: Callable[[Any], str]) -> Outcome:
+        """Play a legal move; say why an illegal one is not possible (and send nothing): the
+        player's words first, the rule id after (``RK-4: it is …`` → ``it is …``, then RK-4)."""
+        if move in self.client.legal_moves():
+            return self.play(move)
+        return self.refuse(why_not(move))
+
+    # --- every game's intents ---------------------------------------------------------------
+
+    def ready(self) -> Outcome:
+        """Say ready (the lobby, or between rounds)."""
+        self.client.ready()
+        if self.phase == "between":
+            self.say("ready for the next round")
+        elif self.self_starting:
+            self.say("ready — the match starts when every seat is filled and ready")
+        else:
+            who = self.captain_seat
+            self.say("ready — waiting for " + (f"{self.name(who)} (captain) to start"
+                                               if who is not None else "the host"))
+        return None
+
+    def start(self) -> Outcome:
+        """The captain starts the match; with people not ready yet, it asks first."""
+        if not self.captain or self.self_starting:
+            return self.ready()
+        if self.not_ready():
+            self.confirm = "start"
+            return None
+        return self.start_anyway()
+
+    def start_anyway(self) -> Outcome:
+        self.confirm = None
+        self.client.start()
+        self.say("starting the match…")
+        return None
+
+    def leave(self, sure: bool = False) -> Outcome:
+        """Leave: during a match ask first (the seat is kept a while); otherwise at once."""
+        if sure or self.spectator or self.gone or self.phase in ("lobby", "over"):
+            self.quit, self.confirm = True, None
+        else:
+            self.confirm = "leave"
+        return None
+
+    def dismiss(self) -> Outcome:
+        """No to the question: stay at the table, or wait for everyone to be ready."""
+        question, self.confirm = self.confirm, None
+        if question is None and hasattr(self.game, "dismiss"):
+            self.game.dismiss()
+        elif question == "leave":
+            self.say("you stay at the table")
+        elif question == "start":
+            self.say("waiting for everyone to be ready")
+        return None
+
+    def question(self) -> Question | None:
+        """The question waiting for an answer, in words (without any key)."""
+        game_question = getattr(self.game, "question", None)
+        if self.confirm is None and game_question is not None:
+            return game_question()
+        if self.confirm == "leave":
+            if self.local is not None:  # play: the table is ours
+                words = "Leave the table? The match ends here (this table runs in your terminal)"
+            else:  # (a host not answering keeps nothing until it is back)
+                kept = "If the host comes back, it keeps your seat" if self.reconnecting \
+                    else "Your seat is kept"
+                words = f"Leave the table? {kept} for {SEAT_KEPT_MINUTES} minutes"
+            return Question(words, {"do": "leave", "sure": True}, {"do": "dismiss"},
+                            "Leave", "Stay")
+        if self.confirm == "start":
+            waiting = self.not_ready()
+            words = "Everyone is ready now" if not waiting else \
+                f"{names_list(waiting)} not ready yet"
+            return Question(words, {"do": "start_anyway"}, {"do": "dismiss"},
+                            "Start now", "Wait")
+        return None
+
+    def act(self, do: str, args: dict[str, Any] | None = None) -> Outcome:
+        """An intent by name (the page's ``act`` frames; see :mod:`lan_demon.seat.face`):
+        every game's here, the game's own in :attr:`game`. An unknown name or a bad argument
+        is refused in words, nothing changed."""
+        from lan_demon.seat.acts import act
+        return act(self, do, args or {})
+
+
+def game_seat(game_id: str, coach: Any = None) -> Any:
+    """The game's own seat for ``game_id``, with its coach (or None)."""
+    if game_id.startswith("racing-demon"):
+        return DemonSeat(coach)
+    if game_id == "racko":
+        return RackOSeat(coach)
+    return GinSeat(coach)

@@ -1,0 +1,169 @@
+"""The words a seat is told, decided once for every screen (the terminal, the page, the SDK).
+
+Names as the table shows them (a bot's level mark dropped, seats named rather than numbered),
+a lost race as a player would say it ("Ann beat you to the A♥ stack, by 12 ms"), an RD-13
+rotation, the countdown, someone stepping away, a rule's words split from its id. How long a
+sentence shows, its colour and its width are each screen's.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lan_demon.games.base import GameError
+from lan_demon.games.cards import Card
+
+#: A level's mark in a bot's name (levels.bot_name), before " (bot)" and the arbiter's " (2)".
+_LEVEL_MARK = re.compile(r"^(?P<name>.*\S) L(?P<level>10|[1-9])"
+                         r"(?P<rest>(?: \(bot\))?(?: \(\d+\))?)$")
+_SEAT_INDEX = re.compile(r"\bseat (\d+)\b")
+#: Seconds a stack's top, once another card covers it, still counts as what the player saw: a
+#: person takes about a second to see a card land, so a key pressed that soon after was aimed
+#: at the old top — a race lost (RD-11), not a card that "fits no stack".
+RACE_GRACE = 1.5
+
+
+def split_level(name: str) -> tuple[str, int | None]:
+    """A seat's name without its level mark, and the level (None when it carries none)."""
+    found = _LEVEL_MARK.match(name)
+    if found is None:
+        return name, None
+    return found["name"] + found["rest"], int(found["level"])
+
+
+def shown(seat: Mapping[str, Any]) -> str:
+    """A seat's name (a ``seats`` entry, or anything with its ``name`` and ``bot``) as the
+    table shows it: a bot's without its level mark."""
+    name = seat["name"]
+    return split_level(name)[0] if seat.get("bot") else name
+
+
+def named_seats(text: str, seats: Sequence[Mapping[str, Any]]) -> str:
+    """A rule's words name seats as the engines know them, by index ("the round is over: seat 2
+    went out", "it is seat 1's turn"): a player knows names, and counts seats from 1."""
+    def name(found: re.Match[str]) -> str:
+        index = int(found[1])
+        return shown(seats[index]) if 0 <= index < len(seats) else found[0]
+    return _SEAT_INDEX.sub(name, text)
+
+
+def rotation_words(count: int, minute: bool) -> str:
+    """An RD-13 rotation as the table announces it, in what it does (a newcomer read "each Pack
+    moves one card" as Packs swapped between players): why it came — every player stuck (votes,
+    or each turned through their Pack), or the table's own minute without a card played, which
+    a player who still had a card to play must not read as "everyone is stuck" — and which in
+    a row of three it is."""
+    why = "No card played for a minute" if minute else "Everyone is stuck"
+    return f"{why}: everyone's turned cards go back under their Pack, and its top card to " \
+        "the bottom — RD-13" + (f" (rotation {count} of 3)" if count > 1 else "")
+
+
+def starting(left: float) -> str:
+    """The countdown to Go in words: whole seconds rounded up ("in 3…", never "in 0…", which a
+    newcomer saw stand for two seconds while the deal was on its way), then the deal coming."""
+    if left <= 0:
+        return "now: the cards are being dealt…"
+    return f"in {max(1, math.ceil(left - 0.05))}…"  # (2.0001 s is "2": clocks are not exact)
+
+
+def fit_name(name: str, width: int) -> str:
+    """A name in ``width`` characters: whole if it fits, else a bot's without " (bot)", else
+    cut with an ellipsis — never cut inside the mark ("Rosalind (b")."""
+    if len(name) > width:
+        name = name.removesuffix(" (bot)")
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def short_name(name: str, width: int) -> str:
+    """A name in ``width`` characters at most, without its " (bot)"."""
+    return name.removesuffix(" (bot)")[:width]
+
+
+def names_list(names: list[str], most: int = 3) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob, Cy and 2 more``; ``nobody`` for none."""
+    if not names:
+        return "nobody"
+    if len(names) > most:
+        return ", ".join(names[:most]) + f" and {len(names) - most} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def is_rule_id(text: str) -> bool:
+    """A rule book id: ``RD-7``, ``RG-6``, ``RK-4``, ``GS-9``."""
+    prefix, _, number = text.partition("-")
+    return prefix in ("RD", "RG", "RK", "GS") and number.isdigit()
+
+
+def split_rule(text: str) -> tuple[str, str | None]:
+    """A refusal worded ``RULE: words`` as (words, rule); other text as (text, None)."""
+    rule, sep, words = text.partition(": ")
+    return (words, rule) if sep and is_rule_id(rule) else (text, None)
+
+
+def code_card(code: str | None) -> Card | None:
+    """A card from its wire code in a view (``5H@2``, ``??@1``), or None."""
+    if not code:
+        return None
+    return Card.from_data(code)
+
+
+def race_text(names: Sequence[str], data: Mapping[str, Any]) -> str:
+    """A lost race in a player's words, from the arbiter's ``beaten`` fields (``by`` the
+    winner's seat, ``top`` the stack's top card before the winner's card, ``ms`` how much
+    earlier the winner was): "Ann beat you to the A♥ stack, by 12 ms". The stack is named by
+    the card it showed, as the screen showed it. Without those fields: the arbiter's reason."""
+    by = data.get("by")
+    if not isinstance(by, int) or not ("top" in data or "stack" in data):
+        return str(data.get("reason") or "another player got there first (RD-11)")
+    who = short_name(names[by], 40) if 0 <= by < len(names) else "another player"
+    try:
+        top = code_card(data.get("top"))
+    except GameError:
+        top = None
+    text = f"{who} beat you to the {top.symbol} stack" if top else f"{who} beat you to it"
+    ms = data.get("ms")
+    if isinstance(ms, (int, float)) and not isinstance(ms, bool):
+        text += f", by {ms:.0f} ms" if ms >= 1 else ", by under 1 ms"
+    return text
+
+
+def with_article(word: str) -> str:
+    """``an ace``, ``a red``: the word with its article."""
+    return ("an " if word[0] in "a8" else "a ") + word
+
+
+def rank_name(rank: int) -> str:
+    """A rank as a player says it: ace, 2 … 10, Jack, Queen, King."""
+    return {1: "ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
+
+
+def presence_words(who: str, status: Any, kept_minutes: int) -> str | None:
+    """Someone stepped away, left or came back, in words."""
+    return {"away": f"{who} stepped away — their seat is kept {kept_minutes} minutes",
+            "left": f"{who} has left the table",
+            "here": f"{who} is back"}.get(status)
+
+
+class SeenTops:
+    """The stacks' tops as the seat last saw them, with each top covered in the last
+    :data:`RACE_GRACE` seconds."""
+
+    def __init__(self) -> None:
+        self.drawn: dict[int, str] = {}  # stack id -> top card code
+        self.covered: dict[int, tuple[str, float]] = {}  # stack id -> (old top, until)
+
+    def draw(self, tops: dict[int, str], now: float) -> None:
+        for sid, top in tops.items():
+            old = self.drawn.get(sid)
+            if old is not None and old != top:
+                self.covered[sid] = (old, now + RACE_GRACE)
+        self.drawn = tops
+
+    def tops(self, now: float) -> list[tuple[int, str]]:
+        """The tops a key pressed ``now`` may have been aimed at: each as drawn, then the
+        recently covered ones."""
+        recent = [(sid, old) for sid, (old, until) in self.covered.items() if now < until]
+        return list(self.drawn.items()) + recent
