@@ -72,3 +72,44 @@ def host_configs(monkeypatch):
 
     monkeypatch.setattr(server_mod, "ArbiterServer", FakeServer)
     return configs
+
+
+@pytest.fixture
+def web(host):
+    """Start the web server (lan_demon.web) of an arbiter the ``host`` fixture started, on
+    127.0.0.1 and any free port: ``web(server)`` → a started WebServer (``.url``); every one
+    is stopped after the test (its browser seats' clients with it), before the arbiters."""
+    from lan_demon.coach import coach_for
+    from lan_demon.web.server import WebServer
+    started: list[WebServer] = []
+
+    def start(server: ArbiterServer, **config) -> WebServer:
+        keys = server.keys
+        config.setdefault("server_key", keys.public.decode() if keys is not None else None)
+        config.setdefault("code", server.arbiter.code)
+        config.setdefault("coach_for", coach_for)
+        web_server = WebServer(server.port, server.arbiter.settings.game, port=0,
+                               **config).start()
+        started.append(web_server)
+        return web_server
+
+    yield start
+    for web_server in started:
+        web_server.stop()
+
+
+@pytest.fixture
+def browser(web):
+    """Headless Chromium (tests/browser.py): ``browser.open("phone")`` → a Selenium driver.
+    Skipped, saying why, only when Chromium or its driver is not installed. Any error in a
+    browser's console fails the test; every driver is quit — before the web servers stop
+    (hence ``web``), so that no page sees its server go."""
+    from browser import MISSING, Browsers
+    if MISSING:
+        pytest.skip(MISSING)
+    browsers = Browsers()
+    try:
+        yield browsers
+        browsers.check_consoles()
+    finally:
+        browsers.quit_all()

@@ -1,0 +1,239 @@
+"""The WebSocket gateway: one socket per page, the seats the pages hold, admission in words.
+
+A page joins (``{"t": "join", ...}``); the gateway connects a :class:`~lan_demon.net.client.
+Client` for it to the arbiter over 127.0.0.1 exactly as a terminal's ``join`` would — the name,
+the room code as typed (the client normalises it), the host's CURVE key when the table has one
+— so the arbiter admits a browser by the same rules as a terminal (the room code and its brake,
+a full table, the captain) and the gateway only words its answer. The page is given a token of
+the gateway's own (never the arbiter's session token, which stays on the host) that takes the
+seat back within :data:`~lan_demon.web.browser_seat.KEEP` seconds. Then each intent or key is
+handed to the seat layer, and the seat's task (:mod:`.browser_seat`) sends the new face.
+
+The frames are in ``docs/page-protocol.md``; what the page may send, and how much, is
+:mod:`.frames`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import zmq
+from aiohttp import WSMsgType, web
+
+from lan_demon.net.client import Client
+from lan_demon.net.connect import ConnectError
+from lan_demon.net.guard import RateLimiter
+from lan_demon.net.security import CodeThrottle, codes_match
+from lan_demon.web import seat_link
+from lan_demon.web.browser_seat import BrowserSeat
+from lan_demon.web.frames import (BURST, RATE, Act, FrameError, Join, Key, Leave, error_frame,
+                                  read_frame)
+
+MOST_SEATS = 64  # browser seats and watchers a gateway holds at once (a 20-seat table, TVs)
+CONNECT_TIMEOUT = 5.0  # seconds a join waits for the arbiter (as a terminal's join)
+TOO_FAST = "too many taps at once: some were not sent; slow down a little"
+
+
+def refusal_words(err: ConnectError) -> str:
+    """A refused join, in the words of someone who just typed a name and a code."""
+    code, text = err.code, str(err)
+    reason = text.split("refused: ", 1)[-1]
+    if code == "bad_code":
+        if "needs" in reason:
+            return "This table needs its room code: it is shown on the host's screen."
+        return "Wrong room code. Check it on the host's screen and try again."
+    if code == "slow_down":
+        return slow_down_words(err.wait)
+    if code == "full":
+        if "started" in reason:
+            return ("The match has already started, so no seat is free. You can watch it "
+                    "instead (Just watch).")
+        return f"No seat is free: {reason}. You can watch instead (Just watch)."
+    if code in ("bad_token", "wrong_key", "not_joined", "version"):
+        return f"The table did not let this page in: {reason}."
+    return f"Could not reach the table: {reason}. Is the host still running?"
+
+
+def slow_down_words(wait: float | None) -> str:
+    if not wait:
+        return "Too many wrong room codes. Try again in a little while."
+    seconds = max(1, round(wait))
+    return f"Too many wrong room codes. Try again in {seconds} second" \
+           f"{'' if seconds == 1 else 's'}."
+
+
+@dataclass
+class Gateway:
+    """The seats the pages hold, by token, and how to reach the arbiter."""
+
+    address: str  # the arbiter's, as a local client reaches it (tcp://127.0.0.1:PORT)
+    server_key: str | None = None  # the host's CURVE public key (z85), at a --secure table
+    context: zmq.Context | None = None
+    # The table's room code, and the brake on wrong ones by the *browser's* address: every
+    # browser's client reaches the arbiter from 127.0.0.1, where one guesser's wrong codes
+    # would make every browser wait; here they cost the guesser's address alone, by the
+    # arbiter's own rule (CodeThrottle), and only a right code is passed on — the arbiter
+    # checks it again and decides.
+    code: str | None = None
+    throttle: CodeThrottle = field(default_factory=CodeThrottle)
+    coach_for: Callable[[str], Any] | None = None  # each game's coach (commands hand it in)
+    seats: dict[str, BrowserSeat] = field(default_factory=dict)
+    joining: int = 0  # joins waiting for the arbiter's answer
+    clock: Callable[[], float] = time.monotonic  # the flood brake's (a test may freeze it)
+
+    # --- one socket ------------------------------------------------------------------------
+
+    async def handle(self, ws: web.WebSocketResponse, where: str = "") -> None:
+        """Read one page's frames until it goes; ``where``: the browser's IP address."""
+        brake = RateLimiter(RATE, BURST)
+        held: BrowserSeat | None = None
+        try:
+            async for msg in ws:
+                if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    break
+                said = brake.admit(0, self.clock())
+                if said != RateLimiter.ADMIT:
+                    if said == RateLimiter.WARN:
+                        await ws.send_json(error_frame(TOO_FAST))
+                    continue
+                try:
+                    frame = read_frame(msg.data)
+                    held = await self._on_frame(ws, held, frame, where)
+                except FrameError as err:
+                    await ws.send_json(error_frame(str(err)))
+        finally:
+            if held is not None:
+                held.detach(ws)
+
+    async def _on_frame(self, ws: web.WebSocketResponse, held: BrowserSeat | None,
+                        frame: Any, where: str) -> BrowserSeat | None:
+        if isinstance(frame, Join):
+            if held is not None and not held.closed:
+                raise FrameError("this page already has a seat; reload the page to change")
+            return await self._join(ws, frame, where)
+        if held is None or held.closed:
+            raise FrameError("sit down or watch first")
+        if isinstance(frame, Leave):
+            await self._leave(ws, held)
+            return None
+        if isinstance(frame, Act):
+            seat_link.perform(held.seat, frame.do, frame.args)
+        else:
+            assert isinstance(frame, Key)
+            seat_link.press(held.seat, frame.key)
+        if seat_link.leaving(held.seat):  # a leave said (or confirmed): the seat is given up
+            await self._leave(ws, held)
+            return None
+        held.wake()  # the seat's task pumps and sends the new face (a refusal is its line)
+        return held
+
+    async def _leave(self, ws: web.WebSocketResponse, held: BrowserSeat) -> None:
+        self._end(held)
+        await ws.send_json({"t": "bye", "words": "You left the table."})
+        await ws.close()
+
+    def _code_refusal(self, join: Join, where: str) -> str | None:
+        """The room code gate in front of the arbiter's (§20), by the browser's address: the
+        refusal's words, or None to pass the join on."""
+        if self.code is None:
+            return None
+        now = self.clock()
+        wait = self.throttle.wait(where, now)
+        if wait > 0:
+            return slow_down_words(wait)
+        if codes_match(join.code, self.code):
+            self.throttle.succeeded(where)
+            return None
+        if not join.code:
+            return "This table needs its room code: it is shown on the host's screen."
+        self.throttle.failed(where, now)
+        return "Wrong room code. Check it on the host's screen and try again."
+
+    async def _join(self, ws: web.WebSocketResponse, join: Join,
+                    where: str = "") -> BrowserSeat | None:
+        kept = self.seats.get(join.token) if join.token else None
+        if kept is not None and not kept.closed and kept.role == \
+                ("spectator" if join.watch else "player"):
+            old = kept.attach(ws)
+            await self._seated(ws, kept)
+            if old is not None and not old.closed:  # the same seat opened in another tab
+                await old.send_json({"t": "bye", "words": "This seat is open in another "
+                                     "window now."})
+                await old.close()
+            return kept
+        if not join.watch and not join.name:  # a token the gateway no longer knows
+            await ws.send_json({"t": "refused", "words": "Your seat was not kept (more than "
+                                "5 minutes away, or the host was restarted). Type your name "
+                                "to sit down again."})
+            return None
+        refused = self._code_refusal(join, where)
+        if refused is not None:
+            await ws.send_json({"t": "refused", "words": refused})
+            return None
+        if len(self.seats) + self.joining >= MOST_SEATS:
+            await ws.send_json({"t": "refused", "words": "This table has as many browsers "
+                                "as it can take."})
+            return None
+        client = Client(self.address, name=join.name or "watcher",
+                        role="spectator" if join.watch else "player", code=join.code or None,
+                        server_key=self.server_key, context=self.context)
+        self.joining += 1
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, client.connect,
+                                                             CONNECT_TIMEOUT)
+        except ConnectError as err:
+            await ws.send_json({"t": "refused", "words": refusal_words(err)})
+            return None
+        except (zmq.ZMQError, OSError) as err:  # not a refusal: the table cannot be reached
+            client.close()
+            await ws.send_json({"t": "refused", "words": f"Could not reach the table ({err})."
+                                " Is the host still running?"})
+            return None
+        finally:
+            self.joining -= 1
+        held = BrowserSeat(secrets.token_urlsafe(18), client, seat_link.new_seat(client, self.coach_for),
+                           "spectator" if join.watch else "player")
+        if ws.closed:  # the page went while the table answered: nobody to keep it for
+            held.leave()
+            return None
+        self.seats[held.token] = held
+        held.task = asyncio.get_running_loop().create_task(self._run(held))
+        held.attach(ws)
+        await self._seated(ws, held)
+        return held
+
+    async def _seated(self, ws: web.WebSocketResponse, held: BrowserSeat) -> None:
+        client = held.client
+        await ws.send_str(json.dumps({"t": "seated", "token": held.token, "seat": client.seat,
+                                      "role": held.role, "game": client.game.id}))
+        held.wake()  # the face follows from the seat's task
+
+    async def _run(self, held: BrowserSeat) -> None:
+        try:
+            await held.run()
+        finally:
+            held.close()
+            if self.seats.get(held.token) is held:
+                del self.seats[held.token]
+
+    def _end(self, held: BrowserSeat) -> None:
+        held.leave()
+        self.seats.pop(held.token, None)
+
+    # --- the end of it all -----------------------------------------------------------------
+
+    async def close(self) -> None:
+        """End every seat (the host is stopping): clients closed, pages told."""
+        for held in list(self.seats.values()):
+            ws = held.ws
+            held.close()
+            if ws is not None and not ws.closed:
+                await ws.close()
+            if held.task is not None:
+                await asyncio.gather(held.task, return_exceptions=True)
+        self.seats.clear()

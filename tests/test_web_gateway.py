@@ -1,0 +1,247 @@
+"""The web gateway over real sockets on 127.0.0.1, with page sockets that send what the page
+sends (tests/web_pages.py): admission as a terminal's, refusals in words, a reload keeping the
+seat, junk and floods answered without the table noticing; and where the server binds."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import aiohttp
+import pytest
+
+from lan_demon.web import server as web_server
+from lan_demon.web.frames import BURST, MAX_FRAME, RATE
+from lan_demon.web.server import WebError, WebServer, bind_host, open_port
+from web_pages import Page, open_page
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def run(scenario) -> None:
+    asyncio.run(scenario)
+
+
+def seats_of(web) -> list[tuple[str, str]]:
+    """(name, role) of every seat the gateway holds, looked at on its own loop."""
+    return web.call(lambda: sorted((s.client.name, s.role)
+                                   for s in web.gateway.seats.values() if not s.closed))
+
+
+def test_the_web_server_binds_loopback_unless_lan():
+    """As the arbiter: 127.0.0.1 only without --lan, every interface with it."""
+    assert bind_host(False) == "127.0.0.1"
+    assert bind_host(True) == "0.0.0.0"
+
+
+def test_a_given_port_that_is_taken_is_one_clear_line():
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        port = taken.getsockname()[1]
+        with pytest.raises(WebError) as err:
+            WebServer(1, "racing-demon", port=port)
+        text = str(err.value)
+        assert f"127.0.0.1:{port}" in text and "taken" in text and "--web-port" in text
+        assert "\n" not in text
+    finally:
+        taken.close()
+
+
+def test_the_default_port_taken_takes_the_next_and_says_which(monkeypatch):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        port = taken.getsockname()[1]
+        monkeypatch.setattr(web_server, "DEFAULT_PORT", port)
+        sock, note = open_port("127.0.0.1", None)
+        try:
+            used = sock.getsockname()[1]
+            assert used != port and port < used < port + web_server.PORTS_TRIED
+            assert note == f"port {port} is taken, so the page is on port {used}"
+        finally:
+            sock.close()
+    finally:
+        taken.close()
+
+
+def test_a_page_sits_down_and_is_sent_its_face(host, web):
+    server = host("racing-demon")
+    site = web(server)
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            page = await open_page(session, site.url)
+            seated = await page.join("Ann")
+            assert seated["t"] == "seated" and seated["role"] == "player"
+            assert seated["seat"] == 0 and seated["game"] == "racing-demon"
+            assert len(seated["token"]) >= 20
+            face = await page.until_face(lambda f: f["phase"] == "lobby")
+            assert face["you"] == 0 and [s["name"] for s in face["seats"]] == ["Ann"]
+            watcher = await open_page(session, site.url)
+            seen = await watcher.join(watch=True)
+            assert seen["t"] == "seated" and seen["role"] == "spectator" and seen["seat"] is None
+            face = await watcher.until_face(lambda f: f["seats"])
+            assert face["spectator"] and face["you"] is None
+    run(scenario())
+    assert seats_of(site) == [("Ann", "player"), ("watcher", "spectator")]
+
+
+@pytest.mark.parametrize("gateway_knows", [True, False])
+def test_a_wrong_room_code_is_refused_in_a_newcomers_words(host, web, gateway_knows):
+    """The gateway's own gate (by the browser's address) and, behind it, the arbiter's (§20,
+    which decides: here the gateway is not told the code) refuse alike, in words."""
+    server = host("racing-demon", code="ABCDEFGH")
+    site = web(server, code="ABCDEFGH" if gateway_knows else None)
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            page = await open_page(session, site.url)
+            said = await page.join("Ann", code="ABCDEFGX")
+            assert said == {"t": "refused", "words": "Wrong room code. Check it on the host's "
+                            "screen and try again."}
+            said = await page.join("Ann")
+            assert said["t"] == "refused" and "needs its room code" in said["words"]
+            said = await page.join("Ann", code="abcd-efgh")  # typed any way, as in the terminal
+            assert said["t"] == "seated"
+    run(scenario())
+    assert seats_of(site) == [("Ann", "player")]
+
+
+def test_a_reload_mid_round_keeps_the_seat_with_its_cards(host, web):
+    """A page that goes and comes back with its token gets the same seat, cards and all."""
+    server = host("racing-demon")
+    site = web(server)
+
+    def cards(token):
+        return site.call(lambda: site.gateway.seats[token].client.view())
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ann, bob = await open_page(session, site.url), await open_page(session, site.url)
+            token = (await ann.join("Ann"))["token"]
+            await bob.join("Bob")
+            for page in (ann, bob):
+                await page.send({"t": "act", "do": "ready"})
+            await ann.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
+            await ann.send({"t": "act", "do": "start"})
+            await ann.until_face(lambda f: f["phase"] == "playing")
+            before = cards(token)
+            await ann.ws.close()  # the reload: the socket goes, the seat stays
+            again = await open_page(session, site.url)
+            seated = await again.join("", token=token)
+            assert seated == {"t": "seated", "token": token, "seat": 0, "role": "player",
+                              "game": "racing-demon"}
+            face = await again.until_face(lambda f: f["phase"] == "playing")
+            assert face["you"] == 0
+            assert cards(token) == before
+    run(scenario())
+    assert seats_of(site) == [("Ann", "player"), ("Bob", "player")]
+    assert [s.name for s in server.arbiter.seats] == ["Ann", "Bob"]
+
+
+def test_wrong_codes_brake_the_guessing_browser_not_the_others():
+    """Every browser reaches the arbiter from 127.0.0.1: the gateway brakes wrong codes by the
+    browser's own address (the arbiter's CodeThrottle), so one guesser waits alone."""
+    from lan_demon.web.frames import Join
+    from lan_demon.web.gateway import Gateway
+    now = [100.0]
+    gate = Gateway("tcp://127.0.0.1:1", code="ABCDEFGH", clock=lambda: now[0])
+    wrong, right = Join("Eve", code="ZZZZZZZZ"), Join("Ann", code="abcd efgh")
+    said = [gate._code_refusal(wrong, "10.0.0.66") for _ in range(5)]
+    assert said[:4] == ["Wrong room code. Check it on the host's screen and try again."] * 4
+    assert said[4] == "Too many wrong room codes. Try again in 1 second."
+    assert gate._code_refusal(right, "10.0.0.66") == said[4]
+    assert gate._code_refusal(right, "10.0.0.7") is None  # another browser: not held up
+    now[0] += 1
+    assert gate._code_refusal(right, "10.0.0.66") is None
+
+
+def test_junk_frames_are_answered_and_the_table_goes_on(host, web):
+    server = host("racing-demon")
+    site = web(server)
+    junk = ["not json", "[1, 2]", '{"no": "kind"}', '{"t": "dance"}',
+            '{"t": "act", "do": "play", "from": {"deep": [1]}}',
+            '{"t": "act", "do": "play", "hack": 1}', '{"t": "join", "name": 7}',
+            '{"t": "act", "do": "take", "slot": -1}', '{"t": "key", "key": "' + "k" * 99 + '"}']
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ann, bob = await open_page(session, site.url), await open_page(session, site.url)
+            await ann.send({"t": "act", "do": "ready"})  # before sitting down: words, no harm
+            said = await ann.until(lambda f: f["t"] == "error")
+            assert said["words"] == "sit down or watch first"
+            await ann.join("Ann")
+            await bob.join("Bob")
+            for frame in junk:
+                await ann.send(frame)
+                said = await ann.until(lambda f: f["t"] == "error")
+                assert said["words"] and "Traceback" not in said["words"]
+            await ann.ws.send_bytes(b"\x00\xff")
+            said = await ann.until(lambda f: f["t"] == "error")
+            assert "not text" in said["words"]
+            await ann.send({"t": "act", "do": "ready"})  # Ann's seat still works
+            face = await bob.until_face(lambda f: [s["ready"] for s in f["seats"]] ==
+                                        [True, False])
+            assert [s["name"] for s in face["seats"]] == ["Ann", "Bob"]
+            # A frame over the bound closes that socket only (aiohttp's max_msg_size); the
+            # seat is kept for its token, and Bob's page hears the table as before.
+            await ann.send('{"t": "key", "key": "' + "x" * MAX_FRAME + '"}')
+            while await ann.receive() is not None:  # (faces sent before it was read)
+                assert ann.frames[-1]["t"] == "face"
+            await bob.send({"t": "act", "do": "ready"})
+            await bob.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
+    run(scenario())
+    assert seats_of(site) == [("Ann", "player"), ("Bob", "player")]
+
+
+def test_a_flood_from_one_page_is_bounded(host, web):
+    """A page sending as fast as it can is held to its bucket (RATE a second, bursts of
+    BURST): with the brake's clock stopped, exactly BURST frames are read (the join, then
+    intents the seat refuses in its line), the next is answered "too many taps" once, the rest
+    are dropped unread — and another page still hears the table."""
+    server = host("racing-demon")
+    site = web(server)
+    site.gateway.clock = lambda: 1000.0  # no refill: the bucket's burst is all there is
+    sent = 400
+
+    def said(token):
+        return site.call(lambda: site.gateway.seats[token].seat.said)
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ann, bob = await open_page(session, site.url), await open_page(session, site.url)
+            token = (await ann.join("Ann"))["token"]  # (the join is the bucket's first frame)
+            await bob.join("Bob")
+            before = said(token)
+            for _ in range(sent):
+                await ann.send({"t": "act", "do": "nonsense"})
+            warned = await ann.until(lambda f: f["t"] == "error")
+            assert warned["words"].startswith("too many taps")
+            face = await ann.until_face(lambda f: f["line"] and f["line"]["kind"] == "refusal")
+            assert face["line"]["words"] == "no round is being played now"
+            await bob.send({"t": "act", "do": "ready"})
+            await bob.until_face(lambda f: [s["ready"] for s in f["seats"]] == [False, True])
+            assert said(token) - before == BURST - 1  # those read; the rest never were
+            assert [f["t"] for f in ann.frames].count("error") == 1
+    run(scenario())
+    assert RATE > 0
+    assert seats_of(site) == [("Ann", "player"), ("Bob", "player")]
+
+
+def test_leave_gives_the_seat_up(host, web):
+    server = host("racing-demon")
+    site = web(server)
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ann = await open_page(session, site.url)
+            await ann.join("Ann")
+            await ann.send({"t": "leave"})
+            bye = await ann.until(lambda f: f["t"] == "bye")
+            assert bye["words"] == "You left the table."
+            assert await ann.receive() is None
+    run(scenario())
+    assert seats_of(site) == []
