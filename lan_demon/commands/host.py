@@ -18,6 +18,7 @@ from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_L
                                         positive, rate_limit, seed)
 from lan_demon.commands.resume import resume_host
 from lan_demon.commands.serve import Announcement, serve_table
+from lan_demon.commands.web_page import add_web, web_choice
 from lan_demon.games import GAME_IDS, get_game
 from lan_demon.net.journals import KEEP_FINISHED
 from lan_demon.net.settings import COUNTDOWN, FAIRNESS_MS, RATE_LIMIT, TURN_TIMEOUT
@@ -95,6 +96,7 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
                       "code with --lan, none on loopback)")
     host.add_argument("--name", dest="table_name", help="the table's name on the LAN "
                       "(default: GAME on HOSTNAME)")
+    add_web(host)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from lan_demon.net.settings import Settings
     if args.port is not None and not 0 <= args.port < 65536:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    web = web_choice(args)
     if args.level is not None and args.bots is None:
         raise UsageError("--level sets the host's own bots; it goes with --bots N")
     if args.resume is not None:
@@ -111,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         if args.no_journal:
             raise UsageError("--no-journal conflicts with --resume: a resumed host appends to "
                              "the journal it resumes; leave --no-journal out")
-        return resume_host(args)
+        return resume_host(args, web)
     if args.no_journal and args.journal is not None:
         raise UsageError("--journal and --no-journal say opposite things: give one of them")
     secure = args.lan if args.secure is None else args.secure
@@ -169,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
                   flush=True)
         try:
             return serve_table(server, lan, name, args.game, keys, code, info, args.json,
-                               why_not)
+                               why_not, web)
         finally:
             if bots is not None:
                 bots.close()

@@ -97,16 +97,33 @@ def _round_line(arb: Any, number: int) -> str:
     return f"round {number} over: {this} · totals {totals}"
 
 
+#: Lines the log prints before the page's address is said again at a round's end (the address
+#: and its QR code printed at the start have scrolled away for a latecomer by then).
+REMIND_AFTER = 12
+
+
 class HostLog:
-    """Called by the server's loop with its arbiter; prints what changed to ``out``."""
+    """Called by the server's loop with its arbiter; prints what changed to ``out``.
+
+    ``remind``: lines said again at the end of a round once :data:`REMIND_AFTER` lines have
+    gone by since they were last shown (the page's address for browsers, set by
+    :func:`lan_demon.commands.serve.serve_table`)."""
 
     def __init__(self, out: TextIO, since: Any = None):
         """``since``: an arbiter whose table is news no more (a resumed match's seats)."""
         self.out = out
         self.seen = look(since) if since is not None else Look()
+        self.remind: list[str] = []
+        self.since_reminder = 0
 
     def __call__(self, arb: Any) -> None:
         now = look(arb)
         for line in news(self.seen, now, arb):
             print(f"lan-demon: {line}", file=self.out, flush=True)
+            self.since_reminder += 1
+        if self.remind and now.rounds > self.seen.rounds and \
+                self.since_reminder >= REMIND_AFTER and now.phase != "over":
+            for line in self.remind:
+                print(line, file=self.out, flush=True)
+            self.since_reminder = 0
         self.seen = now

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from lan_demon.bots.levels import DEFAULT_LEVEL as PLAY_LEVEL
 from lan_demon.commands import prompts
@@ -12,6 +13,7 @@ from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_L
                                         add_deals, add_handicap, add_level, check_speed, lag_cap,
                                         match_options, pause, pause_value, positive, seed,
                                         speed_names)
+from lan_demon.commands.web_page import add_web, web_choice
 from lan_demon.games import GAME_IDS, get_game
 
 HELP = "sit at a table with bots (the main job)"
@@ -45,12 +47,14 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--lag-cap", dest="lag_cap_ms", type=lag_cap, help="RD-11: the most "
                       "milliseconds a move's claimed time may precede its arrival, measured "
                       f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g})")
+    add_web(play)
 
 
 def run(args: argparse.Namespace) -> int:
     from lan_demon.coach import coach_for
     from lan_demon.bots import make_strategy
     from lan_demon.commands import local_table
+    from lan_demon.commands.web_page import start_web
     from lan_demon.net.client import Client
     from lan_demon.tui import app
     game = get_game(args.game)
@@ -65,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if args.strategy is not None:
         make_strategy(game.id, args.strategy)  # an unknown name: one line naming the choices
     level = PLAY_LEVEL if args.level is None else args.level
+    web = web_choice(args)
     options = match_options(game.id, args.handicap, args.deals)
     prompts.need_terminal()
     lag_cap_ms = DEFAULT_LAG_CAP_MS if args.lag_cap_ms is None else args.lag_cap_ms
@@ -72,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
                                           strategy=args.strategy, level=level,
                                           pause=pause_value(args.pause),
                                           lag_cap_ms=lag_cap_ms, options=options)
+    page = None
     try:
+        page = start_web(table.server, game.id, None, None, web, sys.stdout)
         client = Client(table.address, name=args.name).connect()
         table.add_bots(bots)
         levels = local_table.LEVEL_LABELS if bots else []  # no bots: nothing for v to set
@@ -83,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         client.close()
         said = last_word(client.table)
     finally:
+        if page is not None:
+            page.stop()
         table.close()
     print(said)
     return 0

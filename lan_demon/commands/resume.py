@@ -7,6 +7,7 @@ user's journal folder (:mod:`lan_demon.net.journals`), said which."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,10 @@ from lan_demon.commands.options import SETTING_FLAGS, check_code, flag_values, p
 from lan_demon.commands.serve import Announcement, serve_table
 
 
-def resume_host(args: argparse.Namespace) -> int:
+def resume_host(args: argparse.Namespace, web: Any = None) -> int:
+    """``host --resume``; ``web``: the page for browsers, as a fresh host serves it (a
+    :class:`~lan_demon.commands.web_page.WebChoice`: the browsers' seats are not kept across
+    the stop, the terminals' are)."""
     from lan_demon.net.journal import read_journal
     from lan_demon.net.journals import hold
     from lan_demon.net.recovery import host_settings, resume, summary
@@ -83,7 +87,10 @@ def resume_host(args: argparse.Namespace) -> int:
         server.watch = HostLog(info, since=server.arbiter)  # says what changes from here on
         code, keys = (secrets.code, secrets.keys) if secrets else (None, None)
         name = secrets.name if secrets and secrets.lan else None
-        return serve_table(server, lan, name, settings.game, keys, code, info, args.json)
+        if web is not None:  # the page serves where the table serves
+            web = dataclasses.replace(web, lan=bool(secrets and secrets.lan))
+        return serve_table(server, lan, name, settings.game, keys, code, info, args.json,
+                           web=web)
     finally:
         held.release()
 

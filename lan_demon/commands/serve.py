@@ -32,9 +32,10 @@ class Announcement:
 
 def serve_table(server: Any, lan: Announcement, name: str | None, game: str, keys: Any,
                 code: str | None, info: Any, as_json: bool,
-                unjournaled: str | None = None) -> int:
+                unjournaled: str | None = None, web: Any = None) -> int:
     """Show the room code, the key's fingerprint and where the match is journaled (or why it
-    is not: ``unjournaled``), announce the table on the LAN when it has a LAN name, and
+    is not: ``unjournaled``), announce the table on the LAN when it has a LAN name, serve the
+    page to browsers as ``web`` (a :class:`~lan_demon.commands.web_page.WebChoice`) says, and
     serve."""
     if code is not None:
         from lan_demon.net.security import format_code
@@ -50,13 +51,33 @@ def serve_table(server: Any, lan: Announcement, name: str | None, game: str, key
               "but anyone who can see the network traffic sees the play (--secure hides it)",
               file=info, flush=True)
     print(f"lan-demon: {journal_words(server, unjournaled)}", file=info, flush=True)
+    page = None
     try:
         if name is not None:
             lan.announcer = announce(name, game, server, keys, code is not None, info)
+        if web is not None:
+            from lan_demon.commands.web_page import start_web
+            page = start_web(server, game, keys, code, web, info)
+            if page is not None and hasattr(server.watch, "remind"):
+                server.watch.remind = web_reminder(page.url, web.lan, code)
         return _serve_host(server, as_json)
     finally:
+        if page is not None:
+            page.stop()
         lan.close()
         server.close()
+
+
+def web_reminder(url: str, lan: bool, code: str | None) -> list[str]:
+    """What the host's log says again between rounds, for latecomers: the page's address (and
+    its QR code at a --lan table), which has scrolled away since the start."""
+    from lan_demon.commands.web_page import banner
+    lines = banner(url, lan, colour=False)
+    if lan:
+        coded = "" if code is None else " (with the room code shown above)"
+        lines[0] = f"lan-demon: to sit down from a phone on this Wi-Fi, open {url}{coded} or " \
+                   f"scan this code:"
+    return lines
 
 
 def announce(name: str, game: str, server: Any, keys: Any, code_needed: bool,
