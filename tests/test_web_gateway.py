@@ -159,6 +159,39 @@ def test_wrong_codes_brake_the_guessing_browser_not_the_others():
     assert gate._code_refusal(right, "10.0.0.66") is None
 
 
+def test_a_phone_that_slept_comes_back_to_its_seat(host, web):
+    """The page gone long enough for the arbiter to mark the seat away (its client is not
+    pumped meanwhile, as a silent terminal's): back with the token, the client reconnects by
+    its session token, the seat is here again, with its cards."""
+    server = host("racing-demon")
+    site = web(server)
+
+    def view(token):
+        return site.call(lambda: site.gateway.seats[token].client.view())
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ann, bob = await open_page(session, site.url), await open_page(session, site.url)
+            token = (await ann.join("Ann"))["token"]
+            await bob.join("Bob")
+            for page in (ann, bob):
+                await page.send({"t": "act", "do": "ready"})
+            await ann.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
+            await ann.send({"t": "act", "do": "start"})
+            await ann.until_face(lambda f: f["phase"] == "playing")
+            before = view(token)
+            await ann.ws.close()  # asleep
+            await bob.until_face(lambda f: f["seats"][0]["status"] == "away")
+            again = await open_page(session, site.url)
+            assert (await again.join("", token=token))["seat"] == 0
+            await bob.until_face(lambda f: f["seats"][0]["status"] == "here")
+            face = await again.until_face(lambda f: f["phase"] == "playing" and f["table"])
+            assert face["you"] == 0 and face["state"] == "ok"
+            assert view(token)["players"][0] == before["players"][0]
+    run(scenario())
+    assert [s.status for s in server.arbiter.seats] == ["here", "here"]
+
+
 def test_junk_frames_are_answered_and_the_table_goes_on(host, web):
     server = host("racing-demon")
     site = web(server)
