@@ -122,6 +122,8 @@ class Game(ABC):
     #: gets there (Racing Demon, RD-11). Gin Solitaire's duplicate seats move at once but never
     #: meet, so it is simultaneous without racing.
     races: ClassVar[bool] = False
+    #: The rule that says when a seat moves: cited to a move made while no round is on.
+    moves_rule: ClassVar[str] = "RD-4"
     #: True when the lowest total wins (German Racing Demon penalties).
     lower_is_better: ClassVar[bool] = False
     #: True when :meth:`public_move` may hide part of a move (Gin Solitaire's face-down

@@ -122,6 +122,7 @@ class GinState:
 
 class GinSolitaire(Game):
     id = "gin-solitaire"
+    moves_rule = "GS-4"  # draw, then discard (GS-4)
     title = "Gin Solitaire"
     min_players = 1
     max_players = 8

@@ -165,6 +165,7 @@ class RackO(Game):
     """The rules of Rack-O; holds no state of its own."""
 
     id: ClassVar[str] = "racko"
+    moves_rule: ClassVar[str] = "RK-4"  # turns go round (RK-4)
     title: ClassVar[str] = "Rack-O"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4

@@ -240,7 +240,7 @@ class Client(TableCopy):
         if self.seat is None:
             raise ConnectError("spectators cannot play")
         if self.table["phase"] != "playing" or self.predicted is None:
-            raise IllegalMove("RD-4" if self.game and self.game.races else "RK-4",
+            raise IllegalMove(self.game.moves_rule if self.game else "RD-4",
                               "no round is in progress", move)
         self.game.check(self.predicted, self.seat, move)  # illegal: raises, nothing is sent
         rid = next(self._ids)
