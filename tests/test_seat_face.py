@@ -1,0 +1,92 @@
+"""Issue 28: ``face(seat)`` — what the page is sent — never holds a card the seat may not see,
+is plain JSON, and making it changes nothing (a real table on 127.0.0.1: bots play a round,
+a player's seat and a spectator's are faced after every step)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from lan_demon.bots.runner import make_bot, run_pool
+from lan_demon.games.cards import Card
+from lan_demon.net.client import Client
+from lan_demon.seat import Seat
+from lan_demon.seat.face import face
+
+pytestmark = pytest.mark.timeout(60)
+
+CARD = re.compile(r"^(?:[A2-9TJQK][SHDC]|\?\?)$")
+
+
+def strings(data: Any) -> list[str]:
+    if isinstance(data, dict):
+        return [s for v in data.values() for s in strings(v)]
+    if isinstance(data, list):
+        return [s for v in data for s in strings(v)]
+    return [data] if isinstance(data, str) else []
+
+
+def visible(view: Any) -> set[str]:
+    """Every card code in the seat's own redacted view, without owners."""
+    out = set()
+    for text in strings(view):
+        try:
+            out.add(Card.from_data(text).code)
+        except Exception:  # not a card: a name, a phase
+            continue
+    return out
+
+
+def check(seat: Seat, faces: list[dict[str, Any]]) -> None:
+    before = (seat.client.seq, len(seat.client.pending), seat.said, seat.confirm)
+    made = face(seat)
+    assert json.loads(json.dumps(made)) == made  # plain JSON, and back
+    assert face(seat) == made and before == (seat.client.seq, len(seat.client.pending),
+                                             seat.said, seat.confirm)  # changes nothing
+    view = seat.client.view()
+    table = made["table"]
+    if table is not None and view is not None:
+        if made["game"] == "racko":
+            assert table["rack"] == view.get("rack")
+            assert table["held"] in (None, view.get("held"))
+        else:
+            cards = {s for s in strings(table) if CARD.match(s)}
+            assert cards <= visible(view), cards - visible(view)
+    faces.append(made)
+
+
+@pytest.mark.parametrize("game, strategy", [("racing-demon", "greedy"),
+                                            ("racing-demon-german", "greedy"),
+                                            ("racko", "greedy"), ("gin-solitaire", "greedy")])
+def test_a_face_holds_only_what_its_seat_may_see(host, game, strategy):
+    players = 1 if game == "gin-solitaire" else 2
+    server = host(game, players=players + (1 if game == "gin-solitaire" else 0),
+                  rounds=5 if game == "racing-demon-german" else 1, seed=5)  # (RG-7: 5 at least)
+    bots = [make_bot(server.address, strategy, f"bot{i}", seed=i, speed="flat-out",
+                     context=server.context) for i in range(players)]
+    host.clients.extend(b.client for b in bots)
+    if game == "gin-solitaire":  # a second Gin player, so that the table has "others"
+        bots.append(make_bot(server.address, strategy, "bot9", seed=9, speed="flat-out",
+                             context=server.context))
+        host.clients.append(bots[-1].client)
+    watcher = Client(server.address, name="Sue", role="spectator",
+                     context=server.context).connect()
+    host.clients.append(watcher)
+    player, spectator = Seat(bots[0].client), Seat(watcher)
+    faces: list[dict[str, Any]] = []
+
+    def step() -> bool:
+        watcher.pump()
+        watcher.take_notices()
+        check(player, faces)
+        check(spectator, faces)
+        return player.phase in ("between", "over")  # the first round played
+
+    run_pool(bots, until=step, timeout=45)
+    playing = [f for f in faces if f["phase"] == "playing" and f["table"]]
+    assert playing and any(f["spectator"] for f in playing)
+    check(player, faces)  # the round over: its scores, every part, as data
+    assert faces[-1]["phase"] in ("between", "over") and faces[-1]["scores"]["rows"]
