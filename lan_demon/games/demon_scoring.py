@@ -26,16 +26,29 @@ def handicap_setup(match: Match, german: bool) -> dict[str, Any]:
     return {"pile_sizes": sizes, "handicap": True}
 
 
+def seat_score(stacked: int, kings: int, out: bool, pile_left: int, german: bool) -> int:
+    """One seat's round score from its counts: RD-14 (+1 a card stacked, +5 a King claimed,
+    +10 out, -1 a card left in the Pile) or RG-6 (a penalty: the cards left in the Pile)."""
+    if german:
+        return pile_left
+    return stacked + 5 * kings + 10 * out - pile_left
+
+
+def running_score(player: dict[str, Any], german: bool) -> int:
+    """What the round would score now for a player of a view (``table_view``'s ``players``
+    entry, public counts only): the score a seat's screen shows as it plays."""
+    return seat_score(player["stacked"], player["kings"], player["out"], player["pile"], german)
+
+
 def score_round(state: DemonState, german: bool) -> RoundResult:
     """RD-14 (classic) or RG-6 (German penalties); RD-16 falls out of the same sums."""
     scores, detail = [], []
     for s in state.seats:
         left = len(s.pile)
+        scores.append(seat_score(s.stacked, s.kings, s.out, left, german))
         if german:
-            scores.append(left)
             detail.append({"pile_size": s.pile_size, "pile_left": left, "out": s.out})
         else:
-            scores.append(s.stacked + 5 * s.kings + 10 * s.out - left)
             detail.append({"pile_size": s.pile_size, "stacked": s.stacked, "kings": s.kings,
                            "out": s.out, "pile_left": left})
     return RoundResult(scores, detail)

@@ -8,10 +8,9 @@ Who was first when two cards meet (RD-11) is settled before that, by whoever cal
 Around the engine, in modules named after what they hold: the moves and their parsing
 (:mod:`.demon_moves`), the table as data — plain data, copies, redaction, views
 (:mod:`.demon_table`), the Pack and RD-13's stuck table (:mod:`.demon_stuck`), the scores and
-handicaps (:mod:`.demon_scoring`). One method, :meth:`RacingDemon.to_middle`, resolves where a
-"to the middle" play goes, for :meth:`~RacingDemon.apply`, the mirror's
-:meth:`~RacingDemon.replay` (which keeps a client's redacted copy in step from the events of each
-committed move) and :meth:`~RacingDemon.destination` alike.
+handicaps (:mod:`.demon_scoring`), how stacks build (:mod:`.demon_stacks`). One method,
+:meth:`RacingDemon.to_middle`, resolves where a "to the middle" play goes, for ``apply``, the
+mirror's ``replay`` (a client's redacted copy kept in step) and ``destination`` alike.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from lan_demon.games.demon_moves import (COLUMN_NAMES, COLUMNS, PLACE, CallOut, 
                                          Timeout, TurnPack, VoteStuck, move_from_data,
                                          parse_move)
 from lan_demon.games.demon_scoring import handicap_setup, score_round
+from lan_demon.games.demon_stacks import card_key, next_key
 from lan_demon.games.demon_stuck import (empty_pack, out_refusal, over_refusal, timeout, turn_pack,
                                          vote_stuck, voted_already)
 from lan_demon.games.demon_table import (DemonSeat, DemonState, Stack, cards_in_play, copy_table,
@@ -105,10 +105,10 @@ class RacingDemon(Game):
         return state.over
 
     def _key(self, card: Card) -> Any:
-        return card.rank if self.german else (card.rank, card.suit)
+        return card_key(card, self.german)
 
     def _next_key(self, top: Card) -> Any:
-        return top.rank + 1 if self.german else (top.rank + 1, top.suit)
+        return next_key(top, self.german)
 
     def legal_moves(self, state: DemonState, seat: int) -> list[Move]:
         if state.over or not 0 <= seat < len(state.seats) or state.seats[seat].out:

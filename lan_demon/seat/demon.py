@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lan_demon.games import demon_stacks
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
 from lan_demon.seat import events as ev
@@ -29,13 +30,6 @@ LATE = 3.0
 SOURCES = ("pile", "waste", "c1", "c2", "c3", "c4")
 
 
-def score_so_far(p: dict[str, Any], german: bool) -> int:
-    """What the round would score now (RD-14; RG-6 counts the Pile only)."""
-    if german:
-        return p["pile"]
-    return p["stacked"] + 5 * p["kings"] + 10 * p["out"] - p["pile"]
-
-
 def rank_target(move: Play, column_size: int) -> int:
     """Where a card is best played: a stack, then a whole column moved (a Pile card refills
     it), then any other column; a partial run last."""
@@ -44,11 +38,6 @@ def rank_target(move: Play, column_size: int) -> int:
     if move.source.startswith("c"):
         return 1 if move.count == column_size else 3
     return 2
-
-
-def takes(top: Card, card: Card, german: bool) -> bool:
-    """A stack showing ``top`` takes ``card`` next (RD-5 in suit; RG-3 any suit)."""
-    return card.rank == top.rank + 1 and (german or card.suit == top.suit)
 
 
 class DemonSeat:
@@ -179,53 +168,52 @@ class DemonSeat:
         return sources, stacks
 
     def no_place(self, source: str) -> tuple[str, str | None]:
-        """Why the card of ``source`` cannot be played, in words first, with the rule of the
-        game being played: a lost race when the card fitted a stack as last seen."""
-        german = self.german
+        """Why the card of ``source`` cannot be played, in words first, with the rule the
+        engine cites (:func:`~lan_demon.games.demon_stacks.no_place`): a lost race (RD-11)
+        when the card fitted a stack as last seen."""
+        client = self.seat.client
+        state = client.predicted
+        if state is None or client.seat is None:
+            return "there is no round to play in", None
+        why = demon_stacks.no_place(client.game, state, client.seat, source)
+        if why is None:  # (asked only when the seat found no place: the table moved since)
+            return "that card has a place now — try again", None
+        if why.why == "empty_waste":
+            return "your waste is empty: " + self.seat.how("Space turns the Pack",
+                                                            "turn the Pack"), why.rule
+        if why.why == "empty":
+            return f"your {source} is empty", why.rule
+        if why.why == "unknown":
+            return "that card is not known yet — a moment", why.rule
         card = self.card(source)
-        if card is None:
-            if source == "waste":
-                return "your waste is empty: " + self.seat.how("Space turns the Pack",
-                                                                "turn the Pack"), "RG-5" if german else "RD-9"
-            return f"your {source} is empty", "RD-10"
-        if card.hidden:
-            return "that card is not known yet — a moment", None
-        lost = self.lost_race(card)
+        lost = self.lost_race(card) if card is not None else None
         if lost:
             return lost, "RD-11"
-        below = with_article(rank_name(card.rank - 1)) if german else \
-            Card(card.rank - 1, card.suit).symbol
-        if german:  # words short enough for the status line at 60 columns
-            return f"{card.symbol} fits no stack (needs {below}); no laddering here", \
-                "RG-3, RG-4"
-        if card.rank == 13:
-            return f"{card.symbol} fits no stack (needs {below}); no column takes a King", \
-                "RD-5, RD-7"
+        needs = why.needs
+        if why.why == "no_stack":  # words short enough for the status line at 60 columns
+            return f"{card.symbol} fits no stack (needs {with_article(rank_name(needs.rank))}" \
+                "); no laddering here", why.rule
+        if why.why == "king":
+            return f"{card.symbol} fits no stack (needs {needs.symbol}); no column takes a " \
+                "King", why.rule
         column = f"no column ({with_article('black' if card.red else 'red')} " \
             f"{rank_name(card.rank + 1)})"
-        return f"{card.symbol} fits no stack (needs {below}) and {column}", "RD-5, RD-7"
+        return f"{card.symbol} fits no stack (needs {needs.symbol}) and {column}", why.rule
 
     def lost_race(self, card: Card) -> str | None:
         """ "Ann beat you to the 4♥ stack" when ``card`` fitted a stack as the seat saw it
-        (last, or within RACE_GRACE) and another player's card has covered it since."""
-        seat = self.seat
-        state = seat.client.predicted
-        if state is None:
+        (last, or within RACE_GRACE) and another player's card has covered it since — the
+        engine judges it (:func:`~lan_demon.games.demon_stacks.race_lost`)."""
+        client = self.seat.client
+        if client.predicted is None:
             return None
-        german = self.german
-        for sid, code in self.seen.tops(seat.clock()):
-            top = code_card(code)
-            if top is None or not takes(top, card, german):
-                continue
-            stack = state.stacks.get(sid)
-            if stack is not None and stack.cards[-1] == top:
-                continue  # unchanged: not a race (and the card would fit it now)
-            winner = _winner(state, sid, top)
-            if winner == seat.client.seat:
-                continue  # your own card took it
-            return race_text(seat.names(), {"by": winner if winner is not None else -1,
-                                            "top": code})
-        return None
+        lost = demon_stacks.race_lost(client.game, client.predicted, client.seat, card,
+                                      self.seen.tops(self.seat.clock()))
+        if lost is None:
+            return None
+        _, top, winner = lost
+        return race_text(self.seat.names(), {"by": winner if winner is not None else -1,
+                                             "top": top.to_data()})
 
     # --- intents ----------------------------------------------------------------------------
 
@@ -264,15 +252,3 @@ def _plays(seat: Any) -> int | None:
     """The cards played to a stack or a column this round, as the table has it (RD-13)."""
     return getattr(getattr(seat.client, "mirror", None), "plays", None)
 
-
-def _winner(state: Any, sid: int, top: Card) -> int | None:
-    """Whose card went onto stack ``sid`` after ``top`` (or claimed it with a King)."""
-    stack = state.stacks.get(sid)
-    if stack is not None:
-        cards = stack.cards
-        for i, card in enumerate(cards[:-1]):
-            if card == top:
-                return cards[i + 1].owner
-        return None
-    claimed = getattr(state, "claimed", {})
-    return claimed.get(sid)

@@ -206,7 +206,8 @@ def table(seat: Any) -> dict[str, Any] | None:
 
 
 def demon_table(seat: Any, view: dict[str, Any]) -> dict[str, Any]:
-    from lan_demon.seat.demon import SOURCES, score_so_far
+    from lan_demon.games.demon_scoring import running_score
+    from lan_demon.seat.demon import SOURCES
     game = seat.game
     you = None if seat.spectator else seat.client.seat
     lit_sources, lit_stacks = game.fits() if you is not None else (set(), set())
@@ -224,7 +225,7 @@ def demon_table(seat: Any, view: dict[str, Any]) -> dict[str, Any]:
             "waste_top": plain(me.get("waste_top")), "waste_count": me["waste"],
             "pack_count": me["pack"], "columns": [[plain(c) for c in col]
                                                   for col in me["columns"]],
-            "score_so_far": score_so_far(me, german), "voted": me["voted"],
+            "score_so_far": running_score(me, german), "voted": me["voted"],
             "lit": sorted(lit_sources),
             "places": {source: [{"to": m.target, "count": m.count,
                                  "words": game.place_words(m)} for m in game.places(source)]

@@ -35,14 +35,16 @@ from typing import Any
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play
 from lan_demon.seat.acts import SOURCE_KEYS
-from lan_demon.seat.demon import DemonSeat, rank_target, score_so_far, takes
+from lan_demon.games.demon_scoring import running_score
+from lan_demon.games.demon_stacks import same_next
+from lan_demon.seat.demon import DemonSeat, rank_target
 from lan_demon.tui import demon_coach
 from lan_demon.tui.demon_words import CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, short_name
 from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,
                                  signed, text_of)
 from lan_demon.tui.table import Controller, GameScreen
 
-__all__ = ["DemonScreen", "SOURCE_KEYS", "rank_target", "score_so_far", "takes"]
+__all__ = ["DemonScreen", "SOURCE_KEYS", "rank_target"]
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SUIT_ROWS = "SHDC"  # the order of the stack rows in the classic game
 FULL_NAME, COMPACT_NAME = 6, 4  # characters of a name in a full / compact entry
@@ -206,7 +208,7 @@ class DemonScreen(GameScreen):
         cells = [card4(card, owner=True, lit=sid in lit) for sid, card in group]
         if fold or len(lead) + 5 * len(cells) > width:
             cells = []
-            for card, ids in _same_tops(group, german):
+            for card, ids in same_next(group, german):
                 if len(ids) == 1:
                     cells.append(card4(card, owner=True, lit=ids[0] in lit))
                 else:  # the face alone, then how many stacks show it
@@ -303,7 +305,7 @@ class DemonScreen(GameScreen):
         """Your head line (split in two when narrow) and your Line of 4 (one row in German)."""
         seat = ctl.client.seat or 0
         pile, waste = code_card(me["pile_top"]), code_card(me.get("waste_top"))
-        so_far = score_so_far(me, german)  # RG-6: a penalty, the cards left in the Pile
+        so_far = running_score(me, german)  # RG-6: a penalty, the cards left in the Pile
         tally: Fragments = [("", f"penalty {so_far}" if german else f"score {signed(so_far)}")]
         if me["voted"]:  # not by this screen: the table votes for a seat that is away (RD-13)
             tally.append(("class:good", "  stuck ✓" if self.game.voted_here else
@@ -354,11 +356,3 @@ class DemonScreen(GameScreen):
 def _rows(frags: Fragments) -> int:
     return sum(text.count("\n") for _, text in frags)
 
-
-def _same_tops(group: list[tuple[int, Card]], german: bool) -> list[tuple[Card, list[int]]]:
-    """Stacks with the same next card folded together, in order: (a top card, their ids)."""
-    folded: dict[Any, tuple[Card, list[int]]] = {}
-    for sid, card in group:
-        key = card.rank if german else (card.rank, card.suit)
-        folded.setdefault(key, (card, []))[1].append(sid)
-    return list(folded.values())
