@@ -65,11 +65,14 @@ def play_round(seat: int | None = 0) -> tuple[Any, TableClient]:
     ctl, _ = controller(client, coach=DemonCoach)
     client.notices.append(Notice("round", data={"round": 0}))
     ctl.pump()
+    ctl.pump()  # the seat sees the table, as the screen\'s loop does
     ctl.render(100, 30)
     client.clock.now += 3
+    ctl.pump()  # the seat sees the table, as the screen\'s loop does
     ctl.render(100, 30)
     client.clock.now += 4
     client.game.apply(client.state, 1, Play("pile", "s1"))
+    ctl.pump()  # the seat sees the table, as the screen\'s loop does
     ctl.render(100, 30)
     client.notices.append(Notice("beaten", "RD-11: Bob got to the 4♥ stack first, by 12 ms",
                                  {"code": "beaten", "by": 1, "stack": 1, "top": "4H",
@@ -126,9 +129,11 @@ def quick_round(since_go: float | None) -> Any:
     if since_go is not None:
         client.table["go"] = client.clock.now - since_go
     ctl, _ = controller(client, coach=DemonCoach)
+    ctl.pump()  # the seat sees the table, as the screen\'s loop does
     ctl.render(100, 30)
     client.clock.now += 1
     client.game.apply(client.state, 0, Play("c1", "s1"))
+    ctl.pump()  # the seat sees the table, as the screen\'s loop does
     ctl.render(100, 30)
     result = {"scores": [1, -2], "detail": [{"stacked": 1, "out": False, "pile_left": 1},
                                              {"stacked": 0, "out": False, "pile_left": 2}]}
@@ -234,6 +239,7 @@ def test_rd13_a_play_that_clears_your_stuck_vote_says_so_and_a_rotation_does_not
     ctl.key("s")  # a second time: the engine says she has voted already
     assert "already voted" in " ".join(text_of(ctl.render(100, 30)).split())
     client.game.apply(client.state, 1, Play("pile", "s1"))  # Bob's 5♥ onto the 4♥ stack
+    ctl.pump()  # the seat sees it (drawing changes nothing)
     text = " ".join(text_of(ctl.render(100, 30)).split())
     assert "a card was played, so your stuck vote is cleared" in text and "(RD-13)" in text
     assert "stuck ✓" not in text and "already voted" not in text

@@ -63,6 +63,12 @@ class TableClient:
         if pick is not None and len(self.truth.seats[s].pile) > 3:  # nobody goes out
             self.game.apply(self.truth, s, pick)
 
+    def pump(self) -> None:
+        """Nothing arrives: :meth:`sync` has put the table's news in the copy already."""
+
+    def take_notices(self) -> list[Any]:
+        return []
+
     def sync(self) -> None:
         """The client's copy: the redacted table, as the arbiter would send it."""
         self.mirror = self.game.redact(self.truth, self.seat)
@@ -259,7 +265,8 @@ def race_table(german: bool = False) -> tuple[TableClient, Controller, str]:
     truth = client.truth
     ada = truth.seats[1]
     ctl = controller(client)
-    ctl.render(80, 24)  # the screen shows the A♥ stack, and 2♥ fits it
+    ctl.pump()  # the seat sees the A♥ stack (drawing changes nothing), and 2♥ fits it
+    ctl.render(80, 24)
     assert any(m == Play("pile", "s7") for m in client.legal_moves())
     truth.stacks[7].cards.append(Card(2, "H", 1))  # Ada's card gets there first
     truth.wants = {(3 if german else (3, "H")): [7]}
@@ -283,12 +290,14 @@ def test_rd11_a_card_pressed_just_after_a_rivals_landed_on_screen_still_lost_a_r
     client, ctl, key = race_table()
     now = [100.0]
     ctl.clock = lambda: now[0]
-    ctl.render(80, 24)  # the screen draws Ada's 2♥ on the stack
+    ctl.pump()  # the seat sees Ada's 2♥ on the stack, and the screen draws it
+    ctl.render(80, 24)
     now[0] += RACE_GRACE - 0.1
     ctl.key(key)
     assert ctl.flash_text == "Ada beat you to the A♥ stack" and ctl.flash_rule == "RD-11"
     client, ctl, key = race_table()
     ctl.clock = lambda: now[0]
+    ctl.pump()
     ctl.render(80, 24)
     now[0] += RACE_GRACE + 0.1
     ctl.key(key)

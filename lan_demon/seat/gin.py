@@ -138,24 +138,36 @@ class GinSeat:
         return self.seat.client.view()
 
     def layout(self, view: dict[str, Any] | None = None) -> Layout:
-        """The hand of ``view`` as laid out, its letters kept from the last hand seen."""
+        """The hand of ``view`` as laid out, its letters kept from the last hand the pump saw.
+        Reading it changes nothing: a hand the pump has not seen yet (a move just sent) is
+        laid out afresh each time; :meth:`watch` keeps it."""
         view = view if view is not None else self.view()
         hand = tuple(view.get("hand", [])) if view else ()
-        if self._layout is None or self._layout[0] != hand:
-            lay = Layout([Card.from_data(c) for c in hand])
-            if self._layout is not None:
-                lay.keep_letters(self._layout[1].letters)
-                self.drawn = self._new_card(self._layout[1], lay)
-            self._layout = (hand, lay)
-            if self.coach is not None and view and hand and not lay.unknown \
-                    and "phase" in view:
-                self.coach.see(view)  # every hand shown is remembered, for the coach
-        return self._layout[1]
+        if self._layout is not None and self._layout[0] == hand:
+            return self._layout[1]
+        return self._lay_out(hand)
+
+    def _lay_out(self, hand: tuple[str, ...]) -> Layout:
+        lay = Layout([Card.from_data(c) for c in hand])
+        if self._layout is not None:
+            lay.keep_letters(self._layout[1].letters)
+        return lay
 
     def watch(self) -> list[ev.Event]:
-        """After a pump: the new hand laid out (its letters kept, the coach shown it)."""
-        if self.seat.client.seat is not None:
-            self.layout()
+        """After a pump: a new hand laid out and kept (its letters kept, the card a draw
+        brought noted, the coach shown it)."""
+        if self.seat.client.seat is None:
+            return []
+        view = self.view()
+        hand = tuple(view.get("hand", [])) if view else ()
+        if self._layout is not None and self._layout[0] == hand:
+            return []
+        lay = self._lay_out(hand)
+        if self._layout is not None:
+            self.drawn = self._new_card(self._layout[1], lay)
+        self._layout = (hand, lay)
+        if self.coach is not None and view and hand and not lay.unknown and "phase" in view:
+            self.coach.see(view)  # every hand shown is remembered, for the coach
         return []
 
     @staticmethod

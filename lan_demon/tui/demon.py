@@ -52,7 +52,6 @@ GAP = 2  # spaces between two entries on a row
 
 
 class DemonScreen(GameScreen):
-    keys = PLAYER_KEYS
     rules = CLASSIC_RULES
 
     def __init__(self, coach: Any = None, german: bool = False) -> None:
@@ -65,6 +64,12 @@ class DemonScreen(GameScreen):
         self.choosing = False  # "t" was pressed: the next source key lists its places
         self.options: list[Play] = []
         self.highlight = False  # "h": your cards that fit a stack, and those stacks, lit
+
+    @property
+    def keys(self) -> list[tuple[str, str]]:  # type: ignore[override]
+        """The play keys, for help and the status line; a spectator has none."""
+        seat = self.game.seat
+        return [] if seat is not None and seat.spectator else PLAYER_KEYS
 
     @property
     def coach(self) -> Any:
@@ -156,11 +161,9 @@ class DemonScreen(GameScreen):
     def render(self, ctl: Controller, width: int, height: int) -> Fragments:
         view = ctl.client.view()
         seat = ctl.client.seat
-        self.keys = PLAYER_KEYS if seat is not None else []
         if view is None:
             return line("waiting for the deal…")
         german = view["game"] == "racing-demon-german"
-        self.game.watch()  # (the seat's pump does this; kept here until the tests pump)
         lit_sources, lit_stacks = self.fits(ctl) if self.highlight and seat is not None \
             else (set(), set())
         mine = self._mine(ctl, view["players"][seat], german, width, lit_sources) \
