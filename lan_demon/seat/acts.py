@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from lan_demon.games.racko import SLOTS
+from lan_demon.seat.words import watching
 
 #: Rack-O slot keys: ``1`` → slot 5 … ``9`` → slot 45, ``0`` → slot 50.
 SLOT_KEYS: dict[str, int] = {str((i + 1) % 10): slot for i, slot in enumerate(SLOTS)}
@@ -39,7 +40,7 @@ def act(seat: Any, do: Any, args: dict[str, Any]) -> Any:
     if do == "dismiss":
         return seat.dismiss()
     if seat.spectator:
-        return seat.refuse("you are watching: there are no moves to make")
+        return seat.refuse(watching(seat.how))
     if seat.phase != "playing":
         return seat.refuse("no round is being played now")
     kind = type(game).__name__

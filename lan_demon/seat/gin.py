@@ -21,6 +21,7 @@ from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LI
 from lan_demon.games.melds import HAND_SIZE, best_arrangement, deadwood_after_discard, is_big_gin
 from lan_demon.seat import events as ev
 from lan_demon.seat.outcomes import Question, Refusal, Sent
+from lan_demon.seat.words import watching
 
 LETTERS = "abcdefghijk"
 ON_ITS_WAY = "your drawn card is on its way — a moment"
@@ -194,7 +195,7 @@ class GinSeat:
         seat = self.seat
         view = self.view()
         if seat.client.seat is None:
-            return "spectators watch; they do not play"
+            return watching(seat.how)
         if view is None or seat.phase != "playing":
             return "GS-4: no round is in progress"
         if self.layout(view).unknown:

@@ -18,6 +18,7 @@ from typing import Any
 
 from lan_demon.games.racko import HIDDEN_CARD, SLOTS, DiscardHeld, Draw, Move, Place, TakeDiscard
 from lan_demon.seat import events as ev
+from lan_demon.seat.words import watching
 
 SLOT_WORDS = "1-9, 0"  # the terminal's slot keys, as its words name them
 
@@ -73,7 +74,7 @@ class RackOSeat:
         seat = self.seat
         view = self.view()
         if seat.client.seat is None:
-            return "spectators watch the table; they do not play"
+            return watching(seat.how)
         if view is None or seat.phase != "playing":
             return "RK-4: no round is in progress"
         if view["over"]:

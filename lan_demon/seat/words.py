@@ -103,6 +103,13 @@ def split_rule(text: str) -> tuple[str, str | None]:
     return (words, rule) if sep and is_rule_id(rule) else (text, None)
 
 
+def watching(how: Any) -> str:
+    """What a spectator is told when it tries a move — in every game, on every screen (one
+    wording); ``how`` is the seat's (:meth:`~lan_demon.seat.seat.Seat.how`): a keyed screen
+    adds how to leave by its key."""
+    return "you are watching: there are no moves to make" + how(" — q leaves", "")
+
+
 def code_card(code: str | None) -> Card | None:
     """A card from its wire code in a view (``5H@2``, ``??@1``), or None."""
     if not code:

@@ -19,6 +19,7 @@ from lan_demon.net.client import Client
 from lan_demon.net.table_copy import Notice
 from lan_demon.seat.outcomes import Line
 from lan_demon.seat.seat import SEAT_KEPT_MINUTES
+from lan_demon.seat.words import watching
 from lan_demon.tui.deal_words import deal_rows
 from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, starting
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
@@ -158,7 +159,7 @@ class Controller(TableFacts):
         if phase == "playing":
             self.flash_text, self.flash_rule = "", None  # the last message was about the last key
             if self.spectator:
-                self.flash("you are watching: there are no play keys — q leaves")
+                self.flash(watching(self.how))
             elif not self.screen.key(self, key):
                 self.flash(NOTHING.format(key=key))
             return
