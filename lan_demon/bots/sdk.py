@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.games import GAME_IDS, BadConfig, Game, GameError, IllegalMove
+from lan_demon.seat import events as seat_events
 
 if TYPE_CHECKING:  # the network layer is imported only when a bot is run (see above)
     import zmq
@@ -237,23 +238,27 @@ class BotStrategy(Strategy):
 
 
 def to_event(notice: Any, game: Game, seat: int) -> Event | None:
-    """Translate a client :class:`~lan_demon.net.table_copy.Notice` (kind, text, data)."""
-    kind, data = notice.kind, notice.data
-    if kind == "round":
-        return RoundStart(data["round"])
-    if kind == "move":
-        return Played(data["seat"], _public_move(game, data["move"]), data["seat"] == seat,
-                      data.get("events", []))
-    if kind == "beaten":
-        return Beaten(data.get("move"), data.get("by"), data.get("reason", notice.text))
-    if kind == "refused":
-        return Refused(data.get("move"), data.get("rule") or "",
-                       data.get("reason", notice.text), data.get("code", ""))
-    if kind == "round_end":
-        return RoundEnd(data["round"], list(data["result"]["scores"]), list(data["totals"]))
-    if kind == "match_end":
-        result = data["result"]
-        return MatchEnd(dict(result["totals"]), list(result["winner"]))
+    """Translate a client :class:`~lan_demon.net.table_copy.Notice` (kind, text, data): by
+    way of the seat layer's events (:func:`lan_demon.seat.events.from_notice`), the one
+    translation the terminal and the page are told too."""
+    return from_seat(seat_events.from_notice(notice, seat), game)
+
+
+def from_seat(event: seat_events.Event | None, game: Game) -> Event | None:
+    """The bot's event for one of the seat layer's (None: one a bot does not hear). The
+    fields are the SDK's as they always were; the words are the seat's, not the bot's."""
+    if isinstance(event, seat_events.Go):
+        return RoundStart(event.round)
+    if isinstance(event, seat_events.Played):
+        return Played(event.seat, _public_move(game, event.move), event.mine, event.events)
+    if isinstance(event, seat_events.Beaten):
+        return Beaten(event.move, event.by, event.reason)
+    if isinstance(event, seat_events.Refused):
+        return Refused(event.move, event.rule or "", event.reason, event.code)
+    if isinstance(event, seat_events.RoundEnd):
+        return RoundEnd(event.round, list(event.scores), list(event.totals))
+    if isinstance(event, seat_events.MatchEnd):
+        return MatchEnd(dict(event.totals), list(event.winners))
     return None
 
 

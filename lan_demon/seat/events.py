@@ -2,14 +2,17 @@
 
 :meth:`lan_demon.seat.seat.Seat.pump` returns them in order. Every event carries ``words``
 (what a player is told, in plain English; "" when it is said nowhere, e.g. another seat's
-move) and ``rule`` (the rule id behind it, or None). The SDK's events are built from these
-(``bots/sdk.py``), the terminal flashes their words, the page's ``line`` is the latest of them.
+move) and ``rule`` (the rule id behind it, or None). :func:`from_notice` is the one translation
+of a client's notice into the events of the table's course (a round, a move, a race lost, a
+refusal, a round's and the match's end): the Seat adds its words to them, and the SDK's events
+are made from them (``bots/sdk.py``). The terminal flashes their words, the page's ``line`` is
+the latest of them. Plain data: this module imports no network library.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 
 @dataclass(frozen=True)
@@ -163,3 +166,39 @@ class Closed(Event):
     """The host closed the table after the match (the last scores stay)."""
 
     kind: ClassVar[str] = "closed"
+
+
+class NoticeLike(Protocol):
+    """A client's notice (:class:`lan_demon.net.table_copy.Notice`): its kind, text, data."""
+
+    kind: str
+    text: str
+    data: dict[str, Any]
+
+
+def from_notice(notice: NoticeLike, seat: int | None) -> Event | None:
+    """The event of the table's course a notice tells ``seat`` (None: it is none of those),
+    without words yet. A field the notice lacks takes its plain default (a round 0, no move)."""
+    kind, data = notice.kind, notice.data
+    if kind == "round":
+        return Go(round=data.get("round", 0))
+    if kind == "move":
+        return Played(seat=data.get("seat", -1), move=data.get("move"),
+                      mine=data.get("seat") == seat, events=list(data.get("events", [])))
+    if kind == "beaten":
+        ms = data.get("ms")
+        return Beaten(move=data.get("move"), by=data.get("by"),
+                      ms=ms if isinstance(ms, (int, float)) else None, top=data.get("top"),
+                      reason=data.get("reason", notice.text))
+    if kind == "refused":
+        return Refused(rule=data.get("rule"), move=data.get("move"),
+                       reason=data.get("reason", notice.text), code=data.get("code", ""))
+    if kind == "round_end":
+        result = data.get("result") or {}
+        return RoundEnd(round=data.get("round", 0), scores=list(result.get("scores", [])),
+                        totals=list(data.get("totals", [])), result=result)
+    if kind == "match_end":
+        result = data.get("result") or {}
+        return MatchEnd(totals=dict(result.get("totals", {})),
+                        winners=list(result.get("winner", [])))
+    return None

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from lan_demon.games import GameError, IllegalMove
@@ -221,22 +222,18 @@ class Seat(SeatFacts):
 
     def _notice(self, notice: Notice) -> list[ev.Event]:
         kind, data = notice.kind, notice.data
-        if kind == "beaten":
+        event = ev.from_notice(notice, self.client.seat)  # the course's events, then words
+        if isinstance(event, ev.Beaten):
             explained = self.game.explain(data) if self.game is not None else None
-            line = self.say(explained or data.get("reason") or notice.text,
+            line = self.say(explained or event.reason or notice.text,
                             rule=data.get("rule") or "RD-11", kind="race", read=True)
-            ms = data.get("ms")
-            return [ev.Beaten(line.words, line.rule, data.get("move"), data.get("by"),
-                              ms if isinstance(ms, (int, float)) else None, data.get("top"),
-                              data.get("reason", notice.text))]
-        if kind == "refused":
-            line = self.say(data.get("reason") or notice.text, rule=data.get("rule"),
-                            kind="refusal", read=True)
-            return [ev.Refused(line.words, line.rule, data.get("move"),
-                               data.get("reason", notice.text), data.get("code", ""))]
-        if kind == "move":
-            return [ev.Played("", None, data.get("seat", -1), data.get("move"),
-                              data.get("seat") == self.client.seat, data.get("events", []))]
+            return [replace(event, words=line.words, rule=line.rule)]
+        if isinstance(event, ev.Refused):
+            line = self.say(event.reason or notice.text, rule=event.rule, kind="refusal",
+                            read=True)
+            return [replace(event, words=line.words, rule=line.rule)]
+        if isinstance(event, ev.Played):
+            return [event]
         if kind == "reconnecting":
             if self.confirm == "start":  # nobody would hear the answer
                 self.confirm = None
@@ -251,13 +248,11 @@ class Seat(SeatFacts):
             if self.game is not None:
                 self.game.reset()
             self.rotations, self.confirm = 0, None
-            return [ev.Go(self.say("Go!").words, None, data.get("round", 0))]
-        if kind == "round_end":
-            return [self._round_end(data)]
-        if kind == "match_end":
-            result = data.get("result") or {}
-            return [ev.MatchEnd("the match is over", None, dict(result.get("totals", {})),
-                                list(result.get("winner", [])))]
+            return [replace(event, words=self.say("Go!").words)]
+        if isinstance(event, ev.RoundEnd):
+            return [self._round_end(data, event)]
+        if isinstance(event, ev.MatchEnd):
+            return [replace(event, words="the match is over")]
         if kind == "gone":  # a reconnect refused: the table it was at is no more
             self.reconnecting, self.confirm = False, None
             return [ev.Gone(notice.text)]
@@ -288,7 +283,7 @@ class Seat(SeatFacts):
         self.say(text, read=True)
         return [ev.Presence(text, None, seat, who, str(status))]
 
-    def _round_end(self, data: dict[str, Any]) -> ev.RoundEnd:
+    def _round_end(self, data: dict[str, Any], event: ev.RoundEnd) -> ev.RoundEnd:
         """Going out is an event: a banner and a sound, held a moment before the scores."""
         self.next_at = data.get("next_at")
         if self.next_at is None and "next_at" not in data:
@@ -299,9 +294,7 @@ class Seat(SeatFacts):
         self.banners += 1
         self.banner = Banner(ending_text(self, result), self.banners)
         self.ring()
-        return ev.RoundEnd(self.banner.words, None, data.get("round", 0),
-                           list(result.get("scores", [])), list(data.get("totals", [])),
-                           result)
+        return replace(event, words=self.banner.words)
 
     def _watch_rotations(self) -> list[ev.Event]:
         """RD-13 in words: the mirror counts the rotations; a new one is announced."""
