@@ -20,7 +20,9 @@ pytestmark = pytest.mark.timeout(60)
 #: what cannot be copied or compared (sockets, clocks, hooks); the rest must not move
 LEFT_OUT = {"context", "dealer", "sub", "_polling", "_polled", "clock", "store", "output",
             "seat", "screen", "client", "_game", "coach", "make_coach", "on_notice",
-            "size", "pages"}  # (the last two: the terminal's measure of its last draw, for paging)
+            "size", "pages",  # (the terminal's measure of its last draw, for paging)
+            "_view", "_view_key", "_legal", "_legal_key"}  # (the client's memo of its view and
+#  legal moves, worked out once per change of the table: a cache filled by reading, not state)
 
 
 def state(obj: Any, depth: int = 0) -> Any:

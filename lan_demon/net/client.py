@@ -70,6 +70,10 @@ class Client(TableCopy):
         number of the first round kept. ``remember``: keep the session token on disk
         (:mod:`lan_demon.net.tokens`), so a restart within 5 minutes takes the same seat."""
         super().__init__(history)
+        self._view: dict[str, Any] | None = None
+        self._view_key: tuple[int, int | None] | None = None
+        self._legal: list[Any] = []
+        self._legal_key: tuple[int, int | None] | None = None
         self.watchers: list[Callable[[str, dict[str, Any], int], None]] = []
         self.address = normalize_address(address)
         self.name, self.role, self.token, self.bot = name, role, token, bot
@@ -222,14 +226,25 @@ class Client(TableCopy):
         self._send(make("start", id=next(self._ids)))
 
     def legal_moves(self) -> list[Any]:
+        """This seat's legal moves now (a new list each time; worked out once per change)."""
         if self.predicted is None or self.seat is None or self.table["phase"] != "playing":
             return []
-        return self.game.legal_moves(self.predicted, self.seat)
+        key = (self.changes, self.seat)
+        if self._legal_key != key:
+            self._legal, self._legal_key = self.game.legal_moves(self.predicted, self.seat), key
+        return list(self._legal)
 
     def view(self) -> dict[str, Any] | None:
+        """This seat's view of the table now, worked out once per change of the mirror or
+        the moves in flight: a screen reads it many times for one drawing (a browser seat's
+        face asked for it seven times), and the host makes one face per browser seat for
+        each update. Read it, never change it: the next reader gets the same dict."""
         if self.predicted is None:
             return None
-        return self.game.view(self.predicted, self.seat)
+        key = (self.changes, self.seat)
+        if self._view_key != key:
+            self._view, self._view_key = self.game.view(self.predicted, self.seat), key
+        return self._view
 
     def play(self, move: Any) -> int:
         """Play a move: it shows at once in ``predicted`` and goes to the arbiter.
@@ -250,7 +265,7 @@ class Client(TableCopy):
             del self.pending[rid]
             raise ConnectError("the move was not sent: the arbiter is not taking messages "
                                "(it may be restarting)")
-        self._stale = True  # predicted now shows the move too, from the next time it is read
+        self._repredict()  # predicted now shows the move too, from the next time it is read
         return rid
 
     def leave(self) -> None:

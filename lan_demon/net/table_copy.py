@@ -74,6 +74,9 @@ class TableCopy(DealDuties):
         self.mirror: Any = None
         self._predicted: Any = None
         self._stale = False  # predicted must be worked out again before it is read
+        # Grows whenever the mirror or the moves in flight change: what is worked out from
+        # ``predicted`` (the seat's view, its legal moves) is kept until it grows again.
+        self.changes = 0
         self.pending: dict[int, Any] = {}  # in-flight moves by request id, oldest first
         self._updates: dict[int, dict[str, Any]] = {}
         self._privates: dict[int, dict[str, Any]] = {}
@@ -128,6 +131,7 @@ class TableCopy(DealDuties):
     @predicted.setter
     def predicted(self, state: Any) -> None:
         self._predicted, self._stale = state, False
+        self.changes += 1
 
     # --- snapshots --------------------------------------------------------------------------
 
@@ -341,6 +345,7 @@ class TableCopy(DealDuties):
         """The mirror or the moves in flight changed: ``predicted`` is worked out again (when
         it is next read)."""
         self._stale = True
+        self.changes += 1
 
     def _prediction(self) -> Any:
         """The mirror plus our moves still in flight; a move that no longer applies is left

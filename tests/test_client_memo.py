@@ -1,0 +1,51 @@
+"""Issue 28: a client works out its seat's view and legal moves once per change of its table,
+however often a screen reads them — the host makes one face per browser seat for every update
+(20 at a full table), and a face read the view seven times. A change (an update, a move of its
+own in flight) gives a new view at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from lan_demon.games.racing_demon import TurnPack
+from lan_demon.net.client import Client
+from net_harness import pump_until
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def test_the_view_is_worked_out_once_per_change_and_shows_each_change(host):
+    server = host("racing-demon", players=2, seed=1)
+    a = Client(server.address, name="Ann", context=server.context)
+    b = Client(server.address, name="Bob", context=server.context)
+    host.clients.extend([a, b])
+    for c in (a, b):
+        c.connect()
+        c.ready()
+    pump_until(lambda: all(c.view() is not None and c.table["phase"] == "playing"
+                           for c in (a, b)), [a, b])
+    made = {"views": 0, "legal": 0}
+    view, legal = a.game.view, a.game.legal_moves
+
+    def counting_view(*args):
+        made["views"] += 1
+        return view(*args)
+
+    def counting_legal(*args):
+        made["legal"] += 1
+        return legal(*args)
+
+    a.game.view, a.game.legal_moves = counting_view, counting_legal
+    pack = a.view()["players"][a.seat]["pack"]
+    a.play(TurnPack())  # in flight: the prediction shows it at once (RD-9)
+    made.update(views=0, legal=0)
+    first = a.view()
+    assert first["players"][a.seat]["pack"] != pack
+    for _ in range(6):
+        assert a.view() is first
+        a.legal_moves().clear()  # a caller's list is its own: the next read is whole
+    assert made == {"views": 1, "legal": 1}
+    assert a.legal_moves()
+    seq = b.seq
+    pump_until(lambda: b.seq > seq and not a.pending, [a, b])
+    assert b.view()["players"][a.seat]["pack"] != pack  # the other seat's copy moved too
