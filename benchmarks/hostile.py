@@ -14,7 +14,13 @@ the PUB (moves/s). Phases, ``--seconds`` each, an attacker process started and s
 * (a) 60 KB frames each holding a 60,000-element list, ~155 a second (the issue's attack);
 * (a') the same list shape at the byte cap: 2 KiB frames of 2,000-element lists, ~155 a second;
 * (b) one connection asking ``snapshot`` ~4,500 times a second and never reading;
-* (c) flat-out junk: random bytes and capped list frames, as fast as the attacker can send.
+* (c) flat-out junk: random bytes and capped list frames, as fast as the attacker can send;
+* (d) a page flood: a browser's WebSocket (issue 28) watching the table and sending intents as
+  fast as it can (the gateway's bucket reads 20 a second, bursts of 40, and drops the rest);
+* (e) page junk: a WebSocket sending frames that are not JSON, as fast as it can.
+
+The host process serves the page too (``WebServer`` on a thread of its own, as ``lan-demon
+host`` does), so its CPU is the arbiter's and the gateway's together.
 
 For each: arbiter CPU% (CPU time / wall time), ping p50/p99, moves/s, and the arbiter's RSS
 before, at its peak during, and 2 s after the attacker stopped. Nothing is asserted; the
@@ -50,14 +56,17 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 def host_worker(args: argparse.Namespace) -> None:
     from lan_demon.net.server import ArbiterServer
     from lan_demon.net.settings import Settings, dealing_of
+    from lan_demon.web.server import WebServer
     config = Settings("racing-demon", dealing=dealing_of(args.seed), players=args.bots,
                       rounds=1_000_000, options={"handicap": False}, countdown=0, pause=0)
     server = ArbiterServer(config, host=HOST, port=0)
-    print(server.address, flush=True)
+    page = WebServer(server.port, "racing-demon", host=HOST, port=0).start()
+    print(server.address, page.url, flush=True)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     try:
         server.serve(exit_when_over=False)
     finally:
+        page.stop()
         server.close()
 
 
@@ -81,7 +90,42 @@ def _list_frame(n: int) -> bytes:
             + b"\x00" * n)
 
 
+def page_attacker_worker(args: argparse.Namespace) -> None:
+    """(d) and (e): one browser's WebSocket, flat out (aiohttp's client, as a page's)."""
+    import asyncio
+    import json
+
+    import aiohttp
+    stopping: list[int] = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+
+    async def flood() -> None:
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(args.web.rstrip("/") + "/ws")
+            await ws.send_str(json.dumps({"t": "join", "watch": True}))
+            await ws.receive(timeout=30)  # seated
+            frames = [json.dumps({"t": "act", "do": "play", "from": f"c{i % 4 + 1}"})
+                      for i in range(8)] if args.attack == "page-flood" else \
+                ["{not json" * (1 + i % 8) for i in range(8)]
+            sent = 0
+            while not stopping:
+                await ws.send_str(frames[sent % len(frames)])
+                sent += 1
+                if sent % 64 == 0:  # read what came back, so the socket never backs up
+                    while True:
+                        try:
+                            msg = await ws.receive(timeout=0.001)
+                        except asyncio.TimeoutError:
+                            break
+                        if msg.type != aiohttp.WSMsgType.TEXT:
+                            return
+            await ws.close()
+    asyncio.run(flood())
+
+
 def attacker_worker(args: argparse.Namespace) -> None:
+    if args.attack.startswith("page"):
+        return page_attacker_worker(args)
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     ctx = zmq.Context()
@@ -185,11 +229,13 @@ class Spectator:
                         frame = sock.recv(zmq.NOBLOCK)
                     except zmq.Again:
                         break
-                    msg = msgpack.unpackb(frame, raw=False)
-                    if sock is self.dealer and msg.get("t") == "pong" and msg["re"] in sent:
-                        rtts.append(time.monotonic() - sent.pop(msg["re"]))
-                    elif msg.get("t") == "update" and msg.get("k") == "move":
-                        moves += 1
+                    got = msgpack.unpackb(frame, raw=False)
+                    for msg in got if isinstance(got, list) else [got]:  # a frame of several (§2)
+                        if sock is self.dealer and msg.get("t") == "pong" and \
+                                msg["re"] in sent:
+                            rtts.append(time.monotonic() - sent.pop(msg["re"]))
+                        elif msg.get("t") == "update" and msg.get("k") == "move":
+                            moves += 1
         wall = time.monotonic() - t0
         cpu = proc_cpu(pid) - cpu0
         rtts.sort()
@@ -217,7 +263,9 @@ ATTACKS = [("baseline", None, "no attacker"),
            ("a", "lists", "60 KB frames of 60,000-element lists, 155/s"),
            ("a'", "capped", "2 KiB frames of 2,000-element lists, 155/s"),
            ("b", "snapshot", "snapshot 4,500/s, never reading"),
-           ("c", "junk", "flat-out junk (random bytes, capped lists)")]
+           ("c", "junk", "flat-out junk (random bytes, capped lists)"),
+           ("d", "page-flood", "a page's WebSocket: intents flat out"),
+           ("e", "page-junk", "a page's WebSocket: junk frames flat out")]
 
 
 def main() -> None:
@@ -230,6 +278,7 @@ def main() -> None:
     parser.add_argument("--bots-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--attack", help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
+    parser.add_argument("--web", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.host_worker:
         return host_worker(args)
@@ -251,7 +300,7 @@ def main() -> None:
     ctx = zmq.Context()
     watcher = None
     try:
-        address = host.stdout.readline().strip()
+        address, _, web = host.stdout.readline().strip().partition(" ")
         if not address.startswith("tcp://"):
             raise SystemExit("the arbiter did not start")
         bots = subprocess.Popen([sys.executable, HERE, "--bots-worker", "--address", address]
@@ -264,7 +313,7 @@ def main() -> None:
             attacker = None
             if mode is not None:
                 attacker = subprocess.Popen([sys.executable, HERE, "--attack", mode,
-                                             "--address", address] + common)
+                                             "--address", address, "--web", web] + common)
                 procs.append(attacker)
             got = watcher.run(args.seconds, host.pid)
             if attacker is not None:

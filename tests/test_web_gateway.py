@@ -234,11 +234,12 @@ def test_a_flood_from_one_page_is_bounded(host, web):
     """A page sending as fast as it can is held to its bucket (RATE a second, bursts of
     BURST): with the brake's clock stopped, exactly BURST frames are read (the join, then
     intents the seat refuses in its line), the next is answered "too many taps" once, the rest
-    are dropped unread — and another page still hears the table."""
+    are dropped (each pausing the reading of that page for 1/RATE s) — and another page still
+    hears the table."""
     server = host("racing-demon")
     site = web(server)
     site.gateway.clock = lambda: 1000.0  # no refill: the bucket's burst is all there is
-    sent = 400
+    sent = int(BURST) + 10
 
     def said(token):
         return site.call(lambda: site.gateway.seats[token].seat.said)

@@ -24,6 +24,7 @@ import zmq
 from aiohttp import web
 
 from lan_demon.net.client import Client
+from lan_demon.net.guard import log_internal
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.web import seat_link
 
@@ -81,7 +82,10 @@ class BrowserSeat:
             while not self.closed:
                 self._wake.clear()
                 if self.ws is not None:
-                    await self._pump_and_show()
+                    try:
+                        await self._pump_and_show()
+                    except Exception as err:  # a bug of ours: one line, the seat goes on
+                        log_internal(f"a browser seat's pump ({self.client.name})", err)
                 timeout = self._next_due()
                 if timeout is None:
                     self.close()

@@ -6,7 +6,9 @@ field of the type and size the contract says (``docs/page-protocol.md``). A fram
 is answered ``{"t": "error", "words": ...}`` in plain words and changes nothing. The flood
 brake is the arbiter's own token bucket (:class:`lan_demon.net.guard.RateLimiter`), one per
 socket: a page sends a tap or a key at a time, so :data:`RATE` a second is far above any
-person and far below what would cost the other seats anything.
+person and far below what would cost the other seats anything. A frame over the bucket is
+dropped, and the gateway then reads nothing from that page for ``1/RATE`` seconds (see
+:meth:`lan_demon.web.gateway.Gateway.handle`): a flood waits in its sender's buffers.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from aiohttp import WSMsgType, web
 
 from lan_demon.net.client import Client
 from lan_demon.net.connect import ConnectError
-from lan_demon.net.guard import RateLimiter
+from lan_demon.net.guard import RateLimiter, log_internal
 from lan_demon.net.security import CodeThrottle, codes_match
 from lan_demon.web import seat_link
 from lan_demon.web.browser_seat import BrowserSeat
@@ -37,6 +37,7 @@ from lan_demon.web.frames import (BURST, RATE, Act, FrameError, Join, Key, Leave
 MOST_SEATS = 64  # browser seats and watchers a gateway holds at once (a 20-seat table, TVs)
 CONNECT_TIMEOUT = 5.0  # seconds a join waits for the arbiter (as a terminal's join)
 TOO_FAST = "too many taps at once: some were not sent; slow down a little"
+INTERNAL = "something went wrong on the host with that; the table goes on"
 
 
 def refusal_words(err: ConnectError) -> str:
@@ -100,12 +101,24 @@ class Gateway:
                 if said != RateLimiter.ADMIT:
                     if said == RateLimiter.WARN:
                         await ws.send_json(error_frame(TOO_FAST))
+                    # Dropped; and nothing more is read from this page until a token is due:
+                    # its frames wait in its own socket's buffers (aiohttp stops reading the
+                    # connection when its queue is full), so a flood costs the host a read
+                    # every 1/RATE s, not one per frame the sender can make.
+                    await asyncio.sleep(1 / RATE)
                     continue
                 try:
                     frame = read_frame(msg.data)
                     held = await self._on_frame(ws, held, frame, where)
                 except FrameError as err:
                     await ws.send_json(error_frame(str(err)))
+                except ConnectionError:
+                    raise
+                except Exception as err:  # a bug of ours: one line in the log, the table goes on
+                    log_internal("a page's frame", err)
+                    await ws.send_json(error_frame(INTERNAL))
+        except ConnectionError:  # the page went while we answered it
+            pass
         finally:
             if held is not None:
                 held.detach(ws)
