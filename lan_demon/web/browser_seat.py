@@ -30,6 +30,7 @@ from lan_demon.web import seat_link
 
 KEEP = TOKEN_LIFE  # seconds a seat whose page went is kept for it (the arbiter's seat time)
 POLLIN, EVENTS = int(zmq.POLLIN), int(zmq.EVENTS)
+FRESH = 2.0  # seconds between faces made for time alone (the ping), nothing else changing
 
 
 def face_frame(face: dict[str, Any]) -> str:
@@ -50,6 +51,8 @@ class BrowserSeat:
     closed: bool = False
     faces: int = 0  # face frames sent (for tests and benchmarks)
     _fds: list[int] = field(default_factory=list)
+    _nudged: bool = False  # an intent was done since the last face: make one
+    _made: float = float("-inf")  # when the last face was made (time.monotonic)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task | None = None
 
@@ -71,6 +74,7 @@ class BrowserSeat:
 
     def wake(self) -> None:
         """Something was sent for the seat (an intent): pump and send the new face now."""
+        self._nudged = True
         self._wake.set()
 
     # --- the pump --------------------------------------------------------------------------
@@ -110,17 +114,25 @@ class BrowserSeat:
         # The descriptors are let go while pumping: a reconnect inside closes the client's
         # sockets, and a number freed there may be another seat's by the time we look again.
         self._unwatch()
+        changed = self.sent is None or self._nudged
+        self._nudged = False
         try:
             for _ in range(64):  # drain what keeps arriving, but let the loop breathe
                 seat_link.pump(self.seat)
+                changed = changed or seat_link.changed(self.seat)
                 if not self._readable():
                     break
         finally:
             if not self.closed and self.ws is not None:
                 self._watch()
         ws = self.ws
-        if ws is None or ws.closed:
+        now = time.monotonic()
+        # A face is made when the seat says something changed (or an intent was done);
+        # what moves with time alone (the ping, a countdown the page ticks by itself) at most
+        # once every FRESH seconds: an idle table's beats cost a pump, not a face.
+        if ws is None or ws.closed or not (changed or now - self._made >= FRESH):
             return
+        self._made = now
         frame = face_frame(seat_link.face_of(self.seat))
         if frame != self.sent:
             self.sent = frame

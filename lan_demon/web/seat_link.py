@@ -30,6 +30,11 @@ def pump(seat: Seat) -> list[Any]:
     return seat.pump()
 
 
+def changed(seat: Seat) -> bool:
+    """Whether the last pump changed anything the face shows (the seat says)."""
+    return seat.changed
+
+
 def perform(seat: Seat, do: str, args: dict[str, Any]) -> None:
     """Do the intent ``do``: sent, or refused — a refusal is the seat's line (its words, the
     rule after them), shown in the next face like any other."""
