@@ -245,7 +245,8 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     monkeypatch.setattr(app, "table_for", fake_table_for)
     monkeypatch.setattr(client_mod, "Client", FakeClient)
     with pytest.raises(_Stop):
-        main(["play", "--pause", "none", "--no-bell", "--seed", "1", "--name", "Ann"])
+        main(["play", "--pause", "none", "--no-bell", "--seed", "1", "--name", "Ann",
+              "--no-web"])  # (no arbiter here to serve a page beside)
     assert seen["pause"] is None and seen["bots"] == 3
     assert (seen["level"], seen["speed"], seen["strategy"]) == (PLAY_LEVEL, None, None)
     assert seen["table_for"] == {"host": True, "bell": False, "local": table,
@@ -253,12 +254,12 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     assert seen["closed"]
     seen.clear()
     with pytest.raises(_Stop):
-        main(["play", "--seed", "1", "--speed", "club", "--level", "9"])
+        main(["play", "--seed", "1", "--speed", "club", "--level", "9", "--no-web"])
     assert seen["pause"] == 60.0 and seen["speed"] == "club" and seen["level"] == 9
     assert seen["table_for"]["bell"] is True
     seen.clear()
     with pytest.raises(_Stop):  # Gin Solitaire seats no bots by default: v has nothing to set
-        main(["play", "--seed", "1", "--game", "gin-solitaire"])
+        main(["play", "--seed", "1", "--game", "gin-solitaire", "--no-web"])
     assert seen["bots"] == 0 and seen["table_for"]["speeds"] == []
 
 

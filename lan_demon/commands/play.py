@@ -79,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
                                           lag_cap_ms=lag_cap_ms, options=options)
     page = None
     try:
-        page = start_web(table.server, game.id, None, None, web, sys.stdout)
+        if not web.off:
+            page = start_web(table.server, game.id, None, None, web, sys.stdout)
         client = Client(table.address, name=args.name).connect()
         table.add_bots(bots)
         levels = local_table.LEVEL_LABELS if bots else []  # no bots: nothing for v to set
