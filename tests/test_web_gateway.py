@@ -89,6 +89,21 @@ def test_a_page_sits_down_and_is_sent_its_face(host, web):
     assert seats_of(site) == [("Ann", "player"), ("watcher", "spectator")]
 
 
+def test_another_sites_page_cannot_open_the_socket(host, web):
+    """A page of another site, open in some browser on the Wi-Fi, is refused the socket (the
+    Origin a browser sends with it is not this table's); the table's own page is let in."""
+    site = web(host("racing-demon"))
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as err:
+                await session.ws_connect(site.url + "ws", origin="http://evil.example")
+            assert err.value.status == 403
+            ws = await session.ws_connect(site.url + "ws", origin=site.url.rstrip("/"))
+            await ws.close()
+    run(scenario())
+
+
 @pytest.mark.parametrize("gateway_knows", [True, False])
 def test_a_wrong_room_code_is_refused_in_a_newcomers_words(host, web, gateway_knows):
     """The gateway's own gate (by the browser's address) and, behind it, the arbiter's (§20,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 import zmq
 from aiohttp import web
@@ -159,6 +160,11 @@ class WebServer:
         return web.Response(text=svg(self.url), content_type="image/svg+xml")
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc != request.host:
+            # A page of another site, open in a browser on the Wi-Fi, may not sit down here
+            # (browsers send the page's origin with every WebSocket they open).
+            raise web.HTTPForbidden(text="this table's socket is for its own page only")
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT)
         await ws.prepare(request)
         await self.gateway.handle(ws, request.remote or "")
