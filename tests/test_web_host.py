@@ -114,3 +114,24 @@ def test_the_address_is_said_again_between_rounds_for_latecomers():
     assert "lan-demon: to sit down from a phone on this Wi-Fi, open http://192.168.1.20:8700/ " \
            "(with the room code shown above) or scan this code:" in text
     assert watch.since_reminder == 0
+
+
+def test_a_lan_host_prints_its_lan_address_and_qr_code(host, monkeypatch):
+    """start_web at a --lan table: the LAN address in the line and the QR code under it. (The
+    bind itself is kept on 127.0.0.1 here: no test binds every interface.)"""
+    import lan_demon.net.discovery as discovery
+    import lan_demon.web.server as web_server
+    from lan_demon.commands.web_page import WebChoice, start_web
+    server = host("racing-demon", code="ABCDEFGH")
+    monkeypatch.setattr(discovery, "lan_addresses", lambda: ["192.168.1.20"])
+    binds = []
+    monkeypatch.setattr(web_server, "bind_host", lambda lan: binds.append(lan) or "127.0.0.1")
+    out = io.StringIO()
+    page = start_web(server, "racing-demon", None, "ABCDEFGH", WebChoice(0, False, True), out)
+    try:
+        url = f"http://192.168.1.20:{page.port}/"
+        lines = out.getvalue().splitlines()
+        assert binds == [True] and page.url == url and page.gateway.code == "ABCDEFGH"
+        assert lines == banner(url, lan=True, colour=False)
+    finally:
+        page.stop()
