@@ -38,8 +38,10 @@
   }
 
   function showLobby() {
+    if (window.Table && typeof window.Table.hide === "function") window.Table.hide();
     $("lobby").hidden = false;
     $("table").hidden = true;
+    connLine("");
     busy(false);
   }
 
