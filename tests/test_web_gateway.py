@@ -281,16 +281,36 @@ def test_a_flood_from_one_page_is_bounded(host, web):
 
 
 def test_leave_gives_the_seat_up(host, web):
+    """The leave frame, and the seat's own leave intent (at once in the lobby; asked first
+    during a match, then confirmed): the seat is given up, the page told bye."""
     server = host("racing-demon")
     site = web(server)
 
     async def scenario():
         async with aiohttp.ClientSession() as session:
-            ann = await open_page(session, site.url)
+            ann, bob = await open_page(session, site.url), await open_page(session, site.url)
             await ann.join("Ann")
+            await bob.join("Bob")
             await ann.send({"t": "leave"})
             bye = await ann.until(lambda f: f["t"] == "bye")
             assert bye["words"] == "You left the table."
-            assert await ann.receive() is None
+            while await ann.receive() is not None:
+                pass
+            await bob.send({"t": "act", "do": "leave"})  # the lobby: at once
+            await bob.until(lambda f: f["t"] == "bye")
+            cy, di = await open_page(session, site.url), await open_page(session, site.url)
+            await cy.join("Cy")
+            await di.join("Di")
+            for page in (cy, di):
+                await page.send({"t": "act", "do": "ready"})
+            await cy.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
+            await cy.send({"t": "act", "do": "start"})
+            await cy.until_face(lambda f: f["phase"] == "playing")
+            await cy.send({"t": "act", "do": "leave"})  # a match on: asked first
+            face = await cy.until_face(lambda f: f["question"] is not None)
+            assert face["question"]["yes"] == {"do": "leave", "sure": True}
+            await cy.send({"t": "act", **face["question"]["yes"]})
+            await cy.until(lambda f: f["t"] == "bye")
+            await di.until_face(lambda f: f["seats"][0]["status"] == "away")
     run(scenario())
-    assert seats_of(site) == []
+    assert seats_of(site) == [("Di", "player")]
