@@ -13,7 +13,7 @@ import pytest
 from lan_demon.web import server as web_server
 from lan_demon.web.frames import BURST, MAX_FRAME, RATE
 from lan_demon.web.server import WebError, WebServer, bind_host, open_port
-from web_pages import Page, open_page
+from web_pages import open_page
 
 pytestmark = pytest.mark.timeout(60)
 

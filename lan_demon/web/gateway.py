@@ -209,7 +209,8 @@ class Gateway:
             return None
         finally:
             self.joining -= 1
-        held = BrowserSeat(secrets.token_urlsafe(18), client, seat_link.new_seat(client, self.coach_for),
+        held = BrowserSeat(secrets.token_urlsafe(18), client,
+                           seat_link.new_seat(client, self.coach_for),
                            "spectator" if join.watch else "player")
         if ws.closed:  # the page went while the table answered: nobody to keep it for
             held.leave()

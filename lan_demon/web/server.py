@@ -37,8 +37,9 @@ PORTS_TRIED = 10  # the default port taken: the next ones are tried, and the one
 HEARTBEAT = 20.0  # seconds between WebSocket pings: a page gone without a word is noticed
 STATIC = Path(str(resources.files("lan_demon.web") / "static"))
 #: What a page's files may do: load from this host only (no CDN, no font from elsewhere).
-POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
-          "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+          "script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+          "frame-ancestors 'none'")
 
 
 class WebError(Exception):
@@ -113,7 +114,8 @@ class WebServer:
                  coach_for: Callable[[str], Any] | None = None):
         """``arbiter_port``: the ROUTER's, reached over 127.0.0.1; ``server_key``: the host's
         CURVE public key at a ``--secure`` table; ``code``: the table's room code (the
-        lobby shows its field; the gateway brakes wrong ones by browser, the arbiter decides). ``port`` as :func:`open_port`.
+        lobby shows its field; the gateway brakes wrong ones by browser, the arbiter decides).
+        ``port`` as :func:`open_port`.
         ``public``: this machine's address as people's browsers reach it (a --lan table's
         LAN address), for the address shown and its QR code; default 127.0.0.1.
         ``coach_for(game_id)``: each browser seat's coach (the round's review, the hints),
