@@ -49,3 +49,36 @@ def test_the_view_is_worked_out_once_per_change_and_shows_each_change(host):
     seq = b.seq
     pump_until(lambda: b.seq > seq and not a.pending, [a, b])
     assert b.view()["players"][a.seat]["pack"] != pack  # the other seat's copy moved too
+
+
+def test_a_quiet_tables_beats_are_hashed_once_per_change_of_the_copy(host, monkeypatch):
+    """Every beat carries the public table's hash; a copy that has not changed since it last
+    matched is not redacted and hashed again (at a host with 20 browser seats, 20 copies did so
+    every second for nothing). A beat after a change is checked again."""
+    from lan_demon.net import table_copy
+    counts = {"beats": 0, "hashes": 0}
+    on_beat, state_hash = table_copy.TableCopy._on_beat, table_copy.state_hash
+
+    def counting_beat(self, msg):
+        counts["beats"] += self is ann
+        return on_beat(self, msg)
+
+    def counting_hash(data):
+        counts["hashes"] += 1
+        return state_hash(data)
+
+    monkeypatch.setattr(table_copy.TableCopy, "_on_beat", counting_beat)
+    monkeypatch.setattr(table_copy, "state_hash", counting_hash)
+    server = host("racko", players=2, seed=2)
+    ann = Client(server.address, name="Ann", context=server.context)
+    bob = Client(server.address, name="Bob", context=server.context)
+    host.clients.extend([ann, bob])
+    for c in (ann, bob):
+        c.connect()
+        c.ready()
+    pump_until(lambda: ann._hash_checked is not None, [ann, bob])
+    checked, counts["beats"], counts["hashes"] = ann._hash_checked, 0, 0
+    bob.close()  # only Ann's copy hashes from here
+    host.clients.remove(bob)
+    pump_until(lambda: counts["beats"] >= 3, [ann])
+    assert counts["hashes"] == 0 and ann._hash_checked == checked

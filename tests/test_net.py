@@ -9,6 +9,7 @@ import pytest
 
 from table_settings import settings
 from lan_demon.games import Match, get_game
+from lan_demon.games.racko import Draw
 from lan_demon.bots.runner import NetBot, make_bot, run_pool
 from lan_demon.net.client import Client
 from lan_demon.net.connect import ConnectError
@@ -203,14 +204,25 @@ def test_connecting_to_nothing_fails_clearly(context):
 
 def test_a_client_whose_table_drifts_notices_it_on_the_next_beat_and_resyncs(host):
     """The beat carries a hash of the public table; a client that no longer matches it asks
-    for a snapshot (STYLE.md: a client notices divergence at once)."""
+    for a snapshot (STYLE.md: a client notices divergence at once). The drift comes as it
+    would: Ann's copy goes wrong applying an update (a quiet table's beats are checked once
+    per change of the copy, so the copy is corrupted as it changes)."""
     server = host("racko", players=2, seed=2)
     ann, bob = join(host, server, "Ann"), join(host, server, "Bob")
     for c in (ann, bob):
         c.ready()
-    pump_until(lambda: ann.mirror is not None, [ann, bob])
+    pump_until(lambda: ann.mirror is not None and bob.mirror is not None, [ann, bob])
+    pump_until(lambda: ann._hash_checked is not None, [ann, bob])  # a beat matched first
     ann.take_notices()
-    ann.mirror.discard[-1] = 999  # corrupt Ann's copy of the public table
+    replay = ann.game.replay
+
+    def wrong_replay(mirror, seat, move, events):
+        replay(mirror, seat, move, events)
+        mirror.discard[-1] = 999  # Ann's copy of the public table goes wrong
+
+    ann.game.replay = wrong_replay
+    mover = ann if ann.seat == ann.mirror.turn else bob
+    mover.play(Draw())
     pump_until(lambda: any(n.kind == "resync" and "drifted" in n.text
                            for n in ann.notices), [ann, bob], timeout=5)
     pump_until(lambda: mirror_is_canonical(server, ann), [ann, bob], timeout=5)
