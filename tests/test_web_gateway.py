@@ -314,3 +314,39 @@ def test_leave_gives_the_seat_up(host, web):
             await di.until_face(lambda f: f["seats"][0]["status"] == "away")
     run(scenario())
     assert seats_of(site) == [("Di", "player")]
+
+
+def test_a_move_another_page_cannot_see_sends_it_nothing(host, web):
+    """A page is sent a face when what it shows changes, not at every update of the table: a
+    Pack turned by Ann (RD-9: her Pack and waste, which Bob's page does not show) sends Bob's
+    page nothing. (A face that carried the table's sequence number went to every page at every
+    update — at 20 seats, 19 frames for each turn nobody else can see.)"""
+    server = host("racing-demon", seed=1)
+    site = web(server)
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ann, bob = await open_page(session, site.url), await open_page(session, site.url)
+            await ann.join("Ann")
+            await bob.join("Bob")
+            for page in (ann, bob):
+                await page.send({"t": "act", "do": "ready"})
+            await ann.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
+            await ann.send({"t": "act", "do": "start"})
+            before = await bob.until_face(lambda f: f["phase"] == "playing" and f["table"])
+            seen = len(bob.frames)
+            pack = (await ann.until_face(lambda f: f["table"] is not None))["table"]["me"]
+            for turn in range(3):
+                await ann.send({"t": "act", "do": "turn"})
+                pack = (await ann.until_face(
+                    lambda f, p=pack: f["table"]["me"]["pack_count"] != p["pack_count"] or
+                    f["table"]["me"]["waste_count"] != p["waste_count"]))["table"]["me"]
+            await bob.send({"t": "act", "do": "turn"})  # the end of the window: Bob's own
+            mine = before["table"]["me"]
+            await bob.until_face(lambda f: f["table"]["me"]["pack_count"] != mine["pack_count"]
+                                 or f["table"]["me"]["waste_count"] != mine["waste_count"])
+            window = [f["face"] for f in bob.frames[seen:-1] if f.get("t") == "face"]
+            for face in window:  # only the ping may have moved meanwhile
+                assert {k: v for k, v in face.items() if k != "ping"} == \
+                    {k: v for k, v in before.items() if k != "ping"}
+    run(scenario())

@@ -49,7 +49,6 @@ def face(seat: Any) -> dict[str, Any]:
                    "you": i == client.seat and not seat.spectator}
                   for i, s in enumerate(seat.seats)],
         "ping": seat.ping_text(),
-        "seq": client.seq,  # the table update shown (a benchmark waits for a move's seq)
         "line": None if line is None else {"words": line.words, "rule": line.rule,
                                            "kind": line.kind},
         "line_id": line.id if line is not None else 0,
