@@ -657,3 +657,15 @@ def test_rd12_rk4_a_refusal_names_seats_by_name_not_index():
                                             "played after OUT"}))
     ctl.pump()
     assert "the round is over: Bob went out; nothing is played after OUT" in shown(ctl)
+
+
+def test_plays_lobby_shows_where_a_browser_sits_down():
+    """Issue 28: `play` serves its table to browsers too; the address it printed went under
+    the full screen at once, so the lobby says it (and how phones get in: host --lan)."""
+    local = _Levels(2)
+    ctl, _ = controller(lobby(), local=local, speeds=[f"level {n}" for n in range(1, 11)])
+    assert "browser" not in shown(ctl)  # (no page: --no-web)
+    local.page_url = "http://127.0.0.1:8700/"
+    text = " ".join(shown(ctl).split())
+    assert "A browser on this computer can sit down too: http://127.0.0.1:8700/" in text
+    assert "lan-demon host --lan" in text

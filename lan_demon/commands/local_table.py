@@ -118,6 +118,7 @@ class LocalTable:
 
     server: Any
     table_bots: TableBots
+    page_url: str | None = None  # where a browser on this computer sits down (its lobby says)
 
     @property
     def address(self) -> str:

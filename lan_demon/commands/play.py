@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if not web.off:
             page = start_web(table.server, game.id, None, None, web, sys.stdout)
+            table.page_url = page.url if page is not None else None  # (the lobby shows it)
         client = Client(table.address, name=args.name).connect()
         table.add_bots(bots)
         levels = local_table.LEVEL_LABELS if bots else []  # no bots: nothing for v to set

@@ -100,6 +100,10 @@ def lobby_footer(ctl: TableFacts, width: int) -> Fragments:
             getattr(local, "level", None) is not None and any(s.get("bot") for s in ctl.seats):
         out += line(("class:key", " v/V"), f" bots' level: {local.level} of 10",
                     ("class:dim", f" — {local.describe()}"[: max(0, width - 24)]))
+    url = getattr(local, "page_url", None) if local is not None else None
+    if url and not ctl.spectator:  # (printed before the screen opened, and hidden by it)
+        out += wrap(f"A browser on this computer can sit down too: {url} — for phones and "
+                    "tablets on the Wi-Fi, host with: lan-demon host --lan", width, "class:dim")
     return out + wrap(waiting_text(ctl), width, "class:key")
 
 
