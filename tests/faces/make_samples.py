@@ -1,0 +1,102 @@
+import json, random
+rnd = random.Random(28)
+names = ["Ann","Bo","Cy","Dee","Eve","Finn","Gus","Hana","Ivo","Jo","Kai","Lena","Mo","Nia","Olu","Pia","Quin","Rosalind","Sam","Tomasz"]
+ranks = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+suits = "SHDC"
+def card(): return rnd.choice(ranks) + rnd.choice(suits)
+def seats(n, you=0, **kw):
+    return [{"seat": i, "name": names[i], "bot": i in (3, 7), "level": "strong" if i in (3, 7) else None,
+             "ready": i % 3 != 1, "status": "away" if i == 5 else "left" if i == 9 else "here",
+             "captain": i == 0, "you": i == you} for i in range(n)]
+def common(game, phase, n, you=0, **kw):
+    f = {"game": game, "title": {"racing-demon": "Racing Demon — round 2 of 5",
+          "racing-demon-german": "German Racing Demon — round 1 of 5", "racko": "Rack-O — round 3",
+          "gin-solitaire": "Gin Solitaire — round 1"}[game], "phase": phase,
+         "you": you, "spectator": you is None, "captain": you == 0, "seats": seats(n, you),
+         "ping": "ping 1.2 ms", "line": None, "line_id": 0, "banner": None, "alarms": [],
+         "deal": {"verdict": "checked", "words": "this round's deal was checked: the one promised before Go"},
+         "question": None, "countdown": None, "waiting_for": [], "acts": [], "keys": {},
+         "table": None, "scores": None, "review": None, "hint": None}
+    f.update(kw); return f
+demon_keys = {"1": {"do": "play", "from": "c1"}, "2": {"do": "play", "from": "c2"}, "3": {"do": "play", "from": "c3"},
+  "4": {"do": "play", "from": "c4"}, "p": {"do": "play", "from": "pile"}, "w": {"do": "play", "from": "waste"},
+  " ": {"do": "turn"}, "s": {"do": "stuck"}, "t": {"do": "choose"}, "h": {"do": "highlight"}, "q": {"do": "leave"}}
+def demon_table(n, german=False, me=True):
+    stacks = [{"id": i, "top": card(), "count": rnd.randint(1, 9), "lit": i in (2, 5)} for i in range(14)]
+    others = [{"seat": i, "name": names[i], "pile_top": card(), "pile_count": rnd.randint(0, 13),
+               "columns_tops": [card() for _ in range(4)], "voted": i == 2, "status": "away" if i == 5 else "here",
+               "out": False} for i in range(1, n)]
+    t = {"stacks": stacks, "others": others, "rotations": 1, "german": german, "me": None}
+    if me:
+        t["me"] = {"pile_top": "7H", "pile_count": 9, "waste_top": "QC", "pack_count": 21,
+                   "columns": [["KS", "QH", "JC", "10D"], ["5H"], [], ["9C", "8H"]] if not german else [["KS"], ["5H"], ["2D"], ["9C"]],
+                   "score_so_far": 4 if not german else 9, "voted": False, "lit": ["pile", "c2"],
+                   "places": {"pile": [{"to": "s5", "words": "the 6♥ stack"}, {"to": "c4", "words": "column 4 (8♥)"}],
+                              "c2": [{"to": "s2", "words": "the 4♥ stack"}], "c1": [], "waste": [], "c3": [], "c4": [{"to": "s7", "words": "the 7♣ stack"}]}}
+    return t
+play_acts = [{"do": "turn", "label": "Turn the Pack", "key": " "}, {"do": "stuck", "label": "Stuck", "key": "s"},
+             {"do": "leave", "label": "Leave", "key": "q"}]
+faces = {}
+faces["demon_playing"] = common("racing-demon", "playing", 20, 0, table=demon_table(20), acts=play_acts, keys=demon_keys,
+    line={"words": "Ann beat you to the A♥ stack, by 12 ms", "rule": "RD-11", "kind": "race"}, line_id=7)
+faces["demon_german_playing"] = common("racing-demon-german", "playing", 4, 1, table=demon_table(4, german=True),
+    acts=play_acts, keys=demon_keys,
+    line={"words": "9♣ fits no stack (needs an 8); no laddering here", "rule": "RG-3, RG-4", "kind": "refusal"}, line_id=3)
+faces["demon_spectator"] = common("racing-demon", "playing", 20, None, table=demon_table(20, me=False),
+    acts=[{"do": "leave", "label": "Leave", "key": "q"}], keys={"q": {"do": "leave"}}, captain=False)
+faces["demon_spectator"]["table"]["others"].insert(0, {"seat": 0, "name": "Ann", "pile_top": "4D", "pile_count": 7,
+    "columns_tops": ["KS", "5H", None, "8H"], "voted": False, "status": "here", "out": False})
+faces["lobby"] = common("racing-demon", "lobby", 5, 0, waiting_for=["Bo", "Eve"],
+    acts=[{"do": "ready", "label": "I'm ready", "key": "enter"}, {"do": "start", "label": "Start the match", "key": "s"},
+          {"do": "leave", "label": "Leave", "key": "q"}], keys={"enter": {"do": "ready"}, "q": {"do": "leave"}})
+faces["lobby_question"] = dict(faces["lobby"], question={"words": "Bo and Eve are not ready yet. Start anyway?",
+    "yes": {"do": "start_anyway", "label": "Start anyway"}, "no": {"do": "wait", "label": "Wait"}})
+faces["countdown"] = common("racing-demon", "countdown", 5, 1, countdown=4.5, table=None,
+    acts=[{"do": "leave", "label": "Leave", "key": "q"}])
+rows = []
+parts_cols = [{"key": "stacked", "label": "stacked"}, {"key": "kings", "label": "kings"},
+              {"key": "out", "label": "out"}, {"key": "pile_left", "label": "pile left"}]
+for i in range(6):
+    rows.append({"seat": i, "name": names[i], "place": i + 1, "score": 20 - 5 * i,
+                 "parts": {"stacked": 15 - i, "kings": i % 2, "out": i == 0, "pile_left": i * 2},
+                 "total": 50 - 7 * i, "best": i == 0, "leads": i == 0, "you": i == 2})
+faces["demon_between"] = common("racing-demon", "between", 6, 2, banner={"words": "Ann is OUT!", "id": 2},
+    countdown=12.0, waiting_for=["Bo"], deal={"verdict": "not checked", "words": "this round's deal was NOT checked by this screen: it missed the round's end"},
+    acts=[{"do": "ready", "label": "I'm ready", "key": "enter"}, {"do": "leave", "label": "Leave", "key": "q"}],
+    scores={"words": ["Round 2 of 5 is over — Ann went out"], "score_label": "score (RD-14)", "columns": parts_cols,
+            "rows": rows, "legend": "★ best this round  ◀ leads the match",
+            "next_piles": [{"name": n, "pile": 13 + (2 - i)} for i, n in enumerate(names[:6])],
+            "next_piles_words": "next Piles (RD-15: the leaders' grow, the last's shrink):",
+            "chart": {"words": "running total by round", "rounds": [1, 2], "lower_is_better": False,
+                      "series": [{"seat": i, "name": names[i], "totals": [20 - 2 * i, 50 - 7 * i]} for i in range(5)]}},
+    review=["You played 14 cards to the stacks; the strong bot would have played 17.",
+            "Twice your Pile top fitted a stack for over 3 s: look at the Pile first."])
+faces["demon_over"] = dict(faces["demon_between"], phase="over", countdown=None, waiting_for=[], review=None,
+    acts=[{"do": "leave", "label": "Leave", "key": "q"}],
+    alarms=["DEAL CHECK FAILED: the host dealt round 2 differently from what it promised (§22)"],
+    deal={"verdict": "DEAL CHECK FAILED", "words": "DEAL CHECK FAILED — see above"})
+faces["demon_over"]["scores"] = dict(faces["demon_between"]["scores"], words=["Match over — the winner: Ann"], next_piles=[])
+racko_keys = {k: {"do": "slot", "slot": 5 * (i + 1)} for i, k in enumerate("1234567890")}
+racko_keys.update({"d": {"do": "discard_pile"}, "n": {"do": "draw"}, "x": {"do": "discard"}, "h": {"do": "hint"}})
+faces["racko_playing"] = common("racko", "playing", 4, 0, keys=racko_keys,
+    acts=[{"do": "hint", "label": "Hint", "key": "h"}, {"do": "discard", "label": "Discard it", "key": "x"},
+          {"do": "leave", "label": "Leave", "key": "q"}],
+    hint="Put 23 in slot 20: it keeps 5, 10, 15 in order.",
+    table={"rack": [3, 9, 14, 27, 21, 33, 40, 38, 52, 60], "slots": [5, 10, 15, 20, 25, 30, 35, 40, 45, 50],
+           "discard_top": 17, "draw_count": 23, "held": 23, "turn": 0, "your_turn": True, "source": None,
+           "prompt": "You drew 23: tap a slot to put it there, or Discard it", "deck": 60,
+           "others": [{"seat": 1, "name": "Bo", "stood_in": None}, {"seat": 2, "name": "Cy",
+                       "stood_in": "Cy (away): their turn was played for them — drew and discarded 44 (RK-4)"},
+                      {"seat": 3, "name": "Dee", "stood_in": None}]})
+gin_hand = [("4H", "a", 0), ("5H", "b", 0), ("6H", "c", 0), ("QS", "d", 1), ("QD", "e", 1), ("QC", "f", 1),
+            ("2C", "g", None), ("9D", "h", None), ("KS", "i", None), ("7S", "j", None), ("3D", "k", None)]
+faces["gin_playing"] = common("gin-solitaire", "playing", 3, 0,
+    keys={**{l: {"do": "card", "card": c} for c, l, _ in gin_hand}, "n": {"do": "draw"}, "K": {"do": "knock"}, "B": {"do": "big_gin"}, "H": {"do": "hint"}},
+    acts=[{"do": "hint", "label": "Hint", "key": "H"}, {"do": "knock", "label": "Knock", "key": "K"},
+          {"do": "leave", "label": "Leave", "key": "q"}],
+    table={"hand": [{"card": c, "letter": l, "meld": m} for c, l, m in gin_hand], "drawn": "7S", "phase": "discard",
+           "deadwood": 31, "prompt": "Discard a card: its letter (i discards K♠, the best)", "can_knock": False,
+           "others": [{"seat": 1, "name": "Bo", "state": "draw (GS-4)"}, {"seat": 2, "name": "Cy", "state": "knock, deadwood 4"}]})
+for k, v in faces.items():
+    json.dump(v, open(f"{k}.json", "w"), ensure_ascii=False, indent=1)
+print(sorted(faces))

@@ -1,0 +1,278 @@
+"""The table page drawn from sample faces (tests/faces/*.json, docs/page-protocol.md) in real
+headless Chromium: every game and phase fits a phone and a laptop (no horizontal scroll,
+controls >= 44 px, no text under 14 px, no console error), and taps and keys send the intents
+of the contract. The page is loaded from a file (tests/faces/harness.html) with a fake socket
+that records what it sends: no server, no network."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from tests.page_checks import SIZES, console_errors, problems, set_viewport
+
+FACES = Path(__file__).parent / "faces"
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture(scope="module")
+def driver() -> Iterator[Any]:
+    if not (shutil.which(CHROMIUM) and shutil.which(DRIVER)):
+        pytest.skip("chromium and chromium-driver are not installed (.ci/run installs them)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager never downloads a driver
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    drv = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    try:
+        yield drv
+    finally:
+        drv.quit()
+
+
+def face(name: str) -> dict[str, Any]:
+    return json.loads((FACES / f"{name}.json").read_text())
+
+
+def load(driver: Any, name: str | dict[str, Any], size: tuple[int, int] = SIZES["phone"],
+         touch: bool = True) -> None:
+    set_viewport(driver, *size, touch=touch)
+    driver.get((FACES / "harness.html").as_uri())
+    driver.execute_script("window.showFace(arguments[0])",
+                          face(name) if isinstance(name, str) else name)
+
+
+def sent(driver: Any) -> list[dict[str, Any]]:
+    return list(driver.execute_script("const s = window.sent; window.sent = []; return s;"))
+
+
+def tap(driver: Any, css: str) -> None:
+    driver.find_element("css selector", css).click()
+
+
+SAMPLES = sorted(p.stem for p in FACES.glob("*.json"))
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("name", SAMPLES)
+def test_every_sample_fits_the_screen(driver: Any, name: str, size: str) -> None:
+    """Phone portrait and landscape, tablet, laptop: nothing to scroll sideways, every control
+    at least 44 CSS px, no text under 14 px, no console error."""
+    load(driver, name, SIZES[size], touch=size != "laptop")
+    assert driver.find_element("id", "table").is_displayed()
+    assert problems(driver, SIZES[size][0]) == []
+    assert console_errors(driver) == []
+
+
+def test_the_checks_see_what_they_look_for(driver: Any) -> None:
+    """The screen checks themselves: a wide element, a small button and small text are each
+    reported (else every test above could pass on a broken page)."""
+    load(driver, "lobby")
+    assert problems(driver, 360) == []
+    driver.execute_script("""
+      const b = document.createElement('button'); b.textContent = 'tiny';
+      b.style.cssText = 'min-height:0;min-width:0;padding:0;font-size:10px';
+      const w = document.createElement('div'); w.style.width = '900px'; w.textContent = 'wide';
+      document.body.append(b, w);""")
+    found = " | ".join(problems(driver, 360))
+    assert "horizontal scroll" in found and "small control" in found and "text 10px" in found
+
+
+def test_twenty_players_fit_a_phone(driver: Any) -> None:
+    """The 20-seat Racing Demon sample: each other player's name, Pile count and face-up cards
+    are drawn, compact, inside 360 px."""
+    load(driver, "demon_playing")
+    others = driver.find_elements("css selector", ".other")
+    assert len(others) == 19
+    assert all(o.rect["x"] + o.rect["width"] <= 360 for o in others)
+    assert "Tomasz" in others[-1].text
+
+
+def test_a_tap_plays_a_card_to_its_best_place(driver: Any) -> None:
+    """A tap on the Pile or a column sends `play` with no `to`: the seat picks the best place."""
+    load(driver, "demon_playing")
+    tap(driver, "[data-src=pile]")
+    tap(driver, "[data-src=c2]")
+    assert sent(driver) == [{"t": "act", "do": "play", "from": "pile"},
+                            {"t": "act", "do": "play", "from": "c2"}]
+
+
+def test_choose_lists_the_places_of_the_face(driver: Any) -> None:
+    """The "choose" toggle, then a card: the face's places for it as large buttons, best
+    first; the one tapped is sent as `to`."""
+    load(driver, "demon_playing")
+    tap(driver, "button.toggle")
+    tap(driver, "[data-src=pile]")
+    places = driver.find_elements("css selector", ".dialog button.place")
+    assert [p.text for p in places] == ["the 6♥ stack", "column 4 (8♥)"]
+    assert problems(driver, 360) == []
+    places[1].click()
+    assert sent(driver) == [{"t": "act", "do": "play", "from": "pile", "to": "c4"}]
+    assert not driver.find_elements("css selector", ".dialog")
+
+
+def test_a_long_press_lists_the_places(driver: Any) -> None:
+    """Holding a card down (longer than the page's 450 ms) lists its places; nothing is
+    played until one is tapped."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    load(driver, "demon_playing")
+    card = driver.find_element("css selector", "[data-src=c4]")
+    ActionChains(driver).click_and_hold(card).pause(0.7).release().perform()
+    places = driver.find_elements("css selector", ".dialog button.place")
+    assert [p.text for p in places] == ["the 7♣ stack"]
+    assert sent(driver) == []
+
+
+def test_turn_and_stuck_use_the_faces_labels(driver: Any) -> None:
+    load(driver, "demon_playing")
+    turn = driver.find_element("css selector", "[data-do=turn]")
+    assert turn.text == "Turn the Pack"
+    turn.click()
+    tap(driver, "[data-do=stuck]")
+    assert sent(driver) == [{"t": "act", "do": "turn"}, {"t": "act", "do": "stuck"}]
+
+
+def test_the_line_shows_its_rule_id_after_the_words(driver: Any) -> None:
+    """RD-11: a race lost is said in words, its rule id after them, dimmed."""
+    load(driver, "demon_playing")
+    line = driver.find_element("css selector", ".line")
+    assert line.text.endswith("Ann beat you to the A♥ stack, by 12 ms RD-11")
+    assert line.find_element("css selector", ".rule").text == "RD-11"
+
+
+def test_a_spectator_has_no_cards_to_play(driver: Any) -> None:
+    load(driver, "demon_spectator")
+    assert driver.find_elements("css selector", "[data-src]") == []
+    assert len(driver.find_elements("css selector", ".other")) == 20
+
+
+def test_suits_are_told_by_shape_and_colour(driver: Any) -> None:
+    """♥♦ red, ♠♣ black, each with its own glyph: nothing depends on colour alone."""
+    load(driver, "demon_playing")
+    pile = driver.find_element("css selector", "[data-src=pile] .card")
+    waste = driver.find_element("css selector", "[data-src=waste] .card")
+    assert pile.text.replace("\n", "") == "7♥" and "red" in pile.get_attribute("class")
+    assert waste.text.replace("\n", "") == "Q♣" and "black" in waste.get_attribute("class")
+    assert pile.value_of_css_property("color") != waste.value_of_css_property("color")
+
+
+def test_lit_cards_have_a_border_and_a_mark(driver: Any) -> None:
+    load(driver, "demon_playing")
+    lit = driver.find_element("css selector", "button.src.lit[data-src=pile]")
+    mark = driver.execute_script(
+        "return getComputedStyle(arguments[0], '::after').content", lit)
+    assert mark == '"★"'
+    assert lit.value_of_css_property("border-top-style") == "solid"
+
+
+def test_keys_are_sent_as_the_terminal_has_them(driver: Any) -> None:
+    """A keyboard works with the face's keys; keys the face does not list are not sent."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    load(driver, "demon_playing", SIZES["laptop"], touch=False)
+    ActionChains(driver).send_keys("p2 z").perform()
+    assert sent(driver) == [{"t": "key", "key": "p"}, {"t": "key", "key": "2"},
+                            {"t": "key", "key": " "}]
+
+
+def test_the_question_is_a_dialog(driver: Any) -> None:
+    """Start anyway? asked as the face words it; its answers are the face's acts."""
+    load(driver, "lobby_question")
+    dialog = driver.find_element("css selector", ".dialog")
+    assert "Bo and Eve are not ready yet. Start anyway?" in dialog.text
+    tap(driver, ".dialog button.yes")
+    assert sent(driver) == [{"t": "act", "do": "start_anyway"}]
+
+
+def test_leaving_asks_first(driver: Any) -> None:
+    load(driver, "lobby")
+    tap(driver, "header [data-do=leave]")
+    assert sent(driver) == []
+    tap(driver, ".dialog button.yes")
+    assert sent(driver) == [{"t": "act", "do": "leave"}]
+
+
+def test_ready_and_start_are_the_faces_acts(driver: Any) -> None:
+    load(driver, "lobby")
+    assert driver.find_element("css selector", "[data-do=ready]").text == "I'm ready"
+    tap(driver, "[data-do=start]")
+    assert sent(driver) == [{"t": "act", "do": "start"}]
+    assert "Bo, Eve" in driver.find_element("css selector", ".waiting-for").text
+
+
+def test_rack_o_taps(driver: Any) -> None:
+    """Rack-O: the Discard, the Draw pile, a slot, discarding the held card, the hint."""
+    load(driver, "racko_playing")
+    slots = [b.get_attribute("data-slot") for b in
+             driver.find_elements("css selector", "button.slot")]
+    assert slots == ["50", "45", "40", "35", "30", "25", "20", "15", "10", "5"]
+    for css in ("[data-do=discard_pile]", "[data-slot='25']", "[data-do=draw]",
+                "[data-do=discard]", "[data-do=hint]"):
+        tap(driver, css)
+    assert sent(driver) == [{"t": "act", "do": "discard_pile"},
+                            {"t": "act", "do": "slot", "slot": 25},
+                            {"t": "act", "do": "draw"}, {"t": "act", "do": "discard"},
+                            {"t": "act", "do": "hint"}]
+    assert "RK-4" in driver.find_element("css selector", ".others-list").text
+
+
+def test_gin_taps_and_knock_confirm(driver: Any) -> None:
+    """Gin: a card's letter is shown beside it; a tap sends it; Knock then a card asks first."""
+    load(driver, "gin_playing")
+    card = driver.find_element("css selector", "[data-card=KS]")
+    assert card.text.split("\n")[0] == "i"
+    card.click()
+    tap(driver, "[data-do=knock]")
+    tap(driver, "[data-card='2C']")
+    assert "Knock with 2♣?" in driver.find_element("css selector", ".dialog").text
+    tap(driver, ".dialog button.yes")
+    assert sent(driver) == [{"t": "act", "do": "card", "card": "KS"},
+                            {"t": "act", "do": "knock", "card": "2C"}]
+
+
+def test_round_end_shows_every_part_and_the_chart(driver: Any) -> None:
+    """Every part of each score: columns on a laptop, a line under each name on a phone."""
+    load(driver, "demon_between", SIZES["laptop"], touch=False)
+    table = driver.find_element("css selector", ".scores table")
+    heads = [th.text for th in table.find_elements("css selector", "th")]
+    assert heads[2:] == ["score (RD-14)", "stacked", "kings", "out", "pile left", "total"]
+    assert len(table.find_elements("css selector", "tbody tr:not(.parts-row)")) == 6
+    load(driver, "demon_between")
+    parts = driver.find_elements("css selector", ".scores tr.parts-row")
+    assert parts[0].text == "stacked 15 · kings 0 · out yes · pile left 0"
+    assert len(driver.find_elements("css selector", "svg.chart polyline")) == 5
+    assert "NOT checked" in driver.find_element("css selector", ".deal").text
+    assert driver.find_element("css selector", "[data-countdown]").text.endswith(" s")
+
+
+def test_a_new_banner_is_shown_once_per_id(driver: Any) -> None:
+    """The OUT banner: shown when a face brings a new banner id, not for the one a reload
+    finds already there."""
+    base = face("demon_playing")
+    load(driver, base)
+    assert driver.find_elements("css selector", ".banner") == []
+    out = dict(face("demon_between"), banner={"words": "Cy is OUT!", "id": 3})
+    driver.execute_script("window.showFace(arguments[0])", out)
+    assert driver.find_element("css selector", ".banner").text == "Cy is OUT!"
+    load(driver, out)  # a reload: the same banner is old news
+    assert driver.find_elements("css selector", ".banner") == []
+    assert console_errors(driver) == []
+
+
+def test_a_gateway_error_is_said_on_the_line(driver: Any) -> None:
+    load(driver, "lobby")
+    driver.execute_script("window.sock.dispatchEvent(new MessageEvent('message', "
+                          "{data: JSON.stringify({t: 'error', words: 'that frame was not "
+                          "understood'})}))")
+    assert "that frame was not understood" in driver.find_element("css selector", ".line").text
