@@ -190,16 +190,16 @@ def test_the_question_is_a_dialog(driver: Any) -> None:
     """Start anyway? asked as the face words it; its answers are the face's acts."""
     load(driver, "lobby_question")
     dialog = driver.find_element("css selector", ".dialog")
-    assert "Bo and Eve are not ready yet. Start anyway?" in dialog.text
+    assert "Bo and Eve not ready yet" in dialog.text
+    assert [b.text for b in dialog.find_elements("css selector", "button")] == ["Start now", "Wait"]
     tap(driver, ".dialog button.yes")
     assert sent(driver) == [{"t": "act", "do": "start_anyway"}]
 
 
-def test_leaving_asks_first(driver: Any) -> None:
+def test_leave_goes_to_the_seat(driver: Any) -> None:
+    """Leave is the face's act: the seat asks its question mid-match (its words and labels)."""
     load(driver, "lobby")
     tap(driver, "header [data-do=leave]")
-    assert sent(driver) == []
-    tap(driver, ".dialog button.yes")
     assert sent(driver) == [{"t": "act", "do": "leave"}]
 
 
@@ -227,18 +227,22 @@ def test_rack_o_taps(driver: Any) -> None:
     assert "RK-4" in driver.find_element("css selector", ".others-list").text
 
 
-def test_gin_taps_and_knock_confirm(driver: Any) -> None:
-    """Gin: a card's letter is shown beside it; a tap sends it; Knock then a card asks first."""
+def test_gin_taps_and_knock(driver: Any) -> None:
+    """Gin: a card's letter is shown beside it; a tap sends it; Knock then a card sends the
+    knock, which the seat asks about (GS-6) before anything goes to the table."""
     load(driver, "gin_playing")
     card = driver.find_element("css selector", "[data-card=KS]")
     assert card.text.split("\n")[0] == "i"
     card.click()
     tap(driver, "[data-do=knock]")
     tap(driver, "[data-card='2C']")
-    assert "Knock with 2♣?" in driver.find_element("css selector", ".dialog").text
-    tap(driver, ".dialog button.yes")
     assert sent(driver) == [{"t": "act", "do": "card", "card": "KS"},
                             {"t": "act", "do": "knock", "card": "2C"}]
+    load(driver, "gin_knock_question")
+    dialog = driver.find_element("css selector", ".dialog")
+    assert "Knock with 2♣ face down, deadwood 8?" in dialog.text
+    tap(driver, ".dialog button.yes")
+    assert sent(driver) == [{"t": "act", "do": "knock", "card": "2C", "sure": True}]
 
 
 def test_round_end_shows_every_part_and_the_chart(driver: Any) -> None:

@@ -9,7 +9,7 @@ def seats(n, you=0, **kw):
              "ready": i % 3 != 1, "status": "away" if i == 5 else "left" if i == 9 else "here",
              "captain": i == 0, "you": i == you} for i in range(n)]
 def common(game, phase, n, you=0, **kw):
-    f = {"game": game, "title": {"racing-demon": "Racing Demon — round 2 of 5",
+    f = {"notes": [], "state": "ok", "gone": None, "game": game, "title": {"racing-demon": "Racing Demon — round 2 of 5",
           "racing-demon-german": "German Racing Demon — round 1 of 5", "racko": "Rack-O — round 3",
           "gin-solitaire": "Gin Solitaire — round 1"}[game], "phase": phase,
          "you": you, "spectator": you is None, "captain": you == 0, "seats": seats(n, you),
@@ -22,13 +22,13 @@ demon_keys = {"1": {"do": "play", "from": "c1"}, "2": {"do": "play", "from": "c2
   "4": {"do": "play", "from": "c4"}, "p": {"do": "play", "from": "pile"}, "w": {"do": "play", "from": "waste"},
   " ": {"do": "turn"}, "s": {"do": "stuck"}, "t": {"do": "choose"}, "h": {"do": "highlight"}, "q": {"do": "leave"}}
 def demon_table(n, german=False, me=True):
-    stacks = [{"id": i, "top": card(), "count": rnd.randint(1, 9), "lit": i in (2, 5)} for i in range(14)]
+    stacks = [{"id": i, "top": card(), "owner": rnd.randrange(n), "count": rnd.randint(1, 9), "lit": i in (2, 5)} for i in range(14)]
     others = [{"seat": i, "name": names[i], "pile_top": card(), "pile_count": rnd.randint(0, 13),
                "columns_tops": [card() for _ in range(4)], "voted": i == 2, "status": "away" if i == 5 else "here",
                "out": False} for i in range(1, n)]
     t = {"stacks": stacks, "others": others, "rotations": 1, "german": german, "me": None}
     if me:
-        t["me"] = {"pile_top": "7H", "pile_count": 9, "waste_top": "QC", "pack_count": 21,
+        t["me"] = {"pile_top": "7H", "pile_count": 9, "waste_top": "QC", "pack_count": 21, "waste_count": 3, "pending": 0,
                    "columns": [["KS", "QH", "JC", "10D"], ["5H"], [], ["9C", "8H"]] if not german else [["KS"], ["5H"], ["2D"], ["9C"]],
                    "score_so_far": 4 if not german else 9, "voted": False, "lit": ["pile", "c2"],
                    "places": {"pile": [{"to": "s5", "words": "the 6♥ stack"}, {"to": "c4", "words": "column 4 (8♥)"}],
@@ -49,54 +49,56 @@ faces["demon_spectator"]["table"]["others"].insert(0, {"seat": 0, "name": "Ann",
 faces["lobby"] = common("racing-demon", "lobby", 5, 0, waiting_for=["Bo", "Eve"],
     acts=[{"do": "ready", "label": "I'm ready", "key": "enter"}, {"do": "start", "label": "Start the match", "key": "s"},
           {"do": "leave", "label": "Leave", "key": "q"}], keys={"enter": {"do": "ready"}, "q": {"do": "leave"}})
-faces["lobby_question"] = dict(faces["lobby"], question={"words": "Bo and Eve are not ready yet. Start anyway?",
-    "yes": {"do": "start_anyway", "label": "Start anyway"}, "no": {"do": "wait", "label": "Wait"}})
+faces["lobby_question"] = dict(faces["lobby"], acts=[], question={"words": "Bo and Eve not ready yet",
+    "yes": {"do": "start_anyway"}, "no": {"do": "dismiss"}, "yes_label": "Start now", "no_label": "Wait"})
 faces["countdown"] = common("racing-demon", "countdown", 5, 1, countdown=4.5, table=None,
     acts=[{"do": "leave", "label": "Leave", "key": "q"}])
 rows = []
-parts_cols = [{"key": "stacked", "label": "stacked"}, {"key": "kings", "label": "kings"},
-              {"key": "out", "label": "out"}, {"key": "pile_left", "label": "pile left"}]
+parts_cols = [{"key": "stacked", "heading": "stacked"}, {"key": "kings", "heading": "kings"},
+              {"key": "out", "heading": "out"}, {"key": "pile_left", "heading": "pile left"}]
 for i in range(6):
-    rows.append({"seat": i, "name": names[i], "place": i + 1, "score": 20 - 5 * i,
+    rows.append({"side": i, "name": names[i], "score": 20 - 5 * i,
                  "parts": {"stacked": 15 - i, "kings": i % 2, "out": i == 0, "pile_left": i * 2},
                  "total": 50 - 7 * i, "best": i == 0, "leads": i == 0, "you": i == 2})
 faces["demon_between"] = common("racing-demon", "between", 6, 2, banner={"words": "Ann is OUT!", "id": 2},
     countdown=12.0, waiting_for=["Bo"], deal={"verdict": "not checked", "words": "this round's deal was NOT checked by this screen: it missed the round's end"},
     acts=[{"do": "ready", "label": "I'm ready", "key": "enter"}, {"do": "leave", "label": "Leave", "key": "q"}],
-    scores={"words": ["Round 2 of 5 is over — Ann went out"], "score_label": "score (RD-14)", "columns": parts_cols,
-            "rows": rows, "legend": "★ best this round  ◀ leads the match",
+    scores={"round": 2, "rounds": 5, "over": False, "word": "score (RD-14)", "lower_is_better": False,
+            "parts": parts_cols, "rows": rows, "winners": [],
             "next_piles": [{"name": n, "pile": 13 + (2 - i)} for i, n in enumerate(names[:6])],
-            "next_piles_words": "next Piles (RD-15: the leaders' grow, the last's shrink):",
-            "chart": {"words": "running total by round", "rounds": [1, 2], "lower_is_better": False,
-                      "series": [{"seat": i, "name": names[i], "totals": [20 - 2 * i, 50 - 7 * i]} for i in range(5)]}},
+            "chart": {"first_round": 1, "names": names[:6], "series": [[20 - 2 * i, 50 - 7 * i] for i in range(6)]}},
     review=["You played 14 cards to the stacks; the strong bot would have played 17.",
             "Twice your Pile top fitted a stack for over 3 s: look at the Pile first."])
 faces["demon_over"] = dict(faces["demon_between"], phase="over", countdown=None, waiting_for=[], review=None,
     acts=[{"do": "leave", "label": "Leave", "key": "q"}],
     alarms=["DEAL CHECK FAILED: the host dealt round 2 differently from what it promised (§22)"],
     deal={"verdict": "DEAL CHECK FAILED", "words": "DEAL CHECK FAILED — see above"})
-faces["demon_over"]["scores"] = dict(faces["demon_between"]["scores"], words=["Match over — the winner: Ann"], next_piles=[])
+faces["demon_over"]["scores"] = dict(faces["demon_between"]["scores"], over=True, winners=["Ann"], next_piles=None)
 racko_keys = {k: {"do": "slot", "slot": 5 * (i + 1)} for i, k in enumerate("1234567890")}
 racko_keys.update({"d": {"do": "discard_pile"}, "n": {"do": "draw"}, "x": {"do": "discard"}, "h": {"do": "hint"}})
 faces["racko_playing"] = common("racko", "playing", 4, 0, keys=racko_keys,
     acts=[{"do": "hint", "label": "Hint", "key": "h"}, {"do": "discard", "label": "Discard it", "key": "x"},
           {"do": "leave", "label": "Leave", "key": "q"}],
     hint="Put 23 in slot 20: it keeps 5, 10, 15 in order.",
-    table={"rack": [3, 9, 14, 27, 21, 33, 40, 38, 52, 60], "slots": [5, 10, 15, 20, 25, 30, 35, 40, 45, 50],
+    table={"rack": [3, 9, 14, 27, 21, 33, 40, 38, 52, 60], "in_order": 3, "turn_name": "Ann", "over": False, "slots": [5, 10, 15, 20, 25, 30, 35, 40, 45, 50],
            "discard_top": 17, "draw_count": 23, "held": 23, "turn": 0, "your_turn": True, "source": None,
            "prompt": "You drew 23: tap a slot to put it there, or Discard it", "deck": 60,
-           "others": [{"seat": 1, "name": "Bo", "stood_in": None}, {"seat": 2, "name": "Cy",
+           "others": [{"seat": 1, "name": "Bo", "total": 120, "stood_in": None}, {"seat": 2, "name": "Cy", "total": 75,
                        "stood_in": "Cy (away): their turn was played for them — drew and discarded 44 (RK-4)"},
-                      {"seat": 3, "name": "Dee", "stood_in": None}]})
+                      {"seat": 3, "name": "Dee", "total": 0, "stood_in": None}]})
 gin_hand = [("4H", "a", 0), ("5H", "b", 0), ("6H", "c", 0), ("QS", "d", 1), ("QD", "e", 1), ("QC", "f", 1),
             ("2C", "g", None), ("9D", "h", None), ("KS", "i", None), ("7S", "j", None), ("3D", "k", None)]
 faces["gin_playing"] = common("gin-solitaire", "playing", 3, 0,
     keys={**{l: {"do": "card", "card": c} for c, l, _ in gin_hand}, "n": {"do": "draw"}, "K": {"do": "knock"}, "B": {"do": "big_gin"}, "H": {"do": "hint"}},
     acts=[{"do": "hint", "label": "Hint", "key": "H"}, {"do": "knock", "label": "Knock", "key": "K"},
           {"do": "leave", "label": "Leave", "key": "q"}],
-    table={"hand": [{"card": c, "letter": l, "meld": m} for c, l, m in gin_hand], "drawn": "7S", "phase": "discard",
+    table={"hand": [{"card": c, "letter": l, "meld": m, "group": "meld" if m is not None else "deadwood"} for c, l, m in gin_hand],
+           "drawn": "7S", "phase": "discard", "phase_words": "discard, knock or Big Gin (GS-4, GS-6)", "unknown": False,
+           "best_discard": "KS", "draw_count": 30, "discards": 2, "big_gin": False, "result": None,
            "deadwood": 31, "prompt": "Discard a card: its letter (i discards K♠, the best)", "can_knock": False,
-           "others": [{"seat": 1, "name": "Bo", "state": "draw (GS-4)"}, {"seat": 2, "name": "Cy", "state": "knock, deadwood 4"}]})
+           "others": [{"seat": 1, "name": "Bo", "state": "draw", "draw": 31}, {"seat": 2, "name": "Cy", "state": "knock", "draw": 25}]})
+faces["gin_knock_question"] = dict(faces["gin_playing"], acts=[], question={"words": "Knock with 2♣ face down, deadwood 8?",
+    "yes": {"do": "knock", "card": "2C", "sure": True}, "no": {"do": "dismiss"}, "yes_label": "Knock", "no_label": "Keep playing"})
 for k, v in faces.items():
     json.dump(v, open(f"{k}.json", "w"), ensure_ascii=False, indent=1)
 print(sorted(faces))

@@ -5,30 +5,38 @@
    confirm), Big Gin, the hint, the other seats. Tapping a card sends `card`: the seat
    discards it when a discard is due and says why not otherwise. */
 const Gin = (() => {
+  const GROUPS = {meld: "meld", deadwood: "deadwood", discard: "best discard", hand: "hand"};
   function draw(f, ctx) {
     const {h, button, actButton, send, ui} = ctx;
     const t = f.table;
     const out = h("div", {class: "gin"});
-    out.append(h("p", {class: "prompt"}, t.prompt || ""));
+    if (t.phase_words) out.append(h("p", {class: "dim"}, t.phase_words));
+    out.append(h("p", {class: "prompt"}, t.result || t.prompt || ""));
     if (t.hand) {
-      out.append(h("p", {class: "facts"}, "deadwood ", h("b", {}, String(t.deadwood)),
+      out.append(h("p", {class: "facts"}, "deadwood ",
+                   h("b", {}, t.deadwood === null || t.deadwood === undefined ? "…" :
+                     String(t.deadwood)),
                    t.drawn ? [" · drawn ", Cards.el(t.drawn)] : null));
-      const melds = new Map();
+      // the solver's groups in its order (each meld, the deadwood, the best discard), kept
+      // apart by the face's `meld` number, else its `group` kind
+      const groups = [];
       for (const c of t.hand) {
-        const key = c.meld === null || c.meld === undefined ? "dw" : c.meld;
-        if (!melds.has(key)) melds.set(key, []);
-        melds.get(key).push(c);
+        const key = c.meld === null || c.meld === undefined ? c.group || "deadwood" : c.meld;
+        const last = groups[groups.length - 1];
+        if (last && last.key === key) last.cards.push(c);
+        else groups.push({key, kind: c.group || (typeof key === "number" ? "meld" : key),
+                          cards: [c]});
       }
-      const keys = [...melds.keys()].filter((k) => k !== "dw").sort((a, b) => a - b);
-      if (melds.has("dw")) keys.push("dw");
       const hand = h("div", {class: "hand"});
-      for (const k of keys) {
-        hand.append(h("div", {class: "group " + (k === "dw" ? "deadwood" : "meld")},
-          h("span", {class: "label"}, k === "dw" ? "deadwood" : "meld"),
-          melds.get(k).map((c) => button([h("span", {class: "letter"}, c.letter), Cards.el(c.card)],
+      for (const g of groups) {
+        hand.append(h("div", {class: "group " + g.kind},
+          h("span", {class: "label"}, GROUPS[g.kind] || g.kind),
+          g.cards.map((c) => button([h("span", {class: "letter"}, c.letter || ""),
+                                     Cards.el(c.card)],
             () => tap(c, ctx), "gcard" + (c.card === t.drawn ? " drawn" : ""),
-            {"data-card": c.card, "aria-label": c.letter + ": " + Cards.words(c.card)}))));
+            {"data-card": c.card, "aria-label": (c.letter || "") + ": " + Cards.words(c.card)}))));
       }
+      if (t.unknown) hand.append(h("div", {class: "group"}, Cards.el("??")));
       out.append(hand);
       const tools = h("div", {class: "tools"},
         actButton("draw", {do: "draw", label: "Draw"}, "draw"),
@@ -44,16 +52,21 @@ const Gin = (() => {
       if (f.hint) out.append(h("p", {class: "hint"}, f.hint));
     }
     const others = (t.others || []).map((p) => h("li", {}, h("span", {class: "name"}, p.name),
-                                                 " ", h("span", {class: "dim"}, p.state)));
+                                                 " ", h("span", {class: "dim"}, p.state),
+                                                 p.draw !== undefined && p.draw !== null ?
+                                                   h("span", {class: "dim"}, " · ▤ " + p.draw) :
+                                                   null));
     if (others.length) out.append(h("section", {class: "others-list"}, h("ul", {}, others)));
     return out;
   }
 
+  /** A tap on a card: discard it, or (Knock on) knock with it: the seat asks "Knock with
+   *  4♠ face down, deadwood 3?" in the face's question before anything is sent. */
   function tap(c, ctx) {
     if (!ctx.ui.knock) return ctx.send({t: "act", do: "card", card: c.card});
     ctx.ui.knock = false;
-    ctx.openDialog({kind: "confirm", words: "Knock with " + Cards.text(c.card) + "?",
-                    yesLabel: "Knock", yes: () => ctx.send({t: "act", do: "knock", card: c.card})});
+    ctx.send({t: "act", do: "knock", card: c.card});
+    ctx.render();
   }
 
   return {draw};

@@ -26,11 +26,17 @@ const RackO = (() => {
         h("span", {class: "label"}, "held"), h("span", {class: "num big"}, String(t.held)),
         actButton("discard", {do: "discard", label: "Discard it"}, "discard-held")) : null));
     ctx.used.add("draw");
-    if (t.rack) out.append(rack(t, ctx));
+    if (t.rack) {
+      if (t.in_order !== undefined) {
+        out.append(h("p", {class: "facts"}, "in order from 5: ", h("b", {}, String(t.in_order))));
+      }
+      out.append(rack(t, ctx));
+    }
     if (f.hint) out.append(h("p", {class: "hint"}, f.hint));
     const hint = actButton("hint", null, "hint-btn");
     const others = (t.others || []).map((p) => h("li", {class: p.seat === t.turn ? "turn" : ""},
       p.seat === t.turn ? "▶ " : "", h("span", {class: "name"}, p.name),
+      p.total !== undefined ? h("span", {class: "dim"}, " " + p.total) : null,
       p.stood_in ? h("span", {class: "mark away"}, " " + p.stood_in) : null));
     out.append(h("section", {class: "others-list"}, hint, h("ul", {}, others)));
     return out;
@@ -46,11 +52,13 @@ const RackO = (() => {
       const at = card ? Math.round((card - 1) * 100 / Math.max(1, deck - 1)) : 0;
       const chip = h("span", {class: "chip", style: `left: calc(${at}% - ${at * 0.5}px)`},
                      card ? String(card) : "?");
-      list.append(h("button", {type: "button", class: "slot", "data-slot": slots[i],
+      const good = t.in_order !== undefined && i < t.in_order;  // the face counts them
+      list.append(h("button", {type: "button", class: "slot" + (good ? " good" : ""),
+                               "data-slot": slots[i],
                                "aria-label": `slot ${slots[i]}: ${card || "unknown"}`,
                                on: {click: () => send({t: "act", do: "slot", slot: slots[i]})}},
                     h("span", {class: "slot-no"}, String(slots[i])),
-                    h("span", {class: "track"}, chip)));
+                    h("span", {class: "track"}, chip), h("span", {class: "ok"}, good ? "✓" : "")));
     }
     return list;
   }

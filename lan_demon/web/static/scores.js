@@ -8,26 +8,33 @@ const Scores = (() => {
   const COLOURS = ["#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#ff7f0e", "#17becf",
                    "#8c564b", "#e377c2"];
   const MARKS = ["●", "■", "▲", "◆", "✚", "★", "▼", "⬟"];
+  const LINES = 5;  // the leaders (and you) drawn, as on the terminal's chart
 
+  /** The face's `scores`: {round, rounds, over, word, lower_is_better, parts: [{key,
+   *  heading}], rows: [{side, name, score, parts, total, best, leads, you}] best first,
+   *  winners, next_piles: [{name, pile}] | null, chart: {first_round, names, series}}. */
   function draw(s, ctx) {
     const {h} = ctx;
     const out = h("section", {class: "scores"});
-    const words = [].concat(s.words || []);
-    for (const w of words) out.append(h("p", {class: "ending"}, w));
-    const columns = s.columns || [];
+    const head = s.over ? "Match over" : "Round " + s.round + (s.rounds ? " of " + s.rounds : "") +
+      " is over";
+    out.append(h("h2", {class: "ending"}, head,
+                 s.winners && s.winners.length ? h("span", {class: "winner"}, " — ★ winner: " +
+                                                   s.winners.join(", ")) : null));
+    const columns = s.parts || [];
     const rows = s.rows || [];
     if (rows.length) {
       // every part a column on a wide screen; on a phone, the parts on a line of their own
       // under each name (table.css shows one or the other), so nothing scrolls sideways
       const head = h("tr", {}, h("th", {}, "#"), h("th", {class: "name"}, ""),
-                     h("th", {}, s.score_label || "score"),
-                     columns.map((c) => h("th", {class: "part"}, c.label || c.key)),
+                     h("th", {}, s.word || "score"),
+                     columns.map((c) => h("th", {class: "part"}, c.heading || c.key)),
                      h("th", {}, "total"));
       const body = rows.flatMap((r, i) => {
         const cls = (r.you ? "you " : "") + (r.best ? "best" : "");
-        const parts = columns.map((c) => (c.label || c.key) + " " + cell((r.parts || {})[c.key]));
-        return [h("tr", {class: cls},
-          h("td", {}, String(r.place || i + 1)),
+        const parts = columns.map((c) => (c.heading || c.key) + " " + cell((r.parts || {})[c.key]));
+        return [h("tr", {class: cls, "data-side": r.side},
+          h("td", {}, String(i + 1)),
           h("td", {class: "name"}, r.best ? "★ " : "", r.name, r.leads ? " ◀" : ""),
           h("td", {class: "num"}, cell(r.score)),
           columns.map((c) => h("td", {class: "num part"}, cell((r.parts || {})[c.key]))),
@@ -36,16 +43,17 @@ const Scores = (() => {
                              h("td", {colspan: 3}, parts.join(" · "))) : null];
       });
       out.append(h("table", {}, h("thead", {}, head), h("tbody", {}, body)));
+      out.append(h("p", {class: "dim"}, "★ best this round · ◀ " +
+                   (s.over ? "wins" : "leads the match") +
+                   (s.lower_is_better ? " · lowest is best" : "")));
     }
-    if (s.legend) out.append(h("p", {class: "dim"}, s.legend));
     if (s.next_piles && s.next_piles.length) {
-      out.append(h("p", {class: "next-piles"}, s.next_piles_words || "next Piles",
-                   h("br"), s.next_piles.map((p) => p.name + " " + p.pile).join(" · ")));
+      out.append(h("p", {class: "next-piles"}, h("span", {class: "dim"}, "next Piles: "),
+                   s.next_piles.map((p) => p.name + " " + p.pile).join(" · ")));
     }
-    const chartData = s.chart || (s.series ? {series: s.series, rounds: s.rounds,
-                                              lower_is_better: s.lower_is_better} : null);
-    if (chartData && chartData.series && chartData.series.length) {
-      out.append(chart(chartData, ctx));
+    const c = s.chart;
+    if (c && c.series && c.series.length && c.series[0].length) {
+      out.append(chart(c, s, ctx));
     }
     return out;
   }
@@ -63,46 +71,56 @@ const Scores = (() => {
     return e;
   }
 
-  /** Running totals by round: one line a side, the best at the top (lowest for penalties). */
-  function chart(c, ctx) {
-    const series = c.series.slice(0, MARKS.length);
-    const n = Math.max(...series.map((s) => s.totals.length));
-    const values = series.flatMap((s) => s.totals).concat([0]);
+  /** Running totals by round: the leaders and you (as the terminal draws them), one line a
+   *  side, the best at the top (the lowest for penalties). */
+  function chart(c, s, ctx) {
+    const low = !!s.lower_is_better;
+    const you = (s.rows || []).find((r) => r.you);
+    const last = (i) => c.series[i][c.series[i].length - 1];
+    let chosen = c.series.map((_, i) => i).sort((a, b) => (low ? 1 : -1) * (last(a) - last(b)) || a - b)
+      .slice(0, LINES);
+    if (you && you.side < c.series.length && !chosen.includes(you.side)) {
+      chosen = chosen.slice(0, LINES - 1).concat([you.side]);
+    }
+    const n = c.series[0].length;
+    const values = chosen.flatMap((i) => c.series[i]).concat([0]);
     let lo = Math.min(...values), hi = Math.max(...values);
     if (lo === hi) hi = lo + 1;
-    const W = 340, H = 170, L = 40, R = 12, T = 14, B = 30;
+    const W = 340, H = 170, L = 40, R = 14, T = 14, B = 30;
     const x = (i) => L + (n <= 1 ? (W - L - R) / 2 : i * (W - L - R) / (n - 1));
-    const y = (v) => c.lower_is_better ? T + (v - lo) / (hi - lo) * (H - T - B)
-                                       : T + (hi - v) / (hi - lo) * (H - T - B);
+    const y = (v) => low ? T + (v - lo) / (hi - lo) * (H - T - B)
+                         : T + (hi - v) / (hi - lo) * (H - T - B);
+    const words = "running " + (low ? "penalty, lowest at the top" : "total") + " by round";
     const svg = el("svg", {viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-                           "aria-label": c.words || "running totals by round"});
+                           "aria-label": words});
+    const top = low ? lo : hi, bottom = low ? hi : lo;
     svg.append(el("line", {x1: L, y1: T, x2: L, y2: H - B, class: "axis"}),
                el("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis"}),
-               el("text", {x: L - 4, y: y(c.lower_is_better ? lo : hi) + 5, class: "tick",
-                           "text-anchor": "end"}, String(c.lower_is_better ? lo : hi)),
-               el("text", {x: L - 4, y: y(c.lower_is_better ? hi : lo) + 5, class: "tick",
-                           "text-anchor": "end"}, String(c.lower_is_better ? hi : lo)));
-    const rounds = c.rounds || Array.from({length: n}, (_, i) => i + 1);
+               el("text", {x: L - 4, y: y(top) + 5, class: "tick", "text-anchor": "end"},
+                  String(top)),
+               el("text", {x: L - 4, y: y(bottom) + 5, class: "tick", "text-anchor": "end"},
+                  String(bottom)));
+    const first = c.first_round || 1;
     const step = Math.max(1, Math.ceil(n / 8));
-    rounds.forEach((r, i) => {
+    for (let i = 0; i < n; i++) {
       if (i % step === 0 || i === n - 1) {
         svg.append(el("text", {x: x(i), y: H - B + 18, class: "tick", "text-anchor": "middle"},
-                          String(r)));
+                      String(first + i)));
       }
-    });
-    series.forEach((s, k) => {
+    }
+    chosen.slice().reverse().forEach((side) => {  // the leader drawn last, on top
+      const k = chosen.indexOf(side);
       const colour = COLOURS[k % COLOURS.length];
-      const pts = s.totals.map((v, i) => `${x(i)},${y(v)}`).join(" ");
-      svg.append(el("polyline", {points: pts, fill: "none", stroke: colour,
-                                 "stroke-width": 2.5}));
-      s.totals.forEach((v, i) => svg.append(el("text", {x: x(i), y: y(v) + 5, fill: colour,
+      const run = c.series[side];
+      svg.append(el("polyline", {points: run.map((v, i) => `${x(i)},${y(v)}`).join(" "),
+                                 fill: "none", stroke: colour, "stroke-width": 2.5}));
+      run.forEach((v, i) => svg.append(el("text", {x: x(i), y: y(v) + 5, fill: colour,
         class: "marker", "text-anchor": "middle"}, MARKS[k])));
     });
-    const legend = ctx.h("ul", {class: "legend"}, series.map((s, k) => ctx.h("li", {},
+    const legend = ctx.h("ul", {class: "legend"}, chosen.map((side, k) => ctx.h("li", {},
       ctx.h("span", {style: "color:" + COLOURS[k % COLOURS.length]}, MARKS[k]), " ",
-      s.name, " ", ctx.h("b", {}, cell(s.totals[s.totals.length - 1])))));
-    return ctx.h("figure", {class: "chart-box"},
-                 ctx.h("figcaption", {}, c.words || "running totals by round"), svg, legend);
+      (c.names || [])[side] || "", " ", ctx.h("b", {}, cell(last(side))))));
+    return ctx.h("figure", {class: "chart-box"}, ctx.h("figcaption", {}, words), svg, legend);
   }
 
   return {draw};

@@ -160,9 +160,10 @@ const Table = (() => {
     return button(a.label || a.do, () => confirmThen(a), cls, {"data-do": a.do});
   }
 
-  /** Run an act, after a confirm when it asks for one (leaving always does). */
+  /** Run an act, after a confirm of the page's own when the act carries one (the seat asks
+   *  its own questions, leaving or knocking, in the face's `question`). */
   function confirmThen(a) {
-    const words = a.confirm || (a.do === "leave" ? "Leave the table?" : null);
+    const words = a.confirm;
     if (!words) return act(a);
     dialog = {kind: "confirm", words, yes: () => act(a), yesLabel: a.label || "Yes"};
     render();
@@ -240,6 +241,12 @@ const Table = (() => {
     page.append(header(f));
     for (const words of f.alarms || []) page.append(h("div", {class: "alarm", role: "alert"},
                                                       "⚠ " + words));
+    if (f.state === "gone" || f.state === "reconnecting" || f.state === "closed") {
+      page.append(h("div", {class: "state " + f.state, role: "status"},
+                    f.state === "gone" ? "⚠ " + (f.gone || "") :
+                    f.state === "reconnecting" ? "reconnecting…" : "the host has closed the table"));
+    }
+    for (const words of f.notes || []) page.append(h("div", {class: "note"}, words));
     let body;
     if (f.phase === "between" || f.phase === "over") {
       body = h("div", {class: "round-end"});
@@ -362,8 +369,8 @@ const Table = (() => {
       const q = f.question;
       box = h("div", {class: "dialog", role: "dialog"}, h("p", {}, q.words),
               h("div", {class: "row"},
-                q.yes ? button(q.yes.label || "Yes", () => act(q.yes), "yes") : null,
-                q.no ? button(q.no.label || "No", () => act(q.no), "quiet") : null));
+                q.yes ? button(q.yes_label || q.yes.label || "Yes", () => act(q.yes), "yes") : null,
+                q.no ? button(q.no_label || q.no.label || "No", () => act(q.no), "quiet") : null));
     }
     return box ? h("div", {class: "veil"}, box) : null;
   }
