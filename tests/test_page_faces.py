@@ -274,6 +274,23 @@ def test_a_new_banner_is_shown_once_per_id(driver: Any) -> None:
     assert console_errors(driver) == []
 
 
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_tv_draws_every_player_and_offers_no_control(driver: Any, size: str) -> None:
+    """The TV page's drawing (Table.show with tv): the stacks large, every player, the line;
+    no button at all, and no key is sent."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    set_viewport(driver, *SIZES[size], touch=size == "phone")
+    driver.get((FACES / "harness.html").as_uri())
+    driver.execute_script("window.showFace(arguments[0], {tv: true})", face("demon_spectator"))
+    assert len(driver.find_elements("css selector", ".other")) == 20
+    assert len(driver.find_elements("css selector", ".stack .card.big")) == 14
+    assert driver.find_elements("css selector", "button") == []
+    ActionChains(driver).send_keys("q ").perform()
+    assert sent(driver) == []
+    assert problems(driver, SIZES[size][0]) == []
+    assert console_errors(driver) == []
+
+
 def test_a_gateway_error_is_said_on_the_line(driver: Any) -> None:
     load(driver, "lobby")
     driver.execute_script("window.sock.dispatchEvent(new MessageEvent('message', "
