@@ -49,9 +49,16 @@ def face(name: str) -> dict[str, Any]:
 def load(driver: Any, name: str | dict[str, Any], size: tuple[int, int] = SIZES["phone"],
          touch: bool = True) -> None:
     set_viewport(driver, *size, touch=touch)
-    driver.get((FACES / "harness.html").as_uri())
+    open_harness(driver)
     driver.execute_script("window.showFace(arguments[0])",
                           face(name) if isinstance(name, str) else name)
+
+
+def open_harness(driver: Any) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+    driver.get((FACES / "harness.html").as_uri())
+    WebDriverWait(driver, 10).until(
+        lambda d: d.execute_script("return typeof window.showFace === 'function'"))
 
 
 def sent(driver: Any) -> list[dict[str, Any]]:
@@ -280,7 +287,7 @@ def test_the_tv_draws_every_player_and_offers_no_control(driver: Any, size: str)
     no button at all, and no key is sent."""
     from selenium.webdriver.common.action_chains import ActionChains
     set_viewport(driver, *SIZES[size], touch=size == "phone")
-    driver.get((FACES / "harness.html").as_uri())
+    open_harness(driver)
     driver.execute_script("window.showFace(arguments[0], {tv: true})", face("demon_spectator"))
     assert len(driver.find_elements("css selector", ".other")) == 20
     assert len(driver.find_elements("css selector", ".stack .card.big")) == 14

@@ -27,9 +27,9 @@ const Gin = (() => {
         else groups.push({key, kind: c.group || (typeof key === "number" ? "meld" : key),
                           cards: [c]});
       }
-      const hand = h("div", {class: "hand"});
+      const hand = h("div", {class: "gin-hand"});
       for (const g of groups) {
-        hand.append(h("div", {class: "group " + g.kind},
+        hand.append(h("div", {class: "group g-" + g.kind},
           h("span", {class: "label"}, GROUPS[g.kind] || g.kind),
           g.cards.map((c) => button([h("span", {class: "letter"}, c.letter || ""),
                                      Cards.el(c.card)],
