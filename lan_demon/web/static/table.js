@@ -441,5 +441,7 @@ const Table = (() => {
     if (face) keepAwake(face.phase === "playing" && !face.spectator);
   });
 
-  return {show, hide, update, render, get face() { return face; }};
+  // `face` and `faces` (how many came) are read by tests and tools/screenshots.py
+  return {show, hide, update, render, get face() { return face; }, get faces() { return faces; }};
 })();
+window.Table = Table;  // for lobby.js and tv.js (a top-level const is no window property)

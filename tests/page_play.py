@@ -1,0 +1,161 @@
+"""Playing through the page, as a person taps: helpers for the end-to-end browser tests and
+tools/screenshots.py. Each step reads the face the page was last sent (``Table.face``), taps
+what a simple player would, and waits for the next face before the next tap (a person taps a
+few times a second; the gateway allows 20 frames a second)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from selenium.common.exceptions import (ElementClickInterceptedException,
+                                        NoSuchElementException,
+                                        StaleElementReferenceException, TimeoutException)
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+WAIT = 10.0
+TAP_WAIT = 2.0  # seconds a tap waits for the face that answers it
+
+
+def face(driver: Any) -> dict[str, Any] | None:
+    return driver.execute_script("return window.Table ? window.Table.face : null")
+
+
+def faces(driver: Any) -> int:
+    return driver.execute_script("return window.Table ? window.Table.faces : 0") or 0
+
+
+def wait_for(driver: Any, condition: Callable[[Any], Any], timeout: float = WAIT) -> Any:
+    return WebDriverWait(driver, timeout).until(lambda d: condition(d))
+
+
+def wait_face(driver: Any, condition: Callable[[dict[str, Any]], bool],
+              timeout: float = WAIT) -> dict[str, Any]:
+    def met(d: Any) -> dict[str, Any] | None:
+        f = face(d)
+        return f if f is not None and condition(f) else None
+    return wait_for(driver, met, timeout)
+
+
+def sit_down(driver: Any, url: str, name: str, watch: bool = False) -> None:
+    """The lobby: a name, then Sit down (or Just watch); the table's page once seated."""
+    driver.get(url)
+    wait_for(driver, lambda d: d.find_element(By.ID, "title").text != "A card table")
+    if name:
+        driver.find_element(By.ID, "name").send_keys(name)
+    driver.find_element(By.ID, "watch" if watch else "sit").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#table .page"))
+
+
+def tap(driver: Any, css: str, wait: bool = True) -> bool:
+    """Tap the element ``css`` (a real pointer tap), then wait for the next face; False when
+    it is not on the page. The page redraws on every face, so an element found may be gone
+    by the time it is tapped: it is found again."""
+    before = faces(driver)
+    for _ in range(5):
+        try:
+            driver.find_element(By.CSS_SELECTOR, css).click()
+            break
+        except NoSuchElementException:
+            return False
+        except (StaleElementReferenceException, ElementClickInterceptedException):
+            continue
+    else:
+        return False
+    if wait:
+        try:
+            wait_for(driver, lambda d: faces(d) > before, TAP_WAIT)
+        except TimeoutException:
+            pass  # nothing changed (a tap the seat had nothing to say about): tap on
+    return True
+
+
+def demon_step(driver: Any, turns: dict[int, int]) -> None:
+    """A card that fits a stack (lit), else the Pile or the waste top to its best place, else
+    a whole column onto another (the Pile refills it), else turn the Pack; after a whole Pack
+    turned with nothing to play, say stuck (RD-13). (Part of a column moved is left out: two
+    such taps can undo each other for ever, and every play clears the stuck votes.)
+    ``turns``: the turns in a row, by driver."""
+    f = face(driver)
+    if not f or f["phase"] != "playing" or not f["table"] or not f["table"].get("me"):
+        return
+    me = f["table"]["me"]
+    lit = me.get("lit") or []
+    places = me.get("places") or {}
+    columns = me.get("columns") or []
+    whole = [f"c{i + 1}" for i, col in enumerate(columns)  # a column moved whole: refilled
+             if col and places.get(f"c{i + 1}") and places[f"c{i + 1}"][0].get("count") == len(col)]
+    source = lit[0] if lit else next((s for s in ("pile", "waste") if places.get(s)),
+                                     whole[0] if whole else None)
+    key = id(driver)
+    if source is not None:
+        turns[key] = 0
+        tap(driver, f"[data-src='{source}']")
+    elif turns.get(key, 0) * 3 <= (me.get("pack_count") or 0) + (me.get("waste_count") or 0) + 3:
+        turns[key] = turns.get(key, 0) + 1
+        tap(driver, "[data-do='turn']")
+    elif not me.get("voted"):
+        tap(driver, "[data-do='stuck']")
+
+
+def racko_step(driver: Any, turn: list[int]) -> None:
+    """On our turn: every third turn take the Discard (tap it, then a slot), else draw; a
+    card held goes to the slot its value points to."""
+    f = face(driver)
+    if not f or f["phase"] != "playing" or not f["table"]:
+        return
+    t = f["table"]
+    if not t.get("your_turn"):
+        return
+    deck = t.get("deck") or 60
+
+    def slot_of(card: int) -> int:
+        return min(50, 5 * (1 + (card - 1) * 10 // deck))
+
+    if t.get("held") is not None:
+        tap(driver, f"[data-slot='{slot_of(t['held'])}']")
+    elif t.get("source") == "discard" and t.get("discard_top") is not None:
+        tap(driver, f"[data-slot='{slot_of(t['discard_top'])}']")
+    elif turn[0] % 3 == 2 and t.get("discard_top") is not None:
+        turn[0] += 1
+        tap(driver, "[data-do='discard_pile']")
+    else:
+        turn[0] += 1
+        tap(driver, "[data-do='draw']")
+
+
+def gin_step(driver: Any) -> None:
+    """Discard the best card; knock (answering the seat's question) as soon as it may."""
+    f = face(driver)
+    if not f or f["phase"] != "playing":
+        return
+    if f.get("question"):
+        tap(driver, ".dialog button.yes")
+        return
+    t = f["table"] or {}
+    if not t.get("hand") or t.get("unknown"):
+        return
+    best = t.get("best_discard")
+    if t.get("phase") == "draw":
+        tap(driver, "[data-do='draw']")
+    elif t.get("big_gin"):
+        tap(driver, "[data-do='big_gin']")
+    elif t.get("phase") == "discard" and t.get("can_knock") and best:
+        tap(driver, "[data-do='knock']", wait=False)
+        tap(driver, f"[data-card='{best}']")
+    elif t.get("phase") in ("first-discard", "discard") and best:
+        tap(driver, f"[data-card='{best}']")
+
+
+def socket_frames(driver: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every WebSocket frame the page sent and received so far, from Chrome's performance log
+    (which is read once: call it at the end)."""
+    sent, received = [], []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        method = message["method"]
+        if method in ("Network.webSocketFrameSent", "Network.webSocketFrameReceived"):
+            frame = json.loads(message["params"]["response"]["payloadData"])
+            (sent if method.endswith("Sent") else received).append(frame)
+    return sent, received
