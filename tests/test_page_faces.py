@@ -304,3 +304,33 @@ def test_a_gateway_error_is_said_on_the_line(driver: Any) -> None:
                           "{data: JSON.stringify({t: 'error', words: 'that frame was not "
                           "understood'})}))")
     assert "that frame was not understood" in driver.find_element("css selector", ".line").text
+
+
+def test_the_screen_is_kept_awake_while_a_round_is_played(driver: Any) -> None:
+    """Screen Wake Lock asked for while `phase` is playing, let go after; a browser that
+    refuses it (or has none) is told nothing and shows nothing."""
+    open_harness(driver)
+    driver.execute_script("""
+      window.locks = []; window.refuse = false;
+      Object.defineProperty(navigator, 'wakeLock', {value: {request: (kind) => {
+        if (window.refuse) {
+          window.refused = true;
+          return Promise.reject(new DOMException('no', 'NotAllowedError'));
+        }
+        const lock = new EventTarget();
+        lock.released = false;
+        lock.release = () => { lock.released = true; return Promise.resolve(); };
+        window.locks.push([kind, lock]);
+        return Promise.resolve(lock);
+      }}});""")
+    from selenium.webdriver.support.ui import WebDriverWait
+    driver.execute_script("window.showFace(arguments[0])", face("demon_playing"))
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script("return window.locks.length"))
+    assert driver.execute_script("return window.locks.map(l => l[0])") == ["screen"]
+    driver.execute_script("window.showFace(arguments[0])", face("demon_between"))
+    assert driver.execute_script("return window.locks[0][1].released") is True
+    driver.execute_script("window.refuse = true; window.showFace(arguments[0])",
+                          face("demon_playing"))
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script("return window.refused"))
+    assert console_errors(driver) == []
+    assert "wake" not in driver.find_element("id", "table").text.lower()

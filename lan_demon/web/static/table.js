@@ -63,10 +63,10 @@ const Table = (() => {
   }
 
   function hide() {
+    keepAwake(false);
     if (root) root.hidden = true;
     const lobby = document.getElementById("lobby");
     if (lobby) lobby.hidden = false;
-    release();
   }
 
   // --- a new face -------------------------------------------------------------------------
@@ -422,19 +422,27 @@ const Table = (() => {
     } catch (e) { /* no sound here: the banner says it */ }
   }
 
+  /** While a round is played, ask the browser to keep the screen on (a phone that sleeps
+   *  mid-round loses its seat's moments); where it cannot or will not, say nothing. */
+  let wantAwake = false;
   function keepAwake(on) {
+    wantAwake = on;
     if (!on) return release();
     if (wakeLock || !navigator.wakeLock || document.visibilityState !== "visible") return;
     wakeLock = "asking";
     navigator.wakeLock.request("screen").then((lock) => {
       wakeLock = lock;
-      lock.addEventListener("release", () => { wakeLock = null; });
+      lock.addEventListener("release", () => { if (wakeLock === lock) wakeLock = null; });
+      if (!wantAwake) release();  // the round ended while the browser was asked
     }).catch(() => { wakeLock = null; });
   }
 
   function release() {
-    if (wakeLock && wakeLock !== "asking") wakeLock.release().catch(() => {});
-    wakeLock = null;
+    if (wakeLock && wakeLock !== "asking") {
+      const lock = wakeLock;
+      wakeLock = null;
+      lock.release().catch(() => {});
+    }
   }
 
   document.addEventListener("visibilitychange", () => {
