@@ -6,7 +6,11 @@ few times a second; the gateway allows 20 frames a second)."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from typing import Any, Callable
+
+import zmq
 
 from selenium.common.exceptions import (ElementClickInterceptedException,
                                         NoSuchElementException,
@@ -14,8 +18,11 @@ from selenium.common.exceptions import (ElementClickInterceptedException,
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from lan_demon.bots.runner import leave_and_close, make_bot, run_pool
+
 WAIT = 10.0
 TAP_WAIT = 2.0  # seconds a tap waits for the face that answers it
+ROUND = 75.0  # seconds a round may take at most, on a loaded two-core machine
 
 
 def face(driver: Any) -> dict[str, Any] | None:
@@ -148,6 +155,23 @@ def gin_step(driver: Any) -> None:
         tap(driver, f"[data-card='{best}']")
 
 
+def play_until(drivers: list[Any], step: Callable[[Any], None],
+               done: Callable[[dict[str, Any]], bool], also: Callable[[], None] = lambda: None,
+               timeout: float = ROUND) -> None:
+    """Each driver taps a step in turn (and ``also`` runs between) until every page's face
+    is ``done``."""
+    deadline = time.monotonic() + timeout
+    while not all((f := face(d)) is not None and done(f) for d in drivers):
+        assert time.monotonic() < deadline, [face(d) and face(d)["phase"] for d in drivers]
+        for driver in drivers:
+            step(driver)
+            also()
+
+
+def round_over(f: dict[str, Any]) -> bool:
+    return f["phase"] in ("between", "over") and f.get("scores") is not None
+
+
 def socket_frames(driver: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Every WebSocket frame the page sent and received so far, from Chrome's performance log
     (which is read once: call it at the end)."""
@@ -159,3 +183,24 @@ def socket_frames(driver: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any
             frame = json.loads(message["params"]["response"]["payloadData"])
             (sent if method.endswith("Sent") else received).append(frame)
     return sent, received
+
+
+class Bots:
+    """Bots on a thread of their own (the bots' runner), stopped and gone at the end."""
+
+    def __init__(self, address: str, names: list[str], speed: str = "flat-out") -> None:
+        self.context = zmq.Context()
+        self.stop = threading.Event()
+        self.bots = [make_bot(address, "greedy", name, seed=i, speed=speed,
+                              context=self.context) for i, name in enumerate(names)]
+        self.thread = threading.Thread(target=run_pool, args=(self.bots,),
+                                       kwargs={"until": self.stop.is_set, "timeout": 100},
+                                       daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=10)
+        for bot in self.bots:
+            leave_and_close(bot.client)
+        self.context.term()

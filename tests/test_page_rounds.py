@@ -8,8 +8,6 @@ received (Chrome's performance log), not on what the page drew. Deals are seeded
 
 from __future__ import annotations
 
-import threading
-import time
 from typing import Any, Callable
 
 import pytest
@@ -17,53 +15,13 @@ import zmq
 from selenium.webdriver.common.by import By
 
 from faces.make_real import play_gin, play_racko
-from lan_demon.bots.runner import leave_and_close, make_bot, run_pool
 from lan_demon.net.client import Client
 from lan_demon.seat import Seat
 from page_checks import problems
-from page_play import (demon_step, face, gin_step, racko_step, sit_down, socket_frames, tap,
-                       wait_face)
+from page_play import (ROUND, Bots, demon_step, gin_step, play_until, racko_step, round_over,
+                       sit_down, socket_frames, tap, wait_face)
 
 pytestmark = pytest.mark.timeout(110)
-ROUND = 75.0  # seconds a round may take at most, on a loaded two-core machine
-
-
-class Bots:
-    """Bots on a thread of their own (the bots' runner), stopped and gone at the end."""
-
-    def __init__(self, address: str, names: list[str], speed: str = "flat-out") -> None:
-        self.context = zmq.Context()
-        self.stop = threading.Event()
-        self.bots = [make_bot(address, "greedy", name, seed=i, speed=speed,
-                              context=self.context) for i, name in enumerate(names)]
-        self.thread = threading.Thread(target=run_pool, args=(self.bots,),
-                                       kwargs={"until": self.stop.is_set, "timeout": 100},
-                                       daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(timeout=10)
-        for bot in self.bots:
-            leave_and_close(bot.client)
-        self.context.term()
-
-
-def play_until(drivers: list[Any], step: Callable[[Any], None],
-               done: Callable[[dict[str, Any]], bool], also: Callable[[], None] = lambda: None,
-               timeout: float = ROUND) -> None:
-    """Each driver taps a step in turn (and ``also`` runs between) until every page's face
-    is ``done``."""
-    deadline = time.monotonic() + timeout
-    while not all((f := face(d)) is not None and done(f) for d in drivers):
-        assert time.monotonic() < deadline, [face(d) and face(d)["phase"] for d in drivers]
-        for driver in drivers:
-            step(driver)
-            also()
-
-
-def round_over(f: dict[str, Any]) -> bool:
-    return f["phase"] in ("between", "over") and f.get("scores") is not None
 
 
 def test_two_browser_seats_and_a_bot_play_racing_demon_to_the_round_end(host, web, browser):
@@ -100,12 +58,6 @@ def test_two_browser_seats_and_a_bot_play_racing_demon_to_the_round_end(host, we
         sent, _ = socket_frames(driver)
         plays = [f for f in sent if f.get("t") == "act" and f.get("do") in ("play", "turn")]
         assert plays, "the page never tapped a card"
-
-
-def client_seat(server: Any, name: str) -> Seat:
-    client = Client(server.address, name=name, context=server.context).connect()
-    server.test_clients = getattr(server, "test_clients", []) + [client]
-    return Seat(client)
 
 
 def pump_seat(seat: Seat, play: Callable[[Seat], None]) -> Callable[[], None]:

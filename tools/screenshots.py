@@ -10,6 +10,10 @@ with its colours). Pillow is not a dependency of the project; without it only te
     python tools/screenshots.py                  # every capture into docs/screenshots/
     python tools/screenshots.py lobby round-end  # just these
     python tools/screenshots.py --list
+    python tools/screenshots.py page-lobby page-racing-demon page-racko page-gin-solitaire
+
+The ``page-*`` captures are the browser pages (tools/page_screenshots.py): headless Chromium
+on a table served on 127.0.0.1, saved as ``docs/screenshots/page-*.png``.
 
 Needs ``pyte`` (in the ``test`` extra). The bots play in real time, so two runs never give
 quite the same picture; the seeds are fixed so the deals are the same.
@@ -362,6 +366,24 @@ CAPTURES: dict[str, Callable[[Path, list[str]], None]] = {
     "racko": other_game("racko", 3, "racko"),
     "gin-solitaire": other_game("gin-solitaire", 0, "gin-solitaire"),
 }
+
+
+def _pages() -> dict[str, Callable[[Path, list[str]], None]]:
+    """The browser pages' captures (tools/page_screenshots.py), each failure a CaptureFailed."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import page_screenshots
+
+    def wrap(capture: Callable[[Path, list[str]], None]) -> Callable[[Path, list[str]], None]:
+        def run(out: Path, made: list[str]) -> None:
+            try:
+                capture(out, made)
+            except Exception as err:  # a page that never got there, a missing browser
+                raise CaptureFailed(f"{type(err).__name__}: {err}") from err
+        return run
+    return {name: wrap(capture) for name, capture in page_screenshots.CAPTURES.items()}
+
+
+CAPTURES.update(_pages())
 
 
 def main(argv: list[str] | None = None) -> int:

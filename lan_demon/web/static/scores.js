@@ -86,7 +86,7 @@ const Scores = (() => {
     const values = chosen.flatMap((i) => c.series[i]).concat([0]);
     let lo = Math.min(...values), hi = Math.max(...values);
     if (lo === hi) hi = lo + 1;
-    const W = 340, H = 170, L = 40, R = 14, T = 14, B = 30;
+    const W = 340, H = 176, L = 40, R = 14, T = 14, B = 32;
     const x = (i) => L + (n <= 1 ? (W - L - R) / 2 : i * (W - L - R) / (n - 1));
     const y = (v) => low ? T + (v - lo) / (hi - lo) * (H - T - B)
                          : T + (hi - v) / (hi - lo) * (H - T - B);
@@ -104,7 +104,7 @@ const Scores = (() => {
     const step = Math.max(1, Math.ceil(n / 8));
     for (let i = 0; i < n; i++) {
       if (i % step === 0 || i === n - 1) {
-        svg.append(el("text", {x: x(i), y: H - B + 18, class: "tick", "text-anchor": "middle"},
+        svg.append(el("text", {x: x(i), y: H - B + 22, class: "tick", "text-anchor": "middle"},
                       String(first + i)));
       }
     }
