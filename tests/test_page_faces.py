@@ -290,6 +290,14 @@ def test_the_tv_draws_every_player_and_offers_no_control(driver: Any, size: str)
     assert console_errors(driver) == []
 
 
+def test_a_rack_o_spectator_has_nothing_to_tap(driver: Any) -> None:
+    """Watching Rack-O (real_racko_spectator: a spectator's face from a real table): the
+    Discard and the Draw pile are shown, not offered as buttons; no rack."""
+    load(driver, "real_racko_spectator")
+    assert driver.find_elements("css selector", ".piles div.pile")
+    assert not driver.find_elements("css selector", ".piles button, .rack")
+
+
 def test_a_gateway_error_is_said_on_the_line(driver: Any) -> None:
     load(driver, "lobby")
     driver.execute_script("window.sock.dispatchEvent(new MessageEvent('message', "

@@ -13,7 +13,13 @@ const RackO = (() => {
                    t.your_turn ? "▶ " : "", t.prompt || "");
     out.append(turn);
     const top = t.discard_top;
-    out.append(h("div", {class: "piles"},
+    if (f.spectator || ctx.ui.tv) {  // the piles to look at, nothing to tap
+      out.append(h("div", {class: "piles"},
+        h("div", {class: "pile"}, h("span", {class: "label"}, "Discard"),
+          h("span", {class: "num big"}, top === null ? "—" : String(top))),
+        h("div", {class: "pile"}, h("span", {class: "label"}, "Draw"),
+          h("span", {class: "num"}, "▤ " + t.draw_count))));
+    } else out.append(h("div", {class: "piles"},
       button(h("span", {}, h("span", {class: "label"}, "Discard"),
                h("span", {class: "num big"}, top === null ? "—" : String(top))),
              () => send({t: "act", do: "discard_pile"}),
