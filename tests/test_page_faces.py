@@ -304,6 +304,10 @@ def test_a_gateway_error_is_said_on_the_line(driver: Any) -> None:
                           "{data: JSON.stringify({t: 'error', words: 'that frame was not "
                           "understood'})}))")
     assert "that frame was not understood" in driver.find_element("css selector", ".line").text
+    later = dict(face("lobby"), line={"words": "Bo is ready", "rule": None, "kind": "said"},
+                 line_id=9)
+    driver.execute_script("window.showFace(arguments[0])", later)  # a new line of the face's
+    assert driver.find_element("css selector", ".line").text == "Bo is ready"
 
 
 def test_the_screen_is_kept_awake_while_a_round_is_played(driver: Any) -> None:

@@ -87,6 +87,12 @@ def test_a_browser_seat_and_a_client_play_a_round(host, web, browser, game):
     bo.ready()
     wait_face(ann, lambda f: any(a["do"] == "start" for a in f["acts"]))
     assert tap(ann, "[data-do='start']")
+    if game == "racko":  # a keyboard works too: n draws, as on the terminal
+        from selenium.webdriver.common.action_chains import ActionChains
+        play_until([ann], lambda d: None, lambda f: f["phase"] == "playing" and
+                   f["table"]["your_turn"], also, timeout=30)
+        ActionChains(ann).send_keys("n").perform()
+        wait_face(ann, lambda f: f["table"]["held"] is not None)
     turns = [0]
     step = (lambda d: racko_step(d, turns)) if game == "racko" else gin_step
     play_until([ann], step, round_over, also)
@@ -95,6 +101,8 @@ def test_a_browser_seat_and_a_client_play_a_round(host, web, browser, game):
     sent, _ = socket_frames(ann)
     acts = {f.get("do") for f in sent if f.get("t") == "act"}
     assert acts >= ({"draw", "slot"} if game == "racko" else {"draw", "card"}), acts
+    if game == "racko":
+        assert {"t": "key", "key": "n"} in sent
 
 
 PRIVATE = {"me", "rack", "held", "hand", "drawn"}

@@ -75,6 +75,7 @@ const Table = (() => {
     const now = performance.now();
     if (f.line && f.line_id !== lineId) {
       lineId = f.line_id;
+      pageLine = null;
       lineUntil = now + LINE_MS;
       clearTimeout(lineTimer);
       lineTimer = setTimeout(render, LINE_MS + 20);
@@ -104,11 +105,15 @@ const Table = (() => {
     render();
   }
 
-  /** A line the page itself has to say (the gateway's `error` frame). */
+  /** A line the page itself has to say (the gateway's `error` frame): shown as a face's line
+   *  is, until a new line of the face's or LINE_MS. */
+  let pageLine = null, pageUntil = 0;
   function say(line) {
-    if (!face) return;
-    face = Object.assign({}, face, {line, line_id: "page-" + performance.now()});
-    update(face);
+    pageLine = line;
+    pageUntil = performance.now() + LINE_MS;
+    clearTimeout(lineTimer);
+    lineTimer = setTimeout(render, LINE_MS + 20);
+    render();
   }
 
   function countdownLeft() {
@@ -331,7 +336,7 @@ const Table = (() => {
   /** The bottom of the screen: the line (kept LINE_MS), then the acts not drawn elsewhere. */
   function dock(f, now) {
     const out = h("div", {class: "dock"});
-    const line = f.line && now < lineUntil ? f.line : null;
+    const line = pageLine && now < pageUntil ? pageLine : f.line && now < lineUntil ? f.line : null;
     out.append(h("div", {class: "line" + (line ? " " + (line.kind || "said") : ""),
                          role: "status", "aria-live": "polite"},
                  line ? [line.kind === "refusal" ? "✗ " : line.kind === "race" ? "⚡ " : "",
