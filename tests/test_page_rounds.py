@@ -24,15 +24,18 @@ from page_play import (ROUND, Bots, demon_step, gin_step, play_until, racko_step
 pytestmark = pytest.mark.timeout(110)
 
 
+@pytest.mark.timeout(115)
 def test_two_browser_seats_and_a_bot_play_racing_demon_to_the_round_end(host, web, browser):
     """Ann on a phone and Bo on a laptop sit down, say ready and play by taps beside a bot;
-    both pages reach the round-end table, every part of each score shown."""
+    both pages reach the round-end table, every part of each score shown. (The bot plays at
+    an expert's pace: a flat-out one makes every page a face per move it makes, hundreds a
+    second, and the browsers' taps crawl.)"""
     server = host("racing-demon", players=3, rounds=2)
     site = web(server)
     ann, bo = browser.open("phone"), browser.open("laptop")
     sit_down(ann, site.url, "Ann")
     sit_down(bo, site.url, "Bo")
-    bots = Bots(server.address, ["Cy"])
+    bots = Bots(server.address, ["Cy"], speed="expert")
     try:
         for driver in (ann, bo):
             wait_face(driver, lambda f: any(a["do"] == "ready" for a in f["acts"]))

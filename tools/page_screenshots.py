@@ -89,7 +89,7 @@ def racing_demon(out: Path, made: list[str]) -> None:
         sit_down(ann, site.url, "Ann")
         sit_down(bo, site.url, "Bo")
         tv.get(site.url + "tv")
-        bots = Bots(server.address, ["Cy"])
+        bots = Bots(server.address, ["Cy"], speed="expert")
         try:
             for driver in (ann, bo):
                 wait_face(driver, lambda f: any(a["do"] == "ready" for a in f["acts"]))

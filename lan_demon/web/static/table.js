@@ -102,7 +102,20 @@ const Table = (() => {
     faces += 1;
     face = f;
     keepAwake(f.phase === "playing" && !f.spectator);
-    render();
+    soon();
+  }
+
+  /** One drawing per screen frame however many faces came in it (a busy table can send
+   *  hundreds a second: each is kept, the screen shows the last). */
+  let pending = false, asked = false, drawn = 0;
+  function soon() {
+    pending = true;
+    if (asked) return;
+    asked = true;
+    requestAnimationFrame(() => {
+      asked = false;
+      if (pending) render();
+    });
   }
 
   /** A line the page itself has to say (the gateway's `error` frame): shown as a face's line
@@ -235,7 +248,9 @@ const Table = (() => {
   // --- the page ---------------------------------------------------------------------------
 
   function render() {
+    pending = false;
     if (!root || !face) return;
+    drawn = faces;
     used.clear();
     const f = face;
     const now = performance.now();
@@ -454,7 +469,9 @@ const Table = (() => {
     if (face) keepAwake(face.phase === "playing" && !face.spectator);
   });
 
-  // `face` and `faces` (how many came) are read by tests and tools/screenshots.py
-  return {show, hide, update, render, get face() { return face; }, get faces() { return faces; }};
+  // `face`, `faces` (how many came) and `drawn` (how many when the screen was last drawn) are
+  // read by tests and tools/screenshots.py
+  return {show, hide, update, render, get face() { return face; }, get faces() { return faces; },
+          get drawn() { return drawn; }};
 })();
 window.Table = Table;  // for lobby.js and tv.js (a top-level const is no window property)
