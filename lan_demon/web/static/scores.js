@@ -97,9 +97,9 @@ const Scores = (() => {
     svg.append(el("line", {x1: L, y1: T, x2: L, y2: H - B, class: "axis"}),
                el("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis"}),
                el("text", {x: L - 4, y: y(top) + 5, class: "tick", "text-anchor": "end"},
-                  String(top)),
+                  cell(top)),
                el("text", {x: L - 4, y: y(bottom) + 5, class: "tick", "text-anchor": "end"},
-                  String(bottom)));
+                  cell(bottom)));
     const first = c.first_round || 1;
     const step = Math.max(1, Math.ceil(n / 8));
     for (let i = 0; i < n; i++) {
