@@ -282,7 +282,10 @@ def test_a_flood_from_one_page_is_bounded(host, web):
 
 def test_leave_gives_the_seat_up(host, web):
     """The leave frame, and the seat's own leave intent (at once in the lobby; asked first
-    during a match, then confirmed): the seat is given up, the page told bye."""
+    during a match, then confirmed): in the lobby the seat is given up, the page told bye;
+    during a match the seat is kept its 5 minutes, as a terminal's — the page is told so, and
+    with its token it sits down again, cards and all (a trial's phone that left by mistake
+    came back to "no seat is free" and could only watch)."""
     server = host("racing-demon")
     site = web(server)
 
@@ -309,11 +312,23 @@ def test_leave_gives_the_seat_up(host, web):
             await cy.send({"t": "act", "do": "leave"})  # a match on: asked first
             face = await cy.until_face(lambda f: f["question"] is not None)
             assert face["question"]["yes"] == {"do": "leave", "sure": True}
+            cards = site.call(lambda: next(s for s in site.gateway.seats.values()
+                                           if s.client.name == "Cy").client.view())
+            token = next(f["token"] for f in cy.frames if f["t"] == "seated")
             await cy.send({"t": "act", **face["question"]["yes"]})
-            await cy.until(lambda f: f["t"] == "bye")
-            await di.until_face(lambda f: f["seats"][0]["status"] == "away")
+            bye = await cy.until(lambda f: f["t"] == "bye")
+            assert bye["kept"] is True and "kept for 5 minutes" in bye["words"]
+            await di.until_face(lambda f: f["seats"][0]["status"] != "here")
+            back = await open_page(session, site.url)
+            seated = await back.join("Cy", token=token)
+            assert seated["t"] == "seated" and seated["seat"] == 0
+            face = await back.until_face(lambda f: f["phase"] == "playing" and f["table"])
+            assert face["you"] == 0 and face["table"]["me"] is not None
+            await di.until_face(lambda f: f["seats"][0]["status"] == "here")
+            assert site.call(lambda: next(s for s in site.gateway.seats.values()
+                                          if s.client.name == "Cy").client.view()) == cards
     run(scenario())
-    assert seats_of(site) == [("Di", "player")]
+    assert seats_of(site) == [("Cy", "player"), ("Di", "player")]
 
 
 def test_a_move_another_page_cannot_see_sends_it_nothing(host, web):

@@ -268,6 +268,11 @@ class Client(TableCopy):
         self._repredict()  # predicted now shows the move too, from the next time it is read
         return rid
 
+    def come_back(self) -> None:
+        """After :meth:`leave` during a match (the arbiter keeps the seat 5 minutes): take the
+        seat again by its token, on a new connection, as a terminal's ``join`` does."""
+        self._reconnect()
+
     def leave(self) -> None:
         if self.dealer is not None:
             self._send(make("leave", id=next(self._ids)))

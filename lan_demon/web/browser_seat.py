@@ -49,6 +49,7 @@ class BrowserSeat:
     sent: str | None = None  # the last face frame sent to the page now attached
     gone_since: float | None = None  # when the page went (time.monotonic), None while here
     closed: bool = False
+    left: bool = False  # left during the match: the arbiter keeps the seat, the page may return
     faces: int = 0  # face frames sent (for tests and benchmarks)
     _fds: list[int] = field(default_factory=list)
     _nudged: bool = False  # an intent was done since the last face: make one
@@ -59,7 +60,11 @@ class BrowserSeat:
     # --- the page --------------------------------------------------------------------------
 
     def attach(self, ws: web.WebSocketResponse) -> web.WebSocketResponse | None:
-        """This page is the seat's now; returns the page it replaces (another tab), if any."""
+        """This page is the seat's now; returns the page it replaces (another tab), if any.
+        A seat that left during the match takes its place again by its token."""
+        if self.left:
+            self.left = False
+            self.client.come_back()
         old, self.ws, self.sent, self.gone_since = self.ws, ws, None, None
         self._watch()
         self._wake.set()
@@ -165,6 +170,13 @@ class BrowserSeat:
         self._fds = []
 
     # --- the end ---------------------------------------------------------------------------
+
+    def left_match(self) -> None:
+        """The page left during the match: the arbiter is told (the others see "has left")
+        and keeps the seat its 5 minutes; the client waits here with its token."""
+        if not self.closed:
+            self.client.leave()
+            self.left = True
 
     def leave(self) -> None:
         """The page gave the seat up: the arbiter is told, the client ends."""

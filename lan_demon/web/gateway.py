@@ -146,8 +146,20 @@ class Gateway:
         return held
 
     async def _leave(self, ws: web.WebSocketResponse, held: BrowserSeat) -> None:
-        self._end(held)
-        await ws.send_json({"t": "bye", "words": "You left the table."})
+        """A leave said (or confirmed). In the lobby, or once the match is over, the seat is
+        given up. During a match the arbiter keeps it 5 minutes, as a terminal's: so does
+        the gateway — its client says ``leave`` (the table sees "has left") and waits with
+        its token, and the page keeps its own to sit down again (a trial's phone that left by
+        mistake came back to "no seat is free" and could only watch)."""
+        if held.seat.phase in ("countdown", "playing", "between"):
+            held.left_match()
+            held.detach(ws)
+            await ws.send_json({"t": "bye", "kept": True, "words": (
+                "You left the table. Your seat is kept for 5 minutes: Sit down to take it "
+                "back, cards and score as they were.")})
+        else:
+            self._end(held)
+            await ws.send_json({"t": "bye", "words": "You left the table."})
         await ws.close()
 
     def _code_refusal(self, join: Join, where: str) -> str | None:
@@ -172,7 +184,7 @@ class Gateway:
         kept = self.seats.get(join.token) if join.token else None
         if kept is not None and not kept.closed and kept.role == \
                 ("spectator" if join.watch else "player"):
-            old = kept.attach(ws)
+            old = kept.attach(ws)  # (a seat that left during the match: said hello again)
             await self._seated(ws, kept)
             if old is not None and not old.closed:  # the same seat opened in another tab
                 await old.send_json({"t": "bye", "words": "This seat is open in another "
