@@ -39,8 +39,9 @@ def lobby_hidden(driver) -> bool:
 
 def test_the_lobby_loads_from_this_host_alone(host, web, browser):
     """No CDN, no web font, nothing from anywhere but the host's own address; the laptop's
-    lobby shows the address's QR code."""
-    site = web(host("racing-demon"))
+    lobby at a --lan table shows the address's QR code (here the LAN address is given as
+    127.0.0.1: the tests stay on loopback)."""
+    site = web(host("racing-demon"), public="127.0.0.1")
     driver = browser.open("laptop")
     driver.get(site.url)
     wait(driver, lambda d: d.find_element(By.ID, "title").text == "Racing Demon")
@@ -152,3 +153,16 @@ def test_the_phone_lobby_has_no_sideways_scroll_and_big_controls(host, web, brow
     assert scroll <= viewport
     assert small_controls(driver) == []
     assert not driver.find_element(By.ID, "qr-box").is_displayed()  # a phone: no QR code
+
+
+def test_a_table_only_this_computer_reaches_offers_no_code_to_scan(host, web, browser):
+    """Without --lan the page's address is this computer's own (127.0.0.1): a phone that
+    scanned it would open itself, so the laptop's lobby shows no QR code (a trial's laptop
+    said "To join from a phone, scan this code" under one)."""
+    site = web(host("racing-demon"))
+    driver = browser.open("laptop")
+    driver.get(site.url)
+    wait(driver, lambda d: d.find_element(By.ID, "title").text == "Racing Demon")
+    assert driver.execute_script("return fetch('/table.json').then(r => r.json())")["lan"] \
+        is False
+    assert not driver.find_element(By.ID, "qr-box").is_displayed()

@@ -59,6 +59,7 @@ class TableInfo:
     game: str
     coded: bool  # the table asks a room code
     url: str = ""  # the address people open (for the lobby's QR code)
+    lan: bool = False  # phones can reach it (a --lan table): the laptop's lobby shows its QR
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -124,7 +125,7 @@ class WebServer:
         self.host, self.port = host, self.sock.getsockname()[1]
         where = public or (LOOPBACK if host == EVERY_INTERFACE else host)
         self.url = f"http://{where}:{self.port}/"
-        self.info = TableInfo(game, code is not None, self.url)
+        self.info = TableInfo(game, code is not None, self.url, lan=public is not None)
         self.gateway = Gateway(f"tcp://{LOOPBACK}:{arbiter_port}", server_key, context, code,
                                coach_for=coach_for)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -155,7 +156,7 @@ class WebServer:
 
     async def _table(self, request: web.Request) -> web.Response:
         return web.json_response({"game": self.info.game, "coded": self.info.coded,
-                                  "url": self.info.url})
+                                  "url": self.info.url, "lan": self.info.lan})
 
     async def _qr(self, request: web.Request) -> web.Response:
         from lan_demon.web.qr import svg

@@ -54,6 +54,8 @@
     }
     if (name) store(KEYS.name, name);
     wanted = {t: "join", name: name, watch: !!watch};
+    const kept = stored(KEYS.token);  // a seat left during the match, kept 5 minutes
+    if (kept && !watch && stored(KEYS.role) !== "spectator") wanted.token = kept;
     if (!codeBox.closest("[hidden]") && codeBox.value.trim()) {
       wanted.code = codeBox.value.trim();
       try { sessionStorage.setItem("lan_demon.code", wanted.code); } catch (e) { /* none */ }
@@ -106,7 +108,7 @@
       showLobby();
       say(msg.words, true);
     } else if (msg.t === "bye") {
-      store(KEYS.token, null);
+      if (!msg.kept) store(KEYS.token, null);  // kept: Sit down takes the seat back
       stop();
       showLobby();
       say(msg.words, false);
@@ -161,8 +163,9 @@
     }
   }
 
-  async function showQr(url) {
+  async function showQr(url, lan) {
     if (!window.matchMedia("(min-width: 800px)").matches) return;  // a laptop, not a phone
+    if (!lan) return;  // this computer's own address: a phone scanning it would open itself
     try {
       const r = await fetch("/qr.svg");
       const text = await r.text();
@@ -188,7 +191,7 @@
       $("title").textContent = NAMES[info.game] || info.game;
       document.title = (NAMES[info.game] || info.game) + ": lan_demon";
       $("code-row").hidden = !info.coded;
-      showQr(info.url);
+      showQr(info.url, info.lan);
     }
     const token = stored(KEYS.token);
     if (token) {  // a reload: the same seat back, without asking again
