@@ -50,6 +50,7 @@ const Table = (() => {
       else if (msg.t === "error") say({words: msg.words, rule: null, kind: "refusal"});
     };
     sock.addEventListener("message", onMessage);
+    sock.addEventListener("close", () => { if (face) render(); });  // the ping: a dash
     root = document.getElementById("table");
     if (!root) {
       root = document.createElement("div");
@@ -312,7 +313,9 @@ const Table = (() => {
     return h("header", {class: "bar"},
              h("h1", {}, f.title || ""),
              h("span", {class: "phase"}, phaseMark(f)),
-             h("span", {class: "ping"}, f.ping || ""),
+             // No figure while the socket is down: the last one stood under "connection
+             // lost" on a trial's phone, as if all were well.
+             h("span", {class: "ping"}, sock && sock.readyState === 1 ? f.ping || "" : "ping —"),
              leave);
   }
 
