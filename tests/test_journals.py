@@ -161,6 +161,8 @@ def test_old_finished_journals_are_kept_to_the_bound_never_an_unfinished_one(sta
     damaged.write_bytes(b"\xc1")
     os.utime(damaged, (1, 1))
     busy = journals.hold(write(folder / "busy.journal", HOST, mtime=2))
+    for path in finished + [unfinished]:  # the browser seats' book beside each (issue 28)
+        Path(str(path) + ".pages").write_text("{}")
     try:
         gone = journals.prune()
     finally:
@@ -168,8 +170,11 @@ def test_old_finished_journals_are_kept_to_the_bound_never_an_unfinished_one(sta
     assert sorted(gone) == finished[:3]
     for path in finished[:3]:
         assert not path.exists() and not secret_path(path).exists()
+        assert not Path(str(path) + ".pages").exists()
     for path in finished[3:] + [unfinished, busy.path]:
         assert path.exists() and secret_path(path).exists(), path
+    for path in finished[3:] + [unfinished]:
+        assert Path(str(path) + ".pages").exists(), path
     assert damaged.exists()
 
 

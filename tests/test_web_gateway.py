@@ -365,3 +365,49 @@ def test_a_move_another_page_cannot_see_sends_it_nothing(host, web):
                 assert {k: v for k, v in face.items() if k != "ping"} == \
                     {k: v for k, v in before.items() if k != "ping"}
     run(scenario())
+
+
+def test_a_page_takes_its_seat_back_from_a_host_that_was_restarted(host, web, tmp_path):
+    """The host process ends (stopped, to be resumed): its page server and every browser
+    seat's client end with it. The seats are written down beside the journal (0600), so the
+    next host's page server seats each page again by the token the page kept, cards and all
+    (a trial's phones came back to "no seat is free" after `host --resume`, their seats kept
+    for nobody). Here the arbiter stays up and only the page server is restarted: the part
+    that forgot."""
+    server = host("racing-demon", seed=1)
+    book = tmp_path / "match.journal.pages"
+    first = web(server, book=str(book))
+
+    async def sit_down():
+        async with aiohttp.ClientSession() as session:
+            ann, bob = await open_page(session, first.url), await open_page(session, first.url)
+            token = (await ann.join("Ann"))["token"]
+            await bob.join("Bob")
+            for page in (ann, bob):
+                await page.send({"t": "act", "do": "ready"})
+            await ann.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
+            await ann.send({"t": "act", "do": "start"})
+            face = await ann.until_face(lambda f: f["phase"] == "playing" and f["table"])
+            return token, face["table"]["me"]
+    token, mine = run_value(sit_down())
+    assert oct(book.stat().st_mode & 0o777) == "0o600"
+    first.stop()
+    again = web(server, book=str(book))
+
+    async def come_back():
+        async with aiohttp.ClientSession() as session:
+            page = await open_page(session, again.url)
+            seated = await page.join("", token=token)
+            assert seated == {"t": "seated", "token": token, "seat": 0, "role": "player",
+                              "game": "racing-demon"}
+            face = await page.until_face(lambda f: f["phase"] == "playing" and f["table"])
+            assert face["table"]["me"]["pile_top"] == mine["pile_top"]
+            assert face["table"]["me"]["columns"] == mine["columns"]
+            stranger = await open_page(session, again.url)
+            refused = await stranger.join("", token="not-a-token")
+            assert refused["t"] == "refused" and "Type your name" in refused["words"]
+    run(come_back())
+
+
+def run_value(scenario):
+    return asyncio.run(scenario)

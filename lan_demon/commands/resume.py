@@ -20,8 +20,8 @@ from lan_demon.commands.serve import Announcement, serve_table
 
 def resume_host(args: argparse.Namespace, web: Any = None) -> int:
     """``host --resume``; ``web``: the page for browsers, as a fresh host serves it (a
-    :class:`~lan_demon.commands.web_page.WebChoice`: the browsers' seats are not kept across
-    the stop, the terminals' are)."""
+    :class:`~lan_demon.commands.web_page.WebChoice`: the browsers' seats come back as the
+    terminals' do, from the book beside the journal, :mod:`lan_demon.web.page_book`)."""
     from lan_demon.net.journal import read_journal
     from lan_demon.net.journals import hold
     from lan_demon.net.recovery import host_settings, resume, summary

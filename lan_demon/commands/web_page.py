@@ -59,6 +59,7 @@ def start_web(server: Any, game: str, keys: Any, code: str | None, choice: WebCh
     if choice.off:
         return None
     from lan_demon.coach import coach_for
+    from lan_demon.web.page_book import book_path
     from lan_demon.web.server import WebError, WebServer, bind_host
     public = None
     if choice.lan:
@@ -68,9 +69,12 @@ def start_web(server: Any, game: str, keys: Any, code: str | None, choice: WebCh
             raise LanError("--lan: this machine has no LAN address (is it on a network?)")
         public = addresses[0]
     try:
+        journal = getattr(server, "journal", None)  # the browser seats kept beside it
         web = WebServer(server.port, game, host=bind_host(choice.lan), port=choice.port,
                         server_key=keys.public.decode() if keys is not None else None,
-                        code=code, public=public, coach_for=coach_for).start()
+                        code=code, public=public, coach_for=coach_for,
+                        book=str(book_path(journal.path)) if journal is not None else None
+                        ).start()
     except WebError as err:
         raise UsageError(str(err)) from None
     if web.note:

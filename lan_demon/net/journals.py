@@ -25,6 +25,7 @@ old ones are kept.
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 import time
@@ -232,7 +233,7 @@ def latest_unfinished(found: list[Found]) -> Found | None:
 
 def prune(root: Path | None = None, keep: int = KEEP_FINISHED) -> list[Path]:
     """Delete the journals with nothing to resume beyond the newest ``keep``, each with its
-    secrets file; returns those deleted. Unfinished, unreadable and in-use journals stay."""
+    companion files (``<journal>.secret``, ``<journal>.pages``); returns those deleted. Unfinished, unreadable and in-use journals stay."""
     finished = [f for f in survey(root) if f.state == "finished"]
     gone = []
     for old in finished[:max(0, len(finished) - keep)]:
@@ -243,10 +244,13 @@ def prune(root: Path | None = None, keep: int = KEEP_FINISHED) -> list[Path]:
         except OSError:
             continue
         gone.append(old.path)
-        try:
-            secret_path(old.path).unlink()
-        except OSError:
-            pass
+        # Its companions beside it: the secrets file, and the browser seats' book (web).
+        for companion in [secret_path(old.path), *old.path.parent.glob(
+                glob.escape(old.path.name) + ".*")]:
+            try:
+                companion.unlink()
+            except OSError:
+                pass
     return gone
 
 

@@ -31,6 +31,7 @@ from lan_demon.net.guard import RateLimiter, log_internal
 from lan_demon.net.security import CodeThrottle, codes_match
 from lan_demon.web import seat_link
 from lan_demon.web.browser_seat import BrowserSeat
+from lan_demon.web.page_book import PageBook
 from lan_demon.web.frames import (BURST, RATE, Act, FrameError, Join, Key, Leave, error_frame,
                                   read_frame)
 
@@ -84,6 +85,8 @@ class Gateway:
     throttle: CodeThrottle = field(default_factory=CodeThrottle)
     coach_for: Callable[[str], Any] | None = None  # each game's coach (commands hand it in)
     seats: dict[str, BrowserSeat] = field(default_factory=dict)
+    book: PageBook | None = None  # the seats written down, for a resumed host (page_book)
+    closing: bool = False  # the host is stopping: its seats stay in the book
     joining: int = 0  # joins waiting for the arbiter's answer
     clock: Callable[[], float] = time.monotonic  # the flood brake's (a test may freeze it)
 
@@ -191,6 +194,10 @@ class Gateway:
                                      "window now."})
                 await old.close()
             return kept
+        booked = self.book.get(join.token) if self.book is not None and join.token else None
+        if booked is not None:  # a host resumed: the page's seat, by its session token
+            return await self._connect(ws, join.token, booked["name"], booked["role"],
+                                       session=booked["session"], code=self.code)
         if not join.watch and not join.name:  # a token the gateway no longer knows
             await ws.send_json({"t": "refused", "words": "Your seat was not kept (more than "
                                 "5 minutes away, or the host was restarted). Type your name "
@@ -204,14 +211,28 @@ class Gateway:
             await ws.send_json({"t": "refused", "words": "This table has as many browsers "
                                 "as it can take."})
             return None
-        client = Client(self.address, name=join.name or "watcher",
-                        role="spectator" if join.watch else "player", code=join.code or None,
+        return await self._connect(ws, secrets.token_urlsafe(18), join.name or "watcher",
+                                   "spectator" if join.watch else "player",
+                                   code=join.code or None)
+
+    async def _connect(self, ws: web.WebSocketResponse, token: str, name: str, role: str,
+                       session: str | None = None, code: str | None = None
+                       ) -> BrowserSeat | None:
+        """A client for the page, admitted by the arbiter (a new seat, or with ``session``
+        the seat that token holds); the page is told ``seated`` with ``token``."""
+        client = Client(self.address, name=name, role=role, code=code, token=session,
                         server_key=self.server_key, context=self.context)
         self.joining += 1
         try:
             await asyncio.get_running_loop().run_in_executor(None, client.connect,
                                                              CONNECT_TIMEOUT)
         except ConnectError as err:
+            if session is not None:  # the resumed table no longer knows that seat
+                self.book.drop(token)  # type: ignore[union-attr]
+                await ws.send_json({"t": "refused", "words": "Your seat was not kept (more "
+                                    "than 5 minutes away, or the match ended). Type your name "
+                                    "to sit down again."})
+                return None
             await ws.send_json({"t": "refused", "words": refusal_words(err)})
             return None
         except (zmq.ZMQError, OSError) as err:  # not a refusal: the table cannot be reached
@@ -221,13 +242,13 @@ class Gateway:
             return None
         finally:
             self.joining -= 1
-        held = BrowserSeat(secrets.token_urlsafe(18), client,
-                           seat_link.new_seat(client, self.coach_for),
-                           "spectator" if join.watch else "player")
+        held = BrowserSeat(token, client, seat_link.new_seat(client, self.coach_for), role)
         if ws.closed:  # the page went while the table answered: nobody to keep it for
             held.leave()
             return None
         self.seats[held.token] = held
+        if self.book is not None and client.token:
+            self.book.put(held.token, client.token, client.name, role)
         held.task = asyncio.get_running_loop().create_task(self._run(held))
         held.attach(ws)
         await self._seated(ws, held)
@@ -246,15 +267,23 @@ class Gateway:
             held.close()
             if self.seats.get(held.token) is held:
                 del self.seats[held.token]
+                self._unbook(held)
 
     def _end(self, held: BrowserSeat) -> None:
         held.leave()
         self.seats.pop(held.token, None)
+        self._unbook(held)
+
+    def _unbook(self, held: BrowserSeat) -> None:
+        if self.book is not None and not self.closing:
+            self.book.drop(held.token)
 
     # --- the end of it all -----------------------------------------------------------------
 
     async def close(self) -> None:
-        """End every seat (the host is stopping): clients closed, pages told."""
+        """End every seat (the host is stopping): clients closed, pages told. The book keeps
+        them: a resumed host seats each page again."""
+        self.closing = True
         for held in list(self.seats.values()):
             ws = held.ws
             held.close()

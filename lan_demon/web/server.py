@@ -29,6 +29,7 @@ from aiohttp import web
 
 from lan_demon.web.frames import MAX_FRAME
 from lan_demon.web.gateway import Gateway
+from lan_demon.web.page_book import PageBook
 
 LOOPBACK = "127.0.0.1"
 EVERY_INTERFACE = "0.0.0.0"
@@ -112,7 +113,8 @@ class WebServer:
     def __init__(self, arbiter_port: int, game: str, host: str = LOOPBACK,
                  port: int | None = 0, server_key: str | None = None, code: str | None = None,
                  context: zmq.Context | None = None, public: str | None = None,
-                 coach_for: Callable[[str], Any] | None = None):
+                 coach_for: Callable[[str], Any] | None = None,
+                 book: str | None = None):
         """``arbiter_port``: the ROUTER's, reached over 127.0.0.1; ``server_key``: the host's
         CURVE public key at a ``--secure`` table; ``code``: the table's room code (the
         lobby shows its field; the gateway brakes wrong ones by browser, the arbiter decides).
@@ -120,14 +122,17 @@ class WebServer:
         ``public``: this machine's address as people's browsers reach it (a --lan table's
         LAN address), for the address shown and its QR code; default 127.0.0.1.
         ``coach_for(game_id)``: each browser seat's coach (the round's review, the hints),
-        handed in by the command as the terminal's is."""
+        handed in by the command as the terminal's is. ``book``: the file where the
+        browser seats are written down (beside the journal), so that a resumed host seats
+        each page again (:mod:`.page_book`)."""
         self.sock, self.note = open_port(host, port)
         self.host, self.port = host, self.sock.getsockname()[1]
         where = public or (LOOPBACK if host == EVERY_INTERFACE else host)
         self.url = f"http://{where}:{self.port}/"
         self.info = TableInfo(game, code is not None, self.url, lan=public is not None)
         self.gateway = Gateway(f"tcp://{LOOPBACK}:{arbiter_port}", server_key, context, code,
-                               coach_for=coach_for)
+                               coach_for=coach_for,
+                               book=PageBook.open(book) if book is not None else None)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
