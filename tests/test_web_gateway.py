@@ -13,7 +13,7 @@ import pytest
 from lan_demon.web import server as web_server
 from lan_demon.web.frames import BURST, MAX_FRAME, RATE
 from lan_demon.web.server import WebError, WebServer, bind_host, open_port
-from web_pages import open_page
+from web_pages import at_play, open_page
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -135,14 +135,7 @@ def test_a_reload_mid_round_keeps_the_seat_with_its_cards(host, web):
 
     async def scenario():
         async with aiohttp.ClientSession() as session:
-            ann, bob = await open_page(session, site.url), await open_page(session, site.url)
-            token = (await ann.join("Ann"))["token"]
-            await bob.join("Bob")
-            for page in (ann, bob):
-                await page.send({"t": "act", "do": "ready"})
-            await ann.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
-            await ann.send({"t": "act", "do": "start"})
-            await ann.until_face(lambda f: f["phase"] == "playing")
+            ann, bob, token = await at_play(session, site.url)
             before = cards(token)
             await ann.ws.close()  # the reload: the socket goes, the seat stays
             again = await open_page(session, site.url)
@@ -186,14 +179,7 @@ def test_a_phone_that_slept_comes_back_to_its_seat(host, web):
 
     async def scenario():
         async with aiohttp.ClientSession() as session:
-            ann, bob = await open_page(session, site.url), await open_page(session, site.url)
-            token = (await ann.join("Ann"))["token"]
-            await bob.join("Bob")
-            for page in (ann, bob):
-                await page.send({"t": "act", "do": "ready"})
-            await ann.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
-            await ann.send({"t": "act", "do": "start"})
-            await ann.until_face(lambda f: f["phase"] == "playing")
+            ann, bob, token = await at_play(session, site.url)
             before = view(token)
             await ann.ws.close()  # asleep
             await bob.until_face(lambda f: f["seats"][0]["status"] == "away")
@@ -301,20 +287,12 @@ def test_leave_gives_the_seat_up(host, web):
                 pass
             await bob.send({"t": "act", "do": "leave"})  # the lobby: at once
             await bob.until(lambda f: f["t"] == "bye")
-            cy, di = await open_page(session, site.url), await open_page(session, site.url)
-            await cy.join("Cy")
-            await di.join("Di")
-            for page in (cy, di):
-                await page.send({"t": "act", "do": "ready"})
-            await cy.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
-            await cy.send({"t": "act", "do": "start"})
-            await cy.until_face(lambda f: f["phase"] == "playing")
+            cy, di, token = await at_play(session, site.url, "Cy", "Di")
             await cy.send({"t": "act", "do": "leave"})  # a match on: asked first
             face = await cy.until_face(lambda f: f["question"] is not None)
             assert face["question"]["yes"] == {"do": "leave", "sure": True}
             cards = site.call(lambda: next(s for s in site.gateway.seats.values()
                                            if s.client.name == "Cy").client.view())
-            token = next(f["token"] for f in cy.frames if f["t"] == "seated")
             await cy.send({"t": "act", **face["question"]["yes"]})
             bye = await cy.until(lambda f: f["t"] == "bye")
             assert bye["kept"] is True and "kept for 5 minutes" in bye["words"]
@@ -341,14 +319,8 @@ def test_a_move_another_page_cannot_see_sends_it_nothing(host, web):
 
     async def scenario():
         async with aiohttp.ClientSession() as session:
-            ann, bob = await open_page(session, site.url), await open_page(session, site.url)
-            await ann.join("Ann")
-            await bob.join("Bob")
-            for page in (ann, bob):
-                await page.send({"t": "act", "do": "ready"})
-            await ann.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
-            await ann.send({"t": "act", "do": "start"})
-            before = await bob.until_face(lambda f: f["phase"] == "playing" and f["table"])
+            ann, bob, _ = await at_play(session, site.url)
+            before = bob.face
             seen = len(bob.frames)
             pack = (await ann.until_face(lambda f: f["table"] is not None))["table"]["me"]
             for turn in range(3):
@@ -380,15 +352,8 @@ def test_a_page_takes_its_seat_back_from_a_host_that_was_restarted(host, web, tm
 
     async def sit_down():
         async with aiohttp.ClientSession() as session:
-            ann, bob = await open_page(session, first.url), await open_page(session, first.url)
-            token = (await ann.join("Ann"))["token"]
-            await bob.join("Bob")
-            for page in (ann, bob):
-                await page.send({"t": "act", "do": "ready"})
-            await ann.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
-            await ann.send({"t": "act", "do": "start"})
-            face = await ann.until_face(lambda f: f["phase"] == "playing" and f["table"])
-            return token, face["table"]["me"]
+            ann, _, token = await at_play(session, first.url)
+            return token, ann.face["table"]["me"]
     token, mine = run_value(sit_down())
     assert oct(book.stat().st_mode & 0o777) == "0o600"
     first.stop()

@@ -60,3 +60,19 @@ class Page:
 
 async def open_page(session: aiohttp.ClientSession, url: str) -> Page:
     return Page(await session.ws_connect(url.rstrip("/") + "/ws"))
+
+
+async def at_play(session: aiohttp.ClientSession, url: str, first: str = "Ann",
+                  second: str = "Bob") -> tuple[Page, Page, str]:
+    """Two pages sit down, say ready, and the first (the captain) starts: both at a round in
+    play. Returns the pages and the first page's token."""
+    one, two = await open_page(session, url), await open_page(session, url)
+    token = (await one.join(first))["token"]
+    await two.join(second)
+    for page in (one, two):
+        await page.send({"t": "act", "do": "ready"})
+    await one.until_face(lambda f: [s["ready"] for s in f["seats"]] == [True, True])
+    await one.send({"t": "act", "do": "start"})
+    for page in (one, two):
+        await page.until_face(lambda f: f["phase"] == "playing" and f["table"] is not None)
+    return one, two, token
