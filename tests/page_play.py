@@ -65,7 +65,7 @@ def tap(driver: Any, css: str, wait: bool = True) -> bool:
     where = driver.execute_script("""
         const el = document.querySelector(arguments[0]);
         if (!el) return null;
-        el.scrollIntoView({block: "nearest"});
+        el.scrollIntoView({block: "center"});  // (not under the bar kept at the bottom)
         const r = el.getBoundingClientRect();
         return [r.x + r.width / 2, r.y + r.height / 2, navigator.maxTouchPoints > 0];""", css)
     if where is None:

@@ -57,7 +57,11 @@ def sent(driver: Any) -> list[dict[str, Any]]:
 
 
 def tap(driver: Any, css: str) -> None:
-    driver.find_element("css selector", css).click()
+    """A tap, once the element is mid-screen (as a person scrolls it there): the buttons'
+    bar and a phone's own cards stay at the bottom, over what scrolls beneath them."""
+    element = driver.find_element("css selector", css)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
 
 
 #: hand-written faces at every size; faces of real tables (make_real.py) at a phone and a laptop
@@ -338,3 +342,25 @@ def test_the_screen_is_kept_awake_while_a_round_is_played(driver: Any) -> None:
     WebDriverWait(driver, 5).until(lambda d: d.execute_script("return window.refused"))
     assert console_errors(driver) == []
     assert "wake" not in driver.find_element("id", "table").text.lower()
+
+
+IN_VIEW = """
+const e = document.querySelector(arguments[0]);
+if (!e) return null;
+const r = e.getBoundingClientRect();
+return r.top >= 0 && r.bottom <= innerHeight;
+"""
+
+
+def test_on_a_phone_your_cards_and_the_buttons_stay_in_reach(driver: Any) -> None:
+    """A newcomer's trial at 360×640: the stacks above pushed your own cards and Stuck below
+    the fold (14 stacks here; a big table has dozens), and "I'm ready" sat under the
+    scoreboard, the chart and the review. Your cards and the round's buttons stay on screen
+    without scrolling; the stacks and the scoreboard scroll above them."""
+    load(driver, "demon_playing")
+    assert driver.execute_script("return document.documentElement.scrollHeight") > 640
+    for css in ("[data-src='pile']", "[data-do='turn']", "[data-do='stuck']"):
+        assert driver.execute_script(IN_VIEW, css) is True, css
+    load(driver, "demon_between")
+    assert driver.execute_script("return document.documentElement.scrollHeight") > 640
+    assert driver.execute_script(IN_VIEW, "[data-do='ready']") is True

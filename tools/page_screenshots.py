@@ -36,12 +36,14 @@ class PageCaptureFailed(Exception):
 
 
 @contextmanager
-def table(game: str, **config: Any) -> Iterator[tuple[Any, Any, Browsers]]:
-    """A seeded table with its web server and a set of browsers, all stopped at the end."""
+def table(game: str, public: str | None = None, **config: Any
+          ) -> Iterator[tuple[Any, Any, Browsers]]:
+    """A seeded table with its web server and a set of browsers, all stopped at the end.
+    ``public``: the address as phones reach it (a --lan table's), for the lobby's QR code."""
     if MISSING:
         raise PageCaptureFailed(MISSING)
     server = ArbiterServer(settings(game, seed=4, countdown=0, **config), port=0).start()
-    site = WebServer(server.port, game, port=0).start()
+    site = WebServer(server.port, game, port=0, public=public).start()
     browsers = Browsers()
     try:
         yield server, site, browsers
@@ -56,16 +58,32 @@ def save(driver: Any, name: str, out: Path, made: list[str]) -> None:
     the table for 3 s)."""
     wait_face_free(driver, lambda d: not d.find_elements("css selector", ".banner"))
     height = driver.execute_script("return document.documentElement.scrollHeight")
-    width = driver.execute_script("return window.innerWidth")
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": width, "height": min(height, TALLEST), "scale": 1}})
+    width, shown, mobile = driver.execute_script(
+        "return [innerWidth, innerHeight, navigator.maxTouchPoints > 0]")
+    # The whole page in one screen as tall as it: what stays at the bottom of a phone's screen
+    # (your cards, the buttons) is drawn where it sits, not over the page's middle.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": min(height, TALLEST), "deviceScaleFactor": 2 if mobile else 1,
+        "mobile": mobile})
+    try:
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": min(height, TALLEST),
+                     "scale": 1}})
+    finally:
+        if mobile:
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": shown, "deviceScaleFactor": 2, "mobile": True})
+        else:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     (out / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
     made.append(f"{name}.png")
 
 
 def lobby(out: Path, made: list[str]) -> None:
-    with table("racing-demon") as (_, site, browsers):
+    # As at a --lan table, where the laptop's lobby shows the QR code (the LAN address
+    # given as 127.0.0.1: nothing leaves loopback).
+    with table("racing-demon", public="127.0.0.1") as (_, site, browsers):
         for size in ("phone", "laptop"):
             driver = browsers.open(size)
             driver.get(site.url)
