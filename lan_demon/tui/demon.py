@@ -38,10 +38,11 @@ from lan_demon.seat.acts import SOURCE_KEYS
 from lan_demon.games.demon_scoring import running_score
 from lan_demon.games.demon_stacks import same_next
 from lan_demon.seat.demon import DemonSeat, rank_target
+from lan_demon.seat.words import code_card
 from lan_demon.tui import demon_coach
 from lan_demon.tui.demon_words import CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, short_name
-from lan_demon.tui.style import (Fragments, card4, code_card, line, owner_ink, owner_mark,
-                                 signed, text_of)
+from lan_demon.tui.style import (Fragments, card4, line, owner_ink, owner_mark, signed,
+                                 text_of)
 from lan_demon.tui.table import Controller, GameScreen
 
 __all__ = ["DemonScreen", "SOURCE_KEYS", "rank_target"]

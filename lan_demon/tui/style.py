@@ -120,13 +120,6 @@ def card_fragments(card: Card | None, owner_edge: bool = False, width: int = 3) 
     return frags
 
 
-def code_card(code: str | None) -> Card | None:
-    """A card from its wire code in a view (``5H@2``, ``??@1``), or None."""
-    if not code:
-        return None
-    return Card.from_data(code)
-
-
 def text_of(frags: Fragments) -> str:
     """The plain text of fragments (for tests and text captures)."""
     return "".join(text for _, text in frags)

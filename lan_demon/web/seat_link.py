@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from lan_demon.net.client import Client
 from lan_demon.seat import Seat
+from lan_demon.seat.acts import key_map
 from lan_demon.seat.face import face
 
 
@@ -44,7 +45,7 @@ def perform(seat: Seat, do: str, args: dict[str, Any]) -> None:
 def press(seat: Seat, key: str) -> None:
     """A key from a page's keyboard: the intent the face's key map gives it now, exactly as
     the terminal maps it; a key that means nothing now does nothing (as on the terminal)."""
-    meant = face(seat)["keys"].get(key)
+    meant = key_map(seat).get(key)
     if meant is not None:
         seat.act(meant["do"], {k: v for k, v in meant.items() if k != "do"})
 
