@@ -48,8 +48,10 @@ def test_rd4_rd12_a_whole_round_played_by_key_presses_against_bots():
         board = text_of(ctl.render(100, 30))
         assert "stacked" in board and "pile left" in board and "Tess" in board
 
-    ctl = drive("racing-demon", 3, script, seed=21, rounds=1)
-    assert played["keys"] > 10 and played["cards"] > 0
+    # flat-out bots (a reaction of 1 ms) end the round in about a second, not 40 at expert
+    # pace; the person still presses keys and stacks cards in it (14 to 33 keys over 5 runs)
+    ctl = drive("racing-demon", 3, script, seed=21, rounds=1, speed="flat-out")
+    assert played["keys"] > 5 and played["cards"] > 0
     results = ctl.client.table["results"]
     assert len(results) == 1 and len(results[0]["scores"]) == 4
 
