@@ -162,6 +162,9 @@ PALETTE = {  # pyte's names for the 16 basic colours (xterm's defaults), and the
 DEFAULT_FG, DEFAULT_BG = "d0d0d0", "1c1c1c"
 FONT_DIRS = ["/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu",
              "/Library/Fonts", "/System/Library/Fonts"]
+#: a font with emoji and card symbols DejaVu lacks (Debian's fonts-symbola), if installed
+SYMBOLS = ["/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
+           "/usr/share/fonts/truetype/symbola/Symbola.ttf"]
 
 
 def _rgb(colour: str, default: str) -> tuple[int, int, int]:
@@ -192,7 +195,8 @@ def render_png(screen: pyte.Screen, path: Path, size: int = 15) -> bool:
     if fonts is None:
         return False
     regular, bold = fonts
-    left, top, right, bottom = regular.getbbox("M")
+    from PIL import ImageFont
+    symbols = next((ImageFont.truetype(f, size) for f in SYMBOLS if Path(f).exists()), None)
     cell_w = round(regular.getlength("M"))
     cell_h = round(size * 1.25)
     image = Image.new("RGB", (cell_w * screen.columns + 16, cell_h * screen.lines + 16),
@@ -209,8 +213,10 @@ def render_png(screen: pyte.Screen, path: Path, size: int = 15) -> bool:
             px, py = 8 + x * cell_w, 8 + y * cell_h
             draw.rectangle([px, py, px + cell_w - 1, py + cell_h - 1], fill=bg)
             if char.data and char.data != " ":
-                draw.text((px, py + (cell_h - size) // 2), char.data, fill=fg,
-                          font=bold if char.bold else regular)
+                font = bold if char.bold else regular
+                if symbols is not None and ord(char.data[0]) >= 0x2E80:  # wide: emoji, CJK
+                    font = symbols
+                draw.text((px, py + (cell_h - size) // 2), char.data, fill=fg, font=font)
     image.save(path)
     return True
 
@@ -255,6 +261,57 @@ def twenty(out: Path, made: list[str]) -> None:
         s.until(lambda t: "page 2 of" in t, "page 2 of the round end", timeout=10)
         s.settle()
         save(s, "twenty-round-end-page-2", out, made)
+
+
+def pump(sessions: list[Session], condition: Callable[[], bool], what: str,
+         timeout: float = 60.0) -> None:
+    """Read every session's screen until ``condition()``: a program whose terminal is not
+    read stops when the terminal's buffer fills, and its seat goes away."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise CaptureFailed(f"no {what} within {timeout:.0f} s")
+        for session in sessions:
+            session.read(0.02)
+
+
+def alike(out: Path, made: list[str]) -> None:
+    """A 20-seat table (17 bots of the host's) where two people both sat down as Ann and a
+    third with an emoji name: every screen tells them apart and no row shifts (issue 29)."""
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    run = [sys.executable, "-m", "lan_demon"]
+    host = subprocess.Popen(run + ["host", "--game", "racing-demon", "--port", str(port),
+                                   "--players", "20", "--bots", "17", "--rounds", "1",
+                                   "--seed", "4", "--no-journal", "--no-web"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    names = ["Ann", "Ann", "🃏Bob🎉👨‍👩‍👧"]
+    sessions: list[Session] = []
+    try:
+        for name in names:
+            session = Session("join", address, "--name", name)
+            sessions.append(session)
+            pump(sessions, lambda: "Lobby" in session.text(), f"{name}'s lobby")
+        pump(sessions, lambda: all(bots_ready(s.text()) >= 17 for s in sessions),
+             "17 bots ready")
+        for session in sessions:
+            session.press(b"\r")
+        pump(sessions, lambda: all("Stacks" in s.text() for s in sessions), "the table")
+        pump(sessions, lambda: stacks_of(sessions[1].text()) >= 10, "10 stacks", timeout=90)
+        for session in sessions:
+            session.settle(longest=0.5)
+        save(sessions[1], "twenty-alike", out, made)
+        save(sessions[2], "twenty-emoji", out, made)
+    finally:
+        for session in sessions:
+            session.close()
+        if host.poll() is None:
+            host.terminate()
+        try:
+            host.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            host.kill()
+            host.wait(timeout=10)
 
 
 def free_port() -> int:
@@ -361,6 +418,7 @@ CAPTURES: dict[str, Callable[[Path, list[str]], None]] = {
     "racing-demon-8-players": racing_demon_8,
     "round-end": round_end,
     "twenty": twenty,
+    "alike": alike,
     "spectator": spectator,
     "racing-demon-german": german,
     "racko": other_game("racko", 3, "racko"),
