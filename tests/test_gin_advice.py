@@ -171,20 +171,22 @@ def coach_advice(ctl: Any) -> Advice:
 
 
 def test_gs6_the_h_key_shows_the_best_discard_and_whether_to_knock():
+    """GS-6: h — the hint key of every game — shows the advice; H (what it was before)
+    still does."""
     async def script(keys: Keys) -> None:
         ctl = keys.ctl
         await start(keys)
         screen: GinScreen = ctl.screen
         await keys.press("?")
-        assert "advice" in text_of(ctl.render(100, 40))  # the help lists the key
+        assert "h  hint" in text_of(ctl.render(100, 40))  # the help lists the key
         await keys.press("escape")
-        await keys.press("H")
+        await keys.press("h")
         shown = text_of(ctl.render(100, 30))
         first = coach_advice(ctl)
         assert isinstance(first.move, Discard)
         assert f"Advice: discard {first.move.card.symbol} (expected" in shown
         assert "from your own cards" in shown
-        await keys.press("H")  # H again hides it
+        await keys.press("h")  # h again hides it
         assert "Advice:" not in text_of(ctl.render(100, 30))
         await keys.press(screen.layout(ctl.client.view()).letter(first.move.card))
         await keys.settled()
@@ -194,7 +196,7 @@ def test_gs6_the_h_key_shows_the_best_discard_and_whether_to_knock():
                          and not screen.layout(ctl.client.view()).unknown, what="the draw")
         hand = [Card.from_data(c) for c in ctl.client.view()["hand"]]
         assert min(deadwood_after_discard(hand).values()) > 10
-        await keys.press("H")
+        await keys.press("H")  # (the old key does the same)
         shown = text_of(ctl.render(100, 30))
         advice = coach_advice(ctl)
         assert "no knock yet" in shown and "GS-6" in shown
@@ -215,7 +217,7 @@ def test_without_a_coach_h_says_so_and_shows_nothing():
     async def script(keys: Keys) -> None:
         ctl = keys.ctl
         await start(keys)
-        await keys.press("H")
+        await keys.press("h")
         assert ctl.flash_text == "there is no coach at this table"
         assert "Advice:" not in text_of(ctl.render(100, 30))
 

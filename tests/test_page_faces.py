@@ -189,6 +189,18 @@ def test_keys_are_sent_as_the_terminal_has_them(driver: Any) -> None:
                             {"t": "key", "key": " "}]
 
 
+def test_the_keys_are_listed_as_the_terminal_lists_them(driver: Any) -> None:
+    """Issue 29: a keyboard's keys under the table, from the face's ``key_help`` — the seat
+    layer's list, in its order and words (h is the hint in every game, GS-4)."""
+    from lan_demon.seat.acts import GAME_KEYS, TABLE_KEYS
+    sample = face("gin_playing")
+    sample["key_help"] = [[k.key, k.words] for k in GAME_KEYS["GinSeat"] + TABLE_KEYS if k.page]
+    load(driver, sample, SIZES["laptop"], touch=False)
+    listed = driver.find_element("css selector", ".keys").text
+    assert listed == "Keys: n draw · letter discard that card · B Big Gin · h hint · q leave"
+    assert console_errors(driver) == []
+
+
 def test_the_question_is_a_dialog(driver: Any) -> None:
     """Start anyway? asked as the face words it; its answers are the face's acts."""
     load(driver, "lobby_question")

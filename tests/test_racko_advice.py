@@ -159,7 +159,7 @@ def test_rk4_h_shows_the_planners_advice_for_this_turn_and_it_is_the_move_played
         seat = ctl.client.seat
         for _ in range(3):  # three turns of ours, each played as advised
             view = await turn_of(keys, mine=True)
-            assert "· h advice" in shown(keys)  # the prompt offers it
+            assert "· h hint" in shown(keys)  # the prompt offers it
             await keys.press("h")
             advice = screen.current_advice(ctl.client.view())
             assert advice is not None and str(advice).startswith("planner: ")
@@ -211,13 +211,13 @@ def test_rk4_h_on_their_turn_or_without_a_coach_says_so_and_shows_nothing():
         assert ctl.flash_text == f"the coach advises on your turn — it is {bot}'s turn"
         assert screen.current_advice(ctl.client.view()) is None
         assert ctl.flash_text in shown(keys)
-        assert "h advice" not in shown(keys)  # offered on our turn only
+        assert "h hint" not in shown(keys)  # offered on our turn only
 
     drive("racko", 1, script, seed=5, speed="beginner")
 
 
 def test_h_is_listed_among_the_rack_o_keys():
-    assert ("h", "advice") in RackOScreen.keys
+    assert ("h", "hint") in RackOScreen.keys
     assert len({k for k, _ in RackOScreen.keys}) == len(RackOScreen.keys)
 
 

@@ -240,9 +240,9 @@ def test_h_toggles_the_highlight_of_your_cards_that_fit_and_their_stacks():
     assert "highlight" in ctl.flash_text
     ctl.key("h")
     assert not any("class:hl" in style for style, _ in ctl.render(80, 24))
-    assert ("h", "highlight what fits") in screen.keys
+    assert ("h", "hint") in screen.keys
     ctl.key("?")
-    assert "highlight what fits" in text_of(ctl.render(80, 40))
+    assert "h  hint" in text_of(ctl.render(80, 40))  # as every game lists it
 
 
 # --- races and refusals -------------------------------------------------------------------

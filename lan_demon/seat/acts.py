@@ -5,10 +5,19 @@ seat), checking every argument: a name or argument a seat does not know is refus
 nothing changed. :func:`key_map` is the terminal's key map as intents (``face["keys"]``), so
 a keyboard on the page does exactly what the terminal's does; keys whose meaning is the
 terminal's own (its help, its pages, "choose the place") are not in it.
+
+The keys are one vocabulary for every game (issue 29, "no key that bites"): a key that means
+something in one game (``h`` a hint, ``n`` draw, ``d`` the Discard, ``x`` discard, ``s`` stuck,
+``q`` leave, ``y`` yes…) is never a card's or a place's letter in another, so a habit from
+Racing Demon never throws a Gin card away. Cards and places take :data:`PICK_LETTERS`.
+:func:`key_help` lists each game's keys in one order and one wording — its moves, then
+``h hint``, then ``esc cancel`` — for the terminal's status line and help and the page alike.
 """
 
 from __future__ import annotations
 
+import string
+from dataclasses import dataclass
 from typing import Any
 
 from lan_demon.games.racko import SLOTS
@@ -18,6 +27,12 @@ from lan_demon.seat.words import watching
 SLOT_KEYS: dict[str, int] = {str((i + 1) % 10): slot for i, slot in enumerate(SLOTS)}
 #: Racing Demon's one-key play: the source each key names.
 SOURCE_KEYS = {"1": "c1", "2": "c2", "3": "c3", "4": "c4", "p": "pile", "w": "waste"}
+#: Keys with one meaning wherever they mean anything: the lobby's and the questions' (q, s, v,
+#: y), Racing Demon's (p, s, t, w), Rack-O's (d, n, x), and the hint (h) in every game.
+SHARED_KEYS = "dhnpqstvwxy"
+#: The letters a card (Gin Solitaire) or a place (Racing Demon's "choose the place") is given:
+#: none of them means anything else in any game.
+PICK_LETTERS = "".join(k for k in string.ascii_lowercase if k not in SHARED_KEYS)
 PLACES = {"middle"} | {f"c{i}" for i in range(1, 5)}
 
 
@@ -111,8 +126,44 @@ def key_map(seat: Any) -> dict[str, dict[str, Any]]:
         for key, slot in SLOT_KEYS.items():
             keys[key] = {"do": "slot", "slot": slot}
     elif kind == "GinSeat":
-        keys.update({"n": {"do": "draw"}, "B": {"do": "big_gin"}, "H": {"do": "hint"}})
+        keys.update({"n": {"do": "draw"}, "B": {"do": "big_gin"}, "h": {"do": "hint"},
+                     "H": {"do": "hint"}})  # (H: what it was before every game's h)
         lay = seat.game.layout() if seat.client.view() else None
         for card, letter in (lay.letters.items() if lay is not None else ()):
             keys[letter] = {"do": "card", "card": card.to_data()}
     return keys
+
+
+@dataclass(frozen=True)
+class KeyHelp:
+    """One line of a game's keys: the key as written (``1-4``, ``space``, ``letter``), what
+    it does, and whether a keyboard on the page does it too (some are the terminal's own:
+    its "choose the place", the page's long press)."""
+
+    key: str
+    words: str
+    page: bool = True
+
+
+HINT = KeyHelp("h", "hint")
+CANCEL = KeyHelp("esc", "cancel")
+#: Each game's keys in the one order: its moves, then the hint, then cancel.
+GAME_KEYS: dict[str, list[KeyHelp]] = {
+    "DemonSeat": [KeyHelp("1-4", "play a column"), KeyHelp("p", "play the Pile top"),
+                  KeyHelp("w", "play the waste top"), KeyHelp("space", "turn the Pack"),
+                  KeyHelp("s", "vote stuck"), KeyHelp("t", "choose the place", page=False),
+                  KeyHelp("h", "hint", page=False), KeyHelp("esc", "cancel", page=False)],
+    "RackOSeat": [KeyHelp("n", "draw"), KeyHelp("d", "take the Discard"),
+                  KeyHelp("1-9,0", "slot 5…50"), KeyHelp("x", "discard drawn"),
+                  HINT, CANCEL],
+    "GinSeat": [KeyHelp("n", "draw"), KeyHelp("letter", "discard that card"),
+                KeyHelp("K letter", "knock, y confirms", page=False),
+                KeyHelp("B", "Big Gin"), HINT, KeyHelp("esc", "cancel", page=False)],
+}
+#: The keys every table has, after its game's.
+TABLE_KEYS = [KeyHelp("?", "help", page=False), KeyHelp("q", "leave")]
+
+
+def key_help(kind: str) -> list[KeyHelp]:
+    """The keys of a game's seat (``type(seat.game).__name__``), in the one order."""
+    return list(GAME_KEYS.get(kind, []))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.seat.acts import key_map
+from lan_demon.seat.acts import TABLE_KEYS, key_help, key_map
 from lan_demon.seat.scores import score_data
 from lan_demon.seat.words import code_card
 
@@ -67,6 +67,7 @@ def face(seat: Any) -> dict[str, Any]:
         "gone": gone,
         "acts": acts(seat),
         "keys": key_map(seat),
+        "key_help": key_list(seat),
         "table": table(seat) if phase == "playing" else None,
         "scores": score_data(seat) if phase in ("between", "over") else None,
         "review": review(seat) if phase in ("between", "over") else None,
@@ -144,6 +145,14 @@ def acts(seat: Any) -> list[dict[str, Any]]:
     return out
 
 
+def key_list(seat: Any) -> list[list[str]]:
+    """The keys a keyboard on the page has now, as the terminal lists them (the same order and
+    words, acts.key_help): the game's while a round is played, then leaving."""
+    keys = [] if seat.spectator or seat.phase != "playing" else \
+        key_help(type(seat.game).__name__)
+    return [[k.key, k.words] for k in keys + TABLE_KEYS if k.page]
+
+
 def game_acts(seat: Any) -> list[dict[str, Any]]:
     kind = type(seat.game).__name__
     if kind == "DemonSeat":
@@ -166,7 +175,7 @@ def game_acts(seat: Any) -> list[dict[str, Any]]:
         if lay is not None and lay.big_gin:
             out.append({"do": "big_gin", "label": "Big Gin", "key": "B"})
         if seat.game.coach is not None:
-            out.append({"do": "hint", "label": "Hint", "key": "H"})
+            out.append({"do": "hint", "label": "Hint", "key": "h"})
         return out
     return []
 

@@ -2,10 +2,14 @@
 
 The hand is arranged by the engine's exact solver (GS-5): each meld, then the deadwood, then —
 holding 11 cards — the discard that leaves the least deadwood (:class:`Layout`). The cards
-carry the letters ``a`` … ``k``: in displayed order at the deal; after that a card keeps its
-letter while it stays in the hand (a drawn card takes the letter the discard freed), so a key
-does not change under the player's finger. Tapping a card (``tap_card``; the terminal's
-letter) discards it face down at once; a knock (GS-6) is asked first, as it ends the round.
+carry twelve letters that mean nothing else in any game (``a b c e f g i j k l m o``: no ``h``,
+which is the hint everywhere, no ``d``, ``n``, ``s``…; :data:`lan_demon.seat.acts.PICK_LETTERS`),
+in displayed order at the deal. After that a card keeps its letter while it stays in the
+hand, and a drawn card never takes the letter the discard just freed (there are twelve
+letters for eleven cards), so a key does not change under the player's finger: ``k`` pressed
+twice never throws away two different cards — the second time there is no card ``k``.
+Tapping a card (``tap_card``; the terminal's letter) discards it face down at once, as its
+key is its own; a knock (GS-6) is asked first, as it ends the round.
 
 The coach (:class:`lan_demon.coach.gin.GinCoach`, handed in by the command) sees every hand
 this seat is shown and gives the solver's advice for the position from this seat's view alone.
@@ -20,10 +24,11 @@ from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock, Move
 from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LIMIT, OVER
 from lan_demon.games.melds import HAND_SIZE, best_arrangement, deadwood_after_discard, is_big_gin
 from lan_demon.seat import events as ev
+from lan_demon.seat.acts import PICK_LETTERS
 from lan_demon.seat.outcomes import Question, Refusal, Sent
 from lan_demon.seat.words import watching
 
-LETTERS = "abcdefghijk"
+LETTERS = PICK_LETTERS[:HAND_SIZE + 1]  # eleven cards at most, and one letter to spare
 ON_ITS_WAY = "your drawn card is on its way — a moment"
 
 
@@ -73,11 +78,17 @@ class Layout:
     def card(self, letter: str) -> Card | None:
         return next((c for c, k in self.letters.items() if k == letter), None)
 
-    def keep_letters(self, before: dict[Card, str]) -> None:
-        """Cards still in hand keep the letters they had; a new card takes a free one."""
+    def keep_letters(self, before: dict[Card, str],
+                     freed: set[str] | frozenset[str] = frozenset()) -> None:
+        """Cards still in hand keep the letters they had; a new card takes a free one, but
+        not one ``freed`` (the letter the last discard let go) or one a card of ``before``
+        that is gone held, while another is free — so a letter never names a second card
+        straight after it named the one thrown away."""
         cards = [c for c in self.order if not c.hidden]
         kept = {c: before[c] for c in cards if c in before}
+        gone = {k for c, k in before.items() if c not in kept}
         free = [k for k in LETTERS if k not in kept.values()]
+        free.sort(key=lambda k: k in freed or k in gone)  # (stable: otherwise in order)
         for c in cards:
             if c not in kept:
                 kept[c] = free.pop(0)
@@ -120,13 +131,14 @@ class GinSeat:
         self.knocked: Card | None = None  # the card this round's knock went with (GS-6)
         self.knock_card: Card | None = None  # a knock asked for, waiting for yes
         self.advice: tuple[tuple[Any, ...], Any] | None = None  # shown for this position
+        self.freed: set[str] = set()  # the letters the last discard let go (not given again)
 
     def bind(self, seat: Any) -> None:
         self.seat = seat
 
     def reset(self) -> None:
         self._layout, self.drawn, self.knocked, self.knock_card = None, None, None, None
-        self.advice = None
+        self.advice, self.freed = None, set()
         if self.coach is not None:
             self.coach.reset()  # the cards this seat has held this round: none yet
 
@@ -151,7 +163,7 @@ class GinSeat:
     def _lay_out(self, hand: tuple[str, ...]) -> Layout:
         lay = Layout([Card.from_data(c) for c in hand])
         if self._layout is not None:
-            lay.keep_letters(self._layout[1].letters)
+            lay.keep_letters(self._layout[1].letters, self.freed)
         return lay
 
     def watch(self) -> list[ev.Event]:
@@ -166,6 +178,9 @@ class GinSeat:
         lay = self._lay_out(hand)
         if self._layout is not None:
             self.drawn = self._new_card(self._layout[1], lay)
+            gone = set(self._layout[1].letters.values()) - set(lay.letters.values())
+            if gone:
+                self.freed = gone
         self._layout = (hand, lay)
         if self.coach is not None and view and hand and not lay.unknown and "phase" in view:
             self.coach.see(view)  # every hand shown is remembered, for the coach
@@ -254,7 +269,8 @@ class GinSeat:
         if card is None:
             mine = " ".join(sorted(lay.letters.values())) if self.seat.keyed else \
                 " ".join(c.symbol for c in lay.order)
-            return self.seat.refuse(f"there is no card {code}: your cards are {mine}"
+            gone = " now (its card was discarded)" if code in self.freed else ""
+            return self.seat.refuse(f"there is no card {code}{gone}: your cards are {mine}"
                                     if lay.order else f"there is no card {code}")
         phase = view.get("phase") if view else None
         outcome = self._try(Discard(card))

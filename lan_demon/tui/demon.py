@@ -37,6 +37,7 @@ from lan_demon.games.demon_moves import COLUMN_NAMES, Play
 from lan_demon.seat.acts import SOURCE_KEYS
 from lan_demon.games.demon_scoring import running_score
 from lan_demon.games.demon_stacks import same_next
+from lan_demon.seat.acts import PICK_LETTERS
 from lan_demon.seat.demon import DemonSeat, rank_target
 from lan_demon.seat.words import code_card
 from lan_demon.tui import demon_coach
@@ -46,7 +47,7 @@ from lan_demon.tui.style import (Fragments, card4, line, owner_ink, owner_mark, 
 from lan_demon.tui.table import Controller, GameScreen
 
 __all__ = ["DemonScreen", "SOURCE_KEYS", "rank_target"]
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
+LETTERS = PICK_LETTERS  # a place's letter after t: none is a key of its own in any game
 SUIT_ROWS = "SHDC"  # the order of the stack rows in the classic game
 FULL_NAME, COMPACT_NAME = 6, 4  # characters of a name in a full / compact entry
 GAP = 2  # spaces between two entries on a row
@@ -123,6 +124,7 @@ class DemonScreen(GameScreen):
             self.game.play_from(source)
             return True
         # "t" asked to see where it goes: one place is listed too
+        moves = moves[:len(LETTERS)]  # best first: a big table's last few go unlisted
         self.choosing, self.options = False, moves
         listing = "  ".join(f"{LETTERS[i]}: {self.game.place_words(m)}"
                             for i, m in enumerate(moves))

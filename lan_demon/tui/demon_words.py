@@ -3,16 +3,14 @@ A lost race and the names of ranks are the seat's (:mod:`lan_demon.seat.words`),
 
 from __future__ import annotations
 
+from lan_demon.seat.acts import key_help
 from lan_demon.seat.words import (RACE_GRACE, SeenTops, race_text, rank_name, short_name,
                                   with_article)
 
 __all__ = ["CLASSIC_RULES", "GERMAN_RULES", "PLAYER_KEYS", "RACE_GRACE", "SeenTops",
            "race_text", "rank_name", "short_name", "with_article"]
 
-PLAYER_KEYS = [("1-4", "play a column"), ("p", "play the Pile top"),
-               ("w", "play the waste top"), ("space", "turn the Pack"), ("s", "vote stuck"),
-               ("t", "choose the place"), ("h", "highlight what fits"),
-               ("esc", "cancel a choice")]
+PLAYER_KEYS = [(k.key, k.words) for k in key_help("DemonSeat")]  # (the seat's, one order)
 
 CLASSIC_RULES = """
 Everybody plays at once. Empty your Pile: first OUT

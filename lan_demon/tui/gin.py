@@ -2,10 +2,11 @@
 
 The hand is shown as the engine's exact solver arranges it (GS-5): each meld on a line of its
 own, then the deadwood with its points, then — holding 11 cards — the discard that leaves the
-least deadwood. The cards carry the letters ``a`` … ``k`` — in displayed order at the deal;
-after that a card keeps its letter while it stays in the hand (a drawn card takes the letter
-the discard freed), so a key does not change under the player's finger — and a letter is the
-key that lets that card go:
+least deadwood. The cards carry letters that mean nothing else in any game (``a b c e f g i j
+k l m o``: never ``h``, the hint in every game, nor ``d``, ``n``, ``s``…) — in displayed order
+at the deal; after that a card keeps its letter while it stays in the hand, and a drawn card
+never takes the letter the discard just freed (:mod:`lan_demon.seat.gin`), so a key does not
+change under the player's finger — and a letter is the key that lets that card go:
 
 * ``n`` draws the top card (GS-4); "You drew 7♥ (its letter: c)" says which came, and where;
 * a letter discards that card face down (GS-3, GS-4) at once, and the status line says
@@ -13,10 +14,13 @@ key that lets that card go:
 * ``K`` then a letter knocks, discarding that card (GS-6), once ``y`` confirms it — refused
   here, with the deadwood it would leave, when that is more than 10;
 * ``B`` calls Big Gin (all 11 cards melded, GS-6);
-* ``H`` asks the coach: the solver's own advice (:class:`lan_demon.coach.gin.GinCoach`, handed
-  in by the command, as the TUI imports no bot) — the best discard and whether to knock, each
-  with its expected points this round — worked out from this seat's view alone: the hand, the
-  cards it has held this round, the pile's size.
+* ``h`` (as in every game; ``H`` too) asks the coach: the solver's own advice
+  (:class:`lan_demon.coach.gin.GinCoach`, handed in by the command, as the TUI imports no
+  bot) — the best discard and whether to knock, each with its expected points this round —
+  worked out from this seat's view alone: the hand, the cards it has held this round, the
+  pile's size.
+
+The keys are listed as every game lists them (:func:`lan_demon.seat.acts.key_help`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 
 from lan_demon.games.gin_scoring import TARGET
 from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LIMIT, OVER
+from lan_demon.seat.acts import key_help
 from lan_demon.seat.gin import LETTERS, GinSeat, Layout, phase_text, result_text
 from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, card_fragments, line
@@ -52,8 +57,7 @@ def fit(frags: Fragments, width: int) -> Fragments:
 
 
 class GinScreen(GameScreen):
-    keys = [("n", "draw"), ("a-k", "discard that card"), ("K a-k", "knock, y confirms"),
-            ("B", "Big Gin"), ("H", "advice"), ("esc", "cancel")]
+    keys = [(k.key, k.words) for k in key_help("GinSeat")]
     rules = """
 GS-1 You against the Joker: 52 cards and one Joker. A = 1, 2–10 as numbered, J Q K = 10.
 GS-2 You get 11 cards; the Joker is shuffled into the other 41, the Draw pile.
@@ -115,7 +119,7 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
                 self.knocking = False
                 ctl.flash("cancelled")
             return True
-        simple = {"n": game.draw, "B": game.big_gin, "H": game.hint}
+        simple = {"n": game.draw, "B": game.big_gin, "h": game.hint, "H": game.hint}
         if key in simple:
             self.knocking = False
             simple[key]()
@@ -146,7 +150,7 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
             return []
         return wrap(f"Advice: {advice.text()}", width, "class:good") + \
             wrap("(the solver's expected points this round, you − Joker, from your own cards "
-                 "only; playing on is counted one draw ahead, so if anything too low; H hides)",
+                 "only; playing on is counted one draw ahead, so if anything too low; h hides)",
                  width, "class:dim")
 
     # --- drawing ---------------------------------------------------------------------------

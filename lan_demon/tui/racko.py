@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from lan_demon.games.racko import CARD_POINTS, SLOTS, TARGET, ascending_prefix
-from lan_demon.seat.acts import SLOT_KEYS
+from lan_demon.seat.acts import SLOT_KEYS, key_help
 from lan_demon.seat.racko import RackOSeat, held_text
 from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, clip_line, line, text_of
@@ -55,8 +55,7 @@ def beside(left: list[Fragments], right: list[Fragments], left_width: int,
 
 
 class RackOScreen(GameScreen):
-    keys = [("d", "take Discard"), ("n", "draw"), ("1-9,0", "slot 5…50"),
-            ("x", "discard drawn"), ("esc", "cancel"), ("h", "advice")]
+    keys = [(k.key, k.words) for k in key_help("RackOSeat")]
     rules = """
 RK-1 2–4 players. Cards 1–40 for two players, 1–50 for three, 1–60 for four.
 RK-2 The highest cut deals ten cards each, into slots 50 down to 5. A rack is never
@@ -198,7 +197,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         words = self._waiting_for(ctl, view)
         if self.coach is not None and self.game.mine(view) and \
                 self.current_advice(view) is None:
-            words.append(("class:dim", " · h advice"))
+            words.append(("class:dim", " · h hint"))
         return words
 
     def _waiting_for(self, ctl: Controller, view: dict[str, Any]) -> list[tuple[str, str]]:

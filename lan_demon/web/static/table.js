@@ -291,6 +291,8 @@ const Table = (() => {
                                             " failed" : bad ? " unchecked" : "")},
                     (bad ? "⚠ " : "✓ ") + f.deal.words));
     }
+    const keys = keyList(f);
+    if (keys) page.append(keys);
     page.append(dock(f, now));
     if (now < bannerUntil && f.banner) {
       page.append(h("div", {class: "banner", role: "status"}, h("div", {}, f.banner.words)));
@@ -299,6 +301,18 @@ const Table = (() => {
     if (d) page.append(d);
     root.replaceChildren(page);
     tick();
+  }
+
+  /** The keys a keyboard has now, as the terminal lists them (the face's `key_help`: the same
+   *  order and words in every game); not on the TV, and hidden by the CSS on a touch screen. */
+  function keyList(f) {
+    if (ui.tv || !f.key_help || !f.key_help.length) return null;
+    const out = h("p", {class: "keys dim"}, "Keys: ");
+    f.key_help.forEach(([key, words], i) => {
+      if (i) out.append(" · ");
+      out.append(h("kbd", {}, key), " " + words);
+    });
+    return out;
   }
 
   function gameBody(f, ctx) {
