@@ -2,9 +2,16 @@
 
 The greedy order is the one a beginner is taught: a card to a stack first (the Pile top before
 a column top, a column top before the waste), then whatever empties the Pile, then laddering
-from the waste, and only then turn the Pack. Moving part of a column onto another column
-changes nothing that matters, so neither baseline bot does it: it would only let two bots
-shuffle a card back and forth for ever, each shuffle counting as a play under RD-13.
+from the waste, and only then turn the Pack.
+
+**No idle column move** (issue 29), at every level: RD-13 counts a card moved between columns
+as a play — it clears every stuck vote and restarts the minute (docs/rules.md) — so a bot that
+shuffles cards between its own columns keeps a blocked person waiting for ever. The rule is
+kept; every Racing Demon bot here (:class:`DemonBot`) just makes no column move that a person
+could not use: none that puts back the run its previous column move moved, onto the card it
+came off (:meth:`ColumnMemory.undoes`), and no part of a column moved onto another unless the
+card it uncovers goes to a stack now — and not to a stack it was just beaten to (RD-11). A
+whole column moved is always of use: RD-8 refills its place from the Pile.
 """
 
 from __future__ import annotations
@@ -29,6 +36,115 @@ def pointless(move: Any, turn: Turn) -> bool:
     return move.count < len(column)
 
 
+@dataclass(frozen=True)
+class ColumnMove:
+    """A run a bot moved between its columns: from where, to where, the cards (bottom to top)
+    and the card they lay on before (None: the column's bottom)."""
+
+    source: str
+    target: str
+    cards: tuple[Card, ...]
+    under: Card | None
+
+    @classmethod
+    def of(cls, move: Any, columns: list[list[Card]]) -> ColumnMove | None:
+        """``move`` as a column move seen on ``columns``; None for any other move."""
+        if not (isinstance(move, Play) and move.source in COLUMN_NAMES
+                and move.target in COLUMN_NAMES):
+            return None
+        column = columns[COLUMN_NAMES.index(move.source)]
+        if move.count > len(column):
+            return None
+        under = column[-move.count - 1] if move.count < len(column) else None
+        return cls(move.source, move.target, tuple(column[-move.count:]), under)
+
+
+class ColumnMemory:
+    """The bot's last column-to-column move, so that the next never puts it back."""
+
+    def __init__(self) -> None:
+        self.last: ColumnMove | None = None
+
+    def reset(self) -> None:
+        self.last = None
+
+    def undoes(self, move: Any, columns: list[list[Card]]) -> bool:
+        """Whether ``move`` puts the run of the last column move back where it came from, onto
+        the card it lay on: the position before it, played twice for nothing (RD-13)."""
+        last, now = self.last, ColumnMove.of(move, columns)
+        if last is None or now is None:
+            return False
+        if (now.source, now.target, now.cards) != (last.target, last.source, last.cards):
+            return False
+        target = columns[COLUMN_NAMES.index(now.target)]
+        return (target[-1] if target else None) == last.under
+
+    def chose(self, move: Any, columns: list[list[Card]]) -> None:
+        """Remember ``move`` if it is a column move (a Pack turned or a card played elsewhere
+        keeps the memory: a put-back later is as idle)."""
+        seen = ColumnMove.of(move, columns)
+        if seen is not None:
+            self.last = seen
+
+
+Beaten = set[tuple[str, Card | None, Card | None]]  # (stack, my card, its top) lost (RD-11)
+
+
+def idle_column_move(move: Any, sight: Sight, memory: ColumnMemory,
+                     beaten: Beaten | None = None) -> bool:
+    """Whether ``move`` is a column move no player could use (RD-13 would count it as a play):
+    it undoes the bot's last column move, or it moves part of a column onto another and the
+    card it uncovers goes to no stack now (or only to one this bot was just beaten to, RD-11).
+    A whole column moved is of use (RD-8: a Pile card takes its place); a card from the Pile
+    or the waste onto a column brings the next one into play."""
+    if not (isinstance(move, Play) and move.source in COLUMN_NAMES
+            and move.target in COLUMN_NAMES):
+        return False
+    if memory.undoes(move, sight.columns):
+        return True
+    column = sight.columns[COLUMN_NAMES.index(move.source)]
+    if move.count >= len(column):
+        return False
+    uncovered = column[-move.count - 1]
+    stacks = sight.stacks_taking(uncovered)
+    beaten = beaten or set()
+    return not any((sid, uncovered, sight.stacks.get(sid)) not in beaten for sid in stacks) \
+        and uncovered.rank != 1
+
+
+class DemonBot(Strategy):
+    """A Racing Demon bot that makes no idle column move (see the module's words): its
+    ``choose`` picks among :meth:`useful` moves only and remembers its column moves."""
+
+    games = _DEMON_GAMES
+
+    def __init__(self) -> None:
+        self.columns = ColumnMemory()
+
+    def reset(self) -> None:
+        self.columns.reset()
+
+    def beaten_stacks(self) -> Beaten:
+        """The (stack, card, top) this bot was beaten to and has not seen change (RD-11)."""
+        return set()
+
+    def useful(self, turn: Turn, sight: Sight | None = None) -> list[Any]:
+        """The legal moves without the idle column moves."""
+        legal = turn.legal
+        if not any(isinstance(m, Play) and m.source in COLUMN_NAMES
+                   and m.target in COLUMN_NAMES for m in legal):
+            return legal
+        sight = sight or Sight.read(turn)
+        beaten = self.beaten_stacks()
+        return [m for m in legal if not idle_column_move(m, sight, self.columns, beaten)]
+
+    def remember(self, move: Any, turn: Turn) -> Any:
+        """Note ``move`` (chosen on ``turn``) if it moves a run between columns; return it."""
+        if isinstance(move, Play) and move.source in COLUMN_NAMES and move.target in COLUMN_NAMES:
+            self.columns.chose(move, Sight.read(turn).columns)
+        return move
+
+
 def rank_move(move: Any, column_sizes: list[int]) -> int:
     """Lower is better; 99 means "never"."""
     if isinstance(move, Play):
@@ -46,32 +162,30 @@ def rank_move(move: Any, column_sizes: list[int]) -> int:
     return 99  # stuck votes: turning the Pack through says the same, and RD-13 counts it
 
 
-class GreedyDemon(Strategy):
+class GreedyDemon(DemonBot):
     """Stack first, then what empties the Pile, then ladder, then turn the Pack."""
 
     name = "greedy"
-    games = _DEMON_GAMES
 
     def choose(self, turn: Turn) -> Any | None:
-        legal = turn.legal
+        legal = self.useful(turn)
         if not legal:
             return None
         sizes = [len(c) for c in turn.view["players"][turn.seat]["columns"]] if any(
             isinstance(m, Play) and m.source in COLUMN_NAMES and m.target in COLUMN_NAMES
             for m in legal) else [0] * len(COLUMN_NAMES)
         best = min(legal, key=lambda m: rank_move(m, sizes))
-        return None if rank_move(best, sizes) == 99 else best
+        return None if rank_move(best, sizes) == 99 else self.remember(best, turn)
 
 
-class RandomDemon(Strategy):
+class RandomDemon(DemonBot):
     """Any legal move at random, but never a pointless column-to-column shuffle (see above)."""
 
     name = "random"
-    games = _DEMON_GAMES
 
     def choose(self, turn: Turn) -> Any | None:
-        legal = [m for m in turn.legal if not pointless(m, turn)]
-        return turn.rng.choice(legal) if legal else None
+        legal = [m for m in self.useful(turn) if not pointless(m, turn)]
+        return self.remember(turn.rng.choice(legal), turn) if legal else None
 
 
 # --------------------------------------------------------------------------------- strong bot
@@ -138,6 +252,11 @@ class Sight:
         key = _key(card, self.german)
         return any(_next_key(top, self.german) == key for top in self.stacks.values())
 
+    def stacks_taking(self, card: Card) -> list[str]:
+        """The stacks (``s7``) that would take ``card`` now (RD-5; RG-3: the rank alone)."""
+        key = _key(card, self.german)
+        return [sid for sid, top in self.stacks.items() if _next_key(top, self.german) == key]
+
     def cards_below(self, card: Card) -> int:
         """How many cards a stack still needs before it takes ``card``: from the highest stack of
         its suit below it (RD-5; RG-3: of any suit), or from the ace when there is none."""
@@ -153,7 +272,7 @@ class Sight:
         return {_key(c, self.german) for c in tops if c is not None}
 
 
-class StrongDemon(Strategy):
+class StrongDemon(DemonBot):
     """Plays to empty its Pile first, and races for the stacks it can win.
 
     Every legal move gets a value (``W``) from what it frees and what it risks, read from the
@@ -182,7 +301,6 @@ class StrongDemon(Strategy):
     """
 
     name = "demon"
-    games = _DEMON_GAMES
 
     W: dict[str, float] = {
         "pile_stack": 100, "pile_col": 97, "col_move": 97, "col_clear_stack": 96,
@@ -193,22 +311,31 @@ class StrongDemon(Strategy):
     NEAR = 3  # a lone column base this few cards above its suit's stack will go up soon
 
     def __init__(self) -> None:
+        super().__init__()
         self._tried: tuple[str, str, Card | None, Card | None] | None = None
         self._beaten: set[tuple[str, Card | None, Card | None]] = set()
 
     def reset(self) -> None:
+        super().reset()
         self._tried = None
         self._beaten = set()
 
+    def beaten_stacks(self) -> Beaten:
+        return self._beaten
+
     def choose(self, turn: Turn) -> Any | None:
-        legal = turn.legal
-        if not legal:
+        if not turn.legal:
             return None
         sight = Sight.read(turn)
         self._remember_beaten(sight)
+        legal = turn.legal
+        useful = self.useful(turn, sight)
+        idle = [] if len(useful) == len(legal) else [m for m in legal if m not in useful]
         w = self.W
         best, best_value = None, 0.0
         for i, move in enumerate(legal):
+            if idle and move in idle:
+                continue
             value = self.value(move, sight)
             if value > 0 and isinstance(move, Play) and move.target.startswith("s"):
                 seen = (move.target, sight.card_at(move.source), sight.stacks.get(move.target))
@@ -222,6 +349,8 @@ class StrongDemon(Strategy):
         if isinstance(best, Play) and best.target.startswith("s"):
             self._tried = (best.source, best.target, sight.card_at(best.source),
                            sight.stacks.get(best.target))
+        if best is not None:
+            self.columns.chose(best, sight.columns)
         return best
 
     def _remember_beaten(self, sight: Sight) -> None:
