@@ -194,7 +194,8 @@ def test_the_keys_are_listed_as_the_terminal_lists_them(driver: Any) -> None:
     layer's list, in its order and words (h is the hint in every game, GS-4)."""
     from lan_demon.seat.acts import GAME_KEYS, TABLE_KEYS
     sample = face("gin_playing")
-    sample["key_help"] = [[k.key, k.words] for k in GAME_KEYS["GinSeat"] + TABLE_KEYS if k.page]
+    assert sample["key_help"] == [[k.key, k.words] for k in GAME_KEYS["GinSeat"] + TABLE_KEYS
+                                  if k.page]  # the sample is the seat layer's list
     load(driver, sample, SIZES["laptop"], touch=False)
     listed = driver.find_element("css selector", ".keys").text
     assert listed == "Keys: n draw · letter discard that card · B Big Gin · h hint · q leave"
@@ -247,7 +248,7 @@ def test_gin_taps_and_knock(driver: Any) -> None:
     knock, which the seat asks about (GS-6) before anything goes to the table."""
     load(driver, "gin_playing")
     card = driver.find_element("css selector", "[data-card=KS]")
-    assert card.text.split("\n")[0] == "i"
+    assert card.text.split("\n")[0] == "k"
     card.click()
     tap(driver, "[data-do=knock]")
     tap(driver, "[data-card='2C']")

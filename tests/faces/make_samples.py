@@ -86,16 +86,17 @@ faces["racko_playing"] = common("racko", "playing", 4, 0, keys=racko_keys,
            "others": [{"seat": 1, "name": "Bo", "total": 120, "stood_in": None}, {"seat": 2, "name": "Cy", "total": 75,
                        "stood_in": "Cy (away): their turn was played for them — drew and discarded 44 (RK-4)"},
                       {"seat": 3, "name": "Dee", "total": 0, "stood_in": None}]})
-gin_hand = [("4H", "a", 0), ("5H", "b", 0), ("6H", "c", 0), ("QS", "d", 1), ("QD", "e", 1), ("QC", "f", 1),
-            ("2C", "g", None), ("9D", "h", None), ("KS", "i", None), ("7S", "j", None), ("3D", "k", None)]
+gin_hand = [("4H", "a", 0), ("5H", "b", 0), ("6H", "c", 0), ("QS", "e", 1), ("QD", "f", 1), ("QC", "g", 1),
+            ("2C", "i", None), ("9D", "j", None), ("KS", "k", None), ("7S", "o", None), ("3D", "l", None)]
 faces["gin_playing"] = common("gin-solitaire", "playing", 3, 0,
-    keys={**{l: {"do": "card", "card": c} for c, l, _ in gin_hand}, "n": {"do": "draw"}, "K": {"do": "knock"}, "B": {"do": "big_gin"}, "H": {"do": "hint"}},
-    acts=[{"do": "hint", "label": "Hint", "key": "H"}, {"do": "knock", "label": "Knock", "key": "K"},
+    keys={**{l: {"do": "card", "card": c} for c, l, _ in gin_hand}, "n": {"do": "draw"}, "K": {"do": "knock"}, "B": {"do": "big_gin"}, "h": {"do": "hint"}},
+    key_help=[["n", "draw"], ["letter", "discard that card"], ["B", "Big Gin"], ["h", "hint"], ["q", "leave"]],
+    acts=[{"do": "hint", "label": "Hint", "key": "h"}, {"do": "knock", "label": "Knock", "key": "K"},
           {"do": "leave", "label": "Leave", "key": "q"}],
     table={"hand": [{"card": c, "letter": l, "meld": m, "group": "meld" if m is not None else "deadwood"} for c, l, m in gin_hand],
            "drawn": "7S", "phase": "discard", "phase_words": "discard, knock or Big Gin (GS-4, GS-6)", "unknown": False,
            "best_discard": "KS", "draw_count": 30, "discards": 2, "big_gin": False, "result": None,
-           "deadwood": 31, "prompt": "Discard a card: its letter (i discards K♠, the best)", "can_knock": False,
+           "deadwood": 31, "prompt": "Discard a card: its letter (k discards K♠, the best)", "can_knock": False,
            "others": [{"seat": 1, "name": "Bo", "state": "draw", "draw": 31}, {"seat": 2, "name": "Cy", "state": "knock", "draw": 25}]})
 faces["gin_knock_question"] = dict(faces["gin_playing"], acts=[], question={"words": "Knock with 2♣ face down, deadwood 8?",
     "yes": {"do": "knock", "card": "2C", "sure": True}, "no": {"do": "dismiss"}, "yes_label": "Knock", "no_label": "Keep playing"})
