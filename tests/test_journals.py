@@ -367,17 +367,24 @@ def test_a_plain_host_stopped_with_ctrl_c_comes_back_with_resume_alone(tmp_path,
         bots = [make_bot(f"127.0.0.1:{port}", "greedy", f"bot{k}", k, "flat-out")
                 for k in range(2)]
 
+        # The bots themselves stop once 4 moves of a round are journaled (flat-out bots in
+        # this process would otherwise race a starved test thread to the match's end), and
+        # play on from the resumed host until the match ends.
+        held = threading.Event()
+
         def run() -> None:
             try:
+                run_pool(bots, until=lambda: stop.is_set() or (moves_in_round(journal) or 0)
+                         >= 4, timeout=80)
+                held.set()
                 run_pool(bots, until=stop.is_set, timeout=80)
             except BaseException as err:  # noqa: BLE001 - handed to the test thread
                 failure.append(err)
+                held.set()
         pool = threading.Thread(target=run, name="bots", daemon=True)
         pool.start()
-        deadline = time.monotonic() + DEADLINE
-        while (moves_in_round(journal) or 0) < 4:
-            assert time.monotonic() < deadline and hosts[0].popen.poll() is None
-            time.sleep(0.005)  # polling the journal, with a deadline
+        assert held.wait(timeout=DEADLINE) and not failure, failure
+        assert hosts[0].popen.poll() is None
         hosts[0].popen.send_signal(signal.SIGINT)
         assert hosts[0].popen.wait(timeout=20) == 130
         said = hosts[0].err.read_text(encoding="utf-8")
