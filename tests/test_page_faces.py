@@ -206,7 +206,7 @@ def test_the_question_is_a_dialog(driver: Any) -> None:
     """Start anyway? asked as the face words it; its answers are the face's acts."""
     load(driver, "lobby_question")
     dialog = driver.find_element("css selector", ".dialog")
-    assert "Bo and Eve not ready yet" in dialog.text
+    assert "Bo and Eve are not ready yet" in dialog.text
     assert [b.text for b in dialog.find_elements("css selector", "button")] == ["Start now", "Wait"]
     tap(driver, ".dialog button.yes")
     assert sent(driver) == [{"t": "act", "do": "start_anyway"}]

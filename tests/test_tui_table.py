@@ -58,7 +58,7 @@ def test_the_captain_starts_and_is_asked_to_confirm_when_someone_is_not_ready():
     assert "captain" in text and "bot · ready" in text
     ctl.key("enter")
     assert "start" not in client.sent
-    assert "Bob not ready yet — Enter again or y starts anyway, Esc waits" in shown(ctl)
+    assert "Bob is not ready yet — Enter again or y starts anyway, Esc waits" in shown(ctl)
     ctl.key("escape")
     assert "start" not in client.sent and ctl.confirm is None
     ctl.key("enter")
@@ -71,16 +71,47 @@ def test_the_captain_starts_and_is_asked_to_confirm_when_someone_is_not_ready():
 
 
 def test_someone_ready_while_the_captain_is_asked_does_not_break_the_screen():
-    """Asked "Bob not ready yet — start anyway?", Bob says ready: the question drew an empty
+    """Asked "Bob is not ready yet — start anyway?", Bob says ready: the question drew an empty
     list of names and the screen failed (IndexError in the event loop, seen in CI)."""
     client = lobby()
     ctl, _ = controller(client, host=True)
     ctl.key("enter")
-    assert "Bob not ready yet" in shown(ctl)
+    assert "Bob is not ready yet" in shown(ctl)
     client.table["seats"][1]["ready"] = True
     assert "Everyone is ready now — Enter starts the match, Esc waits" in shown(ctl)
     ctl.key("enter")
     assert client.sent[-1] == "start"
+
+
+def test_esc_at_start_anyway_says_whom_the_table_waits_for_and_never_that_it_waits_for_all():
+    """Issue 29: Esc at the captain's "not ready" question said "waiting for everyone to be
+    ready" — and said it when Bob had become ready while the question was up. It names who
+    is not ready, or says everyone is and how to start."""
+    client = lobby()
+    ctl, _ = controller(client, host=True)
+    ctl.key("enter")
+    ctl.key("escape")
+    assert "waiting: Bob is not ready yet" in shown(ctl)
+    client.table["seats"][1]["ready"] = True
+    ctl.pump()  # Bob says ready: the line that said the table waits for him says so
+    text = shown(ctl)
+    assert "everyone is ready now: Enter starts the match" in text and "Bob is not" not in text
+    ctl.key("enter")
+    assert client.sent[-1] == "start"
+
+
+def test_esc_after_everyone_became_ready_at_the_question_says_so():
+    """Issue 29, as seen: Bob says ready while "start anyway?" is up, the captain answers
+    Esc — the footer said "waiting for everyone to be ready" to a table all ready."""
+    client = lobby()
+    ctl, _ = controller(client, host=True)
+    ctl.key("enter")
+    client.table["seats"][1]["ready"] = True
+    assert "Enter starts  Esc waits" in shown(ctl)  # not "starts anyway": nobody is left
+    ctl.key("escape")
+    text = shown(ctl)
+    assert "everyone is ready now: Enter starts the match" in text
+    assert "waiting for everyone" not in text and "start" not in client.sent
 
 
 def test_everyone_ready_the_captains_enter_starts_at_once():
@@ -205,7 +236,7 @@ def test_a_real_match_started_by_the_captain_with_someone_not_ready():
         try:
             await keys.until(lambda: len(ctl.seats) == 2, what="Bob seated")
             await keys.press("enter")
-            assert ctl.confirm == "start" and "Bob not ready yet" in shown(ctl)
+            assert ctl.confirm == "start" and "Bob is not ready yet" in shown(ctl)
             assert ctl.phase == "lobby"
             await keys.press("y")
             await keys.until(lambda: ctl.phase == "playing", what="the match started")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lan_demon.seat.person import group_clause, subject
 from lan_demon.seat.words import fit_name
 
 #: The parts of a score worth a column, per game, as (detail key, heading, width).
@@ -67,20 +68,21 @@ def ending_text(seat: Any, result: dict[str, Any]) -> str:
     game = seat.client.game.id if seat.client.game else ""
     detail = result.get("detail") or []
     names = sides(seat, len(detail) or None)
+    mine = seat.client.seat
     if game.startswith("racing-demon"):
-        out = [names[i] for i, d in enumerate(detail) if d.get("out")]
+        out = [(short(names[i], 20), i == mine) for i, d in enumerate(detail) if d.get("out")]
         if out:
-            return " and ".join(short(n, 20) for n in out) + (" is" if len(out) == 1
-                                                             else " are") + " OUT!"
+            return group_clause(out, "is", "OUT!")
         return "Everyone stuck three times: the round ends with nobody out — RD-13"
     if game == "racko":
-        won = [names[i] for i, d in enumerate(detail) if d.get("racko")]
-        return f"{short(won[0], 20)}: Rack-O!" if won else "The round is over"
+        won = [i for i, d in enumerate(detail) if d.get("racko")]
+        return f"{subject(short(names[won[0]], 20), won[0] == mine)}: Rack-O!" if won \
+            else "The round is over"
     if game == "gin-solitaire":
         players = len(seat.seats) or 1
         said = []
         for i, d in enumerate(detail[:players]):
-            who = short(names[i], 14)
+            who = subject(short(names[i], 14), i == mine)
             what = d.get("result")
             said.append({"knock": f"{who} knocked{knocked_with(seat, i)}, deadwood "
                                   f"{d.get('deadwood')}",

@@ -145,6 +145,7 @@ class Seat(SeatFacts):
         self.banners = 0
         self.quit = False  # this seat is leaving: the screen closes its client
         self.confirm: str | None = None  # "start" or "leave": a question waits for its answer
+        self.waiting: Line | None = None  # the captain's "waiting: Bob is not ready yet"
         self.next_at: float | None = None  # from the round_end notice, when the table lacks it
         self.rotations = 0  # RD-13 rotations seen this round
         self.last_notices: list[Notice] = []
@@ -214,6 +215,7 @@ class Seat(SeatFacts):
             self.last_notices.append(notice)
             del self.last_notices[:-20]
         out += self._watch_rotations()
+        out += self._watch_ready()
         game = self.game
         if game is not None:
             out += game.watch()
@@ -418,8 +420,25 @@ class Seat(SeatFacts):
         elif question == "leave":
             self.say("you stay at the table")
         elif question == "start":
-            self.say("waiting for everyone to be ready")
+            self.waiting = self.say(waiting_words(self.not_ready(), self._start_how()))
         return None
+
+    def _start_how(self) -> str:
+        return self.how("Enter starts the match", "Start when you like")
+
+    def _watch_ready(self) -> list[ev.Event]:
+        """The captain chose to wait ("waiting: Bob is not ready yet"): once the last of them
+        says ready, the line says so — it stood, saying the table waited, over a table all
+        ready."""
+        said = self.waiting
+        if said is None or self.line is not said:
+            self.waiting = None
+            return []
+        if self.phase != "lobby" or self.not_ready():
+            self.waiting = None if self.phase != "lobby" else said
+            return []
+        self.waiting = None
+        return [ev.Event(self.say(waiting_words([], self._start_how())).words)]
 
     def question(self) -> Question | None:
         """The question waiting for an answer, in words (without any key)."""
@@ -437,8 +456,7 @@ class Seat(SeatFacts):
                             "Leave", "Stay")
         if self.confirm == "start":
             waiting = self.not_ready()
-            words = "Everyone is ready now" if not waiting else \
-                f"{names_list(waiting)} not ready yet"
+            words = "Everyone is ready now" if not waiting else not_ready_words(waiting)
             return Question(words, {"do": "start_anyway"}, {"do": "dismiss"},
                             "Start now", "Wait")
         return None
@@ -449,6 +467,21 @@ class Seat(SeatFacts):
         is refused in words, nothing changed."""
         from lan_demon.seat.acts import act
         return act(self, do, args or {})
+
+
+def waiting_words(late: list[str], start: str) -> str:
+    """What the captain is told on choosing to wait (Esc at "start anyway?"): whom the table
+    waits for — or, when they said ready while the question was up, that nobody is left to
+    wait for and how to start (it said "waiting for everyone to be ready" to a table all
+    ready)."""
+    if not late:
+        return f"everyone is ready now: {start}"
+    return f"waiting: {not_ready_words(late)}"
+
+
+def not_ready_words(late: list[str]) -> str:
+    """``Bob is not ready yet``, ``Bo and Eve are not ready yet``."""
+    return f"{names_list(late)} {'is' if len(late) == 1 else 'are'} not ready yet"
 
 
 def game_seat(game_id: str, coach: Any = None) -> Any:

@@ -44,8 +44,9 @@ def key_hints(facts: TableFacts) -> list[str]:
     phase = facts.phase
     if facts.confirm == "leave":  # the question is at the top; its keys are here too
         return ["y leaves", "any other key stays"]
-    if facts.confirm == "start":
-        return ["Enter or y starts anyway", "Esc waits"]
+    if facts.confirm == "start":  # (they may have said ready while the question was up)
+        return ["Enter or y starts anyway" if facts.not_ready() else "Enter starts",
+                "Esc waits"]
     if facts.spectator:
         return ["watching"]
     if facts.reconnecting or facts.gone:

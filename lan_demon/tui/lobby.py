@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from lan_demon.seat.seat import not_ready_words
 from lan_demon.tui.facts import TableFacts, split_level
 from lan_demon.tui.scores import rounds_text
 from lan_demon.tui.style import Fragments, line
-from lan_demon.tui.text import names_list, wrap
+from lan_demon.tui.text import wrap
 
 #: GS-9: what a Gin Solitaire table's deals mean for its players (PROTOCOL.md §16), said in
 #: the lobby before anyone plays. Duplicate is the default; its price is said plainly.
@@ -120,9 +121,7 @@ def waiting_text(ctl: TableFacts) -> str:
         return f"Watching — waiting for {boss} to start"
     if ctl.captain:
         if late:
-            verb = "is" if len(late) == 1 else "are"
-            return (f"You are the captain: Enter starts — {names_list(late)} {verb} "
-                    "not ready yet")
+            return f"You are the captain: Enter starts — {not_ready_words(late)}"
         return "You are the captain: Enter starts the match"
     seat = ctl.seats[ctl.client.seat] if ctl.client.seat < len(ctl.seats) else {}
     if seat.get("ready"):

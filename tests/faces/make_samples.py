@@ -49,7 +49,7 @@ faces["demon_spectator"]["table"]["others"].insert(0, {"seat": 0, "name": "Ann",
 faces["lobby"] = common("racing-demon", "lobby", 5, 0, waiting_for=["Bo", "Eve"],
     acts=[{"do": "ready", "label": "I'm ready", "key": "enter"}, {"do": "start", "label": "Start the match", "key": "s"},
           {"do": "leave", "label": "Leave", "key": "q"}], keys={"enter": {"do": "ready"}, "q": {"do": "leave"}})
-faces["lobby_question"] = dict(faces["lobby"], acts=[], question={"words": "Bo and Eve not ready yet",
+faces["lobby_question"] = dict(faces["lobby"], acts=[], question={"words": "Bo and Eve are not ready yet",
     "yes": {"do": "start_anyway"}, "no": {"do": "dismiss"}, "yes_label": "Start now", "no_label": "Wait"})
 faces["countdown"] = common("racing-demon", "countdown", 5, 1, countdown=4.5, table=None,
     acts=[{"do": "leave", "label": "Leave", "key": "q"}])
