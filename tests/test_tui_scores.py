@@ -107,7 +107,7 @@ def test_gs7_gin_banner_names_the_knock_and_joker_labels_are_not_cut():
               {"result": "gin", "deadwood": 0, "count": 20, "player": 45, "joker": 0},
               {}, {}]
     ctl, _ = ended("gin-solitaire", ["Tess", "Ada (bot)"], [[15, 45, 0, 0]], detail=detail)
-    assert ctl.banner_text == "Tess knocked, deadwood 5; Ada: Gin!"
+    assert ctl.banner_text == "You knocked, deadwood 5; Ada: Gin!"  # Tess is this seat
     text = "\n".join(rows(ctl, 60, 20) + rows(ctl, 80, 24))
     assert "Joker (Ada)" in text and "Joker (Ada (bo" not in text
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lan_demon.games.cards import Card
+from lan_demon.seat.person import possessive
 
 #: A card that could go somewhere for less than this is not a missed play: a person needs a
 #: moment to see it and press the key (the speed profiles' reactions are ~0.3-1.5 s).
@@ -110,7 +111,7 @@ class Review:
         plays and the lost races (``shown`` of each written out), the best missed move, and
         the notes. ``brief`` (a screen short of rows): only the lines with something to say,
         or one line when there is nothing."""
-        head = whose or f"{self.seat}'s"
+        head = whose or possessive(self.seat, False)
         said = [self._missed_line(shown), self._races_line(shown), self._best_line()]
         if brief:
             said = [x for x, found in zip(said, (self.missed, self.races, self.best)) if found]

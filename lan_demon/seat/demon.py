@@ -21,8 +21,8 @@ from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
 from lan_demon.seat import events as ev
 from lan_demon.seat.outcomes import Refusal
-from lan_demon.seat.words import (SeenTops, code_card, race_text, rank_name, short_name,
-                                  with_article)
+from lan_demon.seat.words import (SeenTops, code_card, king_words, race_text, rank_name,
+                                  short_name, with_article)
 
 #: A seat that first shows a round this long after Go came in late (a rejoin): its review
 #: says from when it speaks, so nobody reads "nothing missed" as a whole round's verdict.
@@ -50,12 +50,14 @@ class DemonSeat:
         self.review: Any = None  # this round's review, as this seat saw it
         self.voted_here = False  # this seat said "stuck" since the votes were cleared
         self.voted_at: int | None = None  # the cards played at the table when it did
+        self.kings_seen: int | None = None  # Kings claimed this round as last seen (RD-6)
 
     def bind(self, seat: Any) -> None:
         self.seat = seat
 
     def reset(self) -> None:
         self.seen, self.review, self.voted_here = SeenTops(), None, False
+        self.kings_seen = 0  # a new round: every King from Go on is news
 
     @property
     def german(self) -> bool:
@@ -80,7 +82,7 @@ class DemonSeat:
         self.seen.draw({st["id"]: st["top"] for st in view["stacks"]}, seat.clock())
         self._coach_sees(view)
         me = self.me()
-        out: list[ev.Event] = []
+        out: list[ev.Event] = self._kings()
         if me is None:
             return out
         if self.voted_here and not me["voted"] and _plays(seat) != self.voted_at:
@@ -90,6 +92,29 @@ class DemonSeat:
                             "again if still stuck", rule="RD-13", read=True)
             out.append(ev.VoteCleared(line.words, "RD-13"))
         self.voted_here = self.voted_here and me["voted"]  # a rotation clears every vote
+        return out
+
+    def _kings(self) -> list[ev.Event]:
+        """Kings claimed since the last look (RD-6), announced: "Ann took the ♥ King: +6".
+        The table's copy claims them as it replays the moves, in order; a screen that comes
+        in mid-round announces only the Kings claimed from then on."""
+        mirror = getattr(self.seat.client, "mirror", None)
+        claimed = getattr(mirror, "claimed", None)
+        if not isinstance(claimed, dict):
+            return []
+        seen, self.kings_seen = self.kings_seen, len(claimed)
+        if seen is None or len(claimed) <= seen:
+            return []
+        out: list[ev.Event] = []
+        kings = getattr(mirror, "kings_cards", [])
+        for i, who in enumerate(list(claimed.values())[seen:], start=seen):
+            king = kings[i][-1] if i < len(kings) and kings[i] else None
+            if king is None or king.rank != 13:
+                continue
+            words, rule = king_words(short_name(self.seat.name(who), 40), who == self.seat.client.seat, king,
+                                     self.german)
+            line = self.seat.say(words, rule=rule)
+            out.append(ev.KingClaimed(line.words, rule, who, king.to_data()))
         return out
 
     def _coach_sees(self, view: dict[str, Any]) -> None:

@@ -125,6 +125,15 @@ class Rotation(Event):
 
 
 @dataclass(frozen=True)
+class KingClaimed(Event):
+    """RD-6: ``seat`` played a King on its stack and claimed the stack (``card`` its code)."""
+
+    kind: ClassVar[str] = "king"
+    seat: int = -1
+    card: str = ""
+
+
+@dataclass(frozen=True)
 class VoteCleared(Event):
     """RD-13: a card was played, so this seat's stuck vote no longer stands."""
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from lan_demon.games.racko import HIDDEN_CARD, SLOTS, DiscardHeld, Draw, Move, Place, TakeDiscard
 from lan_demon.seat import events as ev
+from lan_demon.seat.person import clause, possessive
 from lan_demon.seat.words import watching
 
 SLOT_WORDS = "1-9, 0"  # the terminal's slot keys, as its words name them
@@ -78,7 +79,9 @@ class RackOSeat:
         if view is None or seat.phase != "playing":
             return "RK-4: no round is in progress"
         if view["over"]:
-            return f"RK-5: the round is over — {seat.name(view['racko'])} went Rack-O"
+            won = view["racko"]
+            return "RK-5: the round is over — " + \
+                clause(seat.name(won), won == seat.client.seat, "went", "Rack-O", start=False)
         if view["turn"] != seat.client.seat:
             who = seat.name(view["turn"])
             drew = " (they have drawn a card)" if view["holding"] else ""
@@ -112,7 +115,9 @@ class RackOSeat:
         if seat.client.seat is None:
             return "watching"
         if view["over"]:
-            return f"Rack-O! {seat.name(view['racko'])} — the round is over"
+            won = view["racko"]
+            rack = possessive(seat.name(won), won == seat.client.seat, start=True)
+            return f"Rack-O! {rack} rack is in order — the round is over"
         if not self.mine(view):
             return f"waiting for {seat.name(view['turn'])}…"
         if self.holding(view):

@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lan_demon.games.base import GameError
-from lan_demon.games.cards import Card
+from lan_demon.games.cards import SUIT_SYMBOLS, Card
+from lan_demon.seat.person import clause
 
 #: A level's mark in a bot's name (levels.bot_name), before " (bot)" and the arbiter's " (2)".
 _LEVEL_MARK = re.compile(r"^(?P<name>.*\S) L(?P<level>10|[1-9])"
@@ -145,6 +146,17 @@ def with_article(word: str) -> str:
 def rank_name(rank: int) -> str:
     """A rank as a player says it: ace, 2 … 10, Jack, Queen, King."""
     return {1: "ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
+
+
+def king_words(who: str, you: bool, king: Card, german: bool) -> tuple[str, str]:
+    """A King claimed (RD-6), as the table announces it, and its rule: the stack leaves the
+    middle and a score jumps, which a player who did not see the King cannot tell apart from
+    a fault. The classic score says the figure RD-14 gives it: +5 for the King and +1 for the
+    card, as for any card on a stack; German Racing Demon counts only the Pile (RG-6)."""
+    took = clause(who, you, "took", f"the {SUIT_SYMBOLS.get(king.suit, king.suit)} King")
+    if german:
+        return f"{took}: its stack leaves the middle", "RD-6"
+    return f"{took}: +6 (+5 King, +1 card)", "RD-6, RD-14"
 
 
 def presence_words(who: str, status: Any, kept_minutes: int) -> str | None:

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from lan_demon.games.racko import CARD_POINTS, SLOTS, TARGET, ascending_prefix
 from lan_demon.seat.acts import SLOT_KEYS, key_help
+from lan_demon.seat.person import subject
 from lan_demon.seat.racko import RackOSeat, held_text
 from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, clip_line, line, text_of
@@ -155,7 +156,8 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         seat = ctl.client.seat
         turn = view["turn"]
         if view["over"]:
-            whose: Fragments = [("class:good", f" Rack-O! {ctl.name(view['racko'])}"[:width])]
+            won = subject(ctl.name(view["racko"]), view["racko"] == seat)
+            whose: Fragments = [("class:good", f" Rack-O! {won}"[:width])]
         elif turn == seat:
             whose = [("class:good", " ▶ Your turn")]
         else:
