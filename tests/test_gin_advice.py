@@ -61,7 +61,8 @@ def test_gs6_advice_is_the_move_the_solver_plays_on_seeded_views():
                 assert advice.knock.value >= advice.discard.value
             elif isinstance(move, Discard):
                 assert advice.discard.value > advice.knock.value
-                assert "→ play on" in advice.text()
+                assert "→ play on" in advice.numbers()
+                assert advice.text().startswith("Don't ")
     assert seen > 100 and knocks > 3  # the knock decision was really met
 
 
@@ -70,8 +71,8 @@ def test_gs2_gs3_advice_never_names_a_card_the_seat_cannot_see():
     discards never appear (the seat cannot see them)."""
     for _, advice, view in decisions(range(8)):
         hand = {Card.from_data(c).symbol for c in view["hand"]}
-        named = set(SYMBOL.findall(advice.text()))
-        assert named <= hand, (named - hand, advice.text())
+        named = set(SYMBOL.findall(advice.text() + advice.numbers()))
+        assert named <= hand, (named - hand, advice.text(), advice.numbers())
 
 
 def test_gs2_advice_does_not_change_with_the_hidden_order_of_the_draw_pile():
@@ -81,7 +82,8 @@ def test_gs2_advice_does_not_change_with_the_hidden_order_of_the_draw_pile():
         state = gin_state(hand, "", phase="first-discard")
         random.Random(seed).shuffle(state.seats[0].draw)
         turn = sealed_turn(GIN, state, 0)
-        texts.add(SolverGin().advise(turn.view, turn.legal).text())
+        advice = SolverGin().advise(turn.view, turn.legal)
+        texts.add(advice.text() + advice.numbers())
     assert len(texts) == 1
 
 
@@ -104,7 +106,8 @@ def test_gs7_advice_shows_the_knock_rule_figures():
     assert advice.knock.value == pytest.approx((-(25 + 9) - (25 + 8) - (25 + 7)) / 3)
     assert isinstance(advice.move, Discard) and advice.discard is not None
     assert advice.move == SolverGin().choose(turn)
-    text = advice.text()
+    text = advice.numbers()
+    assert advice.text().startswith("Don't knock yet: discard ")
     assert f"knock with Q♦ now: expected {advice.knock.value:+.1f}" in text
     assert f"vs play on {advice.discard.value:+.1f} → play on" in text
 
@@ -131,14 +134,17 @@ def test_gs7_knock_or_play_on_turns_with_the_cards_left_above_the_joker():
     assert advice.knock.value == pytest.approx(knock_worth(1, Belief.unseen(12)))
     assert advice.knock.value == pytest.approx((-26 + sum(range(11))) / 12)
     assert f"knock with K♣ now: expected {advice.knock.value:+.1f} vs play on " \
-           f"{advice.discard.value:+.1f} → knock" in advice.text()
+           f"{advice.discard.value:+.1f} → knock" in advice.numbers()
+    assert advice.text() == ("Knock now, with K♣ face down: on average that scores more than "
+                             "drawing on")
 
 
 def test_gs4_advice_before_a_draw_is_to_draw():
     state = gin_state("AS 2S 3S 7H 7D 7C 9H TH JH 2C", "4D", phase="draw")
     turn = sealed_turn(GIN, state, 0)
     advice = SolverGin().advise(turn.view, turn.legal)
-    assert advice.move == Draw() and advice.text().startswith("draw (n)")
+    assert advice.move == Draw() and advice.text().startswith("Draw a card")
+    assert advice.numbers().startswith("your 10 cards are worth ")
 
 
 def test_seen_forgets_another_rounds_cards():
@@ -184,10 +190,15 @@ def test_gs6_the_h_key_shows_the_best_discard_and_whether_to_knock():
         shown = text_of(ctl.render(100, 30))
         first = coach_advice(ctl)
         assert isinstance(first.move, Discard)
-        assert f"Advice: discard {first.move.card.symbol} (expected" in shown
-        assert "from your own cards" in shown
-        await keys.press("h")  # h again hides it
-        assert "Advice:" not in text_of(ctl.render(100, 30))
+        folded = " ".join(shown.split())
+        assert f"Coach: Discard {first.move.card.symbol}: it leaves" in folded  # plain words
+        assert "(expected" not in folded and "h again: the numbers behind it" in folded
+        await keys.press("h")  # h again: the numbers behind it (issue 29)
+        folded = " ".join(text_of(ctl.render(100, 30)).split())
+        assert f"Numbers: discard {first.move.card.symbol} (expected" in folded
+        assert "the cards you have not seen" in folded and "h again hides it" in folded
+        await keys.press("h")  # a third time hides it
+        assert "Coach:" not in text_of(ctl.render(100, 30))
         await keys.press(screen.layout(ctl.client.view()).letter(first.move.card))
         await keys.settled()
         await keys.press("n")
@@ -201,14 +212,14 @@ def test_gs6_the_h_key_shows_the_best_discard_and_whether_to_knock():
         advice = coach_advice(ctl)
         assert "no knock yet" in shown and "GS-6" in shown
         assert advice.discard is not None
-        assert f"discard {advice.discard.move.card.symbol}" in shown
-        named = set(SYMBOL.findall(shown.split("Advice:")[1].split("\n")[0]))
+        assert f"Discard {advice.discard.move.card.symbol}" in shown
+        named = set(SYMBOL.findall(shown.split("Coach:")[1].split("\n")[0]))
         assert named <= {c.symbol for c in hand}
         lines = text_of(ctl.render(80, 24)).split("\n")
         assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
         await keys.press(screen.layout(ctl.client.view()).letter(advice.discard.move.card))
         await keys.settled()
-        assert "Advice:" not in text_of(ctl.render(100, 30))  # gone once the hand changed
+        assert "Coach:" not in text_of(ctl.render(100, 30))  # gone once the hand changed
 
     drive("gin-solitaire", 0, script, seed=SEED, rounds=1, coach=coach_for("gin-solitaire"))
 
@@ -219,7 +230,7 @@ def test_without_a_coach_h_says_so_and_shows_nothing():
         await start(keys)
         await keys.press("h")
         assert ctl.flash_text == "there is no coach at this table"
-        assert "Advice:" not in text_of(ctl.render(100, 30))
+        assert "Coach:" not in text_of(ctl.render(100, 30))
 
     drive("gin-solitaire", 0, script, seed=SEED, rounds=1)
 

@@ -243,6 +243,28 @@ def test_rack_o_taps(driver: Any) -> None:
     assert "RK-4" in driver.find_element("css selector", ".others-list").text
 
 
+def test_advice_in_plain_words_with_why_numbers_behind_a_toggle(driver: Any) -> None:
+    """Issue 29: the coach's advice says what to do and why in plain words; the numbers behind
+    it show only through "why? numbers" (the `why` act; the seat remembers the choice, as the
+    terminal's advice key pressed again)."""
+    words = "Coach: Put the drawn 26 into slot 40, in place of the 1: it fits between your 24 " \
+        "in slot 35 and your 31 in slot 45 — your rack comes nearer Rack-O"
+    numbers = "work left 0.17, against 0.37 as your rack is now"
+    plain = dict(face("racko_playing"), hint=words, hint_why=True, hint_numbers=None)
+    load(driver, plain)
+    shown = driver.find_element("css selector", "div.hint")
+    assert words in shown.text and "work left" not in shown.text
+    assert driver.find_element("css selector", "[data-do=why]").text == "why? numbers"
+    tap(driver, "[data-do=why]")
+    assert sent(driver) == [{"t": "act", "do": "why"}]
+    load(driver, dict(plain, hint_numbers=numbers))
+    assert driver.find_element("css selector", "div.hint p.numbers").text == numbers
+    assert driver.find_element("css selector", "[data-do=why]").text == "hide the numbers"
+    load(driver, dict(plain, hint_why=False))  # nothing behind it: no toggle
+    assert not driver.find_elements("css selector", "[data-do=why]")
+    assert not console_errors(driver)
+
+
 def test_gin_taps_and_knock(driver: Any) -> None:
     """Gin: a card's letter is shown beside it; a tap sends it; Knock then a card sends the
     knock, which the seat asks about (GS-6) before anything goes to the table."""

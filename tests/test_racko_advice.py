@@ -80,7 +80,7 @@ def test_rk2_the_reason_names_no_card_the_seat_cannot_see():
     for st, seat, _ in turns(8):
         view = client_view(st, seat)
         advice = PlannerRackO().advise(view)
-        named = cards_named(advice.reason)
+        named = cards_named(advice.reason + " " + advice.numbers())
         assert named <= visible(view), (advice.reason, named - visible(view))
         moved = view.get("held", view["discard_top"])
         assert f"the {moved}" in advice.reason or f"drawn {moved}" in advice.reason
@@ -93,7 +93,7 @@ def test_rk5_the_advice_says_which_slot_and_that_it_completes_the_rack():
     st = RackOState(racks=[ONE_OFF, rest[:10]], draw=rest[10:], discard=[17], dealer=1, turn=0)
     advice = PlannerRackO().advise(client_view(st, 0))
     assert advice.move == TakeDiscard(25)
-    assert str(advice) == ("planner: take the 17 from the Discard into slot 25, in place of "
+    assert str(advice) == ("Coach: Take the 17 from the Discard into slot 25, in place of "
                            "the 40: your rack is then in order — Rack-O!")
 
 
@@ -103,18 +103,20 @@ def test_rk4_the_advice_to_draw_or_place_gives_the_plan_and_its_measure():
     st = RackOState(racks=[two_off, rest[:10]], draw=rest[10:], discard=[37], dealer=1, turn=0)
     draw = PlannerRackO().advise(client_view(st, 0))
     assert draw.move == Draw()
-    assert draw.reason.startswith("draw: the 37 on the Discard")
+    assert draw.reason.startswith("Draw from the Draw pile: the 37 on the Discard")
     st.held = 26
     place = PlannerRackO().advise(client_view(st, 0))
     assert place.move == Place(40)
-    assert place.reason == ("put the drawn 26 into slot 40, in place of the 1: it fits between "
-                            "your 24 in slot 35 and your 31 in slot 45; work left 0.17, against "
-                            "0.37 as your rack is now (work left: the planner's estimate of how far "
-                            "a rack is from Rack-O, lower is nearer)")
+    assert place.reason == ("Put the drawn 26 into slot 40, in place of the 1: it fits between "
+                            "your 24 in slot 35 and your 31 in slot 45 — your rack comes nearer "
+                            "Rack-O")  # issue 29: what to do and why, no figures
+    assert place.numbers() == ("work left 0.17, against 0.37 as your rack is now (work left: "
+                               "the planner's estimate of how far a rack is from Rack-O, lower "
+                               "is nearer)")
     st.held = 3
     useless = PlannerRackO().advise(client_view(st, 0))
     assert useless.move == DiscardHeld()
-    assert useless.reason.startswith("discard the drawn 3: no slot")
+    assert useless.reason.startswith("Discard the drawn 3: no slot")
 
 
 def test_rk8_with_nothing_to_draw_the_advice_takes_the_discard_and_says_why():
@@ -162,15 +164,20 @@ def test_rk4_h_shows_the_planners_advice_for_this_turn_and_it_is_the_move_played
             assert "· h hint" in shown(keys)  # the prompt offers it
             await keys.press("h")
             advice = screen.current_advice(ctl.client.view())
-            assert advice is not None and str(advice).startswith("planner: ")
+            assert advice is not None and str(advice).startswith("Coach: ")
             assert " ".join(str(advice).split()) in shown(keys)
+            if advice.numbers():  # h again: the numbers behind it (issue 29)
+                assert "work left" not in shown(keys) and "h again: the numbers" in shown(keys)
+                await keys.press("h")
+                assert f"Numbers: {advice.numbers()}" in shown(keys)
+                assert screen.current_advice(ctl.client.view()) is advice
             for width, height in ((80, 24), (60, 20)):  # the sentence wraps; all still fits
                 lines = text_of(ctl.render(width, height)).split("\n")
                 assert len(lines) <= height and max(map(len, lines)) <= width
             real = arbiter.state  # the arbiter's table: the bot's move with all in sight
             bot = PlannerRackO().choose(Turn(RACKO, real, seat, random.Random(0)))
             assert advice.move == bot
-            assert cards_named(advice.reason) <= visible(view)
+            assert cards_named(advice.reason + " " + advice.numbers()) <= visible(view)
             before = real.turns
             ctl.play(advice.move)
             if isinstance(advice.move, Draw):  # the drawn card: advice anew for the rest
@@ -188,7 +195,7 @@ def test_rk4_h_shows_the_planners_advice_for_this_turn_and_it_is_the_move_played
                 return
             await turn_of(keys, mine=False)
             assert screen.current_advice(ctl.client.view()) is None  # gone once we played
-            assert "planner:" not in shown(keys)
+            assert "Coach:" not in shown(keys)
 
     drive("racko", 1, script, seed=3, speed="beginner")
 
@@ -230,22 +237,23 @@ def test_rk4_every_reason_that_shows_work_left_says_what_it_is():
     """A newcomer met 'work left 1.77' in a draw advice with no word on what it measures."""
     kinds = set()
     for st, seat, _ in turns(4):
-        reason = PlannerRackO().advise(client_view(st, seat)).reason
-        if "work left" in reason:
-            assert MEASURE in reason, reason
-            kinds.add(reason.split(":")[0].split(" ")[0])
-    assert {"draw", "take", "put"} <= kinds
+        advice = PlannerRackO().advise(client_view(st, seat))
+        assert "work left" not in advice.reason, advice.reason  # the plain words: no figures
+        if "work left" in advice.numbers():
+            assert MEASURE in advice.numbers(), advice.numbers()
+            kinds.add(advice.reason.split(":")[0].split(" ")[0])
+    assert {"Draw", "Take", "Put"} <= kinds
 
 
 def test_rk4_a_draw_over_a_discard_that_prints_the_same_reads_as_a_near_tie():
     """The planner draws when taking the Discard leaves more work than a blind draw's mean
     (it takes it when no more); equal at two decimals, the words say 'slightly', not 'but
     1.77 … 1.77'."""
-    near = words.draw_beats(37, 35, 1.7712, 1.7698)
+    near = words.draw_beats(37, 35, 1.7712, 1.7698).numbers
     assert "slightly less" in near and "1.77 either way" in near, near
     assert near.count("1.77") == 1, near
-    clear = words.draw_beats(37, 35, 2.1, 1.77)
+    clear = words.draw_beats(37, 35, 2.1, 1.77).numbers
     assert "2.10" in clear and "1.77" in clear and "slightly" not in clear, clear
     change = words.Change("discard", 17, 25, 40, None, None, False)
-    tie = words.put(change, 1.7698, 1.7712, "draw")
+    tie = words.put(change, 1.7698, 1.7712, "draw").numbers
     assert "no more than a blind draw leaves on average" in tie and tie.count("1.77") == 1, tie

@@ -202,3 +202,49 @@ def test_the_coachs_review_of_a_seat_named_you_is_your_round():
     from lan_demon.coach.review import Review
     assert Review("you").lines(brief=True)[0].startswith("Coach: your round")
     assert Review("Ann").lines()[0] == "Coach: Ann's round in review"
+
+
+# --- the coach's advice: plain words, the numbers behind the key --------------------------------
+
+class Said:
+    """An advice as the bots make one: plain words, and the figures behind them."""
+
+    def __init__(self, words: str, numbers: str = "") -> None:
+        self.words, self.figures = words, numbers
+
+    def text(self) -> str:
+        return self.words
+
+    def numbers(self) -> str:
+        return self.figures
+
+
+def test_rk4_gs6_the_advice_key_goes_round_words_then_numbers_then_hidden():
+    """The advice key (no new key: the game's own) shows the plain words, then the numbers
+    behind them, then nothing; "why? numbers" toggles the numbers alone; a new moment is a
+    new advice, words first."""
+    from lan_demon.seat.advice import AdviceShown
+    shown = AdviceShown()
+    how = lambda keys, taps: keys  # noqa: E731 (a keyed screen)
+    made = Said("Take the 23 from the Discard into slot 25: it fits between your 20 in slot 20 "
+                "and your 31 in slot 30", "work left 1.50, against 1.51 on average")
+    assert shown.press((1,), lambda: made) is None
+    first = shown.shown((1,), "h", how)
+    assert first.words.startswith("Coach: Take the 23") and first.numbers is None
+    assert first.has_numbers and first.more == "h again: the numbers behind it"
+    assert shown.press((1,), lambda: made) is None
+    second = shown.shown((1,), "h", how)
+    assert second.numbers == "work left 1.50, against 1.51 on average"
+    assert second.more == "h again hides it"
+    assert shown.press((1,), lambda: made) == "advice hidden"
+    assert shown.shown((1,), "h", how) is None
+    shown.press((1,), lambda: made)
+    assert shown.why((1,)) is None and shown.shown((1,), "h", how).numbers is not None
+    assert shown.why((1,)) is None and shown.shown((1,), "h", how).numbers is None
+    assert shown.shown((2,), "h", how) is None  # the table moved on
+    assert shown.why((2,)) == "ask for advice first"
+    shown.press((2,), lambda: Said("Draw from the Draw pile: the Discard pile is empty"))
+    bare = shown.shown((2,), "h", how)
+    assert not bare.has_numbers and bare.more == "h again hides it"
+    assert shown.why((2,)) == "this advice has no numbers behind it"
+    assert shown.press((2,), lambda: None) == "advice hidden"  # no numbers: straight to hidden

@@ -111,27 +111,52 @@ class Advice:
     big_gin: Choice | None = None
 
     def text(self) -> str:
-        """One line for a person, the advice first and then why, e.g. ``don't knock yet:
-        discard 9♠ and draw on (expected +13.5; knock with Q♦ now: expected +11.0 vs play on
-        +13.5 → play on)``."""
+        """What to do and why, in plain words a family reads (issue 29: "expected +0.9 vs
+        play on +2.1" was true and unreadable), e.g. ``Don't knock yet: discard 9♠ and draw
+        on — drawing on scores more, on average, than knocking now``. The figures behind it
+        are :meth:`numbers`."""
         if isinstance(self.move, Draw):
-            return f"draw (n): your 10 cards are worth {_signed(self.value)} expected"
+            return "Draw a card: every turn starts with one"
         knock, discard = self.knock, self.discard
-        if knock is not None and discard is not None and not isinstance(self.move, BigGin):
-            word = "Gin" if knock.deadwood == 0 else "knock"
-            why = (f"{word} with {knock.move.card.symbol} now: expected {_signed(knock.value)} "
-                   f"vs play on {_signed(discard.value)} → {self._verdict}")
-            if isinstance(self.move, Knock):
-                return f"{word} now (K, then {knock.move.card.symbol}'s letter) — {why}"
-            return (f"don't knock yet: discard {discard.move.card.symbol} and draw on — {why}; "
-                    f"drawing the Joker would end the round, your deadwood to the Joker")
+        if isinstance(self.move, BigGin):
+            return "Big Gin: lay down all eleven cards now — nothing scores more"
+        if isinstance(self.move, Knock):
+            word = "Go Gin" if self.move_deadwood == 0 else "Knock"
+            why = "on average that scores more than drawing on" if discard is not None else \
+                "it ends the round on your terms"
+            return f"{word} now, with {self.move.card.symbol} face down: {why}"
+        if isinstance(self.move, Discard):
+            said = f"Discard {self.move.card.symbol}: it leaves the hand with the best chances " \
+                "to make sets and runs"
+            if knock is not None:
+                word = "go Gin" if knock.deadwood == 0 else "knock"
+                said = (f"Don't {word} yet: discard {self.move.card.symbol} and draw on — on "
+                        f"average that scores more than to {word} now, though drawing the "
+                        "Joker would end the round with your deadwood going to the Joker")
+            elif discard is not None and discard.deadwood > KNOCK_LIMIT:
+                said += f" (no knock yet: more than {KNOCK_LIMIT} deadwood, GS-6)"
+            return said
+        return "No advice for this move"
+
+    @property
+    def move_deadwood(self) -> int:
+        """The deadwood the advised knock leaves (0: Gin)."""
+        knock = self.knock
+        return knock.deadwood if knock is not None and knock.move == self.move else -1
+
+    def numbers(self) -> str:
+        """The figures behind :meth:`text`, each choice's expected points this round (you
+        minus the Joker, GS-7), e.g. ``knock with Q♦ now: expected +11.0 vs play on +13.5 →
+        play on``."""
+        if isinstance(self.move, Draw):
+            return f"your 10 cards are worth {_signed(self.value)} expected ({EXPECTED})"
         parts = []
         if self.big_gin is not None:
-            parts.append(f"Big Gin (B): expected {_signed(self.big_gin.value)}")
-        if self.discard is not None:
-            parts.append(f"discard {self.discard.move.card.symbol} "
-                         f"(expected {_signed(self.discard.value)})")
+            parts.append(f"Big Gin: expected {_signed(self.big_gin.value)}")
         knock, discard = self.knock, self.discard
+        if discard is not None and (knock is None or self.big_gin is not None):
+            parts.append(f"discard {discard.move.card.symbol} "
+                         f"(expected {_signed(discard.value)})")
         if knock is not None:
             word = "Gin" if knock.deadwood == 0 else "knock"
             said = f"{word} with {knock.move.card.symbol} now: expected {_signed(knock.value)}"
@@ -140,7 +165,7 @@ class Advice:
             parts.append(said)
         elif discard is not None and discard.deadwood > KNOCK_LIMIT:
             parts.append(f"no knock yet (deadwood {discard.deadwood} > {KNOCK_LIMIT}, GS-6)")
-        return ", ".join(parts)
+        return (", ".join(parts) + f" ({EXPECTED})") if parts else ""
 
     @property
     def _verdict(self) -> str:
@@ -151,6 +176,11 @@ class Advice:
 
 #: A weighed move: (its value and tie-breaks, the move, the deadwood it leaves).
 Option = tuple[tuple[float, int, int], Any, int]
+
+
+#: What "expected" means in the figures, said with them.
+EXPECTED = "expected: this round's points, yours minus the Joker's, on average over the cards " \
+    "you have not seen; playing on is counted one draw ahead, so if anything too low (GS-7)"
 
 
 def _signed(value: float) -> str:

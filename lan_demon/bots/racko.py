@@ -142,13 +142,27 @@ class Plan:
 
 @dataclass(frozen=True)
 class Advice:
-    """What the planner would play now, and why, in words a player understands."""
+    """What the planner would play now, and why, in words a player understands
+    (``reason``), with the planner's figures behind it (``numbers``, "" when none)."""
 
     move: Any
     reason: str
+    figures: str = ""
+
+    def text(self) -> str:
+        """What to do and why, in plain words."""
+        return self.reason
+
+    def numbers(self) -> str:
+        """The planner's figures behind :meth:`text` ("" when it shows none)."""
+        return self.figures
 
     def __str__(self) -> str:
-        return f"planner: {self.reason}"
+        return f"Coach: {self.reason}"
+
+
+def advice(move: Any, said: words.Said) -> Advice:
+    return Advice(move, said.plain, said.numbers)
 
 
 class PlannerRackO(Strategy):
@@ -193,29 +207,29 @@ class PlannerRackO(Strategy):
         plan = Plan(rack, size, {*rack, held})
         cost, index = plan.place(held)
         if index is None:
-            return Advice(DiscardHeld(), words.discard_held(held))
+            return advice(DiscardHeld(), words.discard_held(held))
         change = _change("drawn", held, index, rack, size)
-        return Advice(Place(SLOTS[index]), words.put(change, cost, plan.cost, "now"))
+        return advice(Place(SLOTS[index]), words.put(change, cost, plan.cost, "now"))
 
     @staticmethod
     def _take_or_draw(rack: list[int], top: int | None, size: int, drawable: bool) -> Advice:
         if top is None:
-            return Advice(Draw(), words.empty_discard())
+            return advice(Draw(), words.empty_discard())
         seen = {*rack, top}
         plan = Plan(rack, size, seen)
         if not drawable:  # RK-8: nothing to draw, so the Discard must be taken
             index = min(range(len(rack)), key=lambda i: plan.cost_with(top, i))
-            return Advice(TakeDiscard(SLOTS[index]), words.forced_take(top, SLOTS[index]))
+            return advice(TakeDiscard(SLOTS[index]), words.forced_take(top, SLOTS[index]))
         take_cost, index = plan.place(top)
         unseen = [v for v in range(1, size + 1) if v not in seen]
         if index is None or not unseen:
-            return Advice(Draw(), words.top_useless(top))
+            return advice(Draw(), words.top_useless(top))
         draw_cost = sum(plan.place(v)[0] for v in unseen) / len(unseen)
         if take_cost <= draw_cost:
             change = _change("discard", top, index, rack, size)
-            return Advice(TakeDiscard(SLOTS[index]), words.put(change, take_cost, draw_cost,
+            return advice(TakeDiscard(SLOTS[index]), words.put(change, take_cost, draw_cost,
                                                               "draw"))
-        return Advice(Draw(), words.draw_beats(top, SLOTS[index], take_cost, draw_cost))
+        return advice(Draw(), words.draw_beats(top, SLOTS[index], take_cost, draw_cost))
 
 
 def can_draw(view: dict[str, Any]) -> bool:

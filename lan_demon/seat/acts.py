@@ -75,7 +75,7 @@ def act(seat: Any, do: Any, args: dict[str, Any]) -> Any:
         if do in ("take", "slot") and (isinstance(slot, bool) or slot not in SLOTS):
             return seat.refuse(f"there is no slot {slot!r}: the slots are 5, 10, … 50")
         simple = {"draw": game.draw, "discard_pile": game.tap_discard, "discard": game.discard,
-                  "hint": game.hint, "cancel": game.cancel}
+                  "hint": game.hint, "why": game.why, "cancel": game.cancel}
         if do in simple:
             return simple[do]()
         if do == "take":
@@ -90,7 +90,8 @@ def act(seat: Any, do: Any, args: dict[str, Any]) -> Any:
             return game.tap_card(card)
         if do == "knock":
             return game.knock(card, sure=args.get("sure") is True)
-        simple = {"draw": game.draw, "big_gin": game.big_gin, "hint": game.hint}
+        simple = {"draw": game.draw, "big_gin": game.big_gin, "hint": game.hint,
+                  "why": game.why}
         if do in simple:
             return simple[do]()
     return seat.refuse(f"'{do}' is not something this table does")

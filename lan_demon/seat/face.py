@@ -71,7 +71,7 @@ def face(seat: Any) -> dict[str, Any]:
         "table": table(seat) if phase == "playing" else None,
         "scores": score_data(seat) if phase in ("between", "over") else None,
         "review": review(seat) if phase in ("between", "over") else None,
-        "hint": hint(seat) if phase == "playing" else None,
+        **hint(seat, phase),
     }
 
 
@@ -189,16 +189,15 @@ def review(seat: Any) -> list[str] | None:
     return [head, *said]
 
 
-def hint(seat: Any) -> str | None:
-    game = seat.game
-    current = getattr(game, "current_advice", None)
-    if current is None:
-        return None
-    advice = current(seat.client.view())
-    if advice is None:
-        return None
-    text = getattr(advice, "text", None)
-    return f"Advice: {text()}" if callable(text) else str(advice)
+def hint(seat: Any, phase: str) -> dict[str, Any]:
+    """The coach's advice (:mod:`lan_demon.seat.advice`): ``hint`` its plain words,
+    ``hint_numbers`` the figures behind it once asked for ("why? numbers", the ``why`` act),
+    ``hint_why`` whether it has figures to ask for."""
+    shown = getattr(seat.game, "advice_shown", None)
+    said = shown(seat.client.view()) if shown is not None and phase == "playing" else None
+    if said is None:
+        return {"hint": None, "hint_numbers": None, "hint_why": False}
+    return {"hint": said.words, "hint_numbers": said.numbers, "hint_why": said.has_numbers}
 
 
 def table(seat: Any) -> dict[str, Any] | None:

@@ -25,6 +25,7 @@ from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LI
 from lan_demon.games.melds import HAND_SIZE, best_arrangement, deadwood_after_discard, is_big_gin
 from lan_demon.seat import events as ev
 from lan_demon.seat.acts import PICK_LETTERS
+from lan_demon.seat.advice import AdviceShown, Shown, advice_key
 from lan_demon.seat.outcomes import Question, Refusal, Sent
 from lan_demon.seat.words import watching
 
@@ -130,7 +131,7 @@ class GinSeat:
         self.drawn: Card | None = None  # the card the last draw brought, while it is in hand
         self.knocked: Card | None = None  # the card this round's knock went with (GS-6)
         self.knock_card: Card | None = None  # a knock asked for, waiting for yes
-        self.advice: tuple[tuple[Any, ...], Any] | None = None  # shown for this position
+        self.advice = AdviceShown()  # shown for this position, with its numbers or not
         self.freed: set[str] = set()  # the letters the last discard let go (not given again)
 
     def bind(self, seat: Any) -> None:
@@ -138,7 +139,8 @@ class GinSeat:
 
     def reset(self) -> None:
         self._layout, self.drawn, self.knocked, self.knock_card = None, None, None, None
-        self.advice, self.freed = None, set()
+        self.advice.clear()
+        self.freed = set()
         if self.coach is not None:
             self.coach.reset()  # the cards this seat has held this round: none yet
 
@@ -201,9 +203,20 @@ class GinSeat:
         return tuple(view.get("hand", [])), view.get("phase"), view.get("draw")
 
     def current_advice(self, view: dict[str, Any] | None) -> Any | None:
-        if self.advice is None or view is None or self.advice[0] != self.position(view):
-            return None
-        return self.advice[1]
+        return self.advice.current(None if view is None else self.position(view))
+
+    def advice_shown(self, view: dict[str, Any] | None) -> Shown | None:
+        """The advice as a screen draws it: plain words, the numbers if asked for."""
+        return self.advice.shown(None if view is None else self.position(view),
+                                 advice_key(self.seat), self.seat.how)
+
+    def why(self) -> Any:
+        """The page's "why? numbers": the advice's numbers shown or hidden."""
+        view = self.view()
+        said = self.advice.why(None if view is None else self.position(view))
+        if said:
+            self.seat.say(said)
+        return None
 
     def why_not(self, move: Move) -> str:
         """Why ``move`` is not possible now, with the rule id."""
@@ -345,7 +358,7 @@ class GinSeat:
 
     def hint(self) -> Any:
         """The solver's advice for this position, from this seat's view only; asked again,
-        it is hidden (it goes by itself once the hand changes)."""
+        its numbers; a third time, it is hidden (it goes by itself once the hand changes)."""
         seat, view = self.seat, self.view()
         if self.coach is None:
             seat.say("there is no coach at this table")
@@ -357,12 +370,13 @@ class GinSeat:
         if self.layout(view).unknown:
             return seat.refuse(ON_ITS_WAY)
         where = self.position(view)
-        if self.advice is not None and self.advice[0] == where:
-            self.advice = None
-            seat.say("advice hidden")
+        if self.advice.current(where) is not None:  # asked again: its numbers, then hidden
+            said = self.advice.press(where, lambda: None)
+            if said:
+                seat.say(said)
             return None
         legal = seat.client.legal_moves()
         if not legal:
             return seat.refuse(self.why_not(Draw()))
-        self.advice = (where, self.coach.advise(view, legal))
+        self.advice.press(where, lambda: self.coach.advise(view, legal))
         return None

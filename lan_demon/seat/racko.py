@@ -18,6 +18,7 @@ from typing import Any
 
 from lan_demon.games.racko import HIDDEN_CARD, SLOTS, DiscardHeld, Draw, Move, Place, TakeDiscard
 from lan_demon.seat import events as ev
+from lan_demon.seat.advice import AdviceShown, Shown, advice_key
 from lan_demon.seat.person import clause, possessive
 from lan_demon.seat.words import watching
 
@@ -36,7 +37,7 @@ class RackOSeat:
         self.coach = coach  # the strong bot's advice from a view; None: no coach here
         self.seat: Any = None
         self.source: str | None = None  # "discard": the Discard was chosen, a slot awaited
-        self.advice: tuple[tuple[Any, ...], Any] | None = None  # the hint: for which moment
+        self.advice = AdviceShown()  # the hint: which, for which moment, with numbers?
         #: seat -> the last turn the arbiter played for it while away (RK-4), in words
         self.stood_in: dict[int, str] = {}
         self.heard_to = 0  # the update seq up to which the client's stand-in moves are read
@@ -45,7 +46,8 @@ class RackOSeat:
         self.seat = seat
 
     def reset(self) -> None:
-        self.source, self.advice, self.stood_in = None, None, {}
+        self.source, self.stood_in = None, {}
+        self.advice.clear()
 
     def explain(self, data: dict[str, Any]) -> str | None:
         return None
@@ -104,10 +106,23 @@ class RackOSeat:
 
     def current_advice(self, view: dict[str, Any] | None) -> Any | None:
         """The advice the hint gave, while the table is still as it was when it was asked."""
-        if self.advice is None or view is None or "rack" not in view:
+        if view is None or "rack" not in view:
             return None
-        moment, advice = self.advice
-        return advice if moment == self.moment(view) else None
+        return self.advice.current(self.moment(view))
+
+    def advice_shown(self, view: dict[str, Any] | None) -> Shown | None:
+        """The advice as a screen draws it: plain words, the numbers if asked for."""
+        moment = self.moment(view) if view is not None and "rack" in view else None
+        return self.advice.shown(moment, advice_key(self.seat), self.seat.how)
+
+    def why(self) -> Any:
+        """The page's "why? numbers": the advice's numbers shown or hidden."""
+        view = self.view()
+        said = self.advice.why(self.moment(view) if view is not None and "rack" in view
+                               else None)
+        if said:
+            self.seat.say(said)
+        return None
 
     def prompt(self, view: dict[str, Any]) -> str:
         """What the table waits for, in one line."""
@@ -223,7 +238,12 @@ class RackOSeat:
     def hint(self) -> Any:
         """The coach's move for this turn and why, from this seat's view alone."""
         seat, view = self.seat, self.view()
-        self.advice = None
+        if view is not None and "rack" in view and self.current_advice(view) is not None:
+            said = self.advice.press(self.moment(view), lambda: None)  # numbers, then hidden
+            if said:
+                seat.say(said)
+            return None
+        self.advice.clear()
         if self.coach is None:
             seat.say("there is no coach at this table")
         elif view is None or view["over"]:
@@ -233,5 +253,5 @@ class RackOSeat:
         elif seat.client.pending or view.get("held") == HIDDEN_CARD:
             seat.say("the coach waits until your last move has landed")
         else:
-            self.advice = (self.moment(view), self.coach(view))
+            self.advice.press(self.moment(view), lambda: self.coach(view))
         return None

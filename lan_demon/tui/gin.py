@@ -34,7 +34,7 @@ from lan_demon.seat.gin import LETTERS, GinSeat, Layout, phase_text, result_text
 from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, card_fragments, line
 from lan_demon.tui.table import Controller, GameScreen
-from lan_demon.tui.text import wrap
+from lan_demon.tui.text import advice_lines, wrap
 
 __all__ = ["GinScreen", "LETTERS", "Layout"]
 CARD_WIDTH = 6  # " a" + " 10♥" at most
@@ -145,13 +145,7 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
         return False
 
     def _advice_lines(self, view: dict[str, Any], width: int) -> Fragments:
-        advice = self.game.current_advice(view)
-        if advice is None:
-            return []
-        return wrap(f"Advice: {advice.text()}", width, "class:good") + \
-            wrap("(the solver's expected points this round, you − Joker, from your own cards "
-                 "only; playing on is counted one draw ahead, so if anything too low; h hides)",
-                 width, "class:dim")
+        return advice_lines(self.game.advice_shown(view), width)
 
     # --- drawing ---------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from lan_demon.seat.racko import RackOSeat, held_text
 from lan_demon.tui.facts import fit_name
 from lan_demon.tui.style import Fragments, clip_line, line, text_of
 from lan_demon.tui.table import Controller, GameScreen
-from lan_demon.tui.text import wrap
+from lan_demon.tui.text import advice_lines, wrap
 
 #: The coach: the seat's view in, the advice out (``move``, ``reason``; ``str`` to show it).
 Coach = Callable[[dict[str, Any]], Any]
@@ -121,9 +121,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         right = self._panel(ctl, view, width - left_width)
         out = beside(left, right, left_width, width)
         out += line(*clip_line(self._prompt(ctl, view), width))
-        advice = self.game.current_advice(view)
-        if advice is not None:
-            out += wrap(str(advice), width, "class:good")
+        out += advice_lines(self.game.advice_shown(view), width)
         for note in self.game.stood_in.values():
             out += wrap(note, width, "class:away")
         if ctl.client.pending:

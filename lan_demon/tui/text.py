@@ -4,6 +4,7 @@ width, lists of names in a sentence, the rules text cut into paragraphs, and the
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from lan_demon.tui.style import Fragments, line
 
@@ -35,6 +36,17 @@ def wrap(text: str, width: int, style: str = "", indent: str = " ") -> Fragments
     return join_lines([[(style, part)] for part in
                        textwrap.wrap(text, max(10, width - 1), initial_indent=indent,
                                      subsequent_indent=indent + "  ")])
+
+
+def advice_lines(shown: Any, width: int) -> Fragments:
+    """The coach's advice (:class:`lan_demon.seat.advice.Shown`, or None): its plain words,
+    the numbers behind it once asked for, and how to see them or hide it."""
+    if shown is None:
+        return []
+    out = wrap(shown.words, width, "class:good")
+    if shown.numbers:
+        out += wrap(f"Numbers: {shown.numbers}", width, "class:dim")
+    return out + (wrap(f"({shown.more})", width, "class:dim") if shown.more else [])
 
 
 def names_list(names: list[str], most: int = 3) -> str:

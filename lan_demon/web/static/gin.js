@@ -49,7 +49,7 @@ const Gin = (() => {
         actButton("hint", null, "hint-btn"));
       ctx.used.add("knock");
       out.append(tools);
-      if (f.hint) out.append(h("p", {class: "hint"}, f.hint));
+      if (f.hint) out.append(ctx.hintBlock(f));
     }
     const others = (t.others || []).map((p) => h("li", {}, h("span", {class: "name"}, p.name),
                                                  " ", h("span", {class: "dim"}, p.state),

@@ -38,7 +38,7 @@ const RackO = (() => {
       }
       out.append(rack(t, ctx));
     }
-    if (f.hint) out.append(h("p", {class: "hint"}, f.hint));
+    if (f.hint) out.append(ctx.hintBlock(f));
     const hint = actButton("hint", null, "hint-btn");
     const others = (t.others || []).map((p) => h("li", {class: p.seat === t.turn ? "turn" : ""},
       p.seat === t.turn ? "▶ " : "", h("span", {class: "name"}, p.name),

@@ -165,6 +165,19 @@ const Table = (() => {
                                      attrs || {}), label);
   }
 
+  /** The coach's advice: its plain words, a "why? numbers" toggle when figures stand behind
+   *  it, and the figures once asked for (the `why` act: the seat remembers, as it does the
+   *  terminal's advice key pressed again). */
+  function hintBlock(f) {
+    if (!f.hint) return null;
+    const shown = !!f.hint_numbers;
+    return h("div", {class: "hint"}, h("p", {}, f.hint),
+             f.hint_why ? button(shown ? "hide the numbers" : "why? numbers",
+                                 () => act({do: "why"}), "why-btn",
+                                 {"data-do": "why", "aria-pressed": String(shown)}) : null,
+             shown ? h("p", {class: "numbers"}, f.hint_numbers) : null);
+  }
+
   /** The face's act for `name` (with its label), or null when it is not offered now. */
   function offered(name) {
     return (face.acts || []).find((a) => a.do === name) || null;
@@ -255,7 +268,7 @@ const Table = (() => {
     used.clear();
     const f = face;
     const now = performance.now();
-    const ctx = {face: f, h, button, act, send, actButton, offered, seatName, cardButton,
+    const ctx = {face: f, h, button, act, send, actButton, offered, seatName, cardButton, hintBlock,
                  confirmThen, ui, render, used, countdown: countdownEl,
                  openDialog: (d) => { dialog = d; render(); }};
     const page = h("div", {class: "page game-" + (f.game || "none") + (ui.tv ? " tv" : "")});
