@@ -259,6 +259,7 @@ def test_advice_in_plain_words_with_why_numbers_behind_a_toggle(driver: Any) -> 
     assert sent(driver) == [{"t": "act", "do": "why"}]
     load(driver, dict(plain, hint_numbers=numbers))
     assert driver.find_element("css selector", "div.hint p.numbers").text == numbers
+    assert not problems(driver)  # fits a phone: no sideways scroll, no small text or target
     assert driver.find_element("css selector", "[data-do=why]").text == "hide the numbers"
     load(driver, dict(plain, hint_why=False))  # nothing behind it: no toggle
     assert not driver.find_elements("css selector", "[data-do=why]")
