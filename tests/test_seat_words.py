@@ -248,3 +248,17 @@ def test_rk4_gs6_the_advice_key_goes_round_words_then_numbers_then_hidden():
     assert not bare.has_numbers and bare.more == "h again hides it"
     assert shown.why((2,)) == "this advice has no numbers behind it"
     assert shown.press((2,), lambda: None) == "advice hidden"  # no numbers: straight to hidden
+
+
+def test_the_pages_wait_at_start_anyway_names_the_late_and_then_says_all_are_ready():
+    """The page's captain answers "Wait" (the seat's dismiss): the same words as the terminal,
+    with the page's way to start."""
+    client = FakeClient(table={"seats": seats("Ann", "Cy")})
+    seat = Seat(client, clock=client.clock)
+    seat.act("start")
+    assert face(seat)["question"]["words"] == "Cy is not ready yet"
+    seat.act("dismiss")
+    assert face(seat)["line"]["words"] == "waiting: Cy is not ready yet"
+    client.table["seats"][1]["ready"] = True
+    seat.pump()
+    assert face(seat)["line"]["words"] == "everyone is ready now: Start the match when you like"

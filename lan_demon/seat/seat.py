@@ -424,7 +424,7 @@ class Seat(SeatFacts):
         return None
 
     def _start_how(self) -> str:
-        return self.how("Enter starts the match", "Start when you like")
+        return self.how("Enter starts the match", "Start the match when you like")
 
     def _watch_ready(self) -> list[ev.Event]:
         """The captain chose to wait ("waiting: Bob is not ready yet"): once the last of them
