@@ -262,3 +262,15 @@ def test_the_pages_wait_at_start_anyway_names_the_late_and_then_says_all_are_rea
     client.table["seats"][1]["ready"] = True
     seat.pump()
     assert face(seat)["line"]["words"] == "everyone is ready now: Start the match when you like"
+
+
+@pytest.mark.parametrize("game", ["racko", "gin-solitaire"])
+def test_rk4_gs6_why_is_an_act_of_both_games_with_advice(game):
+    """The page's "why? numbers" is the ``why`` act; before any advice it says so, nothing
+    changed (and no game without advice knows it)."""
+    client = FakeClient(game, table={"seats": seats("Ann", "Cy"), "phase": "playing"})
+    seat = Seat(client, clock=client.clock)
+    assert seat.act("why") is None
+    assert seat.line.words == "ask for advice first"
+    demon = Seat(FakeClient(table={"seats": seats("Ann"), "phase": "playing"}))
+    assert demon.act("why").words == "'why' is not something this table does"
