@@ -60,6 +60,20 @@ def test_rd6_rd14_a_king_claimed_is_announced_with_what_it_scores(german, by):
     assert not [e for e in Seat.pump(ctl) if e.kind == "king"]  # said once
 
 
+def test_rd6_anothers_king_is_not_said_over_the_refusal_you_are_reading():
+    """At a table of twenty Kings come every few seconds: another's is an event with its
+    words (the page, the line-mode table), but the status line keeps the refusal just said."""
+    client = king_table(False, 1)
+    ctl = demon_controller(client)  # (its clock stands still: the refusal is always fresh)
+    ctl.pump()
+    ctl.say("5♥ fits no stack (needs a 4♥)", rule="RD-5", kind="refusal")
+    client.game.apply(client.truth, 1, Play("pile", "s7"))
+    client.sync()
+    kings = [e for e in Seat.pump(ctl) if e.kind == "king"]
+    assert kings[0].words == "Ada took the ♥ King: +6 (+5 King, +1 card)"
+    assert ctl.flash_text == "5♥ fits no stack (needs a 4♥)" and ctl.flash_rule == "RD-5"
+
+
 def test_rd6_a_screen_that_comes_in_mid_round_does_not_announce_old_kings():
     client = king_table(False, 1)
     client.game.apply(client.truth, 1, Play("pile", "s7"))

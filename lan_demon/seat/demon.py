@@ -28,6 +28,8 @@ from lan_demon.seat.words import (SeenTops, code_card, king_words, race_text, ra
 #: says from when it speaks, so nobody reads "nothing missed" as a whole round's verdict.
 LATE = 3.0
 SOURCES = ("pile", "waste", "c1", "c2", "c3", "c4")
+#: Seconds a refusal or a lost race stays unspoken over by another seat's King (RD-6).
+KEEP_READING = 4.0
 
 
 def rank_target(move: Play, column_size: int) -> int:
@@ -111,11 +113,21 @@ class DemonSeat:
             king = kings[i][-1] if i < len(kings) and kings[i] else None
             if king is None or king.rank != 13:
                 continue
-            words, rule = king_words(short_name(self.seat.name(who), 40), who == self.seat.client.seat, king,
+            mine = who == self.seat.client.seat
+            words, rule = king_words(short_name(self.seat.name(who), 40), mine, king,
                                      self.german)
-            line = self.seat.say(words, rule=rule)
-            out.append(ev.KingClaimed(line.words, rule, who, king.to_data()))
+            if mine or not self._reading():
+                self.seat.say(words, rule=rule)
+            out.append(ev.KingClaimed(words, rule, who, king.to_data()))
         return out
+
+    def _reading(self) -> bool:
+        """This seat is reading why its own card did not go (a refusal, a lost race, said
+        under :data:`KEEP_READING` seconds ago): another's King is not said over it — at a
+        table of twenty, Kings come every few seconds."""
+        line = self.seat.line
+        return line is not None and line.kind in ("refusal", "race") and \
+            self.seat.clock() - self.seat.said_at < KEEP_READING
 
     def _coach_sees(self, view: dict[str, Any]) -> None:
         """Show this round's review (made now if there is none yet) the view just seen."""

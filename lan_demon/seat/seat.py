@@ -142,6 +142,7 @@ class Seat(SeatFacts):
         self.line: Line | None = None
         self.banner: Banner | None = None
         self.said = 0  # lines said so far (the next line's id)
+        self.said_at = 0.0  # when the latest line was said (the seat's clock)
         self.banners = 0
         self.quit = False  # this seat is leaving: the screen closes its client
         self.confirm: str | None = None  # "start" or "leave": a question waits for its answer
@@ -181,6 +182,7 @@ class Seat(SeatFacts):
         if rule is not None:
             words = named_seats(words, self.client.table.get("seats") or [])
         self.said += 1
+        self.said_at = self.clock()
         self.line = Line(words, rule, kind, self.said)
         self.heard(self.line, read)
         return self.line
