@@ -55,6 +55,8 @@ GAP = 2  # spaces between two entries on a row
 
 class DemonScreen(GameScreen):
     rules = CLASSIC_RULES
+    brief = {"1-4": "column", "p": "Pile", "w": "waste", "space": "Pack", "s": "stuck",
+             "t": "choose", "h": "highlight", "esc": "cancel"}
 
     def __init__(self, coach: Any = None, german: bool = False) -> None:
         """``coach`` makes each round's review: ``coach(game, seat, names, start)``, an object

@@ -16,8 +16,8 @@ from lan_demon.seat.scores import (PARTS, SCORE_WORD, ending_text, knocked_with,
                                    short, sides)
 from lan_demon.seat.scores import part as _part
 from lan_demon.tui.facts import TableFacts
-from lan_demon.tui.style import BACKS, Fragments, line
-from lan_demon.tui.text import names_list, wrap
+from lan_demon.tui.style import BACKS, Fragments, line, text_of
+from lan_demon.tui.text import join_lines, lines_of, names_list, wrap
 
 __all__ = ["PARTS", "SCORE_WORD", "ending_text", "knocked_with", "rounds_text", "score_board",
            "chart", "footer"]
@@ -227,7 +227,9 @@ def deal_checked(ctl: TableFacts, width: int) -> Fragments:
         return wrap(f"this round's deal was NOT checked by this screen: {why}", width,
                     "class:warn")
     if ctl.client.config.get("seeded"):  # checked, but anyone with the seed knew it (§22)
-        return line(("class:dim", " this round's deal came from a fixed seed (--seed): "
-                                  "checked, but not secret"))
-    return line(("class:good", " ✓"), ("class:dim", " this round's deal was checked: the "
-                                       "cards are the ones the host promised before Go"))
+        return wrap("this round's deal came from a fixed seed (--seed): checked, but not "
+                    "secret", width, "class:dim")
+    said = lines_of(wrap("✓ this round's deal was checked: the cards are the ones the host "
+                         "promised before Go", width, "class:dim"))
+    said[0] = [("class:good", " ✓"), ("class:dim", text_of(said[0])[2:])]
+    return join_lines(said)

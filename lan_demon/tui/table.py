@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Callable
 
+from lan_demon.net.cells import cells
 from lan_demon.net.client import Client
 from lan_demon.net.table_copy import Notice
 from lan_demon.seat.outcomes import Line
@@ -25,12 +26,13 @@ from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, st
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
 from lan_demon.tui.scores import footer, score_board
 from lan_demon.tui.style import Fragments, clip_line, line
-from lan_demon.tui.text import help_page, join_lines, lines_of, wrap
+from lan_demon.tui.text import help_page, hint_rows, join_lines, lines_of, wrap, wrap_lines
 
 FLASH_SECONDS = 2.5
 GIVE_UP_HINT = 8.0  # seconds reconnecting before the screen says the host may be gone
 READ_SECONDS = 6.0  # a refusal or a lost race: long enough to read a sentence
 BANNER_SECONDS = 3.0  # "Cy is OUT!" is held this long before the scores
+SAID_ROWS = 3  # the rows a sentence on the status line may take
 PAGE_KEYS = {"pagedown": 1, "space": 1, "pageup": -1}
 NOTHING = "'{key}' does nothing here — press ? for the keys"  # a key without a meaning now
 
@@ -42,6 +44,8 @@ class GameScreen:
     keys: list[tuple[str, str]] = []
     #: the rules in short, for the help screen
     rules: str = ""
+    #: key -> a word or two, for a status line too narrow for the full words of ``keys``
+    brief: dict[str, str] = {}
 
     def render(self, ctl: Controller, width: int, height: int) -> Fragments:
         raise NotImplementedError
@@ -209,15 +213,15 @@ class Controller(TableFacts):
         self.size = (width, height)
         if self.too_small(width, height):
             return self._too_small(width, height)
+        status = self._status_rows(width)  # the bottom rows: a sentence, or the keys
         top = lines_of(self._alarms(width) + self._question(width))
         foot = lines_of(self._footer(width))  # stays on every page
-        room = height - 2 - len(top) - len(foot)
+        room = height - 1 - len(status) - len(top) - len(foot)
         body = self._paged(lines_of(self._body(width, room)), room, width)
         rows = lines_of(self._title(width)) + top + body
-        rows += [[]] * max(0, height - 1 - len(foot) - len(rows))  # status line at the bottom
-        rows = [clip_line(r, width) for r in (rows + foot)[: height - 1]]
-        status = clip_line(self._status(width), width)
-        return join_lines(rows) + status
+        rows += [[]] * max(0, height - len(status) - len(foot) - len(rows))
+        rows = [clip_line(r, width) for r in (rows + foot)[: height - len(status)]]
+        return join_lines(rows + status[:-1]) + status[-1]
 
     def _too_small(self, width: int, height: int) -> Fragments:
         say = f"Too small: {width}×{height} — needs at least {MIN_WIDTH}×{MIN_HEIGHT}"
@@ -304,12 +308,16 @@ class Controller(TableFacts):
         return footer(self, width)
 
     def _banner(self, width: int, height: int) -> Fragments:
+        """The round's end in a box of rules, each line centred; a sentence wider than the
+        screen on as many lines as it takes."""
         text = self.banner_text or "The round is over"
-        pad = max(0, (height - 3) // 2)
+        said = wrap_lines(text, width - 4)
+        pad = max(0, (height - 2 - len(said)) // 2)
         out: Fragments = [("", "\n" * pad)]
-        bar = "═" * min(width - 2, len(text) + 8)
-        for row, style in ((bar, "class:dim"), (text, "class:good"), (bar, "class:dim")):
-            out += line(" " * max(0, (width - len(row)) // 2), (style, row))
+        bar = "═" * min(width - 2, max(cells(row) for row in said) + 8)
+        for row, style in [(bar, "class:dim")] + [(r, "class:good") for r in said] + \
+                [(bar, "class:dim")]:
+            out += line(" " * max(0, (width - cells(row)) // 2), (style, row))
         return out
 
     def _title(self, width: int) -> Fragments:
@@ -330,21 +338,32 @@ class Controller(TableFacts):
         return [("class:title", (text + " " * max(0, width - len(text) - len(right)) +
                                  right)[:width]), ("", "\n")]
 
-    def _status(self, width: int) -> Fragments:
+    def _status_rows(self, width: int) -> list[Fragments]:
+        """The status line: what the seat says now, wrapped to at most :data:`SAID_ROWS`
+        rows, its rule id after it; else the keys of this moment, whole, on as few rows as
+        they take — in the screen's short words when their full words take more than two
+        (a dropped hint is a key nobody learns)."""
         now = self.clock()
         if self.flash_text and now < self.flash_until:
-            text = f" {self.flash_text} "
-            rule = f" ({self.flash_rule})" if self.flash_rule else ""
-            if len(text) + len(rule) > width:  # keep the rule id; cut the words at a word
-                text = text[: max(0, width - len(rule) - 1)].rsplit(" ", 1)[0] + "…"
-            return [("class:flash", text)] + ([("class:dim", rule)] if rule else [])
+            rule = f"({self.flash_rule})" if self.flash_rule else ""
+            said = wrap_lines(f"{self.flash_text} {rule}", width - 1, " ", "   ")
+            if len(said) > SAID_ROWS:  # longer than a glance: the rule id stays
+                said = said[:SAID_ROWS]
+                said[-1] = said[-1].rsplit(" ", 1)[0] + " … " + rule
+            rows = [[("class:flash", row)] for row in said]
+            if rule and said[-1].endswith(rule):
+                rows[-1] = [("class:flash", said[-1][: -len(rule)]), ("class:dim", rule)]
+            return rows
         tail = ["? help", "q leave"] if self.confirm is None else []  # (q would stay)
-        text = ""
-        for hint in key_hints(self):  # whole hints only: the help lists every key
-            if len(text) + len(hint) + 2 + len("  ".join(tail)) + 3 > width:
+        hints = key_hints(self)
+        brief = getattr(self.screen, "brief", {}) if self.phase == "playing" else {}
+        short = [f"{h.split(' ', 1)[0]} {brief[h.split(' ', 1)[0]]}"
+                 if h.split(" ", 1)[0] in brief else h for h in hints]
+        for words in (hints, short):
+            rows = hint_rows(words + tail, width)
+            if len(rows) <= 2:
                 break
-            text += f" {hint} "
-        return [("class:dim", f"{text} " + "  ".join(tail))]
+        return [[("class:dim", row)] for row in rows]
 
     def _scores(self, width: int) -> Fragments:
         return score_board(self, width)

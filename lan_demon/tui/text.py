@@ -3,9 +3,9 @@ width, lists of names in a sentence, the rules text cut into paragraphs, and the
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
+from lan_demon.net.cells import cells, cut
 from lan_demon.tui.style import Fragments, line
 
 
@@ -32,10 +32,46 @@ def join_lines(rows: list[Fragments]) -> Fragments:
 
 
 def wrap(text: str, width: int, style: str = "", indent: str = " ") -> Fragments:
-    """``text`` as whole words on as many lines as ``width`` needs."""
+    """``text`` as whole words on as many lines as ``width`` needs (the lines after the
+    first indented two more), measured in terminal cells: a name with emoji takes the room
+    it is drawn in."""
     return join_lines([[(style, part)] for part in
-                       textwrap.wrap(text, max(10, width - 1), initial_indent=indent,
-                                     subsequent_indent=indent + "  ")])
+                       wrap_lines(text, max(10, width - 1), indent, indent + "  ")])
+
+
+def wrap_lines(text: str, width: int, indent: str = "", more: str = "") -> list[str]:
+    """``text``'s words filled into lines of at most ``width`` cells, the first starting
+    with ``indent``, the rest with ``more``. Only a word longer than a whole line is broken
+    (no screen has one: a name is at most 12 cells)."""
+    out: list[str] = []
+    row = indent
+    for word in text.split():
+        gap = "" if row.strip() == "" else " "
+        if cells(row) + len(gap) + cells(word) <= width:
+            row += gap + word
+            continue
+        if row.strip():
+            out.append(row)
+            row = more
+        while cells(row) + cells(word) > width and width > cells(row):
+            piece = cut(word, width - cells(row))
+            out.append(row + piece)
+            row, word = more, word[len(piece):]
+        row += word
+    if row.strip():
+        out.append(row)
+    return out
+
+
+def hint_rows(hints: list[str], width: int) -> list[str]:
+    """Key hints ("p play the Pile top") laid out whole, two spaces apart, on as many rows
+    of ``width`` cells as they take (at least one, maybe empty)."""
+    rows = [""]
+    for hint in hints:
+        if rows[-1] and cells(rows[-1]) + 2 + cells(hint) > width - 1:
+            rows.append("")
+        rows[-1] += f"  {hint}" if rows[-1] else f" {hint}"
+    return rows
 
 
 def advice_lines(shown: Any, width: int) -> Fragments:

@@ -1,0 +1,208 @@
+"""Every terminal screen of every game, built in this process for a size test (issue 29,
+item 6): a :class:`SceneClient` is just enough of :class:`lan_demon.net.client.Client` over a
+real engine state — dealt from a seed and played forward by seeded legal moves — and
+:func:`scenes` walks the phases a person sees (lobby, the captain's question, countdown,
+playing with a race line, the leave question, help, the banner, the scores, the match end)
+for 1, 2, 4, 8 and 20 seats where the game allows them. No sockets, no sleeps: a scene is a
+:class:`~lan_demon.tui.table.Controller` on a fixed clock, ready to ``render``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from lan_demon.games import get_game
+from lan_demon.net.table_copy import Notice
+from lan_demon.tui.app import screen_for
+from lan_demon.tui.table import Controller
+
+GAMES = ["racing-demon", "racing-demon-german", "racko", "gin-solitaire"]
+COUNTS = [1, 2, 4, 8, 20]
+SIZES = [(60, 20), (80, 24)]
+NOW = 1000.0
+
+#: Names as a big table has them: up to 12 terminal cells (the arbiter's limit, issue 29),
+#: two alike told apart, wide emoji, a bot with its level, a long bot name.
+NAMES = ["Tess", "Rosalind Fox", "🃏Bob🎉👨👩", "Ann", "Ann B.", "Ada L2 (bot)",
+         "Quincy Adams", "Bartholomew", "Cy", "Dot Marsh", "Eli L10 (bot)", "Flo",
+         "Gus Grant", "Hal (bot)", "Ivy Lee", "Jo", "Kit Carson", "Lu Wei", "Mo Farah",
+         "Ned Stark"]
+
+
+class SceneClient:
+    """A client's copy of a table at a moment: the redacted engine state and the table's
+    news, as the arbiter would have sent them."""
+
+    def __init__(self, game_id: str, players: int, seat: int | None = 0, seed: int = 7,
+                 steps: int = 12, phase: str = "playing"):
+        self.game = get_game(game_id)
+        self.game_id = game_id
+        options = self.game.default_options()
+        self.setup = self.game.first_setup(players, options)
+        self.truth = self.game.deal(self.setup, random.Random(seed))
+        rng = random.Random(seed)
+        for _ in range(steps):
+            self._step(rng)
+        self.seat = seat
+        self.name = NAMES[seat or 0] if seat is not None else "Sam"
+        self.role = "player" if seat is not None else "spectator"
+        self.table: dict[str, Any] = {"phase": phase, "round": 0, "captain": 0, "seats": [
+            {"name": NAMES[i], "bot": "(bot)" in NAMES[i], "status": "here",
+             "ready": "(bot)" in NAMES[i]} for i in range(players)]}
+        self.config: dict[str, Any] = {"game": game_id, "rounds": None, "players": None,
+                                       "options": options, "pause": 60.0}
+        self.pending: dict[int, Any] = {}
+        self.notices: list[Any] = []
+        self.rtt, self.seq, self.sent = 0.0012, 0, []
+        self.mirror = self.game.redact(self.truth, seat)
+
+    def _step(self, rng: random.Random) -> None:
+        """One seeded legal move for each seat to move, never one that ends the round."""
+        for s in self.game.to_move(self.truth):
+            moves = self.game.legal_moves(self.truth, s)
+            rng.shuffle(moves)
+            for move in moves:
+                trial = self.game.copy_state(self.truth)
+                self.game.apply(trial, s, move)
+                if not self.game.round_over(trial):
+                    self.truth = trial
+                    break
+
+    # --- what the screen asks of a client -----------------------------------------------------
+
+    @property
+    def predicted(self) -> Any:
+        return self.mirror
+
+    def pump(self) -> None:
+        """Nothing arrives: the scene is one moment."""
+
+    def take_notices(self) -> list[Any]:
+        out, self.notices = self.notices, []
+        return out
+
+    def view(self) -> dict[str, Any] | None:
+        if self.table["phase"] != "playing":
+            return None
+        return self.game.view(self.mirror, self.seat)
+
+    def legal_moves(self) -> list[Any]:
+        return [] if self.seat is None else self.game.legal_moves(self.mirror, self.seat)
+
+    def play(self, move: Any) -> int:
+        self.sent.append(move)
+        return len(self.sent)
+
+    def arbiter_now(self) -> float:
+        return NOW
+
+    def ready(self) -> None:
+        self.sent.append("ready")
+
+    def start(self) -> None:
+        self.sent.append("start")
+
+    def leave(self) -> None:
+        self.sent.append("leave")
+
+    # --- the table's news ------------------------------------------------------------------
+
+    def ended(self, phase: str, rounds: int = 3) -> None:
+        """The round (``between``) or the match (``over``) over, with ``rounds`` results."""
+        result = self.game.round_result(self.truth).to_data()
+        count = len(result["scores"])
+        results = []
+        for r in range(rounds):  # the same round, its scores moved about, as a match might
+            results.append({**result, "scores": [s + (r * 7 + i * 3) % 11 - 5
+                                                 for i, s in enumerate(result["scores"])]})
+        totals = [sum(r["scores"][i] for r in results) for i in range(count)]
+        self.table.update(phase=phase, results=results, totals=totals, setup=self.setup,
+                          next_at=None if phase == "over" else NOW + 30, round=rounds - 1)
+        if phase == "over":
+            best = max(range(count), key=lambda i: totals[i])
+            self.table["result"] = {"winner": [NAMES[best]] if best < len(NAMES) else []}
+
+
+@dataclass
+class Scene:
+    """One screen to render: what it shows, and the controller that draws it."""
+
+    what: str
+    ctl: Controller
+
+
+class Witness:
+    """A deal check that found the round's deal the one promised (the ✓ line)."""
+
+    rounds: dict[int, Any] = {}
+
+    def outcome(self, round_no: int) -> str:
+        return "ok"
+
+
+def controller(client: SceneClient) -> Controller:
+    ctl = Controller(client, screen_for(client.game_id), host=True,  # type: ignore[arg-type]
+                     clock=lambda: NOW, bell=False)
+    return ctl
+
+
+def counts(game_id: str) -> list[int]:
+    game = get_game(game_id)
+    return [n for n in COUNTS if game.min_players <= n <= game.max_players]
+
+
+def scenes(game_id: str, players: int) -> Iterator[Scene]:
+    """Every screen of ``game_id`` with ``players`` seats, as seat 0 (the captain) sees it,
+    and the playing table as a spectator sees it."""
+    make: Callable[..., SceneClient] = lambda phase="playing", seat=0: SceneClient(  # noqa
+        game_id, players, seat=seat, phase=phase)
+
+    client = make("lobby")
+    for seat in client.table["seats"][1:]:
+        seat["ready"] = False  # the captain's line names who is not ready
+    ctl = controller(client)
+    yield Scene("lobby", ctl)
+    ctl = controller(client)
+    ctl.key("enter")  # the captain asked "start anyway?" when someone is not ready
+    yield Scene("lobby, the captain's question", ctl)
+
+    client = make("countdown")
+    client.table["go"] = NOW + 3
+    yield Scene("countdown", controller(client))
+
+    client = make()
+    ctl = controller(client)
+    yield Scene("playing", ctl)
+    ctl = controller(client)
+    ctl.flash("Rosalind Fox's 7♥ reached the 6♥ stack first — your 7♦ stayed in column 2; "
+              "the 8♠ stack still wants your 8♠", "RD-11", seconds=30)
+    yield Scene("playing, a race lost", ctl)
+    ctl = controller(client)
+    ctl.key("q")  # "leave? the seat is kept a while"
+    yield Scene("playing, the leave question", ctl)
+    ctl = controller(client)
+    ctl.key("?")
+    yield Scene("help", ctl)
+    ctl = controller(client)
+    ctl.alarms.append("The host's deal for round 1 does not match what it promised: "
+                      "the Pile of Rosalind Fox was dealt 7♥ where 7♦ was promised")
+    ctl.deal_notes.append((0, "round 1 was dealt without the randomness of 🃏Bob🎉👨👩 "
+                              "(their part arrived late)"))
+    yield Scene("playing, a deal alarm and a note", ctl)
+
+    watcher = make(seat=None)
+    yield Scene("playing, watching", controller(watcher))
+
+    for phase in ("between", "over"):
+        client = make()
+        ctl = controller(client)
+        client.witness = Witness()  # type: ignore[attr-defined]
+        client.ended(phase)
+        client.notices.append(Notice("round_end", data={
+            "result": client.table["results"][-1], "next_at": client.table["next_at"]}))
+        ctl.pump()
+        yield Scene(f"{phase}, the banner", ctl)
+        ctl = controller(client)
+        yield Scene(f"{phase}, the scores", ctl)
