@@ -109,6 +109,8 @@ def cut_words(small: set[str], roomy: set[str]) -> list[str]:
             out.append(word)
             continue
         stem = re.sub(r"[\d,.;:]+$", "", word)
+        if len(stem) == 1 and stem != word:
+            continue  # a letter and a number: a mark or a level ("L2"), not a cut word
         if stem and any(r != stem and r.startswith(stem) for r in roomy if len(r) > 1) \
                 and stem not in roomy:
             out.append(word)

@@ -53,7 +53,7 @@ def sides(seat: Any, count: int | None = None) -> list[str]:
                                              else len(names))
     if count > len(names):
         jokers = ["Joker"] if len(names) == 1 else \
-            [f"Joker ({short(n, 10)})" for n in names]
+            [f"Joker ({n.removesuffix(' (bot)')})" for n in names]  # (whole: issue 29)
         names = names + jokers
     return names[:count]
 

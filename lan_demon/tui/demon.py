@@ -44,12 +44,13 @@ from lan_demon.tui import demon_coach
 from lan_demon.tui.demon_words import CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, short_name
 from lan_demon.tui.style import (Fragments, card4, line, owner_ink, owner_mark, signed,
                                  text_of)
+from lan_demon.net.cells import cells, pad
+from lan_demon.tui.facts import NAME_CELLS, name_column
 from lan_demon.tui.table import Controller, GameScreen
 
 __all__ = ["DemonScreen", "SOURCE_KEYS", "rank_target"]
 LETTERS = PICK_LETTERS  # a place's letter after t: none is a key of its own in any game
 SUIT_ROWS = "SHDC"  # the order of the stack rows in the classic game
-FULL_NAME, COMPACT_NAME = 6, 4  # characters of a name in a full / compact entry
 GAP = 2  # spaces between two entries on a row
 
 
@@ -244,23 +245,23 @@ class DemonScreen(GameScreen):
         order = [(start + k) % n for k in range(n) if (start + k) % n != seat]
         if not order:
             return []
-        full = {s: self._entry(ctl, s, players[s], True) for s in order}
-        compact = {s: self._entry(ctl, s, players[s], False) for s in order}
-        full_w = max(len(text_of(f)) for f in full.values())
-        compact_w = max(len(text_of(f)) for f in compact.values())
-        per_full = (width - 1 + GAP) // (full_w + GAP)
-        per_compact = max(1, (width - 1 + GAP) // (compact_w + GAP))
+        name_w = name_column([short_name(ctl.name(s), NAME_CELLS) for s in order])
+        kinds = {kind: {s: self._entry(ctl, s, players[s], kind == "full", name_w,
+                                       named=kind != "bare") for s in order}
+                 for kind in ("full", "named", "bare")}
+        wide = {kind: max(cells(text_of(f)) for f in got.values())
+                for kind, got in kinds.items()}
+        per = {kind: max(1, (width - 1 + GAP) // (w + GAP)) for kind, w in wide.items()}
+        if wide["full"] > width - 1:
+            per["full"] = 0
         rows = max(1, rows)
-        k = len(order) if per_full else 0
-        while k > 0 and -(-k // per_full) + -(-(len(order) - k) // per_compact) > rows:
-            k -= 1
-        if not k and -(-len(order) // per_compact) > rows:  # far past 20 at the minimum
-            compact = {s: self._entry(ctl, s, players[s], False, named=False) for s in order}
-            compact_w = max(len(text_of(f)) for f in compact.values())
-            per_compact = max(1, (width - 1 + GAP) // (compact_w + GAP))
-        out = self._grid([full[s] for s in order[:k]], per_full, full_w, rows)
-        return out + self._grid([compact[s] for s in order[k:]], per_compact, compact_w,
-                                rows - _rows(out))
+        full, named = split_names(len(order), per, rows)
+        out = self._grid([kinds["full"][s] for s in order[:full]], per["full"], wide["full"],
+                         rows)
+        out += self._grid([kinds["named"][s] for s in order[full:full + named]],
+                          per["named"], wide["named"], rows - _rows(out))
+        return out + self._grid([kinds["bare"][s] for s in order[full + named:]],
+                                per["bare"], wide["bare"], rows - _rows(out))
 
     def _grid(self, entries: list[Fragments], per_row: int, cell: int, rows: int) -> Fragments:
         """Entries in rows of ``per_row``, each padded to ``cell`` characters."""
@@ -274,26 +275,25 @@ class DemonScreen(GameScreen):
         for i in range(0, len(entries), per_row):
             row: Fragments = [("", " ")]
             for j, entry in enumerate(entries[i:i + per_row]):
-                pad = " " * (cell - len(text_of(entry)))
-                row += ([("", " " * GAP)] if j else []) + entry + [("", pad)]
+                room = " " * (cell - cells(text_of(entry)))
+                row += ([("", " " * GAP)] if j else []) + entry + [("", room)]
             if hidden_count and i + per_row >= len(entries):
                 row.append(("class:dim", f"{' ' * GAP}+{hidden_count} more"))
             out += row + [("", "\n")]
         return out
 
     def _entry(self, ctl: Controller, seat: int, p: dict[str, Any], full: bool,
-               named: bool = True) -> Fragments:
-        """A player: mark and name in their colour, Pile count, Pile top; in full also the
-        tops of their four columns; then ✓ when they voted stuck, OUT (★ when compact), or
-        away (! when compact)."""
-        width = FULL_NAME if full else COMPACT_NAME
+               name_w: int = NAME_CELLS, named: bool = True) -> Fragments:
+        """A player: mark and whole name in their colour, Pile count, Pile top; in full also
+        the tops of their four columns; then ✓ when they voted stuck, OUT (★ when compact),
+        or away (! when compact). Unnamed: the mark alone, when the names do not all fit."""
         status = ctl.seats[seat].get("status", "here") if seat < len(ctl.seats) else "here"
-        name = short_name(ctl.name(seat), width)
+        name = short_name(ctl.name(seat), NAME_CELLS)
         out: Fragments = [owner_mark(seat)]
-        if named:  # unnamed: the mark alone, when even compact entries do not fit
+        if named:
             out += [("", " "), ("class:dim" if status != "here" else owner_ink(seat),
-                                f"{name:<{width}}")]
-        out.append(("", f"{p['pile']:>3}" if full or not named else f"{p['pile']:>2}"))
+                                pad(name, name_w))]
+        out.append(("", f"{p['pile']:>3}"))
         out += card4(code_card(p["pile_top"]))
         if full:
             out.append(("class:dim", " │"))
@@ -317,7 +317,8 @@ class DemonScreen(GameScreen):
         tally: Fragments = [("", f"penalty {so_far}" if german else f"score {signed(so_far)}")]
         if me["voted"]:  # not by this screen: the table votes for a seat that is away (RD-13)
             tally.append(("class:good", "  stuck ✓" if self.game.voted_here else
-                          "  stuck ✓ (the table voted for you while you were away)"))
+                          "  stuck ✓ (the table voted for you while you were away)"
+                          if width >= 80 else "  stuck ✓ (voted by the table: away)"))
         if ctl.client.pending:
             tally.append(("class:dim", f"  ({len(ctl.client.pending)} on the way)"))
         head: Fragments = []
@@ -359,6 +360,21 @@ class DemonScreen(GameScreen):
             out += card4(code_card(col[-1]) if col else None,
                          lit=COLUMN_NAMES[i] in lit)
         return line(out)
+
+
+def split_names(count: int, per: dict[str, int], rows: int) -> tuple[int, int]:
+    """How many of ``count`` players are shown in full and how many compact with their
+    names in ``rows`` rows (``per``: entries a row of each kind holds); the rest by their
+    mark alone. As many names as fit, then as many in full as fit."""
+    def needs(full: int, named: int) -> int:
+        bare = count - full - named
+        return (-(-full // per["full"]) if full else 0) + -(-named // per["named"]) + \
+            -(-bare // per["bare"])
+    for names in range(count, -1, -1):
+        for full in range(names if per["full"] else 0, -1, -1):
+            if needs(full, names - full) <= rows:
+                return full, names - full
+    return 0, 0
 
 
 def _rows(frags: Fragments) -> int:

@@ -11,14 +11,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from lan_demon.net.cells import cells
 from lan_demon.seat.seat import Seat
 from lan_demon.seat.words import (fit_name, named_seats, rotation_words, shown, split_level,
                                   starting)
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "TableFacts", "fit_name", "key_hints", "named_seats",
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "NAME_CELLS", "TableFacts", "name_column", "fit_name", "key_hints", "named_seats",
            "rotation_words", "shown", "split_level", "starting"]
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
+#: The most terminal cells a seat's name takes (the arbiter keeps names to it, issue 29):
+#: a column of names is this wide at most, so a name is shown whole, never cut.
+NAME_CELLS = 12
+
+
+def name_column(names: Sequence[str]) -> int:
+    """The cells a column of ``names`` needs: the widest, at most :data:`NAME_CELLS`."""
+    return min(NAME_CELLS, max([cells(n) for n in names] or [1]))
 
 
 class TableFacts(Seat):

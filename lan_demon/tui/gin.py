@@ -31,29 +31,19 @@ from lan_demon.games.gin_scoring import TARGET
 from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LIMIT, OVER
 from lan_demon.seat.acts import key_help
 from lan_demon.seat.gin import LETTERS, GinSeat, Layout, phase_text, result_text
-from lan_demon.tui.facts import fit_name
-from lan_demon.tui.style import Fragments, card_fragments, line
+from lan_demon.net.cells import cells, pad
+from lan_demon.tui.style import Fragments, card_fragments, clip_line, line
 from lan_demon.tui.table import Controller, GameScreen
-from lan_demon.tui.text import advice_lines, wrap
+from lan_demon.tui.text import advice_lines, fold, join_lines, lines_of, wrap
 
 __all__ = ["GinScreen", "LETTERS", "Layout"]
 CARD_WIDTH = 6  # " a" + " 10♥" at most
 
 
 def fit(frags: Fragments, width: int) -> Fragments:
-    """Every line of ``frags`` cut to ``width`` characters (the window does not wrap)."""
-    out: Fragments = []
-    room = width
-    for style, text in frags:
-        parts = text.split("\n")
-        for i, part in enumerate(parts):
-            if i:
-                out.append(("", "\n"))
-                room = width
-            if part and room > 0:
-                out.append((style, part[:room]))
-                room -= len(part)
-    return out
+    """Every line of ``frags`` within ``width`` cells (the window does not wrap; a line is
+    laid out to fit, this is the safety net)."""
+    return join_lines([clip_line(row, width) for row in lines_of(frags)])
 
 
 class GinScreen(GameScreen):
@@ -164,9 +154,9 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
                    ("class:dim", f" · {view['discards']} discarded"))
         out += line(("class:dim", " phase "), ("", self._phase_text(phase)))
         out += self._hand(view, lay, width)
-        out += line("") + self._drawn_line(view, lay) + line(*self._prompt(view, lay))
+        out += line("") + self._drawn_line(view, lay) + fold(self._prompt(view, lay), width)
         out += self._advice_lines(view, width)
-        out += self._score(ctl)
+        out += fold(self._score(ctl)[:-1], width)
         out += self._others(ctl, view, width)
         if ctl.client.pending:
             out += line(("class:dim", f" ({len(ctl.client.pending)} on the way)"))
@@ -271,20 +261,23 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
         own = (ctl.client.config.get("options") or {}).get("deals") == "independent"
         out = line(("class:dim", " the other seats, each on its own deal (GS-9):" if own
                     else " the same deal at the other seats (GS-9):"))
+        name_w = max(cells(ctl.name(s["seat"])) for s in seats)
         for s in seats:
             if s["seat"] == ctl.client.seat:
                 continue
             result = s.get("result") or {}
             what = result.get("result") or s["phase"]
             dw = f" deadwood {result['deadwood']}" if "deadwood" in result else ""
-            out += line(f"   {fit_name(ctl.name(s['seat']), 16):<16} {what}{dw}"[:width])
+            out += line(f"   {pad(ctl.name(s['seat']), name_w)} {what}{dw}")
         return out
 
     @staticmethod
     def _watching(ctl: Controller, view: dict[str, Any]) -> Fragments:
         out = line(("class:me", " Watching Gin Solitaire (GS-9: each seat plays alone)"))
+        name_w = max(cells(ctl.name(s["seat"])) for s in view.get("seats", [])) \
+            if view.get("seats") else 1
         for s in view.get("seats", []):
             result = (s.get("result") or {}).get("result") or s["phase"]
-            out += line(f"   {fit_name(ctl.name(s['seat']), 16):<16} draw {s['draw']:>2}  {result}")
+            out += line(f"   {pad(ctl.name(s['seat']), name_w)} draw {s['draw']:>2}  {result}")
         return out
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from lan_demon.net.cells import cells, pad
 from lan_demon.seat.seat import not_ready_words
-from lan_demon.tui.facts import TableFacts, split_level
+from lan_demon.tui.facts import NAME_CELLS, TableFacts, split_level
 from lan_demon.tui.scores import rounds_text
-from lan_demon.tui.style import Fragments, line
-from lan_demon.tui.text import wrap
+from lan_demon.tui.style import Fragments, line, text_of
+from lan_demon.tui.text import names_list, wrap, wrap_lines
 
 #: GS-9: what a Gin Solitaire table's deals mean for its players (PROTOCOL.md §16), said in
 #: the lobby before anyone plays. Duplicate is the default; its price is said plainly.
@@ -35,23 +36,27 @@ def lobby(ctl: TableFacts, width: int, height: int = 99) -> Fragments:
     cfg = ctl.client.config
     options = ", ".join(f"{k} {'on' if v is True else 'off' if v is False else v}"
                         for k, v in cfg.get("options", {}).items()) or "none"
-    out = line(("class:me", " Lobby"), ("class:dim", f"  {cfg.get('game', '')} · "
-                                        f"{rounds_text(ctl.client)} · options: {options}"))
+    said = wrap_lines(f"Lobby  {cfg.get('game', '')} · {rounds_text(ctl.client)} · "
+                      f"options: {options}", width - 1, " ", "   ")
+    out = line(("class:me", " Lobby"), ("class:dim", said[0][len(" Lobby"):]))
+    for row in said[1:]:
+        out += line(("class:dim", row))
     if cfg.get("seeded"):  # §22: a seed deals the same cards to anyone who knows it
         out += wrap("Deals come from a fixed seed (--seed): not secret — anyone who knows "
                     "the seed knows every card", width, "class:warn")
     deals = cfg.get("options", {}).get("deals")
     if deals in DEALS_WORDS and (len(ctl.seats) > 1 or (cfg.get("players") or 1) > 1):
         out += wrap(DEALS_WORDS[deals], width, "class:warn" if deals == "duplicate" else "")
-    cells = [seat_cell(ctl, i, seat, 22) for i, seat in enumerate(ctl.seats)]
-    if len(cells) > height - 2 and width >= 2 * 38:  # two columns: 20 seats on one page
-        cells = [seat_cell(ctl, i, seat, 12) for i, seat in enumerate(ctl.seats)]
-        half = -(-len(cells) // 2)
-        for a, b in zip(cells[:half], cells[half:] + [[]]):
-            pad = width // 2 - sum(len(t) for _, t in a)
+    rows = [seat_cell(ctl, i, seat, 22) for i, seat in enumerate(ctl.seats)]
+    if len(rows) > height - 2 and width >= 2 * 38:  # two columns: 20 seats on one page
+        rows = [seat_cell(ctl, i, seat, NAME_CELLS) for i, seat in enumerate(ctl.seats)]
+        half = -(-len(rows) // 2)
+        for a, b in zip(rows[:half], rows[half:] + [[]]):
+            pad = width // 2 - cells(text_of(a))
             out += line(a, " " * max(1, pad), b)
         return out
-    for cell in cells:
+    cells_ = rows
+    for cell in cells_:
         out += line(cell)
     return out
 
@@ -84,10 +89,8 @@ def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], name_width: int) ->
         tags.append(seat.get("status", ""))
     mark = "▶" if i == ctl.client.seat else " "
     style = "class:away" if away else "class:me" if i == ctl.client.seat else ""
-    name = name.replace(" (bot)", "") if name_width < 20 else name
-    if len(name) > name_width:
-        name = name[: name_width - 1] + "…"
-    return [("", f" {mark}{i + 1:>3}. "), (style, f"{name:<{name_width}} "),
+    name = name.replace(" (bot)", "") if name_width < 20 else name  # (its tags say bot)
+    return [("", f" {mark}{i + 1:>3}. "), (style, pad(name, name_width) + " "),
             ("class:good" if seat.get("ready") else "class:dim", " · ".join(tags))]
 
 

@@ -25,10 +25,11 @@ from lan_demon.games.racko import CARD_POINTS, SLOTS, TARGET, ascending_prefix
 from lan_demon.seat.acts import SLOT_KEYS, key_help
 from lan_demon.seat.person import subject
 from lan_demon.seat.racko import RackOSeat, held_text
-from lan_demon.tui.facts import fit_name
+from lan_demon.net.cells import cells, pad
+from lan_demon.tui.facts import name_column
 from lan_demon.tui.style import Fragments, clip_line, line, text_of
 from lan_demon.tui.table import Controller, GameScreen
-from lan_demon.tui.text import advice_lines, wrap
+from lan_demon.tui.text import advice_lines, fold, wrap
 
 #: The coach: the seat's view in, the advice out (``move``, ``reason``; ``str`` to show it).
 Coach = Callable[[dict[str, Any]], Any]
@@ -39,7 +40,7 @@ CARD = 4  # a card on the rack: " 17 "
 
 
 def width_of(frags: Fragments) -> int:
-    return len(text_of(frags))
+    return cells(text_of(frags))
 
 
 def beside(left: list[Fragments], right: list[Fragments], left_width: int,
@@ -120,7 +121,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             [line(("class:dim", " (watching: racks are seen by their owners only)"))[:-1]]
         right = self._panel(ctl, view, width - left_width)
         out = beside(left, right, left_width, width)
-        out += line(*clip_line(self._prompt(ctl, view), width))
+        out += fold(self._prompt(ctl, view), width)
         out += advice_lines(self.game.advice_shown(view), width)
         for note in self.game.stood_in.values():
             out += wrap(note, width, "class:away")
@@ -155,11 +156,11 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         turn = view["turn"]
         if view["over"]:
             won = subject(ctl.name(view["racko"]), view["racko"] == seat)
-            whose: Fragments = [("class:good", f" Rack-O! {won}"[:width])]
+            whose: Fragments = [("class:good", f" Rack-O! {won}")]
         elif turn == seat:
             whose = [("class:good", " ▶ Your turn")]
         else:
-            whose = [("", f" {ctl.name(turn)}'s turn"[:width])]
+            whose = [("", f" {ctl.name(turn)}'s turn")]
         top, draw = view["discard_top"], view["draw_size"]
         rows: list[Fragments] = [
             whose,
@@ -169,7 +170,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         if "held" in view:
             rows.append([("", " You drew "), ("class:key", f"{held_text(view['held']):>3} ")])
         elif view["holding"]:
-            rows.append([("class:dim", f" {fit_name(ctl.name(turn), 18)} drew a card")])
+            rows.append([("class:dim", f" {ctl.name(turn)} drew a card")])
         else:
             rows.append([])
         table = ctl.client.table
@@ -178,7 +179,8 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         rounds = len(table.get("results", []))
         rows.append([("class:me", f" Scores to {TARGET}"),
                      ("class:dim", f" · round {table.get('round', rounds) + 1}")])
-        bar = max(0, width - 22)
+        name_w = name_column([ctl.name(i) for i in range(players)])
+        bar = max(0, width - 11 - name_w)
         for i in range(players):
             mark = "▶" if i == turn and not view["over"] else " "
             filled = min(bar, totals[i] * bar // TARGET)
@@ -187,7 +189,7 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             status = seats[i].get("status", "here") if i < len(seats) else "here"
             gone = "" if status == "here" else f" {status}"  # turns played for them (RK-4)
             dots = max(0, bar - filled - len(gone))
-            rows.append([("", f" {mark} "), (style, f"{fit_name(ctl.name(i), 11):<11}"),
+            rows.append([("", f" {mark} "), (style, pad(ctl.name(i), name_w)),
                          ("", f"{totals[i]:>5} "), ("class:chart", "█" * filled),
                          ("class:dim", "·" * dots), ("class:away", gone)])
         return rows

@@ -15,9 +15,11 @@ from lan_demon.seat.scores import (PARTS, SCORE_WORD, ending_text, knocked_with,
                                    lower_is_better, order, parts_of, rounds_text, running,
                                    short, sides)
 from lan_demon.seat.scores import part as _part
+from lan_demon.net.cells import cells as cell_count
+from lan_demon.net.cells import pad
 from lan_demon.tui.facts import TableFacts
 from lan_demon.tui.style import BACKS, Fragments, line, text_of
-from lan_demon.tui.text import join_lines, lines_of, names_list, wrap
+from lan_demon.tui.text import fold, join_lines, lines_of, names_list, wrap
 
 __all__ = ["PARTS", "SCORE_WORD", "ending_text", "knocked_with", "rounds_text", "score_board",
            "chart", "footer"]
@@ -68,16 +70,17 @@ def _round_table(ctl: TableFacts, game: str, result: dict[str, Any], totals: lis
                  width: int, over: bool) -> Fragments:
     parts = parts_of(game, result)
     scores = result["scores"]
-    names = sides(ctl, len(scores))
+    names = [n.removesuffix(" (bot)") for n in sides(ctl, len(scores))]  # (RD-14 board)
     low = lower_is_better(ctl)
     rows = order(scores, totals, low, by_total=over)
     pick = min if low else max
     best_round = pick(scores) if scores else None
     best_total = pick(totals) if totals else None
-    name_w = max(8, min(18, width - 23 - sum(w for *_, w in parts)))
+    name_w = max([5] + [cell_count(n) for n in names])  # every name whole
     word = SCORE_WORD.get(game, "score").split(" ")[0]
-    head = (f" {'#':>2}  {'':<{name_w}}{word:>8}" + "".join(f"{h:>{w}}" for _, h, w in parts)
-            + f"{'total':>7}")
+    score_w = len(word) + 1
+    head = (f" {'#':>2}  {'':<{name_w}}{word:>{score_w}}" +
+            "".join(f"{h:>{w}}" for _, h, w in parts) + f"{'total':>6}")
     out = line(("class:dim", head))
     for place, i in enumerate(rows, 1):
         detail = result["detail"][i] if i < len(result["detail"]) else {}
@@ -86,13 +89,12 @@ def _round_table(ctl: TableFacts, game: str, result: dict[str, Any], totals: lis
         star = "★" if scores[i] == best_round else " "
         lead = " ◀" if totals and total == best_total else ""
         style = "class:me" if i == ctl.client.seat else ""
-        out += line(f" {place:>2} ", ("class:good", star),
-                    (style, f"{short(names[i], name_w):<{name_w}}"),
-                    f"{scores[i]:>8}{cells}", ("class:me", f"{total:>7}"),
+        out += line(f" {place:>2} ", ("class:good", star), (style, pad(names[i], name_w)),
+                    f"{scores[i]:>{score_w}}{cells}", ("class:me", f"{total:>6}"),
                     ("class:good", lead))
     legend = "★ best this round  " + ("◀ leads the match" if not over else "◀ wins")
     legend += "  · lowest is best (RG-7)" if low else ""
-    return out + line(("class:dim", f" {legend}"))
+    return out + wrap(legend, width, "class:dim")
 
 
 def _cell(value: Any) -> str:
@@ -102,11 +104,11 @@ def _cell(value: Any) -> str:
 
 
 def _next_piles(ctl: TableFacts, sizes: list[int], width: int) -> Fragments:
-    cells = [f"{short(n, 10)} {s}" for n, s in zip(sides(ctl, len(sizes)), sizes)]
-    out = line(("class:dim", " next Piles (RD-15: the leaders' grow, the last's shrink):"))
+    cells = [f"{n} {s}" for n, s in zip(sides(ctl, len(sizes)), sizes)]
+    out = wrap("next Piles (RD-15: the leaders' grow, the last's shrink):", width, "class:dim")
     row = " "
     for cell in cells:
-        if len(row) + len(cell) + 3 > width:
+        if cell_count(row) + cell_count(cell) + 3 > width:
             out += line(row)
             row = " "
         row += f" {cell} ·"
@@ -170,8 +172,8 @@ def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragmen
     legend: Fragments = [("", " ")]
     for n, i in enumerate(chosen, 1):
         legend += [(f"class:back{i % len(BACKS)}", str(n)),
-                   ("", f" {short(names[i], 10)} {runs[i][-1]}  ")]
-    return out + line(legend)
+                   ("", f" {names[i]} {runs[i][-1]}  ")]
+    return out + fold(legend, width)
 
 
 def footer(ctl: TableFacts, width: int) -> Fragments:

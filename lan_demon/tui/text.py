@@ -63,6 +63,20 @@ def wrap_lines(text: str, width: int, indent: str = "", more: str = "") -> list[
     return out
 
 
+def fold(frags: Fragments, width: int) -> Fragments:
+    """A row of fragments folded at fragment boundaries onto as many lines of ``width``
+    cells as it needs (the chart's legend: a name and its total are one fragment)."""
+    out: Fragments = []
+    used = 0
+    for style, text in frags:
+        if used and used + cells(text.rstrip()) > width - 1:
+            out += [("", "\n"), ("", " ")]
+            used = 1
+        out.append((style, text))
+        used += cells(text)
+    return out + [("", "\n")]
+
+
 def hint_rows(hints: list[str], width: int) -> list[str]:
     """Key hints ("p play the Pile top") laid out whole, two spaces apart, on as many rows
     of ``width`` cells as they take (at least one, maybe empty)."""
