@@ -5,6 +5,7 @@ game's own rules, the spectator's view, and every size fitting (RD-3, RD-5, RD-1
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pyte
@@ -154,28 +155,37 @@ def test_rd3_others_pile_and_line_tops_shown_in_full_at_80x24_with_8_players():
 
 @pytest.mark.parametrize("width,height", SIZES)
 def test_rd1_twenty_players_fit_every_size_and_everyone_shows_pile_count_and_top(width, height):
+    """Everyone is on the screen with their Pile count and top; a name is whole or, when
+    not all names fit (20 players and 28 stacks at 60x20), the seat shows its mark alone —
+    never a cut name (issue 29)."""
     client = TableClient(20, seed=5, steps=40)
     ctl = controller(client)
     rows = lines_of(ctl, width, height)
     text = "\n".join(rows)
     view = client.view()
     for seat in range(1, 20):
-        name = NAMES[seat].removesuffix(" (bot)")[:4]
+        name = NAMES[seat].removesuffix(" (bot)")
         p = view["players"][seat]
-        part = segment(entry_row(rows, name), name)
+        mark = owner_mark(seat)[1]
+        named = [r for r in rows if f"{mark} {name} " in r]
+        part = segment(named[0], name) if named else \
+            next(r[r.index(f" {mark} "):][:12] for r in rows
+                 if re.search(rf" {mark} +{p['pile']} ", r))
         assert symbol(p["pile_top"]) in part and str(p["pile"]) in part
     assert "Stacks" in text and "Pile" in text and "score" in text
 
 
-def test_rd3_twenty_players_at_60x20_nearest_in_full_rest_compact_all_in_full_at_120x40():
+def test_rd3_twenty_players_at_60x20_names_first_then_the_nearest_in_full_all_in_full_at_120x40():
+    """Names before Lines: at 60x20 with 28 stacks every other player is named (whole) and
+    none has room for their Line; at 80x24 the nearest are in full; at 120x40 all are."""
     client = TableClient(20, seed=5, steps=40)
     ctl = controller(client)
     small = "\n".join(lines_of(ctl, 60, 20))
+    middle = "\n".join(lines_of(ctl, 80, 24))
     big = "\n".join(lines_of(ctl, 120, 40))
-    # the nearest seats in full (their Line after a │), the rest compact; everyone listed
-    assert 0 < small.count("│") < 19
-    assert "│" in entry_row(small.split("\n"), "Ada") and "│" not in entry_row(
-        small.split("\n"), "Sal")
+    named = [f" {name.removesuffix(' (bot)')} " in small for name in NAMES[1:]]
+    assert named == [True] * 15 + [False] * 4 and "│" not in small
+    assert "│" in entry_row(middle.split("\n"), "Ada")  # the nearest in full
     assert big.count("│") == 19  # each other player's Line, in full
 
 

@@ -3,6 +3,7 @@ width, lists of names in a sentence, the rules text cut into paragraphs, and the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lan_demon.net.cells import cells, cut
@@ -45,7 +46,9 @@ def wrap_lines(text: str, width: int, indent: str = "", more: str = "") -> list[
     (no screen has one: a name is at most 12 cells)."""
     out: list[str] = []
     row = indent
-    for word in text.split():
+    for word in re.split(r"[ \t\n]+", text.strip(" \t\n")):  # (a no-break space holds)
+        if not word:
+            continue
         gap = "" if row.strip() == "" else " "
         if cells(row) + len(gap) + cells(word) <= width:
             row += gap + word
