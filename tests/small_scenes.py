@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from lan_demon.bots.levels import Choice
+from lan_demon.coach import coach_for
 from lan_demon.games import get_game
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.app import screen_for
@@ -140,6 +142,29 @@ class Scene:
     ctl: Controller
 
 
+@dataclass
+class Local:
+    """``lan-demon play``'s in-process table as its lobby sees it: the bots' level (``v``),
+    its words from the real :class:`~lan_demon.bots.levels.Choice`, a browser's address."""
+
+    game_id: str
+    level: int = 3
+    page_url: str = "http://127.0.0.1:8716/t/3f9c2a7e"
+
+    @property
+    def speed(self) -> str:
+        return f"level {self.level}"
+
+    def set_speed(self, label: str) -> None:
+        self.level = int(label.removeprefix("level "))
+
+    def describe(self) -> str:
+        return Choice(self.level).describe(self.game_id)
+
+    def level_of(self, name: str) -> int | None:
+        return self.level if "(bot)" in name else None
+
+
 class Witness:
     """A deal check that found the round's deal the one promised (the ✓ line)."""
 
@@ -149,10 +174,9 @@ class Witness:
         return "ok"
 
 
-def controller(client: SceneClient) -> Controller:
-    ctl = Controller(client, screen_for(client.game_id), host=True,  # type: ignore[arg-type]
-                     clock=lambda: NOW, bell=False)
-    return ctl
+def controller(client: SceneClient, coach: Any = None, **kw: Any) -> Controller:
+    return Controller(client, screen_for(client.game_id, coach),  # type: ignore[arg-type]
+                      host=True, clock=lambda: NOW, bell=False, **kw)
 
 
 def counts(game_id: str) -> list[int]:
@@ -174,6 +198,11 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
     ctl = controller(client)
     ctl.key("enter")  # the captain asked "start anyway?" when someone is not ready
     yield Scene("lobby, the captain's question", ctl)
+    client = make("lobby")
+    if players > 1:  # play seats bots beside the person: the level's line is shown
+        client.table["seats"][-1].update(name="Zed L3 (bot)", bot=True)
+    yield Scene("lobby of lan-demon play", controller(
+        client, local=Local(game_id), speeds=[f"level {n}" for n in range(1, 11)]))
 
     client = make("countdown")
     client.table["go"] = NOW + 3
@@ -198,6 +227,17 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
     ctl.deal_notes.append((0, "round 1 was dealt without the randomness of 🃏Bob🎉👨👩 "
                               "(their part arrived late)"))
     yield Scene("playing, a deal alarm and a note", ctl)
+
+    if players >= 3:  # the wide-emoji name's own screen (its title kept its ping's unit)
+        yield Scene("playing, as 🃏Bob🎉👨👩", controller(make(seat=2)))
+    if game_id in ("racko", "gin-solitaire"):  # the advice, under the prompt
+        client = make()
+        client.seat = client.game.to_move(client.truth)[0]
+        client.mirror = client.game.redact(client.truth, client.seat)
+        ctl = controller(client, coach=coach_for(game_id))
+        ctl.key("h" if game_id == "racko" else "H")
+        ctl.flash_text = ""
+        yield Scene("playing, the advice", ctl)
 
     watcher = make(seat=None)
     yield Scene("playing, watching", controller(watcher))

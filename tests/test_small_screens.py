@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,7 @@ from small_scenes import GAMES, SIZES, counts, scenes
 pytestmark = pytest.mark.timeout(120)
 ROOMY = (200, 80)  # the size at which no screen needs to shorten anything
 ELLIPSIS = "…"
+PUNCTUATION = "()[],.;:!?'\"—-·"
 
 
 class Cuts:
@@ -100,7 +102,9 @@ def words(rows: list[str]) -> set[str]:
 def cut_words(small: set[str], roomy: set[str]) -> list[str]:
     """Words of the small screen that are the start of a word the roomy one shows whole
     (a number glued on after it, as a count beside a cut name, is looked through), and
-    ellipses the roomy screen has not."""
+    ellipses the roomy screen has not. Words are compared without the punctuation around
+    them: "bot," is the "bot" of "(bot)", not a cut "bots'"."""
+    bare = {w.strip(PUNCTUATION) for w in roomy}
     out = []
     for word in sorted(small - roomy):
         if not any(ch.isalnum() for ch in word):
@@ -108,11 +112,11 @@ def cut_words(small: set[str], roomy: set[str]) -> list[str]:
         if ELLIPSIS in word:
             out.append(word)
             continue
-        stem = re.sub(r"[\d,.;:]+$", "", word)
+        stem = re.sub(r"\d+$", "", word.strip(PUNCTUATION)).strip(PUNCTUATION)
         if len(stem) == 1 and stem != word:
             continue  # a letter and a number: a mark or a level ("L2"), not a cut word
-        if stem and any(r != stem and r.startswith(stem) for r in roomy if len(r) > 1) \
-                and stem not in roomy:
+        if stem and stem not in bare and any(r != stem and r.startswith(stem) for r in bare
+                                             if len(r) > 1):
             out.append(word)
     return out
 
@@ -144,3 +148,21 @@ def test_item6_every_screen_at_60x20_and_80x24_cuts_no_word_and_drops_no_key(
                         problems.append(f"{where}, page {n}: the hint {hint!r} is missing")
     problems = list(dict.fromkeys(problems))
     assert not problems, "\n".join(problems[:60]) + f"\n({len(problems)} in all)"
+
+
+#: a slice of text by a width ("[: width - 24]", "[:room]"): a cut no drawn screen shows
+#: as one when it falls between two words ("demon, a card" for "…, a card every 2.2 s")
+WIDTH_SLICE = re.compile(r"(?<=[\w)\]\"'])\[[^\]\[]*:[^\]\[]*\b(width|room|cols)\b[^\]\[]*\]")
+
+
+def test_item6_no_screen_cuts_text_with_a_slice_of_its_own():
+    """A screen cuts only through what the test above watches (``clip_line``,
+    ``cells.fit``, ``fit_name``): a slice such as ``text[: width - 24]`` cut the bots'
+    words in play's lobby to "demon, a card" between two words, where no check of the
+    drawn screen can see a cut."""
+    found = []
+    for path in sorted(Path(style.__file__).parent.glob("*.py")):
+        for n, row in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if WIDTH_SLICE.search(row.split("#")[0]):
+                found.append(f"{path.name}:{n}: {row.strip()}")
+    assert not found, "\n".join(found)

@@ -102,8 +102,11 @@ def lobby_footer(ctl: TableFacts, width: int) -> Fragments:
     local = ctl.local
     if local is not None and not ctl.spectator and ctl.speeds and \
             getattr(local, "level", None) is not None and any(s.get("bot") for s in ctl.seats):
-        out += line(("class:key", " v/V"), f" bots' level: {local.level} of 10",
-                    ("class:dim", f" — {local.describe()}"[: max(0, width - 24)]))
+        said = wrap_lines(f"v/V bots' level: {local.level} of 10 — {local.describe()}",
+                          width - 1, " ", "   ")
+        out += line(("class:key", " v/V"), said[0][len(" v/V"):])
+        for more in said[1:]:
+            out += line(("class:dim", more))
     url = getattr(local, "page_url", None) if local is not None else None
     if url and not ctl.spectator:  # (printed before the screen opened, and hidden by it)
         out += wrap(f"A browser on this computer can sit down too: {url} — for phones and "

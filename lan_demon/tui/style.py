@@ -13,6 +13,7 @@ from __future__ import annotations
 from prompt_toolkit.styles import Style
 
 from lan_demon.games.cards import SUIT_SYMBOLS, Card
+from lan_demon.net.cells import cells, cut
 
 Fragments = list[tuple[str, str]]
 
@@ -139,11 +140,12 @@ def line(*parts: Fragments | tuple[str, str] | str) -> Fragments:
 
 
 def clip_line(frags: Fragments, width: int) -> Fragments:
-    """One line cut to ``width`` characters (a safety net: screens are laid out to fit)."""
+    """One line cut to ``width`` terminal cells (a safety net: screens are laid out to fit,
+    and tests/test_small_screens.py fails on anything it cuts)."""
     out: Fragments = []
     for style, text in frags:
         if width <= 0:
             break
-        out.append((style, text[:width]))
-        width -= len(text)
+        out.append((style, cut(text, width)))
+        width -= cells(text)
     return out

@@ -227,9 +227,9 @@ class Controller(TableFacts):
         say = f"Too small: {width}×{height} — needs at least {MIN_WIDTH}×{MIN_HEIGHT}"
         if len(say) > width:
             say = f"Too small: need {MIN_WIDTH}×{MIN_HEIGHT}"
-        rows = [[("class:warn", say[:width])]]
+        rows = [clip_line([("class:warn", say)], width)]
         if height > 1:
-            rows.append([("class:dim", "q leaves"[:width])])
+            rows.append(clip_line([("class:dim", "q leaves")], width))
         return join_lines(rows[:height])
 
     def _paged(self, body: list[Fragments], room: int, width: int) -> list[Fragments]:
@@ -333,10 +333,10 @@ class Controller(TableFacts):
             rnd = self.client.table.get("round", 0) + 1
         text = f" {game} · round {rnd} · {me} "
         right = f" {self.ping_text()} "
-        if len(text) + len(right) > width:
+        if cells(text) + cells(right) > width:  # the ping goes whole, never its unit alone
             right = ""
-        return [("class:title", (text + " " * max(0, width - len(text) - len(right)) +
-                                 right)[:width]), ("", "\n")]
+        gap = " " * max(0, width - cells(text) - cells(right))
+        return [("class:title", text + gap + right), ("", "\n")]
 
     def _status_rows(self, width: int) -> list[Fragments]:
         """The status line: what the seat says now, wrapped to at most :data:`SAID_ROWS`

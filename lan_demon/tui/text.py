@@ -138,7 +138,10 @@ def help_page(keys: list[tuple[str, str]], rules: str, width: int) -> Fragments:
     out = line(("class:me", " Keys"))
     for k, what in keys + [("PgDn", "next page of a long screen"), ("?", "this help"),
                            ("q", "leave the table")]:
-        out += line(("class:key", f"  {k:>8}"), f"  {what}"[: width - 10])
+        said = wrap_lines(what, width - 1, " " * 12, " " * 12)  # (under its words, not cut)
+        out += line(("class:key", f"  {k:>8}"), said[0][10:])
+        for more in said[1:]:
+            out += line(more)
     out += line(("class:me", " The rules in short"))
     for text in paragraphs(rules):
         out += wrap(text, width, indent="  ")
