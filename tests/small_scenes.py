@@ -130,7 +130,8 @@ class SceneClient:
         self.table.update(phase=phase, results=results, totals=totals, setup=self.setup,
                           next_at=None if phase == "over" else NOW + 30, round=rounds - 1)
         if phase == "over":
-            best = max(range(count), key=lambda i: totals[i])
+            low = self.game_id == "racing-demon-german"  # (penalties: lowest wins, RG-7)
+            best = (min if low else max)(range(count), key=lambda i: totals[i])
             self.table["result"] = {"winner": [NAMES[best]] if best < len(NAMES) else []}
 
 

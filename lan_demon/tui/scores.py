@@ -169,10 +169,8 @@ def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragmen
                    for k in range(len(results) - first))
     out += line(("class:dim", f" {'':>{label_w}} └{'─' * cols}"))
     out += line(("class:dim", f" {'round':>{label_w}}  {axis}"))
-    legend: Fragments = [("", " ")]
-    for n, i in enumerate(chosen, 1):
-        legend += [(f"class:back{i % len(BACKS)}", str(n)),
-                   ("", f" {names[i]} {runs[i][-1]}  ")]
+    legend = [[(f"class:back{i % len(BACKS)}", str(n)), ("", f" {names[i]} {runs[i][-1]}")]
+              for n, i in enumerate(chosen, 1)]  # a marker and its name stay on one row
     return out + fold(legend, width)
 
 

@@ -66,17 +66,24 @@ def wrap_lines(text: str, width: int, indent: str = "", more: str = "") -> list[
     return out
 
 
-def fold(frags: Fragments, width: int) -> Fragments:
-    """A row of fragments folded at fragment boundaries onto as many lines of ``width``
-    cells as it needs (the chart's legend: a name and its total are one fragment)."""
-    out: Fragments = []
-    used = 0
-    for style, text in frags:
-        if used and used + cells(text.rstrip()) > width - 1:
+def fold(pieces: Fragments | list[Fragments], width: int) -> Fragments:
+    """A row folded onto as many lines of ``width`` cells as it needs, between its pieces:
+    fragments (a prompt's parts), or groups of fragments kept together (a chart's marker
+    and the name beside it), two spaces apart."""
+    groups = [[p] if isinstance(p, tuple) else p for p in pieces]
+    gap = "  " if any(isinstance(p, list) for p in pieces) else ""
+    out: Fragments = [("", " ")] if gap else []
+    used = len(out)
+    for group in groups:
+        size = cells("".join(text for _, text in group).rstrip())
+        if used > 1 and used + len(gap) + size > width - 1:
             out += [("", "\n"), ("", " ")]
             used = 1
-        out.append((style, text))
-        used += cells(text)
+        elif used > 1 and gap:
+            out.append(("", gap))
+            used += len(gap)
+        out += group
+        used += cells("".join(text for _, text in group))
     return out + [("", "\n")]
 
 
