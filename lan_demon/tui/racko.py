@@ -29,7 +29,7 @@ from lan_demon.net.cells import cells, pad
 from lan_demon.tui.facts import name_column
 from lan_demon.tui.style import Fragments, clip_line, line, text_of
 from lan_demon.tui.table import Controller, GameScreen
-from lan_demon.tui.text import advice_lines, fold, wrap
+from lan_demon.tui.text import advice_lines, fold, lines_of, wrap
 
 #: The coach: the seat's view in, the advice out (``move``, ``reason``; ``str`` to show it).
 Coach = Callable[[dict[str, Any]], Any]
@@ -118,7 +118,8 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         left_width = max(30, min(48, width - RIGHT - 1))
         rack = view.get("rack")
         left = self._rack(rack, view["deck_size"], left_width) if rack else \
-            [line(("class:dim", " (watching: racks are seen by their owners only)"))[:-1]]
+            lines_of(wrap("(watching: racks are seen by their owners only)", left_width - 1,
+                          "class:dim"))
         right = self._panel(ctl, view, width - left_width)
         out = beside(left, right, left_width, width)
         out += fold(self._prompt(ctl, view), width)
