@@ -17,6 +17,8 @@ from lan_demon.bots.levels import Choice
 from lan_demon.coach import coach_for
 from lan_demon.games import get_game
 from lan_demon.net.table_copy import Notice
+from lan_demon.seat.seat import SEAT_KEPT_MINUTES
+from lan_demon.seat.words import presence_words, race_text, rotation_words, shown, split_rule
 from lan_demon.tui.app import screen_for
 from lan_demon.tui.table import Controller
 
@@ -215,7 +217,16 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
     ctl = controller(client)
     ctl.flash("Rosalind Fox's 7♥ reached the 6♥ stack first — your 7♦ stayed in column 2; "
               "the 8♠ stack still wants your 8♠", "RD-11", seconds=30)
-    yield Scene("playing, a race lost", ctl)
+    yield Scene("playing, a long sentence", ctl)
+    names = [shown(seat) for seat in client.table["seats"]]
+    said = [presence_words(names[-1], "away", SEAT_KEPT_MINUTES)]  # the seat's own words
+    if game_id.startswith("racing-demon") and players > 1:
+        said += [race_text(names, {"by": players - 1, "top": "6H", "ms": 12}),
+                 rotation_words(3, minute=True)]
+    for words in said:
+        ctl = controller(client)
+        ctl.flash(*split_rule(words), seconds=30)
+        yield Scene(f"playing, said: {words}", ctl)
     ctl = controller(client)
     ctl.key("q")  # "leave? the seat is kept a while"
     yield Scene("playing, the leave question", ctl)
@@ -240,6 +251,13 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
         ctl.flash_text = ""
         yield Scene("playing, the advice", ctl)
 
+    ctl = controller(client)
+    ctl.reconnecting, ctl.reconnect_since = True, NOW - 60
+    yield Scene("playing, the host silent for a minute", ctl)
+    gone = make()
+    gone.table["gone"] = "no seat here has that token"
+    yield Scene("the table gone", controller(gone))
+
     watcher = make(seat=None)
     yield Scene("playing, watching", controller(watcher))
 
@@ -254,3 +272,5 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
         yield Scene(f"{phase}, the banner", ctl)
         ctl = controller(client)
         yield Scene(f"{phase}, the scores", ctl)
+    client.table.update(phase="countdown", go=NOW + 3)
+    yield Scene("countdown to the next round", controller(client))
