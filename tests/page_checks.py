@@ -1,6 +1,6 @@
 """What every drawn page must hold on any screen (issue 28, "Touch and small screens"), as
 JavaScript run in the page: no horizontal scrolling, every control at least 44 CSS px, no
-text under 14 px. Shared by the sample-face tests and the end-to-end ones."""
+text under 14 px, no text cut short by its box (a name ending in "…", issue 29). Shared by the sample-face tests and the end-to-end ones."""
 
 from __future__ import annotations
 
@@ -37,6 +37,13 @@ for (const el of document.querySelectorAll("*")) {
   if (r.width && r.right > width + 0.5 && seen(el))
     out.push(`past the right edge by ${Math.round(r.right - width)}px: ` +
              el.tagName + "." + el.className);
+}
+for (const el of document.querySelectorAll("*")) {  // a label cut short: issue 29's "whole"
+  const style = getComputedStyle(el);
+  if (!seen(el) || !el.textContent.trim() || style.overflowX === "visible") continue;
+  if (el.scrollWidth > el.clientWidth + 0.5 && el.children.length === 0)
+    out.push(`cut text (${el.scrollWidth}px in ${el.clientWidth}px): ` +
+             el.textContent.trim().slice(0, 30));
 }
 return out.slice(0, 12);
 """

@@ -80,17 +80,21 @@ def test_every_sample_fits_the_screen(driver: Any, name: str, size: str) -> None
 
 
 def test_the_checks_see_what_they_look_for(driver: Any) -> None:
-    """The screen checks themselves: a wide element, a small button and small text are each
-    reported (else every test above could pass on a broken page)."""
+    """The screen checks themselves: a wide element, a small button, small text and a name
+    cut short by its box are each reported (else every test above could pass on a broken page)."""
     load(driver, "lobby")
     assert problems(driver, 360) == []
     driver.execute_script("""
       const b = document.createElement('button'); b.textContent = 'tiny';
       b.style.cssText = 'min-height:0;min-width:0;padding:0;font-size:10px';
       const w = document.createElement('div'); w.style.width = '900px'; w.textContent = 'wide';
-      document.body.append(b, w);""")
+      const c = document.createElement('span'); c.textContent = 'Rosalind Fox';
+      c.style.cssText = 'display:inline-block;width:40px;overflow:hidden;white-space:nowrap;' +
+                        'text-overflow:ellipsis;font-size:16px';
+      document.body.append(b, w, c);""")
     found = " | ".join(problems(driver, 360))
     assert "horizontal scroll" in found and "small control" in found and "text 10px" in found
+    assert "cut text" in found and "Rosalind Fox" in found
 
 
 def test_twenty_players_fit_a_phone(driver: Any) -> None:
