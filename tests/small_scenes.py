@@ -8,6 +8,7 @@ for 1, 2, 4, 8 and 20 seats where the game allows them. No sockets, no sleeps: a
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -45,10 +46,7 @@ class SceneClient:
         self.game_id = game_id
         options = self.game.default_options()
         self.setup = self.game.first_setup(players, options)
-        self.truth = self.game.deal(self.setup, random.Random(seed))
-        rng = random.Random(seed)
-        for _ in range(steps):
-            self._step(rng)
+        self.truth = self.game.copy_state(played(game_id, players, seed, steps))
         self.seat = seat
         self.name = NAMES[seat or 0] if seat is not None else "Sam"
         self.role = "player" if seat is not None else "spectator"
@@ -61,18 +59,6 @@ class SceneClient:
         self.notices: list[Any] = []
         self.rtt, self.seq, self.sent = 0.0012, 0, []
         self.mirror = self.game.redact(self.truth, seat)
-
-    def _step(self, rng: random.Random) -> None:
-        """One seeded legal move for each seat to move, never one that ends the round."""
-        for s in self.game.to_move(self.truth):
-            moves = self.game.legal_moves(self.truth, s)
-            rng.shuffle(moves)
-            for move in moves:
-                trial = self.game.copy_state(self.truth)
-                self.game.apply(trial, s, move)
-                if not self.game.round_over(trial):
-                    self.truth = trial
-                    break
 
     # --- what the screen asks of a client -----------------------------------------------------
 
@@ -135,6 +121,26 @@ class SceneClient:
             low = self.game_id == "racing-demon-german"  # (penalties: lowest wins, RG-7)
             best = (min if low else max)(range(count), key=lambda i: totals[i])
             self.table["result"] = {"winner": [NAMES[best]] if best < len(NAMES) else []}
+
+
+@functools.lru_cache(maxsize=None)
+def played(game_id: str, players: int, seed: int, steps: int) -> Any:
+    """A round dealt from ``seed`` and played ``steps`` times round the table by seeded
+    legal moves, never one that ends it (made once; each client takes a copy)."""
+    game = get_game(game_id)
+    truth = game.deal(game.first_setup(players, game.default_options()), random.Random(seed))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        for s in game.to_move(truth):
+            moves = game.legal_moves(truth, s)
+            rng.shuffle(moves)
+            for move in moves:
+                trial = game.copy_state(truth)
+                game.apply(trial, s, move)
+                if not game.round_over(trial):
+                    truth = trial
+                    break
+    return truth
 
 
 @dataclass
