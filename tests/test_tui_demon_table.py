@@ -189,6 +189,17 @@ def test_rd3_twenty_players_at_60x20_names_first_then_the_nearest_in_full_all_in
     assert big.count("│") == 19  # each other player's Line, in full
 
 
+def test_rd2_a_player_shown_by_mark_alone_is_named_in_the_help():
+    """At 60x20 with 20 players and 28 stacks the farthest seats show their mark alone; the
+    help says whose mark is whose, every name whole (issue 29)."""
+    ctl = controller(TableClient(20, seed=5, steps=40))
+    small = lines_of(ctl, 60, 20)
+    assert not any(" Sal " in row for row in small) and any(" t  " in row for row in small)
+    ctl.key("?")
+    helped = "\n".join(lines_of(ctl, 60, 20))
+    assert "Whose pack is whose" in helped and "t Sal" in helped and "b Ada" in helped
+
+
 def test_rd2_owner_marks_are_distinct_for_twenty_seats_and_shown_on_stacks():
     marks = [owner_mark(seat) for seat in range(20)]
     assert len(set(marks)) == 20

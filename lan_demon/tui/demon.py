@@ -19,12 +19,13 @@ Fitting the height (``render`` is given the rows it may use and never uses more)
   rank (German, RG-3); a row too long for the width folds stacks with the same top into
   ``5♥×3`` (for play they are the same place), then wraps;
 * the other players get what is left. Each is *full* — mark, name, Pile count, Pile top and the
-  tops of the four columns — or *compact* — mark, name, Pile count, Pile top. When not everyone
-  fits in full, the seats after yours (clockwise, as around a real table: the players next to
-  you) are full and the rest compact; all are listed in seat order from yours. Only if even
-  the compact list does not fit (beyond 20 players at 60×20, or 20 with some 80 stacks out)
-  do entries drop the name for the mark alone (``b 10 5♥``), and only past that is the tail
-  summed up as "+N more".
+  tops of the four columns — or *compact* — mark, name, Pile count, Pile top. A name is shown
+  whole (a column as wide as the widest, 12 cells at most), never cut (issue 29). When not
+  everyone fits in full, the seats after yours (clockwise, as around a real table: the
+  players next to you) are full and the rest compact; all are listed in seat order from
+  yours. Names come before Lines: when even the compact list does not fit (20 players and
+  many stacks at 60×20), the farthest seats show their mark alone (``q 10 5♥``), and the help
+  (?) says whose mark is whose; only past that is the tail summed up as "+N more".
 * A spectator has no cards of their own: the whole height goes to the stacks and every player.
 """
 
@@ -47,6 +48,7 @@ from lan_demon.tui.style import (Fragments, card4, line, owner_ink, owner_mark, 
 from lan_demon.net.cells import cells, pad
 from lan_demon.tui.facts import NAME_CELLS, name_column
 from lan_demon.tui.table import Controller, GameScreen
+from lan_demon.tui.text import fold
 
 __all__ = ["DemonScreen", "SOURCE_KEYS", "rank_target"]
 LETTERS = PICK_LETTERS  # a place's letter after t: none is a key of its own in any game
@@ -91,6 +93,16 @@ class DemonScreen(GameScreen):
 
     def reset(self) -> None:
         self.choosing, self.options = False, []
+
+    def who_is_who(self, ctl: Controller, width: int) -> Fragments:
+        """Every pack's mark and whose it is: a small terminal at a big table shows some
+        players by their mark alone (their names do not all fit beside the stacks)."""
+        if len(ctl.seats) < 2:
+            return []
+        marks = [[owner_mark(i), ("", f" {short_name(ctl.name(i), NAME_CELLS)}")]
+                 for i in range(len(ctl.seats))]
+        return line(("class:me", " Whose pack is whose (its mark on the table)")) + \
+            fold(marks, width)
 
     # --- keys ------------------------------------------------------------------------------
 

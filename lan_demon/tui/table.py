@@ -57,6 +57,10 @@ class GameScreen:
     def reset(self) -> None:
         """A new round begins."""
 
+    def who_is_who(self, ctl: Controller, width: int) -> Fragments:
+        """What the help says first about the players (nothing unless a game says)."""
+        return []
+
 
 class Controller(TableFacts):
     """The state of one player's (or spectator's) screen: a :class:`~lan_demon.seat.seat.Seat`
@@ -262,8 +266,8 @@ class Controller(TableFacts):
 
     def _body(self, width: int, height: int) -> Fragments:
         if self.help:
-            return help_page([] if self.spectator else list(self.screen.keys),
-                             self.screen.rules, width)
+            return self.screen.who_is_who(self, width) + help_page(
+                [] if self.spectator else list(self.screen.keys), self.screen.rules, width)
         phase = self.phase
         if self.gone:
             return line(("class:warn", " This table is gone")) + wrap(
