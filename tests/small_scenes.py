@@ -22,6 +22,7 @@ from lan_demon.seat.seat import SEAT_KEPT_MINUTES
 from lan_demon.seat.words import presence_words, race_text, rotation_words, shown, split_rule
 from lan_demon.tui.app import screen_for
 from lan_demon.tui.table import Controller
+from tui_fake import Levels
 
 GAMES = ["racing-demon", "racing-demon-german", "racko", "gin-solitaire"]
 COUNTS = [1, 2, 4, 8, 20]
@@ -151,27 +152,18 @@ class Scene:
     ctl: Controller
 
 
-@dataclass
-class Local:
+class Local(Levels):
     """``lan-demon play``'s in-process table as its lobby sees it: the bots' level (``v``),
-    its words from the real :class:`~lan_demon.bots.levels.Choice`, a browser's address."""
+    in the words of the real :class:`~lan_demon.bots.levels.Choice`, a browser's address."""
 
-    game_id: str
-    level: int = 3
-    page_url: str = "http://127.0.0.1:8716/t/3f9c2a7e"
+    page_url = "http://127.0.0.1:8716/t/3f9c2a7e"
 
-    @property
-    def speed(self) -> str:
-        return f"level {self.level}"
-
-    def set_speed(self, label: str) -> None:
-        self.level = int(label.removeprefix("level "))
+    def __init__(self, game_id: str, bots: tuple[str, ...]):
+        super().__init__(3, bots)
+        self.game_id = game_id
 
     def describe(self) -> str:
         return Choice(self.level).describe(self.game_id)
-
-    def level_of(self, name: str) -> int | None:
-        return self.level if "(bot)" in name else None
 
 
 class Witness:
@@ -211,7 +203,7 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
     if players > 1:  # play seats bots beside the person: the level's line is shown
         client.table["seats"][-1].update(name="Zed L3 (bot)", bot=True)
     yield Scene("lobby of lan-demon play", controller(
-        client, local=Local(game_id), speeds=[f"level {n}" for n in range(1, 11)]))
+        client, local=Local(game_id, ("Zed L3 (bot)",)), speeds=[f"level {n}" for n in range(1, 11)]))
 
     client = make("countdown")
     client.table["go"] = NOW + 3

@@ -15,7 +15,7 @@ from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
 from lan_demon.seat import Seat
 from lan_demon.tui.table import GameScreen
-from tui_fake import FakeClient, controller, seats
+from tui_fake import FakeClient, Levels, controller, seats
 from tui_harness import Keys, drive
 
 pytestmark = pytest.mark.timeout(120)
@@ -140,33 +140,12 @@ def test_without_a_captain_field_seat_0_is_the_captain():
     assert not other.captain and "Waiting for Tess (captain) to start" in shown(other)
 
 
-class _Levels:
-    """What ``play``'s LocalTable shows the lobby: a level (``speed`` is its label), the words
-    for it, and which seats are its bots."""
-
-    def __init__(self, level: int = 2, bots: tuple[str, ...] = ("Ada (bot)",)):
-        self.level, self.bots = level, bots
-
-    @property
-    def speed(self) -> str:
-        return f"level {self.level}"
-
-    def set_speed(self, label: str) -> None:
-        self.level = int(label.removeprefix("level "))
-
-    def describe(self) -> str:
-        return f"strategy{self.level}, {self.level} s a card"
-
-    def level_of(self, name: str) -> int | None:
-        return self.level if name in self.bots else None
-
-
 def test_the_lobby_offers_the_levels_the_controller_is_given():
     """Controller(speeds=...): the labels v steps through, shown in the lobby with what the
     level plays; with none given (no bots at the table), v does nothing and nothing is shown."""
     from lan_demon.tui.table import Controller
     labels = [f"level {n}" for n in range(1, 11)]
-    local = _Levels(9)
+    local = Levels(9)
     ctl = Controller(lobby(), GameScreen(), local=local,  # type: ignore[arg-type]
                      speeds=labels)
     assert "v/V bots' level: 9 of 10 — strategy9, 9 s a card" in shown(ctl)
@@ -201,7 +180,7 @@ def test_the_lobby_gives_the_games_real_number_of_rounds():
 
 
 def test_in_play_every_bot_shows_its_level_and_v_changes_it():
-    local = _Levels(2)
+    local = Levels(2)
     ctl, _ = controller(lobby(), local=local, speeds=[f"level {n}" for n in range(1, 11)])
     assert "Ada (bot)              level 2 · ready" in shown(ctl)  # one "bot" is enough
     ctl.key("v")
@@ -693,7 +672,7 @@ def test_rd12_rk4_a_refusal_names_seats_by_name_not_index():
 def test_plays_lobby_shows_where_a_browser_sits_down():
     """Issue 28: `play` serves its table to browsers too; the address it printed went under
     the full screen at once, so the lobby says it (and how phones get in: host --lan)."""
-    local = _Levels(2)
+    local = Levels(2)
     ctl, _ = controller(lobby(), local=local, speeds=[f"level {n}" for n in range(1, 11)])
     assert "browser" not in shown(ctl)  # (no page: --no-web)
     local.page_url = "http://127.0.0.1:8700/"

@@ -92,3 +92,24 @@ def controller(client: FakeClient, **kw: Any) -> tuple[Controller, FakeOutput]:
     out = FakeOutput()
     ctl.output = out
     return ctl, out
+
+
+class Levels:
+    """What ``play``'s LocalTable shows the lobby: a level (``speed`` is its label), the words
+    for it, and which seats are its bots."""
+
+    def __init__(self, level: int = 2, bots: tuple[str, ...] = ("Ada (bot)",)):
+        self.level, self.bots = level, bots
+
+    @property
+    def speed(self) -> str:
+        return f"level {self.level}"
+
+    def set_speed(self, label: str) -> None:
+        self.level = int(label.removeprefix("level "))
+
+    def describe(self) -> str:
+        return f"strategy{self.level}, {self.level} s a card"
+
+    def level_of(self, name: str) -> int | None:
+        return self.level if name in self.bots else None
