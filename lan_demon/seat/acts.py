@@ -139,26 +139,36 @@ def key_map(seat: Any) -> dict[str, dict[str, Any]]:
 class KeyHelp:
     """One line of a game's keys: the key as written (``1-4``, ``space``, ``letter``), what
     it does, and whether a keyboard on the page does it too (some are the terminal's own:
-    its "choose the place", the page's long press)."""
+    its "choose the place", the page's long press); ``short``: the words in one, for a
+    status line too narrow for them all (60 columns: issue 29), when ``words`` are longer."""
 
     key: str
     words: str
     page: bool = True
+    short: str = ""
+
+    @property
+    def brief(self) -> str:
+        """The words in the fewest: ``short`` if it has one."""
+        return self.short or self.words
 
 
 HINT = KeyHelp("h", "hint")
 CANCEL = KeyHelp("esc", "cancel")
 #: Each game's keys in the one order: its moves, then the hint, then cancel.
 GAME_KEYS: dict[str, list[KeyHelp]] = {
-    "DemonSeat": [KeyHelp("1-4", "play a column"), KeyHelp("p", "play the Pile top"),
-                  KeyHelp("w", "play the waste top"), KeyHelp("space", "turn the Pack"),
-                  KeyHelp("s", "vote stuck"), KeyHelp("t", "choose the place", page=False),
+    "DemonSeat": [KeyHelp("1-4", "play a column", short="column"),
+                  KeyHelp("p", "play the Pile top", short="Pile"),
+                  KeyHelp("w", "play the waste top", short="waste"),
+                  KeyHelp("space", "turn the Pack", short="Pack"),
+                  KeyHelp("s", "vote stuck", short="stuck"),
+                  KeyHelp("t", "choose the place", page=False, short="choose"),
                   KeyHelp("h", "hint", page=False), KeyHelp("esc", "cancel", page=False)],
-    "RackOSeat": [KeyHelp("n", "draw"), KeyHelp("d", "take the Discard"),
+    "RackOSeat": [KeyHelp("n", "draw"), KeyHelp("d", "take the Discard", short="Discard"),
                   KeyHelp("1-9,0", "slot 5…50"), KeyHelp("x", "discard drawn"),
                   HINT, CANCEL],
-    "GinSeat": [KeyHelp("n", "draw"), KeyHelp("letter", "discard that card"),
-                KeyHelp("K letter", "knock, y confirms", page=False),
+    "GinSeat": [KeyHelp("n", "draw"), KeyHelp("letter", "discard that card", short="discard"),
+                KeyHelp("K letter", "knock, y confirms", page=False, short="knock"),
                 KeyHelp("B", "Big Gin"), HINT, KeyHelp("esc", "cancel", page=False)],
 }
 #: The keys every table has, after its game's.

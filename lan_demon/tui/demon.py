@@ -35,7 +35,7 @@ from typing import Any
 
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play
-from lan_demon.seat.acts import SOURCE_KEYS
+from lan_demon.seat.acts import SOURCE_KEYS, key_help
 from lan_demon.games.demon_scoring import running_score
 from lan_demon.games.demon_stacks import same_next
 from lan_demon.seat.acts import PICK_LETTERS
@@ -58,8 +58,7 @@ GAP = 2  # spaces between two entries on a row
 
 class DemonScreen(GameScreen):
     rules = CLASSIC_RULES
-    brief = {"1-4": "column", "p": "Pile", "w": "waste", "space": "Pack", "s": "stuck",
-             "t": "choose", "h": "highlight", "esc": "cancel"}
+    brief = {k.key: k.brief for k in key_help("DemonSeat")}
 
     def __init__(self, coach: Any = None, german: bool = False) -> None:
         """``coach`` makes each round's review: ``coach(game, seat, names, start)``, an object

@@ -48,6 +48,7 @@ def fit(frags: Fragments, width: int) -> Fragments:
 
 class GinScreen(GameScreen):
     keys = [(k.key, k.words) for k in key_help("GinSeat")]
+    brief = {k.key: k.brief for k in key_help("GinSeat")}
     rules = """
 GS-1 You against the Joker: 52 cards and one Joker. A = 1, 2–10 as numbered, J Q K = 10.
 GS-2 You get 11 cards; the Joker is shuffled into the other 41, the Draw pile.

@@ -58,6 +58,7 @@ def beside(left: list[Fragments], right: list[Fragments], left_width: int,
 
 class RackOScreen(GameScreen):
     keys = [(k.key, k.words) for k in key_help("RackOSeat")]
+    brief = {k.key: k.brief for k in key_help("RackOSeat")}
     rules = """
 RK-1 2–4 players. Cards 1–40 for two players, 1–50 for three, 1–60 for four.
 RK-2 The highest cut deals ten cards each, into slots 50 down to 5. A rack is never

@@ -360,9 +360,10 @@ class Controller(TableFacts):
             return rows
         tail = ["? help", "q leave"] if self.confirm is None else []  # (q would stay)
         hints = key_hints(self)
-        brief = getattr(self.screen, "brief", {}) if self.phase == "playing" else {}
-        short = [f"{h.split(' ', 1)[0]} {brief[h.split(' ', 1)[0]]}"
-                 if h.split(" ", 1)[0] in brief else h for h in hints]
+        keys = list(self.screen.keys)
+        short = hints
+        if hints == [f"{k} {what}" for k, what in keys]:  # the game's keys: they have short words
+            short = [f"{k} {self.screen.brief.get(k, what)}" for k, what in keys]
         for words in (hints, short):
             rows = hint_rows(words + tail, width)
             if len(rows) <= 2:
