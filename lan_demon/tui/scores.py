@@ -41,7 +41,9 @@ def score_board(ctl: TableFacts, width: int) -> Fragments:
         winners = [shown.get(w, w) for w in (table.get("result") or {}).get("winner", [])]
         won = "" if not winners else f" — the winner: {winners[0]}" if len(winners) == 1 \
             else f" — a tie: {names_list(winners, most=len(winners))} share the win"
-        out = line(("class:me", " Match over"), ("class:good", won))
+        out = line(("class:me", " Match over"), ("class:good", won)) \
+            if cell_count(f" Match over{won}") < width else \
+            line(("class:me", " Match over")) + wrap(won.removeprefix(" — "), width, "class:good")
     else:
         rounds = ctl.client.config.get("rounds") or ctl.client.game.default_rounds()
         of = f" of {rounds}" if rounds else ""
@@ -203,7 +205,7 @@ def footer(ctl: TableFacts, width: int) -> Fragments:
     waiting = [s["name"] for s in people if not s.get("ready")]
     said = (f" ready: {', '.join(ready) or 'nobody yet'}" +
             (f" · not yet: {', '.join(waiting)}" if waiting else ""))
-    if len(said) > width:
+    if cell_count(said) >= width:
         said = f" ready: {len(ready)} of {len(people)} people"
     return checked + out + line(("class:dim", said))
 

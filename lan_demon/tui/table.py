@@ -217,7 +217,7 @@ class Controller(TableFacts):
         self.size = (width, height)
         if self.too_small(width, height):
             return self._too_small(width, height)
-        status = self._status_rows(width)  # the bottom rows: a sentence, or the keys
+        status = self._status_rows(width, height)  # the bottom rows: a sentence, or the keys
         top = lines_of(self._alarms(width) + self._question(width))
         foot = lines_of(self._footer(width))  # stays on every page
         room = height - 1 - len(status) - len(top) - len(foot)
@@ -342,17 +342,19 @@ class Controller(TableFacts):
         gap = " " * max(0, width - cells(text) - cells(right))
         return [("class:title", text + gap + right), ("", "\n")]
 
-    def _status_rows(self, width: int) -> list[Fragments]:
-        """The status line: what the seat says now, wrapped to at most :data:`SAID_ROWS`
-        rows, its rule id after it; else the keys of this moment, whole, on as few rows as
-        they take — in the screen's short words when their full words take more than two
-        (a dropped hint is a key nobody learns)."""
+    def _status_rows(self, width: int, height: int = MIN_HEIGHT) -> list[Fragments]:
+        """The status line: what the seat says now, wrapped, its rule id after it (a
+        sentence longer than :data:`SAID_ROWS` rows, or a quarter of a tall screen, is only
+        text no seat writes: it ends with "…" there); else the keys of this moment, whole,
+        on as few rows as they take — in the seat's short words when their full words take
+        more than two (a dropped hint is a key nobody learns)."""
         now = self.clock()
         if self.flash_text and now < self.flash_until:
             rule = f"({self.flash_rule})" if self.flash_rule else ""
             said = wrap_lines(f"{self.flash_text} {rule}", width - 1, " ", "   ")
-            if len(said) > SAID_ROWS:  # longer than a glance: the rule id stays
-                said = said[:SAID_ROWS]
+            most = max(SAID_ROWS, height // 4)
+            if len(said) > most:  # the rule id stays
+                said = said[:most]
                 said[-1] = said[-1].rsplit(" ", 1)[0] + " … " + rule
             rows = [[("class:flash", row)] for row in said]
             if rule and said[-1].endswith(rule):
