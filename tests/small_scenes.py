@@ -28,6 +28,9 @@ GAMES = ["racing-demon", "racing-demon-german", "racko", "gin-solitaire"]
 COUNTS = [1, 2, 4, 8, 20]
 SIZES = [(60, 20), (80, 24)]
 NOW = 1000.0
+#: a key as the help writes it -> the keys a person presses for it
+PRESS = {"1-4": ["1"], "1-9,0": ["1"], "letter": ["a"], "K": ["K", "a"], "space": ["space"],
+         "esc": ["escape"], "t": ["t", "1"], "d": ["d"]}
 
 #: Names as a big table has them: up to 12 terminal cells (the arbiter's limit, issue 29),
 #: two alike told apart, wide emoji, a bot with its level, a long bot name.
@@ -225,6 +228,13 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
         ctl = controller(client)
         ctl.flash(*split_rule(words), seconds=30)
         yield Scene(f"playing, said: {words}", ctl)
+    for key, _ in controller(client).screen.keys:  # each of the game's keys, pressed once
+        press = PRESS.get(key.split()[0], key.split()[0][0])
+        ctl = controller(client)
+        for k in press:
+            ctl.key(k)
+        ctl.flash_until = NOW + 1  # what it said is still on the status line
+        yield Scene(f"playing, after {' '.join(press)}", ctl)
     ctl = controller(client)
     ctl.key("q")  # "leave? the seat is kept a while"
     yield Scene("playing, the leave question", ctl)
