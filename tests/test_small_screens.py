@@ -6,8 +6,9 @@ spectator's table, the help, the banner, the scores and the match end) is drawn 
 every page of it, and fails on:
 
 * a row wider than the terminal (in cells: emoji take two) or more rows than it has;
-* a cut line — anything the safety net ``clip_line`` had to cut off, or text a screen cut
-  with its own slice;
+* a cut line — anything the safety nets ``clip_line`` and ``keep_rows`` had to cut off (a
+  row past the right edge, a row below the bottom), or text a screen cut with a slice of its
+  own (the second test);
 * a cut word — a name shortened (``fit_name``, ``short``, ``cells.fit``: the name is shown
   whole or not at all), or a word on the small screen that is only the start of a word the
   same screen shows whole when it has room (``demon, a car``, ``Quin12`` for Quincy), or an
@@ -63,6 +64,7 @@ def cuts(monkeypatch: pytest.MonkeyPatch) -> Cuts:
     found = Cuts()
     watched = {
         "clip_line": (style.clip_line, lambda frags, width: text_of(frags), text_of),
+        "keep_rows": (style.keep_rows, lambda rows, height: rows_text(rows), rows_text),
         "fit_name": (sys.modules["lan_demon.seat.words"].fit_name,
                      lambda name, width: name, str),
         "short_name": (sys.modules["lan_demon.seat.words"].short_name,
@@ -78,6 +80,11 @@ def cuts(monkeypatch: pytest.MonkeyPatch) -> Cuts:
             if getattr(module, name, None) is real:
                 monkeypatch.setattr(module, name, found.spy(name, real, given, shown))
     return found
+
+
+def rows_text(rows: list[Any]) -> str:
+    """Rows of fragments as text, blank rows at the end left out (dropping those is no cut)."""
+    return "\n".join(text_of(r) for r in rows).rstrip()
 
 
 def pages(ctl: Any, width: int, height: int) -> list[list[str]]:

@@ -139,6 +139,12 @@ def line(*parts: Fragments | tuple[str, str] | str) -> Fragments:
     return out + [("", "\n")]
 
 
+def keep_rows(rows: list[Fragments], height: int) -> list[Fragments]:
+    """The first ``height`` rows (a safety net like :func:`clip_line`: a screen is laid out
+    to fit, and tests/test_small_screens.py fails on any row it drops that is not blank)."""
+    return rows[:max(0, height)]
+
+
 def clip_line(frags: Fragments, width: int) -> Fragments:
     """One line cut to ``width`` terminal cells (a safety net: screens are laid out to fit,
     and tests/test_small_screens.py fails on anything it cuts)."""

@@ -25,7 +25,7 @@ from lan_demon.tui.deal_words import deal_rows
 from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, starting
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
 from lan_demon.tui.scores import footer, score_board
-from lan_demon.tui.style import Fragments, clip_line, line
+from lan_demon.tui.style import Fragments, clip_line, keep_rows, line
 from lan_demon.tui.text import help_page, hint_rows, join_lines, lines_of, wrap, wrap_lines
 
 FLASH_SECONDS = 2.5
@@ -224,7 +224,7 @@ class Controller(TableFacts):
         body = self._paged(lines_of(self._body(width, room)), room, width)
         rows = lines_of(self._title(width)) + top + body
         rows += [[]] * max(0, height - len(status) - len(foot) - len(rows))
-        rows = [clip_line(r, width) for r in (rows + foot)[: height - len(status)]]
+        rows = [clip_line(r, width) for r in keep_rows(rows + foot, height - len(status))]
         return join_lines(rows + status[:-1]) + status[-1]
 
     def _too_small(self, width: int, height: int) -> Fragments:
