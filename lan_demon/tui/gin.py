@@ -34,7 +34,7 @@ from lan_demon.seat.gin import LETTERS, GinSeat, Layout, phase_text, result_text
 from lan_demon.net.cells import cells, pad
 from lan_demon.tui.style import Fragments, card_fragments, clip_line, line
 from lan_demon.tui.table import Controller, GameScreen
-from lan_demon.tui.text import advice_lines, fold, join_lines, lines_of, wrap
+from lan_demon.tui.text import advice_lines, fold, join_lines, lines_of
 
 __all__ = ["GinScreen", "LETTERS", "Layout"]
 CARD_WIDTH = 6  # " a" + " 10♥" at most

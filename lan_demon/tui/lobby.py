@@ -16,7 +16,7 @@ from lan_demon.seat.seat import not_ready_words
 from lan_demon.tui.facts import NAME_CELLS, TableFacts, split_level
 from lan_demon.tui.scores import rounds_text
 from lan_demon.tui.style import Fragments, line, text_of
-from lan_demon.tui.text import names_list, wrap, wrap_lines
+from lan_demon.tui.text import wrap, wrap_lines
 
 #: GS-9: what a Gin Solitaire table's deals mean for its players (PROTOCOL.md §16), said in
 #: the lobby before anyone plays. Duplicate is the default; its price is said plainly.

@@ -13,7 +13,7 @@ from typing import Any
 
 from lan_demon.seat.scores import (PARTS, SCORE_WORD, ending_text, knocked_with,
                                    lower_is_better, order, parts_of, rounds_text, running,
-                                   short, sides)
+                                   sides)
 from lan_demon.seat.scores import part as _part
 from lan_demon.net.cells import cells as cell_count
 from lan_demon.net.cells import pad
