@@ -254,10 +254,12 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
         client = make()
         client.seat = client.game.to_move(client.truth)[0]
         client.mirror = client.game.redact(client.truth, client.seat)
-        ctl = controller(client, coach=coach_for(game_id))
-        ctl.key("h" if game_id == "racko" else "H")
-        ctl.flash_text = ""
-        yield Scene("playing, the advice", ctl)
+        for presses in (1, 2):  # the advice, then the numbers behind it
+            ctl = controller(client, coach=coach_for(game_id))
+            for _ in range(presses):
+                ctl.key("h")
+            ctl.flash_text = ""
+            yield Scene(f"playing, the advice (h ×{presses})", ctl)
 
     ctl = controller(client)
     ctl.reconnecting, ctl.reconnect_since = True, NOW - 60
