@@ -172,12 +172,12 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
         if lay.points is None:
             facts = "…" if lay.unknown else ""
         elif lay.discard is not None:
-            facts = f" · deadwood {lay.points} after the best discard"
+            facts = f" · deadwood {lay.points} without {lay.discard.symbol}"
         else:
             facts = f" · deadwood {lay.points}"
         out = line(("class:me", f" Your hand ({size} cards{facts})"))
         per_line = max(1, (width - 16) // CARD_WIDTH)
-        labels = {"meld": "meld", "deadwood": "deadwood", "discard": "best discard",
+        labels = {"meld": "meld", "deadwood": "deadwood", "discard": "spare card",
                   "hand": "hand"}
         for kind, cards in lay.groups:
             for start in range(0, len(cards), per_line):
@@ -216,7 +216,8 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
         if phase == FIRST_DISCARD:
             return [("class:key", " Discard one card face down to begin:"),
                     ("", f" its letter ({lay.letter(lay.discard)} discards "
-                     f"{lay.discard.symbol}, the best)" if lay.discard else " its letter")]
+                     f"{lay.discard.symbol}: the least deadwood left)" if lay.discard else
+                     " its letter")]
         if phase == DRAW:
             return [("class:key", " n"), ("", " draws the top card")]
         if self.knocking:
@@ -231,8 +232,8 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
                     ("", f" K {lay.letter(lay.discard)} knocks with {lay.discard.symbol}; "
                      f"a letter alone discards")]
         return [("class:key", " Discard a card:"),
-                ("", f" its letter ({lay.letter(lay.discard)} discards {lay.discard.symbol}, "
-                 "the best)" if lay.discard else " its letter")]
+                ("", f" its letter ({lay.letter(lay.discard)} discards {lay.discard.symbol}: "
+                 "the least deadwood left)" if lay.discard else " its letter")]
 
     @staticmethod
     def _result_text(result: dict[str, Any] | None) -> str:

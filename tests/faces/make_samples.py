@@ -96,7 +96,7 @@ faces["gin_playing"] = common("gin-solitaire", "playing", 3, 0,
     table={"hand": [{"card": c, "letter": l, "meld": m, "group": "meld" if m is not None else "deadwood"} for c, l, m in gin_hand],
            "drawn": "7S", "phase": "discard", "phase_words": "discard, knock or Big Gin (GS-4, GS-6)", "unknown": False,
            "best_discard": "KS", "draw_count": 30, "discards": 2, "big_gin": False, "result": None,
-           "deadwood": 31, "prompt": "Discard a card: its letter (k discards K♠, the best)", "can_knock": False,
+           "deadwood": 31, "prompt": "Discard a card: its letter (k discards K♠: the least deadwood left)", "can_knock": False,
            "others": [{"seat": 1, "name": "Bo", "state": "draw", "draw": 31}, {"seat": 2, "name": "Cy", "state": "knock", "draw": 25}]})
 faces["gin_knock_question"] = dict(faces["gin_playing"], acts=[], question={"words": "Knock with 2♣ face down, deadwood 8?",
     "yes": {"do": "knock", "card": "2C", "sure": True}, "no": {"do": "dismiss"}, "yes_label": "Knock", "no_label": "Keep playing"})

@@ -5,7 +5,7 @@
    confirm), Big Gin, the hint, the other seats. Tapping a card sends `card`: the seat
    discards it when a discard is due and says why not otherwise. */
 const Gin = (() => {
-  const GROUPS = {meld: "meld", deadwood: "deadwood", discard: "best discard", hand: "hand"};
+  const GROUPS = {meld: "meld", deadwood: "deadwood", discard: "spare card", hand: "hand"};
   function draw(f, ctx) {
     const {h, button, actButton, send, ui} = ctx;
     const t = f.table;
