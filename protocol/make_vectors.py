@@ -482,6 +482,18 @@ def _flood() -> dict[str, Any]:
     return s.find("a2c", kind("error", code="rate_limited"))
 
 
+def _names() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Names (§4.5), at a table of their own whose session is not kept: Ann sits; a second
+    player asking for "ANN" is the same name and sits as "ANN ²" (its welcome says so); a
+    name of nothing but a flag (regional indicators, dropped) is refused ``malformed``."""
+    s = Session("names", vector_settings("racing-demon", players=3, seed=12060))
+    s.request("ann", "hello", 100.0, name="Ann", role="player")
+    s.request("two", "hello", 100.0, name="ANN", role="player")
+    s.request("nil", "hello", 100.0, name="\U0001F1E9\U0001F1EA", role="player")
+    return (s.find("a2c", kind("welcome"), "two"),
+            s.find("a2c", kind("error", code="malformed"), "nil"))
+
+
 def _broken() -> dict[str, Any]:
     """An arbiter whose snapshot handler fails, as a bug would: the request is answered
     ``internal`` (and one line is logged, swallowed here) and the arbiter goes on serving."""
@@ -889,6 +901,11 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "Racing Demon: a move still held in the fairness window when the round ended")
     add("a2c_welcome_moved_up", a2c(kind("welcome", re=0), session=es),
         "unasked, re 0: a lobby leave moved this seat up (its new seat number)")
+    taken, nameless = _names()
+    add("a2c_welcome_name_taken", taken,
+        "a seat taken under another name: \"ANN\" asked for, \"Ann\" seated, so \"ANN ²\" (§4.5)")
+    add("a2c_error_malformed_name", nameless,
+        "a name with nothing to show (a flag's regional indicators are dropped): no seat (§4.5)")
     add("a2c_snap_lobby", a2c(kind("snap"), "ann"), "a snapshot before the match (no state)")
     add("a2c_snap_spectator", a2c(kind("snap"), "eve"),
         "a spectator's snapshot in play: the public state")
@@ -1211,6 +1228,8 @@ def main() -> None:
     assert by_name["a2c_error_malformed_re"]["re"] == 7
     assert by_name["a2c_error_rate_limited"]["re"] == 5
     assert by_name["a2c_welcome_moved_up"]["seat"] == 0
+    assert by_name["a2c_welcome_name_taken"]["name"] == "ANN ²"
+    assert "needs a name" in by_name["a2c_error_malformed_name"]["reason"]
     assert by_name["a2c_error_slow_down"]["wait"] == 0.75  # 1 s earned at 101.25, asked at 101.5
     assert [m["t"] for m in by_name["a2c_batch"]] == ["welcome", "probe"]
     sealed, private = by_name["pub_update_move_private"], by_name["a2c_private_move_rd_turn"]

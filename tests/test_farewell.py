@@ -128,10 +128,10 @@ def test_play_leaves_the_final_scores_in_the_terminal_like_join_and_host():
         "You left the table after 2 rounds; the match ended there."
     assert last_word({"phase": "playing", "results": []}) == \
         "You left the table during round 1; the match ended there."  # not "after 0 rounds"
-    seats = [{"name": "you", "bot": False}, {"name": "Ada L2 (bot)", "bot": True}]
+    seats = [{"name": "you", "bot": False}, {"name": "Ada L2", "bot": True}]
     assert last_word({"phase": "between", "results": [{}], "seats": seats, "totals": [-13, 6]}) \
         == "You left the table after 1 round; the match ended there. Totals: you -13, " \
-           "Ada (bot) 6."  # (found in my trial: the standings went with the screen)
+           "Ada L2 6."  # (found in my trial: the standings went with the screen)
     assert "during round 1" in last_word({"phase": "countdown"})
     assert last_word({"phase": "lobby"}) == "You left the table before the match began."
 

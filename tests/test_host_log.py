@@ -107,15 +107,16 @@ def test_a_resumed_table_is_news_only_from_where_it_stood():
     assert log.getvalue() == ""
 
 
-def test_a_bot_s_level_is_said_as_the_lobby_says_it_and_the_final_table_explains_the_mark():
+def test_a_bot_is_named_with_its_level_as_on_every_screen_and_the_final_table_explains_it():
     """Found in a newcomer's trial: "Robo" on the table, "Robo L2" in the terminal's final
-    table, read as another name. The log says the level as the lobby does; the final table
-    keeps the mark (the level is worth keeping) and says under it what the mark is."""
+    table, read as another name. One rule now (issue 29): the name with its level, "Robo L2",
+    on every screen, in the log (which marks a bot's seat, as the lobby does) and the final
+    table, which says under it what the mark is."""
     from lan_demon.commands.results import format_table
-    now = Look({"Robo L2": (True, "here"), "Ada L3 (bot)": (True, "here")}, "lobby")
+    now = Look({"Robo L2": (True, "here"), "Ada L3": (True, "here")}, "lobby")
     said = news(Look(), now, table([], captain=None))
-    assert said == ["Robo (bot, level 2) took seat 1",  # two between two looks: by seat
-                    "Ada (bot, level 3) took seat 2"]
+    assert said == ["Robo L2 (bot) took seat 1",  # two between two looks: by seat
+                    "Ada L3 (bot) took seat 2"]
     result = {"game": "racing-demon", "seed": 1, "rounds": [{"scores": {"Ann": 3, "Robo L2": 5}}],
               "totals": {"Ann": 3, "Robo L2": 5}, "winner": ["Robo L2"]}
     assert format_table(result).endswith("winner: Robo L2\n(L2 after a bot's name: its level, "

@@ -21,6 +21,7 @@ from lan_demon.commands.local_table import LEVEL_LABELS, TableBots, start_local_
 from lan_demon.games import GAME_IDS, get_game
 from lan_demon.net.client import Client
 from lan_demon.net.server import ArbiterServer
+from lan_demon.net.cells import cells
 from lan_demon.tui.facts import split_level
 
 pytestmark = pytest.mark.timeout(30)
@@ -92,14 +93,16 @@ def test_an_explicit_strategy_or_speed_wins_over_the_level():
 
 
 def test_a_level_in_a_name_survives_the_arbiters_name_limit_and_reads_back():
-    from lan_demon.net.seats import NAME_LIMIT
+    """A bot's name is "Ada L7" on every screen: the mark always fits the arbiter's limit."""
+    from lan_demon.net.names import NAME_CELLS, seat_name
     for n in LEVELS:
-        for suffix in ("", " (bot)"):
-            name = bot_name("Bartholomew the Great", n, suffix)
-            assert len(name) <= NAME_LIMIT and name.endswith(f" L{n}{suffix}")
-            assert split_level(name) == (name.replace(f" L{n}", ""), n)
-            assert split_level(name + " (2)")[1] == n  # the arbiter's unique-name suffix
-    assert split_level("Ada (bot)") == ("Ada (bot)", None)
+        name = bot_name("Bartholomew the Great", n)
+        assert seat_name(name) == name and name.endswith(f" L{n}")
+        assert cells(name) <= NAME_CELLS
+        assert split_level(name) == (name.replace(f" L{n}", ""), n)
+        assert split_level(name + " ²")[1] == n  # the arbiter's mark for a name taken
+    assert bot_name("Ada", 7) == "Ada L7" and bot_name("🃏Bob🎉", 10) == "🃏Bob🎉 L10"
+    assert split_level("Ada") == ("Ada", None)
     assert split_level("L7") == ("L7", None) and split_level("Al L11")[1] is None
 
 
@@ -138,10 +141,10 @@ def test_play_table_bots_play_their_level_and_v_changes_strategy_and_pace():
         table.add_bots(2)
         until(lambda: len(table.bots) == 2, what="two bots seated")
         names = [b.client.name for b in table.bots]
-        assert names == ["Ada (bot)", "Bea (bot)"]
+        assert names == ["Ada", "Bea"]  # play's level changes with v: not in the name
         assert table.speed == "level 3" and table.speed in LEVEL_LABELS
         assert all(b.speed == level(3).profile("racko") for b in table.bots)
-        assert table.level_of("Ada (bot)") == 3 and table.level_of("Tess") is None
+        assert table.level_of("Ada") == 3 and table.level_of("Tess") is None
         table.set_speed("level 9")
         assert table.level == 9 and table.describe() == \
             f"{level(9).words} — {strongest('racko')}, {level(9).pace.median:g} s to think"
@@ -181,7 +184,7 @@ def test_the_lobby_of_a_real_play_table_shows_each_bots_level():
         ctl = table_for(person, host=True, local=table, speeds=LEVEL_LABELS)
         until(lambda: (person.poll(0.01) or True) and len(ctl.seats) == 3, what="3 seats")
         text = text_of(ctl.render(80, 24))
-        assert text.count("(bot)              level 7") == 2 and "Ada (bot)" in text, text
+        assert text.count("   bot, level 7 · ") == 2 and "Ada          bot" in text, text
         assert f"v/V bots' level: 7 of 10 — {level(7).words} — {strongest('racing-demon')}, " \
                f"a card every {level(7).pace.median:g} s" in text, text
         person.close()
@@ -200,12 +203,12 @@ def test_host_bots_are_named_with_their_level_and_play_it(monkeypatch):
     try:
         bots.add(2)
         until(lambda: len(bots.bots) == 2, what="two bots seated")
-        assert [b.client.name for b in bots.bots] == ["Ada L6 (bot)", "Bea L6 (bot)"]
+        assert [b.client.name for b in bots.bots] == ["Ada L6", "Bea L6"]
         assert all(b.speed is FLAT_OUT and b.strategy.name == level(6).strategy("racing-demon")
                    for b in bots.bots)
         until(lambda: all(b.done for b in bots.bots), what="the bots' match to end")
         seats = server.arbiter.seats
-        assert [s.name for s in seats] == ["Ada L6 (bot)", "Bea L6 (bot)"]
+        assert [s.name for s in seats] == ["Ada L6", "Bea L6"]
     finally:
         bots.close()
         server.stop()
@@ -223,7 +226,8 @@ def test_host_with_bots_plays_a_whole_match_and_prints_the_level_in_the_result(
                  *secure])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "Ada L10 (bot)" in out and "Bea L10 (bot)" in out, out
+    assert "Ada L10 (bot) took seat 1" in out and "winner: " in out, out  # the log marks bots
+    assert "Ada L10 +" in out and " Ada L10 Bea L10" in out, out  # the same name everywhere
     assert f"seating 2 bots at level 10: {level(10).words} — {strongest('racing-demon')}, " \
            "a card every 0.001 s" in out
 
@@ -251,13 +255,14 @@ def test_play_and_host_default_to_the_same_level():
     assert PLAY_LEVEL == DEFAULT_LEVEL and level(DEFAULT_LEVEL).pace.name == PLAY_SPEED
 
 
-def test_the_table_shows_a_bots_name_without_its_level_mark():
-    """Cut to a column, "Ada L10" read "Ada L1" during play: only the lobby shows the level."""
+def test_the_table_shows_a_bots_name_whole_with_its_level_mark():
+    """One rule on every screen (issue 29): a bot's name with its level, "Ada L10", whole —
+    the arbiter seats at most 12 cells, so no column cuts it to "Ada L1"."""
     from types import SimpleNamespace
 
     from lan_demon.tui.facts import TableFacts
-    facts = SimpleNamespace(seats=[{"name": "Ada L10 (bot)", "bot": True},
+    facts = SimpleNamespace(seats=[{"name": "Ada L10", "bot": True},
                                    {"name": "Cal L7", "bot": False}])
-    assert TableFacts.name(facts, 0) == "Ada (bot)"
+    assert TableFacts.name(facts, 0) == "Ada L10"
     assert TableFacts.name(facts, 1) == "Cal L7"  # a person's name is theirs, mark or not
     assert TableFacts.name(facts, 5) == "seat 5"

@@ -59,7 +59,7 @@ class DealtClient(FakeClient):
 
 def seat_in(phase: str) -> Seat:
     client = DealtClient(table={"phase": "lobby", "captain": 0,
-                                "seats": seats("Tess", "Bob L4 (bot)", ready=(1,), bots=(1,))},
+                                "seats": seats("Tess", "Bob L4", ready=(1,), bots=(1,))},
                          config={"rounds": 3})
     seat = Seat(client, clock=client.clock)  # type: ignore[arg-type]
     table = client.table
@@ -78,7 +78,7 @@ def seat_in(phase: str) -> Seat:
                                                         "next_at": client.clock.now + 30}))
         seat.pump()
     if phase == "over":
-        result = {"totals": {"Tess": 7, "Bob L4 (bot)": -3}, "winner": ["Tess"]}
+        result = {"totals": {"Tess": 7, "Bob L4": -3}, "winner": ["Tess"]}
         table.update(phase="over", result=result)
         client.notices.append(Notice("match_end", data={"result": result}))
         seat.pump()

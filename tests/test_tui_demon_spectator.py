@@ -14,7 +14,6 @@ from lan_demon.commands.local_table import start_local_table
 from lan_demon.games.cards import Card
 from lan_demon.net.client import Client
 from lan_demon.tui.demon import DemonScreen
-from lan_demon.tui.demon_words import short_name
 from lan_demon.tui.style import text_of
 from lan_demon.tui.table import Controller
 
@@ -58,9 +57,9 @@ def test_rd3_a_spectator_sees_every_pile_top_and_line_top_and_no_hidden_card():
         view = watcher.view()
         text = text_of(ctl.render(120, 40))
         for seat, p in enumerate(view["players"]):
-            name = f" {short_name(ctl.name(seat), 6)}"
+            name = f" {ctl.name(seat)}"  # whole: a seated name fits every full entry
             row = next(r for r in text.split("\n") if name in r)
-            entry = row[row.index(name):row.index(name) + 38]  # this player's entry only
+            entry = row[row.index(name):row.index(name) + 44]  # this player's entry only
             for code in [c for c in [p["pile_top"]] + [col[-1] for col in p["columns"]] if c]:
                 assert Card.from_data(code).symbol in entry, (entry, code)
         ctl.key("p")

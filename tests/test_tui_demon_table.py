@@ -26,9 +26,8 @@ from lan_demon.tui.table import Controller
 
 pytestmark = pytest.mark.timeout(120)
 
-NAMES = ["Tess", "Ada (bot)", "Bea (bot)", "Cy (bot)", "Dot (bot)", "Eli (bot)", "Flo (bot)",
-         "Gus (bot)", "Hal (bot)", "Ivy (bot)", "Jo (bot)", "Kit (bot)", "Lu (bot)", "Mo (bot)",
-         "Ned (bot)", "Oz (bot)", "Pam (bot)", "Quin (bot)", "Rex (bot)", "Sal (bot)"]
+NAMES = ["Tess", "Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit",
+         "Lu", "Mo", "Ned", "Oz", "Pam", "Quin", "Rex", "Sal"]  # (play's bots: plain names)
 SIZES = [(60, 20), (80, 24), (120, 40)]
 
 
@@ -327,12 +326,12 @@ def test_rd11_a_card_pressed_just_after_a_rivals_landed_on_screen_still_lost_a_r
 
 
 def test_rd11_the_arbiters_beaten_fields_are_worded_with_the_stack_as_shown():
-    names = ["Tess", "Ann", "Ada (bot)"]
+    names = ["Tess", "Ann", "Ada L2"]  # a bot is named as on every screen, its level too
     data = {"code": "beaten", "rule": "RD-11", "by": 1, "stack": 3, "top": "AH", "ms": 12,
             "reason": "Ann got to the A♥ stack first, by 12 ms"}
     assert race_text(names, data) == "Ann beat you to the A♥ stack, by 12 ms"
     assert race_text(names, dict(data, by=2, top="TS@0", ms=0)) == \
-        "Ada beat you to the 10♠ stack, by under 1 ms"
+        "Ada L2 beat you to the 10♠ stack, by under 1 ms"
     assert race_text(names, {"by": 1, "rule": "RD-11", "reason": "RD-11: Ann got to s2 first"}) \
         == "RD-11: Ann got to s2 first"
     assert race_text(names, {"reason": "Ann got there first"}) == "Ann got there first"

@@ -152,15 +152,13 @@ def test_rk2_rk6_the_rack_shows_ten_slots_5_to_50_at_80x24_and_help_shows_rk1_to
     drive("racko", 2, script, seed=4, speed="beginner")
 
 
-def test_a_long_bot_name_loses_its_bot_mark_before_it_is_cut():
-    """The Rack-O totals and the Gin Solitaire seat lines cut names to a column: a long bot's
-    name read 'Rosalind (b' (the lobby and scores already dropped ' (bot)' first)."""
+def test_a_name_is_fitted_in_terminal_cells_not_characters():
+    """A column fits a name by the cells a terminal draws it in: an emoji takes two, a
+    combining accent none (a name cut by characters shifted the rest of its row)."""
     from lan_demon.tui.facts import fit_name
-    assert fit_name("Rosalind (bot)", 11) == "Rosalind"
-    assert fit_name("Ada (bot)", 11) == "Ada (bot)"  # it fits: kept, as every screen says it
     assert fit_name("Bartholomew Jones", 11) == "Bartholome…"
-    assert fit_name("Bartholomew (bot)", 11) == "Bartholomew"
-    assert fit_name("Bartholomews (bot)", 11) == "Bartholome…"
+    assert fit_name("🃏Bob🎉", 7) == "🃏Bob🎉" and fit_name("🃏Bob🎉", 6) == "🃏Bob…"
+    assert fit_name("Zoë" + "\u0301", 3) == "Zoë\u0301"  # (3 cells, 4 characters)
 
 
 def shown(ctl) -> str:

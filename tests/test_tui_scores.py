@@ -106,10 +106,10 @@ def test_gs7_gin_banner_names_the_knock_and_joker_labels_are_not_cut():
     detail = [{"result": "knock", "deadwood": 5, "count": 20, "player": 15, "joker": 0},
               {"result": "gin", "deadwood": 0, "count": 20, "player": 45, "joker": 0},
               {}, {}]
-    ctl, _ = ended("gin-solitaire", ["Tess", "Ada (bot)"], [[15, 45, 0, 0]], detail=detail)
-    assert ctl.banner_text == "You knocked, deadwood 5; Ada: Gin!"  # Tess is this seat
+    ctl, _ = ended("gin-solitaire", ["Tess", "Rosalind L10"], [[15, 45, 0, 0]], detail=detail)
+    assert ctl.banner_text == "You knocked, deadwood 5; Rosalind L10: Gin!"  # Tess is this seat
     text = "\n".join(rows(ctl, 60, 20) + rows(ctl, 80, 24))
-    assert "Joker (Ada)" in text and "Joker (Ada (bo" not in text
+    assert "Joker (Rosalind L10)" in text  # a name is whole, a bot's level too
 
 
 def test_a_round_this_screen_could_not_check_says_not_checked_and_why():

@@ -159,14 +159,16 @@ def test_the_lobby_offers_the_levels_the_controller_is_given():
 
 
 def test_a_full_lobby_in_two_columns_still_shows_each_bots_level_within_80_columns():
-    """20 seats in 80×24 go in two columns, names cut to 12: the level shrinks to "L10"."""
+    """20 seats in 80×24 go in two columns, every name whole ("Bot19 L10": a bot's level is
+    in its name, as on every screen), each bot's seat marked "bot"."""
     from lan_demon.bots.levels import bot_name
-    names = ["Tess"] + [bot_name(f"Bot{i}", 10, " (bot)") for i in range(1, 20)]
+    names = ["Tess"] + [bot_name(f"Bot{i}", 10) for i in range(1, 20)]
     client = FakeClient(table={"phase": "lobby", "captain": 0, "seats": seats(
         *names, bots=tuple(range(1, 20)), ready=tuple(range(1, 20)))})
     ctl, _ = controller(client)
     text = shown(ctl, 80, 24)  # shown() checks every row fits
-    assert text.count("bot, L10 · ready") == 19 and "Bot19 " in text
+    assert text.count(" L10     bot · ready") == 9 and text.count(" L10    bot · ready") == 10
+    assert "Bot19 L10" in text
 
 
 def test_the_lobby_gives_the_games_real_number_of_rounds():
@@ -182,10 +184,10 @@ def test_the_lobby_gives_the_games_real_number_of_rounds():
 def test_in_play_every_bot_shows_its_level_and_v_changes_it():
     local = Levels(2)
     ctl, _ = controller(lobby(), local=local, speeds=[f"level {n}" for n in range(1, 11)])
-    assert "Ada (bot)              level 2 · ready" in shown(ctl)  # one "bot" is enough
+    assert "Ada (bot)    bot, level 2 · ready" in shown(ctl)  # play's bots: the table's level
     ctl.key("v")
-    assert local.level == 3 and "Ada (bot)              level 3 · ready" in shown(ctl)
-    assert "Bob                    not ready" in shown(ctl)  # a person has no level
+    assert local.level == 3 and "Ada (bot)    bot, level 3 · ready" in shown(ctl)
+    assert "Bob          not ready" in shown(ctl)  # a person has no level
     ctl.key("V")  # back down: not round all ten
     ctl.key("V")
     assert local.level == 1 and ctl.flash_text == "the bots now play at level 1"
@@ -194,18 +196,18 @@ def test_in_play_every_bot_shows_its_level_and_v_changes_it():
 
 
 def test_a_bot_whose_name_carries_its_level_shows_it_in_every_lobby():
-    """host --bots and bot --level: the level travels in the name ("Cy L7 (bot)", made by
-    levels.bot_name) — a joiner's lobby, with no local table, shows "Cy (bot)  level 7";
-    a person's name that only looks like it is left alone."""
+    """host --bots and bot --level: the level travels in the name ("Cy L7", made by
+    levels.bot_name), and the name is the seat's label on every screen: a joiner's lobby
+    shows "Cy L7" and marks the seat "bot"; a person's name that looks like it is a name."""
     from lan_demon.bots.levels import bot_name
     client = FakeClient(table={"phase": "lobby", "captain": 0, "seats": seats(
-        "Tess", bot_name("Cy", 7, " (bot)"), bot_name("Robo", 10), "Al L3", bots=(1, 2),
+        "Tess", bot_name("Cy", 7), bot_name("Robo", 10), "Al L3", bots=(1, 2),
         ready=(1, 2))})
     ctl, _ = controller(client)
     text = shown(ctl)
-    assert "Cy (bot)               level 7 · ready" in text and "L7" not in text
-    assert "Robo                   bot, level 10 · ready" in text
-    assert "Al L3                  not ready" in text
+    assert "Cy L7        bot · ready" in text and "level" not in text
+    assert "Robo L10     bot · ready" in text
+    assert "Al L3        not ready" in text
 
 
 def test_a_real_match_started_by_the_captain_with_someone_not_ready():
@@ -350,17 +352,19 @@ def test_a_tied_match_reads_as_a_tie_not_as_one_winner_with_two_names():
     assert "the winner: Ann, Bob" not in text
 
 
-def test_a_bot_winner_is_named_as_the_table_names_it_without_its_level_mark():
+def test_a_bot_winner_is_named_as_every_screen_names_it_with_its_level():
+    """One rule for a bot's name (issue 29): "Ada L10" in the lobby, the rows, the scores and
+    the result alike — not "Ada" here and "Ada L10" in the match's result."""
     client = FakeClient(table={"phase": "lobby", "captain": 0,
-                               "seats": seats("Tess", "Bob", "Ada L10 (bot)", bots=(2,))})
+                               "seats": seats("Tess", "Bob", "Ada L10", bots=(2,))})
     ctl, _ = controller(client)
     client.notices.append(round_end(client, [1, 2, 9], out=2, phase="over"))
-    client.table["result"] = {"winner": ["Ada L10 (bot)"]}
+    client.table["result"] = {"winner": ["Ada L10"]}
     ctl.pump()
     client.clock.now += 5  # past the round's banner
     ctl.pump()
     text = shown(ctl, width=100)
-    assert "Match over — the winner: Ada (bot)" in text and "L10" not in text
+    assert "Match over — the winner: Ada L10" in text and "1 Ada L10 9" in text
 
 
 def test_the_final_scoreboard_stays_with_a_closed_line_and_no_reconnecting():
@@ -654,7 +658,7 @@ def test_rd12_rk4_a_refusal_names_seats_by_name_not_index():
     seats = [{"name": "Ann", "bot": False}, {"name": "Bob", "bot": False},
              {"name": "Cy L7", "bot": True}]
     assert named_seats("the round is over: seat 2 went out; nothing is played after OUT",
-                       seats) == "the round is over: Cy went out; nothing is played after OUT"
+                       seats) == "the round is over: Cy L7 went out; nothing is played after OUT"
     assert named_seats("it is seat 1's turn, not seat 0's", seats) == \
         "it is Bob's turn, not Ann's"
     assert named_seats("there is no seat 7 at this table", seats) == \

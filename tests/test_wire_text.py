@@ -14,7 +14,7 @@ from arbiter_harness import Table, dealt_table
 from lan_demon.net.client import Client
 from lan_demon.net.codec import (DISPUTE_CHARS, NAME_CHARS, UNPACK_LIMITS, VERSION, decode,
                                  encode, fit_text)
-from lan_demon.net.seats import NAME_LIMIT
+from lan_demon.net.names import NAME_CELLS
 
 pytestmark = pytest.mark.timeout(30)
 MAX_STR = UNPACK_LIMITS["max_str_len"]
@@ -31,8 +31,9 @@ def test_fit_text_cuts_at_a_character_to_fit_the_byte_limit(text):
             len(text[:len(cut) + 1].encode()) > MAX_STR  # the longest that fits
 
 
-def test_the_client_and_the_arbiter_keep_the_same_number_of_characters_of_a_name():
-    assert NAME_CHARS == NAME_LIMIT == 24
+def test_a_name_the_arbiter_seats_always_fits_what_a_client_may_send():
+    """At most NAME_CELLS cells of at most 3 characters each (a letter and two marks)."""
+    assert 3 * NAME_CELLS <= NAME_CHARS * 2 and 3 * NAME_CELLS * 4 <= MAX_STR
 
 
 def sent_by(client: Client) -> list[dict]:
@@ -56,7 +57,8 @@ def test_a_dispute_with_a_reason_of_200_accented_letters_reaches_the_table():
 
 
 def test_a_hello_with_a_long_name_of_accented_letters_takes_a_seat():
-    """The reference client trims and cuts its name as the arbiter would keep it."""
+    """The reference client trims and cuts its name to what the arbiter reads; the arbiter
+    seats 12 cells of it."""
     t = Table("racko")
     client = Client("tcp://127.0.0.1:9", name="  " + "é" * 200)
     frames = sent_by(client)
@@ -64,4 +66,5 @@ def test_a_hello_with_a_long_name_of_accented_letters_takes_a_seat():
     (hello,) = frames
     assert hello["name"] == "é" * NAME_CHARS
     (welcome, *_) = t.deliver(b"C", encode(hello))
-    assert welcome["t"] == "welcome" and t.arbiter.seats[welcome["seat"]].name == "é" * 24
+    assert welcome["t"] == "welcome" and t.arbiter.seats[welcome["seat"]].name == "é" * 12
+    assert welcome["name"] == "é" * 12  # the welcome says the name the seat sits under

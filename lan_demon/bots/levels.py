@@ -120,17 +120,17 @@ def level(number: int) -> Level:
 
 # --- a level on the wire: in the bot's name ------------------------------------------------------
 # The seats list carries a name and a bot flag, nothing more (PROTOCOL.md); a bot seated with a
-# level that will not change (`host --bots`, `bot --level`) says it in its name, "Ada L7 (bot)",
-# which the lobby (lan_demon.tui.facts.split_level, in a layer
-# that may not import this one) reads back as "Ada (bot, level 7)" and the other screens leave
-# out (a cut "Ada L10" would read "Ada L1").
+# level that will not change (`host --bots`, `bot --level`) says it in its name, "Ada L7", and
+# that name is its label on every screen, in the journal and in the results (docs/bots.md,
+# "A bot's name"). The mark is inside the arbiter's name limit, so no screen ever cuts it.
 
-def bot_name(name: str, number: int, suffix: str = "") -> str:
-    """``name`` with the level's mark ("Ada L7", "Ada L7 (bot)" with suffix " (bot)"), cut so
-    that the arbiter's name limit never cuts the mark."""
-    from lan_demon.net.seats import NAME_LIMIT
-    mark = f" L{number}{suffix}"
-    return name.strip()[: NAME_LIMIT - len(mark)].rstrip() + mark
+def bot_name(name: str, number: int) -> str:
+    """``name`` with the level's mark ("Ada L7"), the name cut so that the whole fits the
+    arbiter's name limit (a cut "Rosalind L10" would read "Rosalind L1")."""
+    from lan_demon.net.cells import cells, cut
+    from lan_demon.net.names import NAME_CELLS, seat_name
+    mark = f" L{number}"
+    return cut(seat_name(name), NAME_CELLS - cells(mark)).rstrip() + mark
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
     host.add_argument("--rounds", type=positive, help="rounds in the match (default: 5 in "
                       "Racing Demon; Rack-O and Gin Solitaire play to their target score)")
     host.add_argument("--bots", type=positive, metavar="N", help="seat this many bots of "
-                      "this process, named with their level (\"Ada L2 (bot)\"), before "
+                      "this process, named with their level (\"Ada L2\"), before "
                       "anyone joins (default: none)")
     add_level(host, DEFAULT_LEVEL, "the level of the --bots")
     host.add_argument("--seed", type=seed, help="deal from this seed: reproducible, so "

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from lan_demon.net.table_clock import nobody_here
-from lan_demon.tui.facts import split_level
 
 
 @dataclass(frozen=True)
@@ -73,13 +72,9 @@ def _seat_news(before: Look, now: Look, arb: Any) -> list[str]:
 
 
 def _who(name: str, bot: bool) -> str:
-    """"Ann", "Robo (bot, level 2)": as the lobby shows a seat (the level mark out of the
-    name, :func:`lan_demon.tui.facts.split_level`)."""
-    base, level = split_level(name)
-    if not bot:
-        return name
-    base = base.removesuffix(" (bot)")
-    return f"{base} (bot, level {level})" if level is not None else f"{base} (bot)"
+    """"Ann", "Robo L2 (bot)": the seat's name as every screen shows it, and as the lobby
+    marks a bot's seat."""
+    return f"{name} (bot)" if bot else name
 
 
 def _of(arb: Any) -> str:

@@ -11,12 +11,15 @@ import sys
 from typing import Any
 
 from lan_demon.commands import prompts
-from lan_demon.commands.errors import EXIT_USAGE
+from lan_demon.commands.errors import EXIT_USAGE, UsageError
 from lan_demon.commands.lan import choose_table, table_key
 from lan_demon.commands.options import (check_browse, check_code, check_key, lan_join_flags,
                                         positive)
+from lan_demon.net.names import seat_name as table_name
+from lan_demon.net.names import seated_words
 
 HELP = "sit at a table hosted elsewhere"
+NAME_TOLD_SECONDS = 12.0  # a name taken at the table: how long the screen says which you got
 DESCRIPTION = ("Connect to an arbiter and open the table. Without an address, ask the LAN "
                "(mDNS, multicast) for tables started with 'host --lan', list them and join the "
                "one you choose.")
@@ -53,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
     if client is None:
         return EXIT_USAGE  # as any other refusal of the command: said in one line
     ctl = table_for(client, bell=not args.no_bell, coach=coach_for(client.game.id))
+    told = None if args.spectate else seated_words(args.name, client.name)
+    if told:  # a name taken (or shortened): said before the screen opens, and on it
+        print(f"lan-demon: {told}", file=sys.stderr)
+        ctl.flash(told, seconds=NAME_TOLD_SECONDS)
     build_app(ctl).run()
     client.leave()
     client.close()
@@ -133,7 +140,17 @@ def seat_name(given: str | None, address: str, spectate: bool) -> str:
         print(f"lan-demon: joining as {same[0]}, the name this computer sat down with there",
               file=sys.stderr)
         return same[0]
-    return given if given is not None else login_name()
+    if spectate:
+        return given if given is not None else login_name()
+    if given is not None:
+        if not table_name(given):
+            raise UsageError("--name needs a name the others can read (letters, not only "
+                             "spaces or pictures), e.g. --name Ann")
+        return given
+    name = login_name()
+    while not table_name(name):  # no login name to be had: asked, until one is given
+        name = prompts.ask("Your name at the table: ")
+    return name
 
 
 def login_name() -> str:
@@ -144,7 +161,7 @@ def login_name() -> str:
         name = getpass.getuser().strip()
     except (OSError, KeyError):  # (no login name to be had)
         name = ""
-    return name[:1].upper() + name[1:] if name else "player"
+    return name[:1].upper() + name[1:]
 
 
 def seat_hint(err: Any, client: Any, args: argparse.Namespace) -> str:

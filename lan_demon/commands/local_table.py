@@ -30,8 +30,8 @@ LEVEL_LABELS = [f"level {n}" for n in range(LOWEST, HIGHEST + 1)]
 class TableBots:
     """Bots of this process at one table, seated and run in a thread of their own.
 
-    ``mark``: each name carries the level ("Ada L7 (bot)"), so that every screen at the table
-    can show it — for ``host --bots``, whose level is set once; ``play``'s lobby asks
+    ``mark``: each name carries the level ("Ada L7"), so that every screen at the table
+    shows it — for ``host --bots``, whose level is set once; ``play``'s lobby asks
     :meth:`level_of` instead, since its ``v`` changes the level after the bots sat down."""
 
     address: str
@@ -61,8 +61,8 @@ class TableBots:
     def name(self, i: int) -> str:
         base = BOT_NAMES[i % len(BOT_NAMES)]
         if self.mark and self.choice.level is not None:
-            return bot_name(base, self.choice.level, " (bot)")
-        return f"{base} (bot)"
+            return bot_name(base, self.choice.level)
+        return base
 
     def _seat(self, i: int) -> NetBot:
         choice = self.choice

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from lan_demon.net.cells import cells
+
+
+def right(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal cells."""
+    return " " * max(0, width - cells(text)) + text
+
 
 def format_table(result: dict[str, Any]) -> str:
     """A readable table: one row per round, one column per side, then totals and winner. A
-    bot seated with a level keeps its mark here ("Ada L2 (bot)": the screens leave it out), so
-    a line under the table says what the mark is (a newcomer read "Robo L2" as a new name)."""
+    bot seated with a level is named with it ("Ada L2", as on every screen), so a line under
+    the table says what the mark is (a newcomer read "Robo L2" as a new name). Names are
+    measured in terminal cells, so a name with an emoji keeps its column in line."""
     names = list(result["totals"])
-    width = max(7, *(len(n) for n in names))
-    head = "round  " + " ".join(n.rjust(width) for n in names)
+    width = max(7, *(cells(n) for n in names))
+    head = "round  " + " ".join(right(n, width) for n in names)
     dealt = "secret deals" if result.get("seed") is None else f"seed {result['seed']}"
     lines = [f"{result['game']} · {dealt}", head, "-" * len(head)]
     for k, rnd in enumerate(result["rounds"], 1):
@@ -19,7 +27,7 @@ def format_table(result: dict[str, Any]) -> str:
     lines.append("-" * len(head))
     lines.append("total  " + " ".join(str(result["totals"][n]).rjust(width) for n in names))
     lines.append(winner_line(result["winner"]))
-    from lan_demon.tui.facts import split_level  # (the mark's one reading)
+    from lan_demon.seat.words import split_level  # (the mark's one reading)
     levels = sorted({level for n in names if (level := split_level(n)[1]) is not None})
     if levels:
         marks = " and ".join(f"L{level}" for level in levels)

@@ -158,8 +158,8 @@ class Client(TableCopy):
         return monitor
 
     def _hello(self) -> dict[str, Any]:
-        """Our name trimmed and cut as the arbiter keeps it (§4.1), which also keeps it within
-        the bytes a string may have (§2): a longer one would be refused with the frame."""
+        """Our name trimmed and cut to the characters the arbiter reads (§4.1), which keeps it
+        within the bytes a string may have (§2): a longer one would be refused with the frame."""
         return make("hello", id=next(self._ids), name=fit_text(self.name.strip(), NAME_CHARS),
                     role=self.role, token=self.token, bot=self.bot or None, code=self.code)
 
@@ -169,7 +169,7 @@ class Client(TableCopy):
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.seat, self.token = msg.get("seat"), msg["token"] or self.token
-        self.seal_key = msg.get("seal")
+        self.seal_key, self.name = msg.get("seal"), msg.get("name") or self.name  # as seated
         self._stored_token = False
         if self.store is not None and self.token:
             self.store.save(self.token, None if self.keys is None else

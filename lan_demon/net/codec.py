@@ -76,7 +76,7 @@ FROM_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the DEALER, to t
 TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one client
     "welcome": {"re": (INT, True), "seat": (INT, False), "token": (STR, True),
                 "pub": (STR, True), "game": (STR, True), "config": (MAP, True),
-                "seal": (BIN, False)},
+                "seal": (BIN, False), "name": (STR, False)},
     "pong": {"re": (INT, True), "c": (FLOAT, True), "a": (FLOAT, True)},
     "probe": {"a": (FLOAT, True)},
     "ok": {"re": (INT, True), "seq": (INT, False)},

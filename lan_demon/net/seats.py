@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lan_demon.games import GameError
-from lan_demon.net.codec import NAME_CHARS, ProtocolError, make
+from lan_demon.net.codec import ProtocolError, make
+from lan_demon.net.names import seat_name, unique_name
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seal import new_key
 from lan_demon.net.security import codes_match
 
 AWAY_AFTER = 3.0  # a seat silent this long (three beats) is marked away
 TOKEN_LIFE = 300.0  # a session token reconnects to its seat for 5 minutes after going away
-NAME_LIMIT = NAME_CHARS  # a name's characters kept (trimmed first), as the client cuts it
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,11 @@ def take_seat(arb, peer: bytes, msg: dict, now: float, out: Outbox,
                             f"{TOKEN_LIFE / 60:g} minutes by running the same join again")
     if len(arb.seats) >= limit:
         raise ProtocolError("full", f"all {limit} seats are taken")
-    name = unique_name(arb, msg["name"].strip()[:NAME_LIMIT] or "player")
+    name = seat_name(msg["name"])
+    if not name:  # (a client asks for a name again before it sends one: this is a backstop)
+        raise ProtocolError("malformed", "a player needs a name the others can read: "
+                            "type one (letters, not only pictures or spaces)")
+    name = unique_name(name, [s.name for s in arb.seats])
     seat = Seat(len(arb.seats), name, secrets.token_hex(8), bool(msg.get("bot")), peer,
                 key=sender.key, heard=now, seal=new_key())
     arb.seats.append(seat)
@@ -195,25 +199,18 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
     raise ProtocolError("bad_token", "that session token is unknown or has expired")
 
 
-def unique_name(arb, name: str) -> str:
-    taken = {s.name for s in arb.seats}
-    candidate, n = name, 2
-    while candidate in taken:
-        candidate, n = f"{name} ({n})", n + 1
-    return candidate
-
-
 def public_config(arb) -> dict[str, Any]:
     """The table's settings as every client is told them (PROTOCOL.md §4.4)."""
     return arb.settings.public()
 
 
 def welcome(arb, rid: int, seat: Seat | None) -> dict[str, Any]:
-    """The answer to a hello: a seat's names it, its token and the key its private halves
-    are sealed with (§23); a spectator's (``seat`` None) none of them."""
+    """The answer to a hello: a seat's names it, the name it sits under (perhaps not the one
+    asked for: cleaned, cut, made unique), its token and the key its private halves are
+    sealed with (§23); a spectator's (``seat`` None) none of them."""
     return make("welcome", re=rid, seat=seat and seat.index, token=seat.token if seat else "",
                 pub=arb.pub, game=arb.game.id, config=public_config(arb),
-                seal=seat and seat.seal)
+                seal=seat and seat.seal, name=seat and seat.name)
 
 
 def same_key(seat: Seat, sender: Sender) -> bool:

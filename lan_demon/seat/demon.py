@@ -22,7 +22,7 @@ from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
 from lan_demon.seat import events as ev
 from lan_demon.seat.outcomes import Refusal
 from lan_demon.seat.words import (SeenTops, code_card, king_words, race_text, rank_name,
-                                  short_name, with_article)
+                                  with_article)
 
 #: A seat that first shows a round this long after Go came in late (a rejoin): its review
 #: says from when it speaks, so nobody reads "nothing missed" as a whole round's verdict.
@@ -114,7 +114,7 @@ class DemonSeat:
             if king is None or king.rank != 13:
                 continue
             mine = who == self.seat.client.seat
-            words, rule = king_words(short_name(self.seat.name(who), 40), mine, king,
+            words, rule = king_words(self.seat.name(who), mine, king,
                                      self.german)
             if mine or not self._reading():
                 self.seat.say(words, rule=rule)
@@ -138,7 +138,7 @@ class DemonSeat:
         if self.review is None:
             go = seat.client.table.get("go")
             start = go if isinstance(go, (int, float)) and go <= now else None
-            names = [short_name(seat.name(i), 40) for i in range(len(view["players"]))]
+            names = [seat.name(i) for i in range(len(view["players"]))]
             self.review = self.make_coach(view["game"], seat.client.seat, names, start)
             if start is None:  # came back mid-round: a snapshot does not say when Go was
                 self.review.note("This screen joined the round after Go (you came back): the "

@@ -44,7 +44,7 @@ def face(seat: Any) -> dict[str, Any]:
         "spectator": seat.spectator,
         "captain": seat.captain,
         "seats": [{"seat": i, "name": seat.name(i), "bot": bool(s.get("bot")),
-                   "level": level(s), "ready": bool(s.get("ready")),
+                   "ready": bool(s.get("ready")),
                    "status": s.get("status", "here"), "captain": i == seat.captain_seat,
                    "you": i == client.seat and not seat.spectator}
                   for i, s in enumerate(seat.seats)],
@@ -73,11 +73,6 @@ def face(seat: Any) -> dict[str, Any]:
         "review": review(seat) if phase in ("between", "over") else None,
         **hint(seat, phase),
     }
-
-
-def level(entry: dict[str, Any]) -> int | None:
-    from lan_demon.seat.words import split_level
-    return split_level(entry["name"])[1] if entry.get("bot") else None
 
 
 def title(seat: Any) -> str:

@@ -41,8 +41,8 @@ def rounds_text(client: Any) -> str:
 
 
 def short(name: str, width: int) -> str:
-    """A name in ``width`` characters: bots lose " (bot)" first, then an ellipsis."""
-    return fit_name(name.replace(" (bot)", ""), width)
+    """A name in ``width`` terminal cells (a seated name, at most NAME_CELLS, is whole)."""
+    return fit_name(name, width)
 
 
 def sides(seat: Any, count: int | None = None) -> list[str]:
@@ -53,7 +53,7 @@ def sides(seat: Any, count: int | None = None) -> list[str]:
                                              else len(names))
     if count > len(names):
         jokers = ["Joker"] if len(names) == 1 else \
-            [f"Joker ({n.removesuffix(' (bot)')})" for n in names]  # (whole: issue 29)
+            [f"Joker ({n})" for n in names]
         names = names + jokers
     return names[:count]
 

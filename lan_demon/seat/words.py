@@ -1,6 +1,6 @@
 """The words a seat is told, decided once for every screen (the terminal, the page, the SDK).
 
-Names as the table shows them (a bot's level mark dropped, seats named rather than numbered),
+Names as the table shows them (whole, measured in terminal cells; seats named rather than numbered),
 a lost race as a player would say it ("Ann beat you to the A♥ stack, by 12 ms"), an RD-13
 rotation, the countdown, someone stepping away, a rule's words split from its id. How long a
 sentence shows, its colour and its width are each screen's.
@@ -15,11 +15,12 @@ from typing import Any
 
 from lan_demon.games.base import GameError
 from lan_demon.games.cards import SUIT_SYMBOLS, Card
+from lan_demon.net.cells import fit, pad
+from lan_demon.net.names import NAME_CELLS
 from lan_demon.seat.person import clause
 
-#: A level's mark in a bot's name (levels.bot_name), before " (bot)" and the arbiter's " (2)".
-_LEVEL_MARK = re.compile(r"^(?P<name>.*\S) L(?P<level>10|[1-9])"
-                         r"(?P<rest>(?: \(bot\))?(?: \(\d+\))?)$")
+#: A level's mark at the end of a bot's name (levels.bot_name): "Ada L7".
+_LEVEL_MARK = re.compile(r"^(?P<name>.*\S) L(?P<level>10|[1-9])(?P<taken> [⁰¹²³⁴⁵⁶⁷⁸⁹]+)?$")
 _SEAT_INDEX = re.compile(r"\bseat (\d+)\b")
 #: Seconds a stack's top, once another card covers it, still counts as what the player saw: a
 #: person takes about a second to see a card land, so a key pressed that soon after was aimed
@@ -28,18 +29,20 @@ RACE_GRACE = 1.5
 
 
 def split_level(name: str) -> tuple[str, int | None]:
-    """A seat's name without its level mark, and the level (None when it carries none)."""
+    """A bot's name without its level mark, and the level (None when it carries none): what
+    the mark means is said where names are listed for people who may not know it (the
+    match's result table); a screen shows the name whole."""
     found = _LEVEL_MARK.match(name)
     if found is None:
         return name, None
-    return found["name"] + found["rest"], int(found["level"])
+    return found["name"] + (found["taken"] or ""), int(found["level"])
 
 
 def shown(seat: Mapping[str, Any]) -> str:
-    """A seat's name (a ``seats`` entry, or anything with its ``name`` and ``bot``) as the
-    table shows it: a bot's without its level mark."""
-    name = seat["name"]
-    return split_level(name)[0] if seat.get("bot") else name
+    """A seat's label (a ``seats`` entry, or anything with its ``name``): its name, whole and
+    the same on every screen — the arbiter seats it cleaned, unique and at most NAME_CELLS
+    terminal cells wide (net/names.py), a bot's with its level mark, "Ada L7"."""
+    return seat["name"]
 
 
 def named_seats(text: str, seats: Sequence[Mapping[str, Any]]) -> str:
@@ -71,16 +74,21 @@ def starting(left: float) -> str:
 
 
 def fit_name(name: str, width: int) -> str:
-    """A name in ``width`` characters: whole if it fits, else a bot's without " (bot)", else
-    cut with an ellipsis — never cut inside the mark ("Rosalind (b")."""
-    if len(name) > width:
-        name = name.removesuffix(" (bot)")
-    return name if len(name) <= width else name[: width - 1] + "…"
+    """A name in ``width`` terminal cells: whole if it fits (a seated name always fits
+    NAME_CELLS), else cut with an ellipsis."""
+    return fit(name, width)
+
+
+def pad_name(name: str, width: int = NAME_CELLS) -> str:
+    """A name fitted and padded to exactly ``width`` terminal cells, so that a column after
+    it starts in the same place on every row, whatever the name's letters or pictures."""
+    return pad(name, width)
 
 
 def short_name(name: str, width: int) -> str:
-    """A name in ``width`` characters at most, without its " (bot)"."""
-    return name.removesuffix(" (bot)")[:width]
+    """A name in ``width`` terminal cells at most: a seated name (NAME_CELLS at most) whole
+    in a column as wide as a name may be (tests/test_small_screens.py watches every cut)."""
+    return fit_name(name, width)
 
 
 def names_list(names: list[str], most: int = 3) -> str:
@@ -126,7 +134,7 @@ def race_text(names: Sequence[str], data: Mapping[str, Any]) -> str:
     by = data.get("by")
     if not isinstance(by, int) or not ("top" in data or "stack" in data):
         return str(data.get("reason") or "another player got there first (RD-11)")
-    who = short_name(names[by], 40) if 0 <= by < len(names) else "another player"
+    who = names[by] if 0 <= by < len(names) else "another player"
     try:
         top = code_card(data.get("top"))
     except GameError:

@@ -40,6 +40,8 @@ from lan_demon.games.demon_scoring import running_score
 from lan_demon.games.demon_stacks import same_next
 from lan_demon.seat.acts import PICK_LETTERS
 from lan_demon.seat.demon import DemonSeat, rank_target
+from lan_demon.net.cells import cells
+from lan_demon.net.names import NAME_CELLS
 from lan_demon.seat.words import code_card
 from lan_demon.tui import demon_coach
 from lan_demon.tui.demon_words import CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, short_name

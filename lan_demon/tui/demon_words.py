@@ -4,11 +4,11 @@ A lost race and the names of ranks are the seat's (:mod:`lan_demon.seat.words`),
 from __future__ import annotations
 
 from lan_demon.seat.acts import key_help
-from lan_demon.seat.words import (RACE_GRACE, SeenTops, race_text, rank_name, short_name,
-                                  with_article)
+from lan_demon.seat.words import (RACE_GRACE, SeenTops, pad_name, race_text, rank_name,
+                                  short_name, with_article)
 
 __all__ = ["CLASSIC_RULES", "GERMAN_RULES", "PLAYER_KEYS", "RACE_GRACE", "SeenTops",
-           "race_text", "rank_name", "short_name", "with_article"]
+           "pad_name", "race_text", "rank_name", "short_name", "with_article"]
 
 PLAYER_KEYS = [(k.key, k.words) for k in key_help("DemonSeat")]  # (the seat's, one order)
 

@@ -1,21 +1,24 @@
 """The lobby: the game and its options, every seat (who, captain, bot and its level, ready,
 away), the bots' level at ``lan-demon play``, and who waits for whom.
 
-A bot's level reaches a lobby in one of two ways, neither a field of the protocol: at
-``lan-demon play`` the in-process table knows its own bots' level (``local.level_of(name)``,
-changed by ``v``); any other bot seated with a level says it in its name, "Ada L7 (bot)"
-(:func:`lan_demon.bots.levels.bot_name`), which :func:`split_level` reads back.
+A seat is shown by its name, whole and the same as on every other screen: a bot seated with a
+level says it in its name, "Ada L7" (:func:`lan_demon.bots.levels.bot_name`), and every bot's
+seat is marked "bot" beside it. At ``lan-demon play`` the bots' level changes with ``v`` after
+they sat down, so their names are plain ("Ada") and the in-process table says their level
+(``local.level_of(name)``) beside the mark: "bot, level 3".
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.net.cells import cells, pad
+from lan_demon.net.cells import cells
+from lan_demon.net.names import NAME_CELLS
 from lan_demon.seat.seat import not_ready_words
-from lan_demon.tui.facts import NAME_CELLS, TableFacts, split_level
+from lan_demon.seat.words import pad_name
+from lan_demon.tui.facts import TableFacts
 from lan_demon.tui.scores import rounds_text
-from lan_demon.tui.style import Fragments, line, text_of
+from lan_demon.tui.style import Fragments, line
 from lan_demon.tui.text import wrap, wrap_lines
 
 #: GS-9: what a Gin Solitaire table's deals mean for its players (PROTOCOL.md §16), said in
@@ -47,41 +50,34 @@ def lobby(ctl: TableFacts, width: int, height: int = 99) -> Fragments:
     deals = cfg.get("options", {}).get("deals")
     if deals in DEALS_WORDS and (len(ctl.seats) > 1 or (cfg.get("players") or 1) > 1):
         out += wrap(DEALS_WORDS[deals], width, "class:warn" if deals == "duplicate" else "")
-    rows = [seat_cell(ctl, i, seat, 22) for i, seat in enumerate(ctl.seats)]
+    rows = [seat_cell(ctl, i, seat) for i, seat in enumerate(ctl.seats)]
     if len(rows) > height - 2 and width >= 2 * 38:  # two columns: 20 seats on one page
-        rows = [seat_cell(ctl, i, seat, NAME_CELLS) for i, seat in enumerate(ctl.seats)]
         half = -(-len(rows) // 2)
         for a, b in zip(rows[:half], rows[half:] + [[]]):
-            pad = width // 2 - cells(text_of(a))
+            pad = width // 2 - sum(cells(t) for _, t in a)
             out += line(a, " " * max(1, pad), b)
         return out
-    cells_ = rows
-    for cell in cells_:
-        out += line(cell)
+    for row in rows:
+        out += line(row)
     return out
 
 
-def bot_level(ctl: TableFacts, seat: dict[str, Any]) -> tuple[str, int | None]:
-    """A bot seat's name to show and its level: ``play``'s own bots' from the local table (it
-    changes with ``v``), any other's from the mark in its name."""
-    name, level = split_level(seat["name"])
+def bot_tag(ctl: TableFacts, seat: dict[str, Any]) -> str:
+    """What the lobby says beside a bot's name: "bot" (a level fixed as it sat down is in its
+    name, "Ada L7"), or at ``play``, whose ``v`` changes its own bots' level, "bot, level 3"
+    from the in-process table."""
     ask = getattr(ctl.local, "level_of", None)
-    known = ask(seat["name"]) if ask is not None else None
-    return name, known if known is not None else level
+    level = ask(seat["name"]) if ask is not None else None
+    return "bot" if level is None else f"bot, level {level}"
 
 
-def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], name_width: int) -> Fragments:
-    """One seat of the lobby: who, and captain · bot (its level) · ready · away."""
+def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any],
+              name_width: int = NAME_CELLS) -> Fragments:
+    """One seat of the lobby: its name, whole (padded to the widest a name may be, so the
+    tags line up), then captain · bot · ready · away."""
     tags = ["captain"] if i == ctl.captain_seat else []
-    name = seat["name"]
     if seat.get("bot"):
-        name, level = bot_level(ctl, seat)
-        level_tag = f"level {level}" if name_width >= 20 else f"L{level}"  # two columns: short
-        # "Ada (bot)   level 2", not "Ada (bot)   bot, level 2": a name that says it is a bot
-        # (and is shown whole) needs no second "bot"
-        said = name_width >= 20 and name.endswith(" (bot)")
-        bot = [] if said else ["bot"]
-        tags.append(", ".join(bot + ([level_tag] if level is not None else [])) or "bot")
+        tags.append(bot_tag(ctl, seat))
     if ctl.phase == "lobby":  # at the countdown the arbiter clears them: no news
         tags.append("ready" if seat.get("ready") else "not ready")
     away = seat.get("status", "here") != "here"
@@ -89,8 +85,7 @@ def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], name_width: int) ->
         tags.append(seat.get("status", ""))
     mark = "▶" if i == ctl.client.seat else " "
     style = "class:away" if away else "class:me" if i == ctl.client.seat else ""
-    name = name.replace(" (bot)", "") if name_width < 20 else name  # (its tags say bot)
-    return [("", f" {mark}{i + 1:>3}. "), (style, pad(name, name_width) + " "),
+    return [("", f" {mark}{i + 1:>3}. "), (style, pad_name(ctl.name(i), name_width) + " "),
             ("class:good" if seat.get("ready") else "class:dim", " · ".join(tags))]
 
 

@@ -145,6 +145,11 @@ def keep_rows(rows: list[Fragments], height: int) -> list[Fragments]:
     return rows[:max(0, height)]
 
 
+def cells_of(frags: Fragments) -> int:
+    """The terminal cells fragments take (a name's emoji take two each, its marks none)."""
+    return cells(text_of(frags))
+
+
 def clip_line(frags: Fragments, width: int) -> Fragments:
     """One line cut to ``width`` terminal cells (a safety net: screens are laid out to fit,
     and tests/test_small_screens.py fails on anything it cuts)."""

@@ -19,7 +19,7 @@ from typing import Any
 
 MAX_FRAME = 4096  # bytes of one frame from a page (aiohttp's max_msg_size)
 RATE, BURST = 20.0, 40.0  # frames a second one socket may send, and at once
-NAME_MOST = 24  # characters of a name (the arbiter keeps as many: net/codec.py NAME_CHARS)
+NAME_MOST = 24  # characters of a name as typed (the arbiter seats at most 12 cells of it)
 CODE_MOST = 40  # characters of a room code as typed (spaces, hyphens: normalised later)
 TOKEN_MOST = 64
 KEY_MOST = 16

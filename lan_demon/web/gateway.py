@@ -28,6 +28,7 @@ from aiohttp import WSMsgType, web
 from lan_demon.net.client import Client
 from lan_demon.net.connect import ConnectError
 from lan_demon.net.guard import RateLimiter, log_internal
+from lan_demon.net.names import seated_words
 from lan_demon.net.security import CodeThrottle, codes_match
 from lan_demon.web import seat_link
 from lan_demon.web.browser_seat import BrowserSeat
@@ -243,6 +244,10 @@ class Gateway:
         finally:
             self.joining -= 1
         held = BrowserSeat(token, client, seat_link.new_seat(client, self.coach_for), role)
+        told = seated_words(name, client.name) if role == "player" and session is None \
+            else None
+        if told:  # a name taken (or shortened): the page's line says which it got
+            held.seat.say(told, read=True)
         if ws.closed:  # the page went while the table answered: nobody to keep it for
             held.leave()
             return None

@@ -363,7 +363,7 @@ const Table = (() => {
                                                        (s.you ? " you" : "")},
       h("span", {class: "name"}, s.name),
       s.captain ? h("span", {class: "mark"}, "★ captain") : null,
-      s.bot ? h("span", {class: "mark"}, "bot" + (s.level ? " " + s.level : "")) : null,
+      s.bot ? h("span", {class: "mark"}, "bot") : null,  // (a fixed level is in its name)
       s.status && s.status !== "here" ? h("span", {class: "mark away"}, "⚠ " + s.status) : null,
       s.ready ? h("span", {class: "mark ok"}, "✓ ready") : null));
     const panel = h("section", {class: "seats"});

@@ -1,0 +1,120 @@
+"""Everyone distinct (issue 29, item 1): a seat's name is seated cleaned, at most 12 terminal
+cells, unique among look-alikes ("Ann", "Ann ²"), never empty — and every screen draws it
+whole, measured in cells, so an emoji name shifts no row."""
+
+from __future__ import annotations
+
+import pytest
+from arbiter_harness import Table
+from test_tui_demon_table import TableClient, controller, lines_of
+
+from lan_demon.net.cells import cells
+from lan_demon.net.names import NAME_CELLS, name_key, seat_name, seated_words, unique_name
+from lan_demon.tui.style import text_of
+
+pytestmark = pytest.mark.timeout(60)
+
+EMOJI_BOB = "🃏Bob🎉👨‍👩‍👧"  # the issue's name: joiners fuse a family in some terminals only
+
+
+def sit(t: Table, peer: bytes, name: str) -> list[dict]:
+    return t.send(peer, "hello", name=name, role="player")
+
+
+def names(t: Table) -> list[str]:
+    return [s.name for s in t.arbiter.seats]
+
+
+def test_two_anns_are_told_apart_as_ann_and_ann_2():
+    t = Table("racing-demon", players=6)
+    for peer in (b"A", b"B", b"C"):
+        sit(t, peer, "Ann")
+    assert names(t) == ["Ann", "Ann ²", "Ann ³"]
+    (welcome, *_) = sit(t, b"D", "player")
+    assert welcome["name"] == "player"  # the welcome says the name the seat sits under
+    assert t.updates("lobby")[-1]["seats"][1]["name"] == "Ann ²"
+
+
+def test_look_alike_names_are_the_same_name():
+    """Case, compatibility forms (full-width letters, a superscript two) and spaces."""
+    t = Table("racing-demon", players=8)
+    for i, name in enumerate(["Ann", "ann", "ＡＮＮ", " A n n ", "Ann2", "Ann 2"]):
+        sit(t, bytes([65 + i]), name)
+    assert names(t) == ["Ann", "ann ²", "ＡＮＮ ³", "A n n ⁴", "Ann2 ²", "Ann 2 ³"]  # ² is 2
+    assert len({name_key(n) for n in names(t)}) == 6
+    assert name_key("Ann ²") == name_key("ann2") and name_key("Zoë") != name_key("Zoe")
+
+
+def test_an_empty_name_is_refused_in_one_line_and_takes_no_seat():
+    t = Table("racing-demon")
+    for peer, name in ((b"A", ""), (b"B", "   "), (b"C", "🇩🇪"), (b"D", "\u200d\ufe0f")):
+        (refusal,) = sit(t, peer, name)
+        assert refusal["t"] == "error" and refusal["code"] == "malformed", refusal
+        assert "needs a name" in refusal["reason"] and "\n" not in refusal["reason"]
+    assert names(t) == []
+    sit(t, b"E", "Eve")
+    assert names(t) == ["Eve"]  # the table is as it was
+
+
+def test_an_emoji_name_is_seated_cleaned_and_within_12_cells():
+    t = Table("racing-demon")
+    sit(t, b"A", EMOJI_BOB)
+    (name,) = names(t)
+    assert name == "🃏Bob🎉👨👩" and cells(name) == 11  # the joiners gone; the 👧 did not fit
+    assert "\u200d" not in name
+
+
+@pytest.mark.parametrize("raw", ["Bartholomew Jones", "ÅÅÅÅÅÅÅÅÅÅÅÅÅÅ", "漢字漢字漢字漢字",
+                                 "Zoë" + "\u0301" * 5, "a\u3000b", "  Cy  "])
+def test_a_seated_name_is_at_most_12_cells_and_a_taken_one_stays_within_them(raw):
+    name = seat_name(raw)
+    assert 0 < cells(name) <= NAME_CELLS and name == name.strip()
+    other = unique_name(name, [name])
+    assert other != name and cells(other) <= NAME_CELLS and other.endswith(" ²")
+    assert name_key(other) != name_key(name)
+
+
+def test_the_name_a_player_got_is_said_in_one_line():
+    """join prints it and the page shows it (commands/join.py, web/gateway.py)."""
+    assert seated_words("Ann", "Ann") is None
+    taken = seated_words("Ann", "Ann ²")
+    assert taken is not None and "Ann is taken" in taken and "you sit as Ann ²" in taken
+    cut = seated_words("Bartholomew Jones", "Bartholomew")
+    assert cut is not None and "shown as Bartholomew" in cut and "taken" not in cut
+    for said in (taken, cut):
+        assert "\n" not in said
+
+
+def demon_table(seat: int) -> tuple[TableClient, object]:
+    """Four players named as in the issue: two alike, one with emoji, one long."""
+    client = TableClient(4, seat=seat)
+    for entry, name in zip(client.table["seats"],
+                           ["Ann", "Ann ²", seat_name(EMOJI_BOB), "Bartholomew"]):
+        entry["name"] = name
+    return client, controller(client)
+
+
+@pytest.mark.parametrize("width,height", [(80, 24), (120, 40)])
+def test_an_emoji_name_shifts_no_row_on_the_others_screens(width, height):
+    """Every other player's entry lines up: each '│' (Pile | columns) stands at the same
+    terminal column on every row of a grid column, whatever letters the names are made of,
+    and every name is whole (the emoji row cut the next player's last card to '8')."""
+    client, ctl = demon_table(seat=0)
+    rows = text_of(ctl.render(width, height)).split("\n")
+    assert max(cells(r) for r in rows) <= width
+    entries = [r for r in rows if "│" in r and any(n in r for n in ("Ann ²", "🃏", "Barth"))]
+    assert len(entries) >= 2, rows
+    bars = [[cells(r[:i]) for i, ch in enumerate(r) if ch == "│"] for r in entries]
+    assert all(b[:len(bars[-1])] == bars[-1][:len(b)] for b in bars), "\n".join(entries)
+    text = "\n".join(rows)
+    for name in ("Ann ²", "🃏Bob🎉👨👩", "Bartholomew"):
+        assert name in text
+    shown = "\n".join(lines_of(ctl, width, height))  # and as a terminal (pyte) draws it
+    assert "Bartholomew" in shown and "Ann ²" in shown
+
+
+def test_an_emoji_name_keeps_its_own_headers_ping_and_unit():
+    client, ctl = demon_table(seat=2)
+    title = text_of(ctl.render(80, 24)).split("\n")[0]
+    assert "🃏Bob🎉👨👩" in title and title.rstrip().endswith("ms")
+    assert cells(title) == 80
