@@ -118,3 +118,27 @@ def test_an_emoji_name_keeps_its_own_headers_ping_and_unit():
     title = text_of(ctl.render(80, 24)).split("\n")[0]
     assert "🃏Bob🎉👨👩" in title and title.rstrip().endswith("ms")
     assert cells(title) == 80
+
+
+def test_join_and_play_refuse_an_empty_name_in_one_line(capsys):
+    from lan_demon.cli import main
+    for argv in (["join", "127.0.0.1:7711"], ["play"]):
+        code = main([*argv, "--name", "🇩🇪 "])
+        out, err = capsys.readouterr()
+        assert code == 2 and err.startswith("lan-demon: --name needs a name"), err
+    for name in ("", "   ", "\u200d"):
+        code = main(["join", "127.0.0.1:7711", "--name", name])
+        out, err = capsys.readouterr()
+        assert code == 2 and out == "" and err.count("\n") == 1, (code, out, err)
+        assert err.startswith("lan-demon: --name needs a name the others can read")
+
+
+def test_join_without_a_name_to_be_had_asks_for_one_until_it_is_given(monkeypatch, state_home):
+    """No --name and no login name: asked, again after an empty answer (not "player")."""
+    from lan_demon.commands import join, prompts
+    answers = iter(["", "🇩🇪", "  Ann "])
+    asked: list[str] = []
+    monkeypatch.setattr(join, "login_name", lambda: "")
+    monkeypatch.setattr(prompts, "ask", lambda prompt: asked.append(prompt) or next(answers))
+    assert join.seat_name(None, "tcp://127.0.0.1:7711", False).strip() == "Ann"
+    assert asked == ["Your name at the table: "] * 3

@@ -89,6 +89,27 @@ def test_a_page_sits_down_and_is_sent_its_face(host, web):
     assert seats_of(site) == [("Ann", "player"), ("watcher", "spectator")]
 
 
+def test_a_page_whose_name_is_taken_is_told_the_name_it_got(host, web):
+    """Everyone distinct (issue 29): a second "ann" sits as "ann ²", and the page's line says
+    so in one sentence — as join prints it; every face lists the two names apart."""
+    server = host("racing-demon")
+    site = web(server)
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            first = await open_page(session, site.url)
+            await first.join("Ann")
+            second = await open_page(session, site.url)
+            await second.join("ann")
+            face = await second.until_face(lambda f: f["line"] is not None)
+            assert face["line"]["words"].startswith("The name ann is taken at this table: "
+                                                    "you sit as ann ²")
+            face = await first.until_face(lambda f: len(f["seats"]) == 2)
+            assert [s["name"] for s in face["seats"]] == ["Ann", "ann ²"]
+            assert face["line"] is None  # the first was seated as asked: nothing to say
+    run(scenario())
+
+
 def test_another_sites_page_cannot_open_the_socket(host, web):
     """A page of another site, open in some browser on the Wi-Fi, is refused the socket (the
     Origin a browser sends with it is not this table's); the table's own page is let in."""

@@ -48,13 +48,12 @@ class RoundReview:
 
 
 def find_seat(players: list[str], name: str) -> int | None:
-    """The seat called ``name``: exactly, else the one name equal to it but for case or a
-    bot's " (bot)"."""
+    """The seat called ``name``: exactly, else the one name the table would call the same
+    (case, spaces, compatibility forms: :func:`lan_demon.net.names.name_key`)."""
+    from lan_demon.net.names import name_key
     if name in players:
         return players.index(name)
-    plain = name.strip().lower()
-    found = [i for i, p in enumerate(players)
-             if p.lower() == plain or p.lower().removesuffix(" (bot)") == plain]
+    found = [i for i, p in enumerate(players) if name_key(p) == name_key(name)]
     return found[0] if len(found) == 1 else None
 
 

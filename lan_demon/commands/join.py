@@ -11,10 +11,10 @@ import sys
 from typing import Any
 
 from lan_demon.commands import prompts
-from lan_demon.commands.errors import EXIT_USAGE, UsageError
+from lan_demon.commands.errors import EXIT_USAGE
 from lan_demon.commands.lan import choose_table, table_key
-from lan_demon.commands.options import (check_browse, check_code, check_key, lan_join_flags,
-                                        positive)
+from lan_demon.commands.options import (check_browse, check_code, check_key, check_name,
+                                        lan_join_flags, positive)
 from lan_demon.net.names import seat_name as table_name
 from lan_demon.net.names import seated_words
 
@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     address = normalize_address(args.address) if args.address else None
     key, code = check_key(args.key), check_code(args.code, "--code")
     check_browse(args)
+    check_name(args.name, args.spectate)
     prompts.need_terminal()
     if address is None:
         table = choose_table(args.browse)
@@ -143,9 +144,7 @@ def seat_name(given: str | None, address: str, spectate: bool) -> str:
     if spectate:
         return given if given is not None else login_name()
     if given is not None:
-        if not table_name(given):
-            raise UsageError("--name needs a name the others can read (letters, not only "
-                             "spaces or pictures), e.g. --name Ann")
+        check_name(given, spectate)
         return given
     name = login_name()
     while not table_name(name):  # no login name to be had: asked, until one is given

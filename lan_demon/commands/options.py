@@ -199,6 +199,15 @@ def check_key(key: str | None) -> str | None:
     return key.strip()
 
 
+def check_name(given: str | None, spectate: bool = False) -> None:
+    """A ``--name`` a seat can be taken with: one the table can show (PROTOCOL.md §4.5) —
+    refused here in one line rather than by the table."""
+    from lan_demon.net.names import seat_name
+    if given is not None and not spectate and not seat_name(given):
+        raise UsageError("--name needs a name the others can read (letters, not only spaces "
+                         "or pictures), e.g. --name Ann")
+
+
 def check_code(code: str | None, flag: str) -> str | None:
     from lan_demon.net.security import normalize_code
     if code is None:

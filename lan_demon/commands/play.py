@@ -10,7 +10,8 @@ from lan_demon.bots.levels import DEFAULT_LEVEL as PLAY_LEVEL
 from lan_demon.commands import prompts
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_LAG_CAP_MS,
-                                        add_deals, add_handicap, add_level, check_speed, lag_cap,
+                                        add_deals, add_handicap, add_level, check_name,
+                                        check_speed, lag_cap,
                                         match_options, pause, pause_value, positive, seed,
                                         speed_names)
 from lan_demon.commands.web_page import add_web, web_choice
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if args.strategy is not None:
         make_strategy(game.id, args.strategy)  # an unknown name: one line naming the choices
     level = PLAY_LEVEL if args.level is None else args.level
+    check_name(args.name)
     web = web_choice(args)
     options = match_options(game.id, args.handicap, args.deals)
     prompts.need_terminal()
