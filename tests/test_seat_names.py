@@ -142,3 +142,21 @@ def test_join_without_a_name_to_be_had_asks_for_one_until_it_is_given(monkeypatc
     monkeypatch.setattr(prompts, "ask", lambda prompt: asked.append(prompt) or next(answers))
     assert join.seat_name(None, "tcp://127.0.0.1:7711", False).strip() == "Ann"
     assert asked == ["Your name at the table: "] * 3
+
+
+def test_a_seat_has_one_colour_on_the_terminal_and_the_page():
+    """The page's chart and its Racing Demon names colour a seat as the terminal does (by
+    seat, from the same ten colours), not by its place in the standings."""
+    import re
+    from pathlib import Path
+
+    from lan_demon.tui.style import OWNER_COLOURS
+    static = Path(__file__).parent.parent / "lan_demon" / "web" / "static"
+    chart = (static / "scores.js").read_text(encoding="utf-8")
+    listed = re.search(r"const COLOURS = \[([^\]]*)\]", chart)
+    assert listed is not None
+    assert re.findall(r"#[0-9a-f]{6}", listed[1]) == OWNER_COLOURS
+    assert "COLOURS[side % COLOURS.length]" in chart and "COLOURS[k %" not in chart
+    css = (static / "table.css").read_text(encoding="utf-8")
+    inks = dict(re.findall(r"\.ink(\d) \{ color: (#[0-9a-f]{6}); \}", css))
+    assert [inks[str(i)] for i in range(10)] == OWNER_COLOURS

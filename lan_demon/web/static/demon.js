@@ -83,7 +83,7 @@ const Demon = (() => {
     if (!list.length) return h("span", {});
     return h("section", {class: "others"}, list.map((p) => h("div", {
         class: "other " + (p.status || "here"), "data-seat": p.seat},
-      h("div", {class: "who"}, h("span", {class: "name"}, p.name),
+      h("div", {class: "who"}, h("span", {class: "name ink" + (p.seat % 10)}, p.name),
         h("span", {class: "count"}, String(p.pile_count)), Cards.el(p.pile_top),
         p.out ? h("span", {class: "mark ok"}, "OUT") :
           p.status && p.status !== "here" ? h("span", {class: "mark away"}, "⚠ " + p.status) :
