@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     ctl = table_for(client, bell=not args.no_bell, coach=coach_for(client.game.id))
     told = None if args.spectate else seated_words(args.name, client.name)
     if told:  # a name taken (or shortened): said before the screen opens, and on it
-        print(f"lan-demon: {told}", file=sys.stderr)
+        print(f"lan-demon: {told} (join again with another --name to choose one)",
+              file=sys.stderr)
         ctl.flash(told, seconds=NAME_TOLD_SECONDS)
     build_app(ctl).run()
     client.leave()

@@ -58,7 +58,5 @@ def seated_words(asked: str, seated: str) -> str | None:
         return None
     cleaned = seat_name(asked)
     if seated != cleaned:
-        return (f"The name {cleaned} is taken at this table: you sit as {seated} "
-                "(to choose another, join again with another name)")
-    return f"Your name is shown as {seated}: a name takes at most {NAME_CELLS} letters " \
-        "(wide ones count two), without pictures a screen draws unevenly"
+        return f"{cleaned} is taken at this table: you sit as {seated}"
+    return f"Your name is shown as {seated}, as every screen can draw it"
