@@ -105,6 +105,12 @@ def test_twenty_players_fit_a_phone(driver: Any) -> None:
     assert len(others) == 19
     assert all(o.rect["x"] + o.rect["width"] <= 360 for o in others)
     assert "Tomasz" in others[-1].text
+    # every name whole (issue 29): two alike, an emoji one and a long one, none cut
+    shown = driver.execute_script(
+        "return [...document.querySelectorAll('.other .name')].map("
+        "e => [e.textContent, e.scrollWidth <= e.clientWidth])")
+    assert all(whole for _, whole in shown), shown
+    assert {"Ann ²", "🃏Bob🎉👨👩", "Wolfgang Max"} <= {name for name, _ in shown}
 
 
 def test_a_tap_plays_a_card_to_its_best_place(driver: Any) -> None:

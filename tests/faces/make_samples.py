@@ -1,6 +1,6 @@
 import json, random
 rnd = random.Random(28)
-names = ["Ann","Bo","Cy","Dee","Eve","Finn","Gus","Hana","Ivo","Jo","Kai","Lena","Mo","Nia","Olu","Pia","Quincy Adams","Rosalind Fox","🃏Bob🎉👨👩","Tomasz"]  # (names of 12 cells at most, issue 29: drawn whole)
+names = ["Ann","Ann ²","Cy","Dee","Eve","Finn","Gus","Wolfgang Max","Ivo","Jo","Kai","Lena","Mo","Nia","Olu","Pia","Quincy Adams","Rosalind Fox","🃏Bob🎉👨👩","Tomasz"]  # (names of 12 cells at most, two alike, issue 29: drawn whole)
 ranks = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
 suits = "SHDC"
 def card(): return rnd.choice(ranks) + rnd.choice(suits)
