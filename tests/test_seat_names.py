@@ -4,6 +4,8 @@ whole, measured in cells, so an emoji name shifts no row."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from arbiter_harness import Table
 from test_tui_demon_table import TableClient, controller, lines_of
@@ -160,3 +162,29 @@ def test_a_seat_has_one_colour_on_the_terminal_and_the_page():
     css = (static / "table.css").read_text(encoding="utf-8")
     inks = dict(re.findall(r"\.ink(\d) \{ color: (#[0-9a-f]{6}); \}", css))
     assert [inks[str(i)] for i in range(10)] == OWNER_COLOURS
+
+
+def test_twenty_seats_in_two_lobby_columns_show_every_name_whole_at_80x24():
+    """play's lobby of 20 (its bots' level from the table): names whole, 12 cells each, both
+    columns within 40 cells, the emoji name's row as wide as the others."""
+    from test_tui_table import _Levels
+    from tui_fake import FakeClient, controller, seats
+
+    names = ["Tess", "Ann", "Ann ²", "🃏Bob🎉👨👩"] + [f"Bot{i}" for i in range(4, 20)]
+    client = FakeClient(table={"phase": "lobby", "captain": 0, "seats": seats(
+        *names, bots=tuple(range(4, 20)), ready=tuple(range(4, 20)))})
+    ctl, _ = controller(client, local=_Levels(10, tuple(names[4:])),
+                        speeds=[f"level {n}" for n in range(1, 11)])
+    rows = text_of(ctl.render(80, 24)).split("\n")
+    assert max(cells(r) for r in rows) <= 80
+    listed = [r for r in rows if ". " in r and any(n in r for n in names)]
+    for name in names:
+        assert any(f" {name} " in r for r in listed), name
+    seconds = [re.search(r" (1[1-9]|20)\. ", r) for r in listed]
+    starts = {cells(r[:m.start()]) for r, m in zip(listed, seconds) if m}
+    assert len(starts) == 1 and len(listed) == 10  # the second column lines up on every row
+    said = " ".join(text_of(ctl.render(80, 24)).split())  # a sentence wraps by cells: whole
+    assert "Ann, Ann ² and 🃏Bob🎉👨👩 are not ready yet" in said
+    emoji = next(r for r in listed if "🃏" in r)
+    other = next(r for r in listed if " Ann " in r)
+    assert cells(emoji[:emoji.index("not ready")]) == cells(other[:other.index("not ready")])

@@ -106,6 +106,10 @@ def test_a_page_whose_name_is_taken_is_told_the_name_it_got(host, web):
             face = await first.until_face(lambda f: len(f["seats"]) == 2)
             assert [s["name"] for s in face["seats"]] == ["Ann", "ann ²"]
             assert face["line"] is None  # the first was seated as asked: nothing to say
+            third = await open_page(session, site.url)
+            refused = await third.join("\U0001F1E9\U0001F1EA")  # a flag: nothing to show
+            assert refused == {"t": "refused", "words": "Type a name the others can read: "
+                                                        "letters, not only spaces or pictures."}
     run(scenario())
 
 

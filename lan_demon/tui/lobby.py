@@ -52,6 +52,7 @@ def lobby(ctl: TableFacts, width: int, height: int = 99) -> Fragments:
         out += wrap(DEALS_WORDS[deals], width, "class:warn" if deals == "duplicate" else "")
     rows = [seat_cell(ctl, i, seat) for i, seat in enumerate(ctl.seats)]
     if len(rows) > height - 2 and width >= 2 * 38:  # two columns: 20 seats on one page
+        rows = [seat_cell(ctl, i, seat, short=True) for i, seat in enumerate(ctl.seats)]
         half = -(-len(rows) // 2)
         for a, b in zip(rows[:half], rows[half:] + [[]]):
             pad = width // 2 - sum(cells(t) for _, t in a)
@@ -62,22 +63,23 @@ def lobby(ctl: TableFacts, width: int, height: int = 99) -> Fragments:
     return out
 
 
-def bot_tag(ctl: TableFacts, seat: dict[str, Any]) -> str:
+def bot_tag(ctl: TableFacts, seat: dict[str, Any], short: bool = False) -> str:
     """What the lobby says beside a bot's name: "bot" (a level fixed as it sat down is in its
     name, "Ada L7"), or at ``play``, whose ``v`` changes its own bots' level, "bot, level 3"
-    from the in-process table."""
+    from the in-process table ("bot, L3" in two columns)."""
     ask = getattr(ctl.local, "level_of", None)
     level = ask(seat["name"]) if ask is not None else None
-    return "bot" if level is None else f"bot, level {level}"
+    if level is None:
+        return "bot"
+    return f"bot, L{level}" if short else f"bot, level {level}"
 
 
-def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any],
-              name_width: int = NAME_CELLS) -> Fragments:
+def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], short: bool = False) -> Fragments:
     """One seat of the lobby: its name, whole (padded to the widest a name may be, so the
-    tags line up), then captain · bot · ready · away."""
+    tags line up), then captain · bot · ready · away (shorter in two columns: ``short``)."""
     tags = ["captain"] if i == ctl.captain_seat else []
     if seat.get("bot"):
-        tags.append(bot_tag(ctl, seat))
+        tags.append(bot_tag(ctl, seat, short))
     if ctl.phase == "lobby":  # at the countdown the arbiter clears them: no news
         tags.append("ready" if seat.get("ready") else "not ready")
     away = seat.get("status", "here") != "here"
@@ -85,7 +87,7 @@ def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any],
         tags.append(seat.get("status", ""))
     mark = "▶" if i == ctl.client.seat else " "
     style = "class:away" if away else "class:me" if i == ctl.client.seat else ""
-    return [("", f" {mark}{i + 1:>3}. "), (style, pad_name(ctl.name(i), name_width) + " "),
+    return [("", f" {mark}{i + 1:>3}. "), (style, pad_name(ctl.name(i), NAME_CELLS) + " "),
             ("class:good" if seat.get("ready") else "class:dim", " · ".join(tags))]
 
 

@@ -28,7 +28,7 @@ from aiohttp import WSMsgType, web
 from lan_demon.net.client import Client
 from lan_demon.net.connect import ConnectError
 from lan_demon.net.guard import RateLimiter, log_internal
-from lan_demon.net.names import seated_words
+from lan_demon.net.names import seat_name, seated_words
 from lan_demon.net.security import CodeThrottle, codes_match
 from lan_demon.web import seat_link
 from lan_demon.web.browser_seat import BrowserSeat
@@ -203,6 +203,10 @@ class Gateway:
             await ws.send_json({"t": "refused", "words": "Your seat was not kept (more than "
                                 "5 minutes away, or the host was restarted). Type your name "
                                 "to sit down again."})
+            return None
+        if not join.watch and not seat_name(join.name):  # only spaces or pictures: asked again
+            await ws.send_json({"t": "refused", "words": "Type a name the others can read: "
+                                "letters, not only spaces or pictures."})
             return None
         refused = self._code_refusal(join, where)
         if refused is not None:
