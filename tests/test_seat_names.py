@@ -188,3 +188,19 @@ def test_twenty_seats_in_two_lobby_columns_show_every_name_whole_at_80x24():
     emoji = next(r for r in listed if "🃏" in r)
     other = next(r for r in listed if " Ann " in r)
     assert cells(emoji[:emoji.index("not ready")]) == cells(other[:other.index("not ready")])
+
+
+def test_the_final_table_keeps_an_emoji_names_column_in_line():
+    """The match's result as join, host and play print it: columns right-aligned in cells."""
+    from lan_demon.commands.results import format_table
+    names = ["Ann", "Ann ²", "🃏Bob🎉👨👩", "Ada L2"]
+    result = {"game": "racing-demon", "seed": 1, "winner": ["Ann ²"],
+              "rounds": [{"scores": dict(zip(names, (3, 12, -4, 7)))}],
+              "totals": dict(zip(names, (3, 12, -4, 7)))}
+    rows = format_table(result).split("\n")
+    head, scores = rows[1], rows[3]
+    assert cells(head) == cells(scores) == cells(rows[5])
+    for name, score in zip(names, ("3", "12", "-4", "7")):  # each score ends under its name
+        assert cells(head[:head.index(name) + len(name)]) == \
+            cells(scores[:scores.index(f" {score}") + 1 + len(score)])
+    assert rows[-1] == "(L2 after a bot's name: its level, from 1 to 10)"
