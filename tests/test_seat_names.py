@@ -122,9 +122,9 @@ def test_an_emoji_name_keeps_its_own_headers_ping_and_unit():
     assert cells(title) == 80
 
 
-def test_join_and_play_refuse_an_empty_name_in_one_line(capsys):
+def test_join_play_and_bot_refuse_an_empty_name_in_one_line(capsys):
     from lan_demon.cli import main
-    for argv in (["join", "127.0.0.1:7711"], ["play"]):
+    for argv in (["join", "127.0.0.1:7711"], ["play"], ["bot", "127.0.0.1:7711"]):
         code = main([*argv, "--name", "🇩🇪 "])
         out, err = capsys.readouterr()
         assert code == 2 and err.startswith("lan-demon: --name needs a name"), err
@@ -204,3 +204,12 @@ def test_the_final_table_keeps_an_emoji_names_column_in_line():
         assert cells(head[:head.index(name) + len(name)]) == \
             cells(scores[:scores.index(f" {score}") + 1 + len(score)])
     assert rows[-1] == "(L2 after a bot's name: its level, from 1 to 10)"
+
+
+def test_twenty_people_named_alike_are_twenty_names_within_12_cells():
+    taken: list[str] = []
+    for _ in range(20):
+        taken.append(unique_name(seat_name("Maximilianus"), taken))
+    assert taken[:3] == ["Maximilianus", "Maximilian ²", "Maximilian ³"]
+    assert taken[-1] == "Maximilia ²⁰" and len({name_key(n) for n in taken}) == 20
+    assert all(cells(n) <= NAME_CELLS for n in taken)

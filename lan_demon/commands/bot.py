@@ -9,8 +9,8 @@ from typing import Any
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.lan import only_table, table_key
 from lan_demon.commands.options import (add_level, check_browse, check_code, check_key,
-                                        check_speed, lan_join_flags, seed, speed_names,
-                                        strategy_help)
+                                        check_name, check_speed, lan_join_flags, seed,
+                                        speed_names, strategy_help)
 
 HELP = "run one bot client against an arbiter"
 DESCRIPTION = "Connect one bot to an arbiter and play until the match ends."
@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
         check_speed(args.speed)
     key, code = check_key(args.key), check_code(args.code, "--code")
     check_browse(args)
+    check_name(args.name)
     if address is None:
         table = only_table(args.browse)
         address, key = f"tcp://{table.endpoint}", table_key(table, key)
