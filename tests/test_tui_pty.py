@@ -118,7 +118,7 @@ def pack_of(text: str) -> int:
 def test_play_lobby_table_keys_and_quit_restores_the_terminal() -> None:
     prog = PtyProgram(PLAY)
     try:
-        lobby = prog.wait_for(lambda s: "Lobby" in s and s.count("(bot)") >= 3,
+        lobby = prog.wait_for(lambda s: "Lobby" in s and s.count(" bot, level ") >= 3,
                               "the lobby with three bots")
         assert "Enter starts the match" in lobby
         assert "racing-demon" in lobby
