@@ -364,6 +364,7 @@ def network_match(game: Game, strategies: list[str], seed: int | str, options: d
     every bot process is ended and the arbiter's sockets, thread and context are closed."""
     import zmq
 
+    from lan_demon.net.names import seat_name
     from lan_demon.net.settings import Settings, dealing_of
     from lan_demon.net.server import ArbiterServer
 
@@ -375,7 +376,9 @@ def network_match(game: Game, strategies: list[str], seed: int | str, options: d
                             rounds=_match_rounds(game, wanted), dealing=dealing_of(seed),
                             options=options, countdown=0.0, pause=0.0)
         server = ArbiterServer(settings, port=0, context=context).start()
-        labels = {f"{name}-{k + 1}": name for k, name in enumerate(strategies)}
+        # each seat's name as the arbiter seats it (12 cells: a bot's file name is cut), told
+        # apart by its number first, so that the seats are read back by name
+        labels = {seat_name(f"{k + 1} {name}"): name for k, name in enumerate(strategies)}
         for k, label in enumerate(labels):
             procs.append(spawn_bot(server.port, labels[label], label, f"{seed}:{k}"))
         arbiter = server.arbiter
