@@ -47,7 +47,7 @@ def short(name: str, width: int) -> str:
 
 def sides(seat: Any, count: int | None = None) -> list[str]:
     """The names of the match's sides; Gin Solitaire's Jokers score too (GS-9)."""
-    names = [seat.name(i) for i in range(len(seat.seats))]  # a bot without its level mark
+    names = [seat.name(i) for i in range(len(seat.seats))]  # as every screen names them
     results = seat.client.table.get("results", [])
     count = count if count is not None else (len(results[-1]["scores"]) if results
                                              else len(names))

@@ -88,8 +88,8 @@ class SeatFacts:
         return bool(self.client.config.get("players"))
 
     def name(self, seat: int, as_was: dict[str, Any] | None = None) -> str:
-        """A seat's name as the table shows it: a bot's without its level mark ("Ada L10"
-        cut to a column's width read "Ada L1"; the lobby shows the level by itself).
+        """A seat's name as every screen shows it: whole, as seated (at most 12 cells, unique
+        at the table; a bot's with its level mark, "Ada L10": PROTOCOL.md §4.5).
         ``as_was``: the seat as a notice saw it (a presence notice carries its ``name``: a
         lobby leave's next update drops the seat, and its number then named another)."""
         if as_was is not None and as_was.get("name"):
