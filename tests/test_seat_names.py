@@ -213,3 +213,20 @@ def test_twenty_people_named_alike_are_twenty_names_within_12_cells():
     assert taken[:3] == ["Maximilianus", "Maximilian ²", "Maximilian ³"]
     assert taken[-1] == "Maximilia ²⁰" and len({name_key(n) for n in taken}) == 20
     assert all(cells(n) <= NAME_CELLS for n in taken)
+
+
+def test_names_alike_stay_apart_when_cut_to_a_small_screens_column():
+    """At 60×20 a 20-seat table cuts names to a few cells: the arbiter's mark is kept, so
+    "Maximilian ²" and "Maximilian ³" never both read "Max…" (the letters a, b, … too)."""
+    from lan_demon.seat.words import fit_name
+    assert fit_name("Ann ²", 4) == "Ann²" and fit_name("Maximilian ²", 4) == "Ma…²"
+    assert fit_name("Maximilian", 4) == "Max…" and fit_name("Ann ²", 5) == "Ann ²"
+    client = TableClient(20, seat=0, seed=5, steps=40)
+    names = ["Tess", "Ann", "Ann ²", "Maximilian", "Maximilian ²", "Maximilian ³"] + \
+        [f"P{i}" for i in range(6, 20)]
+    for entry, name in zip(client.table["seats"], names):
+        entry["name"] = name
+    text = text_of(controller(client).render(60, 20))
+    labels = [label for label in ("Ma…²", "Ma…³", "Maximilian ²", "Maximilian ³")
+              if label in text]
+    assert len(labels) == 2 and ("Ann ²" in text or "Ann²" in text), text

@@ -15,13 +15,15 @@ from typing import Any
 
 from lan_demon.games.base import GameError
 from lan_demon.games.cards import SUIT_SYMBOLS, Card
-from lan_demon.net.cells import fit, pad
+from lan_demon.net.cells import cells, fit
 from lan_demon.net.names import NAME_CELLS
 from lan_demon.seat.person import clause
 
 #: A level's mark at the end of a bot's name (levels.bot_name): "Ada L7".
 _LEVEL_MARK = re.compile(r"^(?P<name>.*\S) L(?P<level>10|[1-9])(?P<taken> [⁰¹²³⁴⁵⁶⁷⁸⁹]+)?$")
 _SEAT_INDEX = re.compile(r"\bseat (\d+)\b")
+#: The arbiter's mark on a name someone already had (net/names.py): "Ann ²".
+_TAKEN_MARK = re.compile(r"^(?P<base>.*\S) (?P<mark>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)$")
 #: Seconds a stack's top, once another card covers it, still counts as what the player saw: a
 #: person takes about a second to see a card land, so a key pressed that soon after was aimed
 #: at the old top — a race lost (RD-11), not a card that "fits no stack".
@@ -75,14 +77,24 @@ def starting(left: float) -> str:
 
 def fit_name(name: str, width: int) -> str:
     """A name in ``width`` terminal cells: whole if it fits (a seated name always fits
-    NAME_CELLS), else cut with an ellipsis."""
-    return fit(name, width)
+    NAME_CELLS), else cut with an ellipsis — keeping the arbiter's mark of a name taken, so
+    that "Ann" and "Ann ²" cut to a narrow column still differ ("Ann", "Ann²", "An…²")."""
+    if cells(name) <= width:
+        return name
+    found = _TAKEN_MARK.match(name)
+    if found is None or width < cells(found["mark"]) + 2:
+        return fit(name, width)
+    base, mark = found["base"], found["mark"]
+    if cells(base + mark) <= width:
+        return base + mark
+    return fit(base, width - cells(mark)) + mark
 
 
 def pad_name(name: str, width: int = NAME_CELLS) -> str:
     """A name fitted and padded to exactly ``width`` terminal cells, so that a column after
     it starts in the same place on every row, whatever the name's letters or pictures."""
-    return pad(name, width)
+    name = fit_name(name, width)
+    return name + " " * (width - cells(name))
 
 
 def short_name(name: str, width: int) -> str:
