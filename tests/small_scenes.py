@@ -34,10 +34,13 @@ PRESS = {"1-4": ["1"], "1-9,0": ["1"], "letter": ["a"], "K": ["K", "a"], "space"
 
 #: Names as a big table has them: up to 12 terminal cells (the arbiter's limit, issue 29),
 #: two alike told apart, wide emoji, a bot with its level, a long bot name.
-NAMES = ["Tess", "Rosalind Fox", "🃏Bob🎉👨👩", "Ann", "Ann B.", "Ada L2 (bot)",
-         "Quincy Adams", "Bartholomew", "Cy", "Dot Marsh", "Eli L10 (bot)", "Flo",
-         "Gus Grant", "Hal (bot)", "Ivy Lee", "Jo", "Kit Carson", "Lu Wei", "Mo Farah",
+#: Names as the arbiter seats them (PROTOCOL.md §4.5): at most 12 cells, a second Ann as
+#: "Ann ²", a bot seated with a level named with it ("Ada L2"), play's bots plain.
+NAMES = ["Tess", "Rosalind Fox", "🃏Bob🎉👨👩", "Ann", "Ann ²", "Ada L2",
+         "Quincy Adams", "Bartholomew", "Cy", "Dot Marsh", "Eli L10", "Flo",
+         "Gus Grant", "Hal", "Ivy Lee", "Jo", "Kit Carson", "Lu Wei", "Mo Farah",
          "Ned Stark"]
+BOTS = {5, 10, 13}  # the seats of NAMES that are bots
 
 
 class SceneClient:
@@ -55,8 +58,8 @@ class SceneClient:
         self.name = NAMES[seat or 0] if seat is not None else "Sam"
         self.role = "player" if seat is not None else "spectator"
         self.table: dict[str, Any] = {"phase": phase, "round": 0, "captain": 0, "seats": [
-            {"name": NAMES[i], "bot": "(bot)" in NAMES[i], "status": "here",
-             "ready": "(bot)" in NAMES[i]} for i in range(players)]}
+            {"name": NAMES[i], "bot": i in BOTS, "status": "here",
+             "ready": i in BOTS} for i in range(players)]}
         self.config: dict[str, Any] = {"game": game_id, "rounds": None, "players": None,
                                        "options": options, "pause": 60.0}
         self.pending: dict[int, Any] = {}
@@ -204,9 +207,9 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
     yield Scene("lobby, the captain's question", ctl)
     client = make("lobby")
     if players > 1:  # play seats bots beside the person: the level's line is shown
-        client.table["seats"][-1].update(name="Zed L3 (bot)", bot=True)
+        client.table["seats"][-1].update(name="Zed", bot=True)
     yield Scene("lobby of lan-demon play", controller(
-        client, local=Local(game_id, ("Zed L3 (bot)",)), speeds=[f"level {n}" for n in range(1, 11)]))
+        client, local=Local(game_id, ("Zed",)), speeds=[f"level {n}" for n in range(1, 11)]))
 
     client = make("countdown")
     client.table["go"] = NOW + 3

@@ -167,13 +167,12 @@ def test_a_seat_has_one_colour_on_the_terminal_and_the_page():
 def test_twenty_seats_in_two_lobby_columns_show_every_name_whole_at_80x24():
     """play's lobby of 20 (its bots' level from the table): names whole, 12 cells each, both
     columns within 40 cells, the emoji name's row as wide as the others."""
-    from test_tui_table import _Levels
-    from tui_fake import FakeClient, controller, seats
+    from tui_fake import FakeClient, Levels, controller, seats
 
     names = ["Tess", "Ann", "Ann ²", "🃏Bob🎉👨👩"] + [f"Bot{i}" for i in range(4, 20)]
     client = FakeClient(table={"phase": "lobby", "captain": 0, "seats": seats(
         *names, bots=tuple(range(4, 20)), ready=tuple(range(4, 20)))})
-    ctl, _ = controller(client, local=_Levels(10, tuple(names[4:])),
+    ctl, _ = controller(client, local=Levels(10, tuple(names[4:])),
                         speeds=[f"level {n}" for n in range(1, 11)])
     rows = text_of(ctl.render(80, 24)).split("\n")
     assert max(cells(r) for r in rows) <= 80

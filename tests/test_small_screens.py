@@ -68,9 +68,9 @@ def cuts(monkeypatch: pytest.MonkeyPatch) -> Cuts:
         "fit_name": (sys.modules["lan_demon.seat.words"].fit_name,
                      lambda name, width: name, str),
         "short_name": (sys.modules["lan_demon.seat.words"].short_name,
-                       lambda name, width: name.removesuffix(" (bot)"), str),
+                       lambda name, width: name, str),
         "short": (sys.modules["lan_demon.seat.scores"].short,
-                  lambda name, width: name.replace(" (bot)", ""), str),
+                  lambda name, width: name, str),
         "fit": (cells_module.fit, lambda text, width: text, str),
     }
     for module in list(sys.modules.values()):
