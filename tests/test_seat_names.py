@@ -146,6 +146,29 @@ def test_join_without_a_name_to_be_had_asks_for_one_until_it_is_given(monkeypatc
     assert asked == ["Your name at the table: "] * 3
 
 
+def test_you_is_no_name_and_play_sits_you_down_with_your_login_name(monkeypatch, capsys,
+                                                                    state_home):
+    """Every screen calls its own player "you": a seat named "you" would read "you are OUT!"
+    on the others' screens, so --name you is refused in one line; and play, which named every
+    newcomer "you", seats them with their login name (asked for when there is none)."""
+    from lan_demon.cli import main
+    from lan_demon.commands import join, prompts
+    for argv in (["join", "127.0.0.1:7711"], ["play"]):
+        code = main([*argv, "--name", " You "])
+        out, err = capsys.readouterr()
+        assert code == 2 and out == "" and err.count("\n") == 1, (code, out, err)
+        assert err.startswith("lan-demon: --name you: every screen calls its own player")
+    answers = iter(["you", "Ann"])
+    monkeypatch.setattr(join, "login_name", lambda: "")
+    monkeypatch.setattr(prompts, "ask", lambda prompt: next(answers))
+    assert join.own_name() == "Ann"
+    from lan_demon.commands import play
+    import argparse
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    assert parser.parse_args([]).name is None  # the login name, found by run()
+
+
 def test_a_seat_has_one_colour_on_the_terminal_and_the_page():
     """The page's chart and its Racing Demon names colour a seat as the terminal does (by
     seat, from the same ten colours), not by its place in the standings."""

@@ -147,8 +147,14 @@ def seat_name(given: str | None, address: str, spectate: bool) -> str:
     if given is not None:
         check_name(given, spectate)
         return given
+    return own_name()
+
+
+def own_name() -> str:
+    """The login name; without one to be had (or one the table cannot show), asked for until
+    one is given."""
     name = login_name()
-    while not table_name(name):  # no login name to be had: asked, until one is given
+    while not table_name(name) or name.strip().casefold() == "you":
         name = prompts.ask("Your name at the table: ")
     return name
 

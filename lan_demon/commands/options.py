@@ -206,6 +206,10 @@ def check_name(given: str | None, spectate: bool = False) -> None:
     if given is not None and not spectate and not seat_name(given):
         raise UsageError("--name needs a name the others can read (letters, not only spaces "
                          "or pictures), e.g. --name Ann")
+    if given is not None and not spectate and given.strip().casefold() == "you":
+        raise UsageError("--name you: every screen calls its own player 'you', so the others "
+                         "would read 'you are OUT!' when you go out; give your own name, e.g. "
+                         "--name Ann")
 
 
 def check_code(code: str | None, flag: str) -> str | None:

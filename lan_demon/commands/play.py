@@ -27,7 +27,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--game", default="racing-demon", help=f"one of: {', '.join(GAME_IDS)}")
     play.add_argument("--bots", type=int, help="bots at the table (default: 3, none for "
                       "gin-solitaire)")
-    play.add_argument("--name", default="you", help="your name at the table")
+    play.add_argument("--name", help="your name at the table (default: your login name)")
     play.add_argument("--seed", type=seed, help="deal from this seed: reproducible, so "
                       "not secret (default: secret deals)")
     play.add_argument("--rounds", type=positive, help="rounds in the match")
@@ -71,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
         make_strategy(game.id, args.strategy)  # an unknown name: one line naming the choices
     level = PLAY_LEVEL if args.level is None else args.level
     check_name(args.name)
+    if args.name is None:
+        from lan_demon.commands.join import own_name
+        args.name = own_name()
     web = web_choice(args)
     options = match_options(game.id, args.handicap, args.deals)
     prompts.need_terminal()
