@@ -60,6 +60,8 @@ class Session:
     """``lan-demon ARGS`` on a pseudo-terminal, its screen emulated by pyte."""
 
     def __init__(self, *args: str, cols: int = COLS, rows: int = ROWS):
+        if args[:1] == ("play",) and "--name" not in args:
+            args = (*args, "--name", "Tess")  # not the login name of whoever makes them
         self.argv = [sys.executable, "-m", "lan_demon", *args]
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
