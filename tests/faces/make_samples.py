@@ -100,6 +100,41 @@ faces["gin_playing"] = common("gin-solitaire", "playing", 3, 0,
            "others": [{"seat": 1, "name": "Bo", "state": "draw", "draw": 31}, {"seat": 2, "name": "Cy", "state": "knock", "draw": 25}]})
 faces["gin_knock_question"] = dict(faces["gin_playing"], acts=[], question={"words": "Knock with 2♣ face down, deadwood 8?",
     "yes": {"do": "knock", "card": "2C", "sure": True}, "no": {"do": "dismiss"}, "yes_label": "Knock", "no_label": "Keep playing"})
+# Issue 29, "nothing cut" at a phone's size: twenty seats whose names are as wide as the table
+# seats them (12 terminal cells: net/cells.py), two alike, emoji (a joined family among
+# them), wide CJK and the widest Latin letters; a page must show each whole in every game.
+wide = ["Ann", "Ann ²", "🃏Bob🎉👨\u200d👩", "WWWWWWWWWWWW", "山田太郎さん", "Wolfgang Max",
+        "MMMMMMMMMMMM", "Zoë", "Mañana😀Jo", "Bo", "Cy L10", "Dee", "Eve", "Finn", "Gus",
+        "Hana", "Ivo", "Jo", "Kai", "Lena"]
+def wide_names(face):
+    face = json.loads(json.dumps(face))
+    for s in face["seats"]:
+        s["name"] = wide[s["seat"]]
+    for p in (face.get("table") or {}).get("others") or []:
+        p["name"] = wide[p["seat"]]
+    return face
+faces["demon_twenty_names"] = wide_names(dict(faces["demon_playing"], you=9,
+    line={"words": "🃏Bob🎉👨\u200d👩 beat you to the A♥ stack, by 12 ms", "rule": "RD-11", "kind": "race"}))
+faces["demon_twenty_names"]["seats"] = [dict(s, you=s["seat"] == 9) for s in faces["demon_twenty_names"]["seats"]]
+faces["demon_twenty_names"]["table"]["others"] = [
+    dict(p, seat=0, name=wide[0]) if p["seat"] == 9 else p for p in faces["demon_twenty_names"]["table"]["others"]]
+twenty_rows = [{"side": i, "name": wide[i], "score": 20 - 2 * i,
+                "parts": {"stacked": 15 - i // 2, "kings": i % 2, "out": i == 0, "pile_left": i},
+                "total": 60 - 3 * i, "best": i == 0, "leads": i == 0, "you": i == 2} for i in range(20)]
+faces["demon_twenty_between"] = wide_names(common("racing-demon", "between", 20, 2,
+    banner={"words": "WWWWWWWWWWWW is OUT!", "id": 4}, countdown=12.0, waiting_for=wide[3:9],
+    acts=[{"do": "ready", "label": "I'm ready", "key": "enter"}, {"do": "leave", "label": "Leave", "key": "q"}],
+    scores=dict(faces["demon_between"]["scores"], rows=twenty_rows,
+                next_piles=[{"name": n, "pile": 13} for n in wide],
+                chart={"first_round": 1, "names": wide,
+                       "series": [[20 - 2 * i, 40 - i, 60 - 3 * i] for i in range(20)]}),
+    review=faces["demon_between"]["review"]))
+faces["racko_twenty_names"] = wide_names(dict(faces["racko_playing"],
+    seats=seats(20, 0), table=dict(faces["racko_playing"]["table"],
+    others=[{"seat": i, "name": "", "total": 5 * i, "stood_in": None} for i in range(1, 20)])))
+faces["gin_twenty_names"] = wide_names(dict(faces["gin_playing"],
+    seats=seats(20, 0), table=dict(faces["gin_playing"]["table"],
+    others=[{"seat": i, "name": "", "state": "draw", "draw": 30 - i} for i in range(1, 20)])))
 for k, v in faces.items():
     json.dump(v, open(f"{k}.json", "w"), ensure_ascii=False, indent=1)
 print(sorted(faces))
