@@ -8,7 +8,7 @@ const RackO = (() => {
   function draw(f, ctx) {
     const {h, button, actButton, send, seatName} = ctx;
     const t = f.table;
-    const out = h("div", {class: "racko"});
+    const out = h("div", {class: "racko" + (t.rack ? " with-rack" : "")});  // table.css
     const turn = h("p", {class: "prompt" + (t.your_turn ? " yours" : "")},
                    t.your_turn ? "▶ " : "", t.prompt || "");
     out.append(turn);

@@ -29,7 +29,7 @@ const Scores = (() => {
       // every part a column on a wide screen; on a phone, the parts on a line of their own
       // under each name (table.css shows one or the other), so nothing scrolls sideways
       const head = h("tr", {}, h("th", {}, "#"), h("th", {class: "name"}, ""),
-                     h("th", {}, s.word || "score"),
+                     h("th", {}, whole(s.word || "score", h)),
                      columns.map((c) => h("th", {class: "part"}, c.heading || c.key)),
                      h("th", {}, "total"));
       const body = rows.flatMap((r, i) => {
@@ -58,6 +58,12 @@ const Scores = (() => {
       out.append(chart(c, s, ctx));
     }
     return out;
+  }
+
+  /** A heading that may wrap between its words but not inside one ("score (RD-14)" broke
+   *  at its hyphen on a phone, into "(RD-" and "14)"). */
+  function whole(words, h) {
+    return words.split(" ").flatMap((w, i) => [i ? " " : null, h("span", {class: "word"}, w)]);
   }
 
   function cell(v) {

@@ -285,6 +285,10 @@ const Table = (() => {
     if (f.phase === "between" || f.phase === "over") {
       body = h("div", {class: "round-end"});
       if (f.banner) body.append(h("div", {class: "banner-line"}, "★ " + f.banner.words + " ★"));
+      // above the scoreboard and its chart: on a phone and on the TV the chart pushed it
+      // below the fold, where nobody saw the next round coming
+      const next = nextRound(f);
+      if (next) body.append(next);
       if (f.scores) body.append(Scores.draw(f.scores, ctx));
       if (f.review && f.review.length) {
         body.append(h("section", {class: "review"}, h("h2", {}, "Review"),
@@ -367,15 +371,23 @@ const Table = (() => {
       s.status && s.status !== "here" ? h("span", {class: "mark away"}, "⚠ " + s.status) : null,
       s.ready ? h("span", {class: "mark ok"}, "✓ ready") : null));
     const panel = h("section", {class: "seats"});
-    if (f.phase === "countdown" || f.countdown !== null && f.countdown !== undefined) {
-      const label = f.phase === "countdown" && !f.scores ? "Go in " : "Next round in ";
-      panel.append(h("p", {class: "big"}, label, countdownEl("big")));
-    }
+    const roundEnd = f.phase === "between" || f.phase === "over";
+    const next = roundEnd ? null : nextRound(f);  // at a round's end, above the scores
+    if (next) panel.append(next);
     if (f.waiting_for && f.waiting_for.length) {
       panel.append(h("p", {class: "waiting-for"}, "Waiting for: " + f.waiting_for.join(", ")));
     }
     panel.append(h("ul", {}, rows));
     return panel;
+  }
+
+  /** "Go in 3 s" or "Next round in 12 s" while the face counts down, else null. */
+  function nextRound(f) {
+    if (f.phase !== "countdown" && (f.countdown === null || f.countdown === undefined)) {
+      return null;
+    }
+    const label = f.phase === "countdown" && !f.scores ? "Go in " : "Next round in ";
+    return h("p", {class: "big next-round"}, label, countdownEl("big"));
   }
 
   /** The bottom of the screen: the line (kept LINE_MS), then the acts not drawn elsewhere. */

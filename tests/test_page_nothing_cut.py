@@ -1,0 +1,171 @@
+"""Issue 29, "Nothing cut", on the browser table: at a phone's 360×640 and a laptop's 1280×800,
+for sample faces of every game (tests/faces; the *_twenty_* ones seat twenty players whose
+names are as wide as the table lets them be: 12 terminal cells, two alike, emoji, CJK, the
+widest Latin letters), every word is shown whole — no text overflows its box, no ellipsis —
+and what a player needs now is on the first screen, not under the sticky bar at the bottom:
+their rack or hand or cards and the move buttons, the round's "I'm ready", the TV's "Next
+round in". One Chromium for the module (test_page_faces.py's fixture); no server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from page_checks import SIZES, console_errors
+from test_page_faces import driver, load, open_harness, face  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.timeout(60)
+
+# Every piece of text (SVG aside) not wholly inside its box: the nearest box around it that
+# is not inline (a word spilling over its neighbours), and every box on the way that clips
+# (overflow other than visible); every ellipsis doing its work; a name broken over lines
+# (WWWWWWWWW / WWW in a narrow table cell). Said in words.
+CUT_JS = r"""
+const out = [];
+const seen = (el) => { const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden"; };
+const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 &&
+                         a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+const walk = document.createTreeWalker(document.getElementById("table"), NodeFilter.SHOW_TEXT);
+for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+  const parent = n.parentElement;
+  if (!n.textContent.trim() || !parent || parent.closest("svg") || !seen(parent)) continue;
+  const range = document.createRange();
+  range.selectNodeContents(n);
+  const text = range.getBoundingClientRect();
+  const what = `"${n.textContent.trim().slice(0, 30)}"`;
+  let box = parent;
+  while (getComputedStyle(box).display.startsWith("inline") &&
+         !getComputedStyle(box).display.startsWith("inline-") && box.parentElement)
+    box = box.parentElement;
+  const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+  if (parent.closest(".name") && lines.size > 1)  // a name broken over two lines
+    out.push(`${what} broken over ${lines.size} lines in ${parent.className}`);
+  if (!inside(text, box.getBoundingClientRect()))
+    out.push(`${what} spills out of ${box.tagName.toLowerCase()}.${box.className}`);
+  for (let a = parent; a && a !== document.body; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if ((style.overflowX !== "visible" || style.overflowY !== "visible") &&
+        !inside(text, a.getBoundingClientRect()))
+      out.push(`${what} clipped by ${a.tagName.toLowerCase()}.${a.className}`);
+    if (style.textOverflow === "ellipsis" && a.scrollWidth > a.clientWidth)
+      out.push(`${what} cut with an ellipsis in ${a.tagName.toLowerCase()}.${a.className}`);
+  }
+}
+return out;
+"""
+
+# Each element matching a selector that is not wholly on the first screen, or whose middle is
+# covered by something else (the sticky dock, a banner): said in words; empty when all are.
+REACH_JS = r"""
+const out = [];
+window.scrollTo(0, 0);
+for (const css of arguments[0]) {
+  const found = [...document.querySelectorAll(css)];
+  if (!found.length) out.push(`${css}: none drawn`);
+  for (const el of found) {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (r.top < 0 || r.bottom > innerHeight + 0.5 || r.left < 0 || r.right > innerWidth + 0.5)
+      out.push(`${css} at ${Math.round(r.top)}..${Math.round(r.bottom)}, not on the screen`);
+    else if (!top || !el.contains(top))
+      out.push(`${css} under ${top ? top.tagName + "." + top.className : "nothing"}`);
+  }
+}
+return out;
+"""
+
+SLOTS, RACKO_MOVES = "button.slot", ["[data-do=draw]", "[data-do=discard_pile]"]
+DEMON = ["[data-src]", "[data-do=turn]", "[data-do=stuck]"]
+GIN = ["button.gcard", "[data-do=draw]", "[data-do=knock]"]
+
+#: a sample face -> what its player needs on the first screen
+ESSENTIALS = {
+    "demon_playing": DEMON,
+    "demon_twenty_names": DEMON,
+    "demon_german_playing": DEMON,
+    "real_racing_demon_playing": DEMON,
+    "racko_playing": [SLOTS, *RACKO_MOVES, "[data-do=discard]"],
+    "racko_twenty_names": [SLOTS, *RACKO_MOVES, "[data-do=discard]"],
+    "real_racko_playing": [SLOTS, *RACKO_MOVES],
+    "gin_playing": GIN,
+    "gin_twenty_names": GIN,
+    "real_gin_solitaire_playing": ["button.gcard", "[data-do=draw]"],
+    "demon_between": ["[data-do=ready]", "[data-countdown]"],
+    "demon_twenty_between": ["[data-do=ready]", "[data-countdown]"],
+    "lobby": ["[data-do=ready]", "[data-do=start]"],
+}
+CASES = [(name, size) for name in ESSENTIALS for size in ("phone", "laptop")]
+
+
+def cut(driver: Any) -> list[str]:
+    return list(driver.execute_script(CUT_JS))
+
+
+def out_of_reach(driver: Any, selectors: list[str]) -> list[str]:
+    return list(driver.execute_script(REACH_JS, selectors))
+
+
+@pytest.mark.parametrize("name,size", CASES)
+def test_every_word_whole_and_the_moves_on_the_first_screen(driver: Any, name: str,
+                                                            size: str) -> None:
+    """Issue 29: nothing cut (no overflowing text, no ellipsis) and the player's cards and
+    move buttons in reach without scrolling, at a phone's and a laptop's size."""
+    load(driver, name, SIZES[size], touch=size == "phone")
+    assert cut(driver) == []
+    assert out_of_reach(driver, ESSENTIALS[name]) == []
+    assert console_errors(driver) == []
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+@pytest.mark.parametrize("name", ["demon_twenty_between", "real_racing_demon_round_end",
+                                  "demon_spectator"])
+def test_the_tv_shows_every_word_and_the_next_round(driver: Any, name: str, size: str) -> None:
+    """The TV page at a round's end: "Next round in" on the first screen, above the chart
+    (the chart pushed it below the fold), and nothing cut; mid-round, nothing cut."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    load(driver, "lobby", SIZES[size], touch=size == "phone")
+    open_harness(driver)
+    driver.execute_script("window.showFace(arguments[0], {tv: true})", face(name))
+    WebDriverWait(driver, 5).until(lambda d: d.find_elements("css selector", ".page.tv"))
+    assert cut(driver) == []
+    if face(name)["countdown"] is not None:
+        assert out_of_reach(driver, ["[data-countdown]"]) == []
+
+
+def test_a_name_has_the_same_place_in_every_row(driver: Any) -> None:
+    """Issue 29: a 12-cell name (WWWWWWWWWWWW, 山田太郎さん, an emoji one) shifts nothing: in
+    every other player's row the Pile count and card start at the same place, whatever the
+    name's width, and the name is drawn whole on one line."""
+    for size in ("phone", "laptop"):
+        load(driver, "demon_twenty_names", SIZES[size], touch=size == "phone")
+        rows = driver.execute_script("""
+          return [...document.querySelectorAll('.other')].map(o => {
+            const r = o.getBoundingClientRect(), n = o.querySelector('.name');
+            const c = o.querySelector('.count').getBoundingClientRect();
+            return [n.textContent, Math.round(c.left - r.left), Math.round(c.top - r.top),
+                    n.getClientRects().length, Math.round(r.height)];
+          });""")
+        assert {"WWWWWWWWWWWW", "山田太郎さん", "🃏Bob🎉👨\u200d👩", "Ann", "Ann ²"} <= {
+            r[0] for r in rows}
+        assert len({(r[1], r[2]) for r in rows}) == 1, (size, rows)  # the count's place
+        assert len({r[4] for r in rows}) == 1, (size, rows)  # every row as tall
+        assert all(r[3] == 1 for r in rows), (size, rows)  # each name on one line
+
+
+def test_the_checks_see_a_cut_word_and_a_covered_button(driver: Any) -> None:
+    """The checks themselves: an ellipsis on a name and a button under the sticky bar are
+    reported (else the tests above could pass on a broken page)."""
+    load(driver, "demon_twenty_names")
+    assert cut(driver) == []
+    driver.execute_script("""
+      const n = document.querySelector('.other .name');
+      n.style.cssText = 'flex:0 0 20px;width:20px;overflow:hidden;text-overflow:ellipsis;' +
+                        'white-space:nowrap';""")
+    assert any("ellipsis" in c or "cut" in c for c in cut(driver))
+    load(driver, "racko_playing")
+    driver.execute_script("""
+      const b = document.querySelector('button.slot');
+      b.style.cssText = 'position:fixed;bottom:0;left:0;z-index:0';""")
+    assert any("button.slot under" in p for p in out_of_reach(driver, [SLOTS]))
