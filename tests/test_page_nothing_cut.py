@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from page_checks import SIZES, console_errors
+from page_checks import SIZES, console_errors, set_viewport
 from test_page_faces import driver, load, open_harness, face  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.timeout(60)
@@ -125,7 +125,7 @@ def test_the_tv_shows_every_word_and_the_next_round(driver: Any, name: str, size
     """The TV page at a round's end: "Next round in" on the first screen, above the chart
     (the chart pushed it below the fold), and nothing cut; mid-round, nothing cut."""
     from selenium.webdriver.support.ui import WebDriverWait
-    load(driver, "lobby", SIZES[size], touch=size == "phone")
+    set_viewport(driver, *SIZES[size], touch=size == "phone")
     open_harness(driver)
     driver.execute_script("window.showFace(arguments[0], {tv: true})", face(name))
     WebDriverWait(driver, 5).until(lambda d: d.find_elements("css selector", ".page.tv"))
