@@ -135,6 +135,8 @@ faces["racko_twenty_names"] = wide_names(dict(faces["racko_playing"],
 faces["gin_twenty_names"] = wide_names(dict(faces["gin_playing"],
     seats=seats(20, 0), table=dict(faces["gin_playing"]["table"],
     others=[{"seat": i, "name": "", "state": "draw", "draw": 30 - i} for i in range(1, 20)])))
+faces["lobby_twenty_names"] = wide_names(dict(faces["lobby"], seats=seats(20, 0),
+                                           waiting_for=wide[1:20:3]))
 for k, v in faces.items():
     json.dump(v, open(f"{k}.json", "w"), ensure_ascii=False, indent=1)
 print(sorted(faces))
