@@ -437,6 +437,7 @@ def errors(rd: Session, lan: Session) -> tuple[Session, dict[str, dict[str, Any]
     s.send("ann", ace, 100.625)  # the ace's frame again: a duplicate, not a second play
     elsewhere = {"beaten": rd.find("a2c", kind("error", code="beaten")),
                  "too_late": {}, "bad_reveal": {},  # from the commit-and-reveal session
+                 "paused": {}, "not_paused": {}, "bad_seat": {}, "removed": {},  # evening()
                  "rate_limited": _flood(), "internal": _broken(),
                  **{code: lan.find("a2c", kind("error", code=code))
                     for code in ("bad_code", "slow_down", "wrong_key")}}
@@ -668,6 +669,29 @@ def gin_solitaire() -> Session:
     return s
 
 
+def evening() -> Session:
+    """The host runs the evening (§24): Ann, the captain, pauses a Racing Demon round; Bob's
+    move and his resume are refused; Ann resumes it after 30 s, pauses it again and resumes,
+    then removes Bob, who cannot come back with his token; a remove of him again and a resume
+    of a running table are refused. Bob went away first, so his presence carries ``kept``."""
+    s = _seated("evening", "racing-demon", seed=1, turn_timeout=600.0)
+    s.request("ann", "resume", 100.5)  # not paused: not_paused
+    s.request("ann", "pause", 100.5)
+    s.request("bob", "move", 100.75, round=0, move={"t": "turn"}, ts=100.75)  # paused
+    s.request("bob", "resume", 101.0)  # not the captain: not_host
+    s.request("ann", "pause", 101.0)  # paused already: paused
+    s.request("ann", "resume", 130.5)
+    s.request("bob", "move", 130.75, round=0, move={"t": "turn"}, ts=130.75)  # taken again
+    s.quiet.add("bob")
+    s.second(131.5, [("ann", b"ann")])
+    s.second(135.5, [("ann", b"ann")])  # Bob silent: away, kept 300 s
+    s.request("ann", "remove", 136.0, seat=1)
+    token = s.arbiter.seats[1].token
+    s.request("ann", "remove", 136.25, seat=1)  # again: bad_seat
+    s.request("bob2", "hello", 136.5, name="Bob", role="player", token=token)  # removed
+    return s
+
+
 def _seated(name: str, game: str, **config: Any) -> Session:
     """Ann and Bob seated and ready: the round dealt at once (no countdown)."""
     s = Session(name, vector_settings(game, players=2, countdown=0.0, **config))
@@ -799,8 +823,11 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     fd = fair_deal()
     errs["too_late"] = fd.find("a2c", kind("error", code="too_late"))
     errs["bad_reveal"] = fd.find("a2c", kind("error", code="bad_reveal"))
+    ev = evening()
+    for code in ("paused", "not_paused", "bad_seat", "removed"):
+        errs[code] = ev.find("a2c", kind("error", code=code))
     ft = features()
-    for session in (rd, rk, gs, es, re_, lan, fd, ft):
+    for session in (rd, rk, gs, es, re_, lan, fd, ft, ev):
         session.write_log()
     write_worked_session(rd.log)
 
@@ -879,6 +906,13 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("c2a_move_gin_knock", c2a(lambda m: move_is(m, t="knock"), session=gs),
         "Gin Solitaire: knock, discarding a card face down")
 
+    add("c2a_pause", c2a(kind("pause"), "ann", session=ev),
+        "the captain pauses the whole table: every clock stops (§24)")
+    add("c2a_resume", c2a(kind("resume"), "ann", session=ev),
+        "the captain resumes it: every clock moves on by the pause (§24)")
+    add("c2a_remove", c2a(kind("remove"), "ann", session=ev),
+        "the captain gives seat 1 up for good (§24)")
+
     # --- arbiter → one client ------------------------------------------------------------
     add("a2c_welcome", a2c(kind("welcome"), "ann"), "a seat taken: seat, token, PUB endpoint")
     add("a2c_welcome_spectator", a2c(kind("welcome"), "eve"),
@@ -933,6 +967,15 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "a seat is back")
     add("pub_update_presence_left", pub(kind("update", k="presence", status="left")),
         "a player left")
+    add("pub_update_pause", pub(kind("update", k="pause"), session=ev),
+        "the captain paused the whole table: moves are refused paused until a resume (§24)")
+    add("pub_update_resume", pub(kind("update", k="resume"), session=ev),
+        "the table runs again; every clock published before moves on by paused (§24)")
+    add("pub_update_removed", pub(kind("update", k="removed"), session=ev),
+        "seat 1 given up for good by the captain: its token is refused removed (§24)")
+    add("pub_update_presence_removed", pub(kind("update", k="presence", status="left"),
+                                           session=ev),
+        "the removed seat's presence: left, for good (§24)")
     add("pub_update_countdown", pub(kind("update", k="countdown")), "Go is at arbiter time go")
     round_update = pub(kind("update", k="round"))
     add("pub_update_round", round_update, "Racing Demon: Go — the public state of the round")
@@ -1218,7 +1261,8 @@ def main() -> None:
                                         ("pub", PUBLISHED))
                for t in schema if t not in covered[c]]
     assert not missing, f"message types without a vector: {missing}"
-    wanted = {"lobby", "presence", "countdown", "round", "move", "round_end", "match_end"}
+    wanted = {"lobby", "presence", "countdown", "round", "move", "round_end", "match_end",
+              "pause", "resume", "removed"}
     assert wanted <= kinds, f"update kinds without a vector: {wanted - kinds}"
     by_name = {n: m for n, m, _ in vectors}
     assert state_hash(by_name["pub_update_round"]["state"]) == by_name["pub_beat"]["hash"]
@@ -1238,6 +1282,10 @@ def main() -> None:
     assert half == half_of(private["events"], private.get("move"))  # §23 as written
     assert private_of(sealed, half) == private
     assert [m.get("k", m["t"]) for m in by_name["pub_batch"]] == ["lobby", "countdown"]
+    # §24 as written: the pause's 30 s, the away seat's kept, the refusals' words
+    assert by_name["pub_update_resume"]["paused"] == 30.0
+    assert by_name["pub_update_presence_away"].get("kept") in (None, 300.0)
+    assert "paused by Ann" in by_name["a2c_error_paused"]["reason"]
     assert [m.get("k", m["t"]) for m in by_name["pub_batch_beat"]] == ["beat", "presence"]
     (OUT / "index.json").write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n",
                                     encoding="utf-8")

@@ -16,7 +16,8 @@ from lan_demon.net.seats import NOBODY, Sender
 
 RD = RacingDemon()
 PLAY = {"t": "play", "from": "c1", "to": "s1"}
-NEEDS_ID = ("hello", "ready", "move", "snapshot", "leave", "start", "ping")
+NEEDS_ID = ("hello", "ready", "move", "snapshot", "leave", "start", "ping", "pause", "resume",
+            "remove")
 
 
 class Table:

@@ -128,6 +128,9 @@ VALID = {
     "dispute": {"id": 1, "round": 0, "reason": "your cards differ"},
     "check": {"id": 1, "round": 0, "word": "ef" * 16, "reason": "your cards differ",
               "lost": False},
+    "pause": {"id": 1},
+    "resume": {"id": 1},
+    "remove": {"id": 1, "seat": 1},
 }
 WRONG = {  # a value of every other kind, for each kind a field can have
     "int": ["7", 7.0, b"\x07", [7], {"n": 7}, True, math.nan],

@@ -17,7 +17,8 @@ this core first and reach each other only through it (the names bound below):
   judgement itself, who was beaten and by how much, is :mod:`lan_demon.games.demon_races`);
 * :mod:`lan_demon.net.table_clock` — heartbeats, clock probes, RD-13, stand-in turns;
 * :mod:`lan_demon.net.record` — numbered updates, snapshots, the journal (Clone pattern);
-* :mod:`lan_demon.net.commitments` — a player's commit, reveal and dispute (§22).
+* :mod:`lan_demon.net.commitments` — a player's commit, reveal and dispute (§22);
+* :mod:`lan_demon.net.evening` — the host's and the captain's pause, resume and remove (§24).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import msgpack
 from lan_demon.games import GameError, Match, get_game
 from lan_demon.games.demon_races import RaceBook
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
-from lan_demon.net import commitments, race, record, seats, table_clock
+from lan_demon.net import commitments, evening, race, record, seats, table_clock
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, SharedPacker, decode, make,
                                  request_id)
 from lan_demon.net.fairdeal import HostDeal
@@ -81,6 +82,8 @@ class Arbiter:
         self.held_until: float | None = None
         self.queued: dict[int, list[Held]] = {}  # moves behind a seat's held move, in order
         self.result: dict[str, Any] | None = None
+        self.paused: evening.Pause | None = None  # every clock stands still (§24)
+        self.now = now  # the time of the step in hand (a snapshot's seats kept, §24)
         # The round being dealt or played: its host secret and commitments (§22). The secret
         # goes to the journal's secrets file (keep_round_secret) before it is committed to,
         # so a resumed arbiter deals the same round.
@@ -130,6 +133,9 @@ class Arbiter:
     _on_reveal = commitments.on_reveal
     _on_dispute = commitments.on_dispute
     _on_check = commitments.on_check
+    _on_pause = evening.on_pause
+    _on_resume = evening.on_resume
+    _on_remove = evening.on_remove
     # Public: the server, recovery, the LAN announcement and tests ask these.
     captain = seats.captain
     seat_counts = seats.seat_counts
@@ -176,6 +182,7 @@ class Arbiter:
         wake-up's frames into one outbox (one publish, §2) without a new one per frame."""
         if not self._admit(peer, frame, now, out):
             return
+        self.now = now
         try:
             self._handle(peer, frame, now, out, sender)
         except Exception as err:  # a bug; the table must outlive it
@@ -243,10 +250,13 @@ class Arbiter:
     def tick(self, now: float) -> Outbox:
         """Time passing: heartbeats, absences, Go, the fairness window, RD-13, stand-in turns."""
         out = Outbox()
+        self.now = now
         if now >= self.next_beat:
             self.next_beat = now + BEAT_INTERVAL
             self._beat(now, out)
         self._absences(now, out)
+        if self.paused is not None:  # every clock stands still (§24)
+            return out
         if self.phase == "countdown" and now >= self._go_time():
             self._deal(now, out)
         if self.held_until is not None and now >= self.held_until:
@@ -260,6 +270,8 @@ class Arbiter:
     def next_deadline(self, now: float) -> float:
         """When :meth:`tick` next has something to do (the socket loop's poll timeout)."""
         times = [self.next_beat]
+        if self.paused is not None:
+            return max(now, self.next_beat)
         if self.phase == "countdown":
             times.append(self._go_time())
         if self.held_until is not None:

@@ -21,6 +21,10 @@ over the records, stopping at the first problem:
   committed in the order of their timestamps, not of their arrival) and
   :data:`RELEASE_SLACK` (the window is released at the loop's next turn), and in Racing Demon each
   table move (RD-13's minute, seat -1) comes at least 60 s after the last play;
+* the evening (§24) — a ``pause`` only while the table runs and is not paused, a ``resume``
+  only of a pause, saying how long it stood; no move committed, refused or dealt between them,
+  and RD-13's minute counted without the pauses in it; a ``remove`` only of a seat at the
+  table, never the remover's own, never twice;
 * the end — a journal without its ``match_end`` ends before the match does (a cut at the end
   cannot be told from a match still in progress: nothing follows the last record to say so).
 
@@ -109,6 +113,8 @@ class _Audit:
         self.taken: dict[int, dict[int, tuple[Any, ...]]] = {}  # round -> seat -> commitment
         self.promised: dict[int, dict[str, Any]] = {}  # round -> its (first) countdown
         self.notes: list[str] = []
+        self.paused_at: float | None = None  # the pause in force (§24), when it began
+        self.removed: set[int] = set()  # seats removed since the match started
 
     def run(self) -> Verdict:
         records = self.read.records
@@ -209,6 +215,7 @@ class _Audit:
         return f"{players[seat]} (seat {seat})" if 0 <= seat < len(players) else f"seat {seat}"
 
     def _before_round(self, record: dict[str, Any]) -> None:
+        self._still("a round dealt")
         match = self.fold.match
         if match is None:
             return  # the fold says so
@@ -263,6 +270,7 @@ class _Audit:
                           "not the ones promised")
 
     def _before_move(self, record: dict[str, Any]) -> None:
+        self._still("a move committed")
         at = self._clock(record)
         if record["seat"] == -1 and self.fold.match is not None and \
                 self.fold.match.game.races and at is not None:
@@ -277,6 +285,7 @@ class _Audit:
             self.last_play = at if at is not None else self.last_play
 
     def _before_refused(self, record: dict[str, Any]) -> None:
+        self._still("a move refused")
         self._clock(record)
         code = record["code"]
         if code not in ("illegal", "beaten", "bad_move"):
@@ -322,10 +331,58 @@ class _Audit:
             raise Problem(f"the match_end result is not the replay's (it differs in "
                           f"{', '.join(different)})")
 
+    # --- the evening (§24) ----------------------------------------------------------------------
+
+    def _by(self, record: dict[str, Any]) -> None:
+        match, by = self.fold.match, record["by"]
+        if by != -1 and match is not None and not 0 <= by < len(match.players):
+            raise Problem(f"by seat {by}, which nobody took (the host is -1)")
+
+    def _still(self, what: str) -> None:
+        if self.paused_at is not None:
+            raise Problem(f"{what} while the table was paused: a paused table takes no move "
+                          "and deals nothing until it is resumed (§24)")
+
+    def _before_pause(self, record: dict[str, Any]) -> None:
+        self._by(record)
+        if self.paused_at is not None:
+            raise Problem("a pause of a table paused already")
+        if self.fold.match is None:
+            raise Problem("a pause before the match started: nothing runs to pause")
+        self.paused_at = record["at"]
+
+    def _before_resume(self, record: dict[str, Any]) -> None:
+        self._by(record)
+        if self.paused_at is None:
+            raise Problem("a resume of a table that was not paused")
+        still = record["at"] - self.paused_at
+        if abs(record["paused"] - still) > EPSILON:
+            raise Problem(f"a resume that says the table stood {record['paused']:.3f} s, "
+                          f"not the {still:.3f} s since its pause (or the host's resume)")
+        # RD-13's minute stood still: the last play is as long ago as before the pause.
+        if self.last_play is not None:
+            self.last_play += record["paused"]
+        self.paused_at = None
+
+    def _before_remove(self, record: dict[str, Any]) -> None:
+        self._by(record)
+        seat = record["seat"]
+        if seat == record["by"]:
+            raise Problem(f"{self._who(seat)} removed their own seat, which nobody may")
+        if self.fold.match is None:
+            return  # a lobby seat removed: the others moved up, and nothing was dealt
+        if not 0 <= seat < len(self.fold.match.players):
+            raise Problem(f"a remove of seat {seat}, which nobody took")
+        if seat in self.removed:
+            raise Problem(f"{self._who(seat)} removed a second time")
+        self.removed.add(seat)
+
     def _before_resumed(self, record: dict[str, Any]) -> None:
         # A new arbiter: perhaps a new clock (after a reboot), and RD-13's minute starts again;
         # the commitments the crashed one took are not its to list.
         self.taken.clear()
+        if self.paused_at is not None:  # still paused; its time counts from here (§24)
+            self.paused_at = record.get("at", self.paused_at)
         self.latest = record.get("at")
         self.last_play = record.get("at")
 

@@ -23,7 +23,12 @@ import msgpack
 #: a version 3 client would wait for a frame that never comes. 5: every client checks the
 #: deal with teeth (§22.7) and each seat sends a ``check`` of every round it promised one for
 #: — a version 4 client sends none, and every other client would say its verdict was hidden.
-VERSION = 5
+#: 6: the host runs the evening (§24): ``pause``, ``resume`` and ``remove`` from the captain,
+#: updates ``pause``, ``resume`` and ``removed``, a seat's ``removed`` mark and the snapshot's
+#: ``paused`` and ``kept`` — a version 5 client would go on moving at a paused table (every
+#: move refused ``paused``, a code it does not know), count down to a Go that does not come,
+#: and show a removed player as one who may come back.
+VERSION = 6
 #: Bytes a client's frame may hold; larger ones are refused ``too_big`` unread. A client's largest
 #: legitimate message is a ``hello`` (a name of at most 24 characters, a 22-character token, a
 #: room code): about 200 bytes. 2 KiB leaves ten times that for fields later revisions may add,
@@ -72,6 +77,9 @@ FROM_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the DEALER, to t
     "dispute": {"id": (INT, True), "round": (INT, True), "reason": (STR, True)},
     "check": {"id": (INT, True), "round": (INT, True), "word": (STR, False),
               "reason": (STR, False), "lost": (BOOL, False)},
+    "pause": {"id": (INT, True)},
+    "resume": {"id": (INT, True)},
+    "remove": {"id": (INT, True), "seat": (INT, True)},
 }
 TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one client
     "welcome": {"re": (INT, True), "seat": (INT, False), "token": (STR, True),
@@ -108,7 +116,8 @@ ERROR_CODES = {
     "bad_move": "the move does not parse",
     "illegal": "the rules forbid the move now (see rule)",
     "beaten": "another player's card reached the place first (RD-11)",
-    "not_host": "only the table's captain (its first person seated) may start the match",
+    "not_host": "only the table's captain (its first person seated) may start the match, "
+                "pause it or remove a seat (and the host, from its own terminal)",
     "duplicate": "this connection already sent a move with that id; it is never applied twice",
     "rate_limited": "too many messages from this connection; the rest were dropped unanswered",
     "internal": "the arbiter failed on this message (a bug, logged); the table goes on",
@@ -118,6 +127,13 @@ ERROR_CODES = {
     "too_late": "the commitments of that round's deal are already fixed (§22)",
     "bad_reveal": "the nonce or check word does not match the commitment sent, or none was "
                   "listed (§22)",
+    "paused": "the table is paused: moves wait until it is resumed; or it is paused already "
+              "(§24)",
+    "not_paused": "the table is not paused, so there is nothing to resume (§24)",
+    "bad_seat": "that seat cannot be removed: there is none by that number, it was removed "
+                "already, or it is your own (§24)",
+    "removed": "the host or the captain removed this seat from the table: its token no longer "
+               "takes it back (§24)",
 }
 REASON_LIMIT = 200  # characters of a refusal's reason: what a sender wrote is quoted, clipped
 

@@ -55,6 +55,11 @@ Records, by ``j``:
   committed to (PROTOCOL.md §22); ``verify`` re-derives the deal itself either way;
 * ``check`` ``{seat, round, word, reason?}`` — a seat's check of a finished round, published:
   one of the two words its commitment promised (§22.6).
+* ``pause`` ``{by, at}`` and ``resume`` ``{by, at, paused}`` — the host (``by`` -1) or the
+  captain stopped every clock of the table, and started them again ``paused`` seconds later
+  (PROTOCOL.md §24); no move is committed between them, and RD-13's minute does not count
+  the pause; ``remove`` ``{seat, by, at}`` — the seat was given up for good: its token no
+  longer takes it back (a resumed host keeps it removed, and a pause paused).
 
 No record holds a secret but the face-down Gin Solitaire discards (in their move records): the
 session tokens, the room code, the key pair and the round in progress's host secret are in the
@@ -333,6 +338,9 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "resumed": {"port": _INT, "pub_port": _INT},
     "dispute": {"seat": _INT, "round": _INT, "reason": (str,)},  # a client's failed check
     "check": {"seat": _INT, "round": _INT},  # a seat's check, published: word or lost
+    "pause": {"by": _INT, "at": (int, float)},  # §24: the host (-1) or the captain paused
+    "resume": {"by": _INT, "at": (int, float), "paused": (int, float)},
+    "remove": {"seat": _INT, "by": _INT, "at": (int, float)},
 }
 
 #: Fields a record may leave out (journals of plain tables, older journals), with their types

@@ -60,6 +60,9 @@ def on_move(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     if arb.phase != "playing":
         after_round(arb, player, msg, move, out)
         return
+    if arb.paused is not None:
+        raise ProtocolError("paused", f"the table is paused by {arb.paused.words()}: "
+                            "no card moves until the captain or the host resumes it")
     if msg["round"] != arb.match.round_no:
         raise ProtocolError("wrong_round", f"the round in progress is {arb.match.round_no}, "
                             f"not {msg['round']}")

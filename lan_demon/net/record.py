@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Protocol
 
+from lan_demon.net import evening
 from lan_demon.net.codec import make, state_hash
 from lan_demon.net.commitments import checks_now
 from lan_demon.net.guard import (SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE, STRANGER_BURST,
@@ -66,6 +67,11 @@ def table(arb) -> dict[str, Any]:
         "next_at": arb.next_at(),
         "deal": deal_now(arb),
         "checks": checks_now(arb),
+        # §24: who paused the table (None: it runs), and how long each away seat is still kept
+        "paused": None if arb.paused is None else {"by": arb.paused.by,
+                                                   "name": arb.paused.name},
+        "kept": [[s.index, kept] for s in arb.seats
+                 if (kept := evening.kept(arb, s, arb.now)) is not None],
     }
 
 
@@ -201,7 +207,8 @@ def durable(arb) -> dict[str, Any]:
         "phase": arb.phase,
         "seats": [{"index": s.index, "name": s.name, "bot": s.bot, "key": s.key,
                    "token": s.token, "left": s.status == "left", "ready": s.ready,
-                   "commit": s.commit} for s in arb.seats],
+                   "commit": s.commit, "removed": s.removed} for s in arb.seats],
+        "paused": None if arb.paused is None else (arb.paused.by, arb.paused.name),
         "match": None if match is None else {
             "players": match.players, "seed": match.seed, "options": match.options,
             "rounds_wanted": match.rounds_wanted, "totals": match.totals,

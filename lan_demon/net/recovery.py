@@ -47,6 +47,7 @@ from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.client import SILENCE
 from lan_demon.games.deal import commitment
 from lan_demon.net.commitments import CHECKS_KEPT
+from lan_demon.net.evening import HOST, Pause, name_of
 from lan_demon.net.fairdeal import HostDeal, unpairs
 from lan_demon.net.journal import JournalError, JournalRead, read_journal, secret_path
 from lan_demon.net.outbox import Outbox
@@ -103,6 +104,7 @@ class _Restorer:
         self.seq = self.mark = 0
         self.match_ended = False
         self.counted_down: int | None = None  # the round whose countdown record was read
+        self.paused: tuple[int, str] | None = None  # (by, name) of a pause not resumed
 
     def feed(self, record: dict[str, Any]) -> None:
         self.fold.feed(record)
@@ -240,6 +242,26 @@ class _Restorer:
     def _resumed(self, record: dict[str, Any]) -> None:
         self.port, self.pub_port = record["port"], record["pub_port"]
 
+    def _pause(self, record: dict[str, Any]) -> None:
+        """A table paused when its host stopped is still paused when it is resumed (§24):
+        its clocks stand until someone resumes it (its pause counted from the resume)."""
+        by = record["by"]
+        if by != HOST:
+            self._seat_at({"j": "pause", "seat": by})
+        self.paused = (by, name_of(self.arbiter, by))
+
+    def _resume(self, record: dict[str, Any]) -> None:
+        self.paused = None
+
+    def _remove(self, record: dict[str, Any]) -> None:
+        """As ``evening.remove``: marked, left, and in the lobby the others move up."""
+        seat = self._seat_at(record)
+        by = record["by"]
+        seat.removed = True
+        seat.removed_by = name_of(self.arbiter, by) if by == HOST or \
+            0 <= by < len(self.arbiter.seats) else "the host"
+        self._leave({"j": "remove", "seat": record["seat"]})
+
     def _phase(self, phase: str) -> None:
         self.arbiter.phase = phase
         for seat in self.arbiter.seats:
@@ -258,6 +280,8 @@ class _Restorer:
         # their nonces again (they notice the silence, then reconnect: RESUME_QUIET).
         a.go_at = now + RESUME_QUIET + a.settings.countdown
         a.between_since = a.last_play = a.turn_since = a.next_beat = now
+        if self.paused is not None:
+            a.paused = Pause(*self.paused, since=now)
         return a
 
 
@@ -331,6 +355,8 @@ def take_up(restored: Restored, now: float) -> None:
     arbiter = restored.arbiter
     arbiter.record("resumed", port=arbiter.ports.get("port", 0),
                    pub_port=arbiter.ports.get("pub_port", 0), torn=restored.torn, at=now)
+    if arbiter.paused is not None:  # still paused: from this record on (as verify counts it)
+        arbiter.paused = Pause(arbiter.paused.by, arbiter.paused.name, now)
     complete(restored, now)
     arbiter.quiet_until = now + RESUME_QUIET
     if arbiter.phase == "over":  # its end may not have gone out before the crash

@@ -59,13 +59,17 @@ class Seat:
     # this arbiter process's alone, never journaled (a resumed table's seats have none until
     # their holders come back by token, and their rejoin's welcome gives a new one).
     seal: bytes | None = None
+    removed: bool = False  # by the host or the captain (net/evening.py): never taken back
+    removed_by: str = ""  # who removed it, in words ("the host", "Ann")
 
     def one_way(self) -> float:
         """The measured one-way delay: half the best recent round trip (NTP style)."""
         return min(self.rtts) / 2 if self.rtts else 0.0
 
     def public(self) -> dict[str, Any]:
-        return {"name": self.name, "bot": self.bot, "status": self.status, "ready": self.ready}
+        mark = {"removed": True} if self.removed else {}
+        return {"name": self.name, "bot": self.bot, "status": self.status, "ready": self.ready,
+                **mark}
 
 
 def seat_of(arb, peer: bytes) -> Seat | None:
@@ -178,6 +182,11 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
     older journal) takes the first key that comes back with its token."""
     for seat in arb.seats:
         if secrets.compare_digest(seat.token.encode(), msg["token"].encode()):
+            if seat.removed:
+                raise ProtocolError("removed", f"{seat.removed_by or 'the host'} removed "
+                                    f"{seat.name} from the table, and the match goes on "
+                                    "without that seat; watch it as a spectator "
+                                    "(join --spectate)")
             gone = seat.away_since is not None and now - seat.away_since > TOKEN_LIFE
             if gone or seat.status == "left":  # (said, so that nobody is sent back again)
                 raise ProtocolError("bad_token", f"the seat of {seat.name} was given up: "
@@ -240,8 +249,8 @@ def on_ready(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
         publish_lobby(arb, out)
     if arb.phase == "lobby":
         arb._start_when_ready(now, out)
-    elif arb.phase == "between" and all_ready(arb):
-        arb._countdown(now, out)
+    elif arb.phase == "between" and all_ready(arb) and arb.paused is None:
+        arb._countdown(now, out)  # (paused: tick starts it once resumed)
 
 
 def on_start(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
@@ -267,7 +276,7 @@ def on_leave(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     if seat is not None and arb.phase in ("countdown", "playing", "between"):
         # The seat is kept, away, for TOKEN_LIFE: its token takes it back, cards and score
         # intact; meanwhile it is absent at once (RD-13 votes, stand-in turns).
-        seat.peer, seat.away_since, seat.stepped_out = None, now, True
+        seat.peer, seat.away_since, seat.stepped_out = None, standing(arb, now), True
         arb.record("leave", seat=seat.index, away=True)
         presence(arb, seat, "away", out)
     elif seat is not None:
@@ -307,14 +316,21 @@ def all_ready(arb) -> bool:
 def absences(arb, now: float, out: Outbox) -> None:
     for seat in list(arb.seats):
         if seat.status == "here" and now - seat.heard > AWAY_AFTER:
+            seat.away_since = standing(arb, now)
             presence(arb, seat, "away", out)
-            seat.away_since = now
         elif seat.status == "away" and seat.away_since is not None and \
-                now - seat.away_since > TOKEN_LIFE:
-            gone(arb, seat, now, out)  # its token no longer takes it back
+                now - seat.away_since > TOKEN_LIFE and arb.paused is None:
+            gone(arb, seat, now, out)  # its token no longer takes it back (paused: kept)
     for peer, heard in list(arb.spectators.items()):
         if now - heard > TOKEN_LIFE:
             del arb.spectators[peer]
+
+
+def standing(arb, now: float) -> float:
+    """The time on the table's clocks: ``now``, or while paused the moment it stopped
+    (net/evening.py: a resume moves every clock on by the pause, so a seat that went away
+    during it starts its five minutes at the resume)."""
+    return arb.paused.since if arb.paused is not None else now
 
 
 def presence(arb, seat: Seat, status: str, out: Outbox) -> None:
@@ -323,7 +339,9 @@ def presence(arb, seat: Seat, status: str, out: Outbox) -> None:
         seat.away_since = None
         if arb.encore_until is not None:
             arb.encore_back[seat.index] = seat.heard
-    arb._publish(out, "presence", seat=seat.index, status=status)
+    # An away seat is kept TOKEN_LIFE from now (§24: every screen counts it down).
+    arb._publish(out, "presence", seat=seat.index, status=status,
+                 kept=TOKEN_LIFE if status == "away" else None)
     if arb.phase == "lobby" and status != "left" and captain(arb) != arb._captain_told:
         publish_lobby(arb, out)  # the captaincy moved (a lobby leave publishes its own)
 
