@@ -63,11 +63,14 @@ def test_rd13_a_plain_host_says_who_sat_down_who_starts_who_left_and_the_round(h
 
 def table(seats, phase="lobby", captain=None, players=None, rounds=0, races=True):
     """A stand-in arbiter with only what the log reads."""
-    seat_objects = [SimpleNamespace(name=n, bot=b, status=s) for n, b, s in seats]
+    seat_objects = [SimpleNamespace(name=n, bot=b, status=s, removed=False, away_since=None,
+                                    removed_by="")
+                    for n, b, s in seats]
     return SimpleNamespace(seats=seat_objects, phase=phase, captain=lambda: captain,
                            settings=SimpleNamespace(players=players),
                            match=SimpleNamespace(rounds=[None] * rounds),
-                           game=SimpleNamespace(races=races))
+                           game=SimpleNamespace(races=races), paused=None, now=0.0,
+                           resumed_by="")
 
 
 def test_rk4_a_turn_table_whose_people_all_went_away_says_it_waits():

@@ -132,7 +132,7 @@ class NetBot:
                 self.done = self.done or phase == "over"
                 if phase == "between" and self.client.seat is not None:
                     self.client.ready()
-            if notice.kind in ("round", "round_end", "beaten", "refused", "resync"):
+            if notice.kind in ("round", "round_end", "beaten", "refused", "resync", "resume"):
                 self.act_at = None
             if notice.kind in ("round", "resync"):  # a new table: stack ids start again
                 self.seen, self.seen_seq = {}, -1
@@ -149,7 +149,8 @@ class NetBot:
         """Act if it is time: choose on the canonical mirror and play."""
         client = self.client
         if self.done or client.table.get("phase") != "playing" \
-                or client.mirror is None or client.seat is None:
+                or client.mirror is None or client.seat is None \
+                or client.table.get("paused"):  # §24: a paused table takes no move
             return
         speed = self.speed  # flat-out notices at once and misses nothing: no glance at all
         glancing = client.game.races and (speed.notice > 0 or speed.miss > 0)

@@ -13,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from lan_demon.commands.host_desk import away_words
+from lan_demon.net import evening
+from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_clock import nobody_here
 
 
@@ -25,6 +28,10 @@ class Look:
     captain: str | None = None
     rounds: int = 0
     waiting: bool = False  # a turn game whose people have all gone: nobody's turn is played
+    paused: str | None = None  # who paused the table, in words (§24)
+    removed: frozenset[str] = frozenset()  # seats the host or the captain gave up
+    removed_by_host: frozenset[str] = frozenset()  # those the host gave up
+    away: dict[str, int] = field(default_factory=dict)  # name -> whole minutes away
 
 
 def look(arb: Any) -> Look:
@@ -34,7 +41,13 @@ def look(arb: Any) -> Look:
         else None
     rounds = len(arb.match.rounds) if arb.match is not None else 0
     waiting = arb.phase == "playing" and not arb.game.races and nobody_here(arb)
-    return Look(seats, arb.phase, name, rounds, waiting)
+    paused = arb.paused.words() if arb.paused is not None else None
+    removed = frozenset(s.name for s in arb.seats if s.removed)
+    by_host = frozenset(s.name for s in arb.seats if s.removed and s.removed_by == "the host")
+    now = getattr(arb, "now", 0.0)
+    away = {s.name: int((TOKEN_LIFE - kept) // 60) for s in arb.seats
+            if (kept := evening.kept(arb, s, now)) is not None}
+    return Look(seats, arb.phase, name, rounds, waiting, paused, removed, by_host, away)
 
 
 def news(before: Look, now: Look, arb: Any) -> list[str]:
@@ -48,6 +61,18 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
             _who(name, bot) for name, (bot, _) in now.seats.items()))
     for number in range(before.rounds + 1, now.rounds + 1):
         lines.append(_round_line(arb, number))
+    # (what the host typed itself its own window answered already: commands/host_desk.py)
+    if now.paused and not before.paused and now.paused != "the host":
+        lines.append(f"{now.paused} paused the table: every clock stands still, moves wait "
+                     "(type resume here to go on)")
+    elif before.paused and not now.paused and arb.resumed_by != "the host":
+        lines.append(f"{arb.resumed_by} resumed the table: it runs again")
+    for name in sorted(now.removed - before.removed - now.removed_by_host):
+        lines.append(f"{name} is removed from the table for good (its cards stay and score)")
+    for name, minutes in now.away.items():  # the away time, out loud, once a minute
+        if minutes > before.away.get(name, 0) and name not in now.removed:
+            seat = next(s for s in arb.seats if s.name == name)
+            lines.append(away_words(name, evening.kept(arb, seat, arb.now) or 0.0))
     if now.waiting and not before.waiting:
         lines.append("every player is away: the table waits for one to come back (no turn is "
                      "played for them meanwhile)")
@@ -114,7 +139,8 @@ class HostLog:
     def __call__(self, arb: Any) -> None:
         now = look(arb)
         for line in news(self.seen, now, arb):
-            print(f"lan-demon: {line}", file=self.out, flush=True)
+            self.out.write(f"lan-demon: {line}\n")  # one write: the desk's thread prints too
+            self.out.flush()
             self.since_reminder += 1
         if self.remind and now.rounds > self.seen.rounds and \
                 self.since_reminder >= REMIND_AFTER and now.phase != "over":

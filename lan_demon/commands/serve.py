@@ -103,6 +103,10 @@ def announce(name: str, game: str, server: Any, keys: Any, code_needed: bool,
 
 
 def _serve_host(server: Any, as_json: bool) -> int:
+    if sys.stdin is not None and sys.stdin.isatty() and not as_json:
+        # The person hosting runs the evening from this window (issue 29): pause, remove …
+        from lan_demon.commands.host_desk import Desk
+        Desk(server.asks.put, sys.stdin, sys.stdout).start()
     try:
         result = server.serve()
     except KeyboardInterrupt:

@@ -83,6 +83,7 @@ class Arbiter:
         self.queued: dict[int, list[Held]] = {}  # moves behind a seat's held move, in order
         self.result: dict[str, Any] | None = None
         self.paused: evening.Pause | None = None  # every clock stands still (§24)
+        self.resumed_by = ""  # who last resumed it, in words (the host's log says it)
         self.now = now  # the time of the step in hand (a snapshot's seats kept, §24)
         # The round being dealt or played: its host secret and commitments (§22). The secret
         # goes to the journal's secrets file (keep_round_secret) before it is committed to,

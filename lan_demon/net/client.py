@@ -35,9 +35,9 @@ from lan_demon.net.tokens import TokenStore
 BEAT = 1.0
 SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
 SYNC_PINGS = 5
-RATE_BACKOFF = 1.0  # told rate_limited: hold everything we send this long (the arbiter's warning
-#                     interval), rather than keep a flood going
-REFUSALS = ("bad_token", "full", "version", "not_joined", "bad_code", "slow_down", "wrong_key")
+RATE_BACKOFF = 1.0  # told rate_limited: hold all we send this long, rather than keep a flood going
+REFUSALS = ("bad_token", "full", "version", "not_joined", "bad_code", "slow_down", "wrong_key",
+            "removed")
 WATCHED = {"pub": "update", "private": "private"}  # a socket's channel as a watcher hears it
 # pyzmq's flags as plain ints: its enum types cost a call each time they are combined or passed
 EVENTS, POLLIN, NOBLOCK = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.NOBLOCK)

@@ -120,7 +120,7 @@ def resume(arb, by: int, now: float, out: Outbox) -> None:
     if paused is None:
         raise ProtocolError("not_paused", "the table is not paused")
     still = max(0.0, now - paused.since)
-    arb.paused = None
+    arb.paused, arb.resumed_by = None, name_of(arb, by)
     shift(arb, still)
     arb.record("resume", by=by, at=now, paused=still)
     arb._publish(out, "resume", by=by, name=name_of(arb, by), at=now, paused=still)

@@ -19,6 +19,7 @@ import zmq
 
 from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter
+from lan_demon.net.asks import Asks
 from lan_demon.net.guard import log_internal
 from lan_demon.net.codec import MAX_MESSAGE, Packed, encode_many
 from lan_demon.net.journal import JournalWriter
@@ -131,6 +132,7 @@ class ArbiterServer:
         self.watch = watch
         self._next_watch = float("-inf")
         self._seats: tuple[int, int] | None = None
+        self.asks = Asks()  # the host's typed commands, run between two wake-ups
         # Set by stop(): a plain flag, which a signal handler may set at any moment (an Event
         # takes a lock, which the interrupted thread may hold). The loop reads it every poll.
         self._stopping = False
@@ -250,6 +252,7 @@ class ArbiterServer:
                     time.sleep(min(MAX_NAP, max(MIN_NAP, spent * NAP_FACTOR)))
             # (nothing to send, mostly: a beat a second, the fairness window's end)
             self._send(self._step("a tick", arbiter.tick))
+            self.asks.answer(arbiter, self.clock, self._send)
             self._tell_seats()
             if self.watch is not None and now >= self._next_watch:
                 self._next_watch = now + WATCH_EVERY

@@ -42,7 +42,8 @@ PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a 
 class Notice:
     """Something the player should hear about: ``kind`` is one of beaten, refused, round,
     round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected,
-    closed (the host went quiet after the match: the final scoreboard stays), dishonest (our
+    closed (the host went quiet after the match: the final scoreboard stays), pause, resume
+    and removed (the host or the captain runs the evening, §24), dishonest (our
     own check of a round's deal failed, §22), dispute (a seat's check failed: the text says
     whose and why) and deal_note (whose randomness a round was dealt without, a round NOT
     checked and why: :mod:`lan_demon.net.deal_duties`)."""
@@ -94,10 +95,26 @@ class TableCopy(DealDuties):
         self.stood_in: deque[tuple[int, int, str, list[dict[str, Any]]]] = \
             deque(maxlen=STOOD_IN_KEPT)
         self._said_ready = False  # we said ready and no countdown has used it up yet
+        # §24: until when (our clock) each away seat is kept for its token, and since when
+        # (our clock) the table stands paused: every screen counts the away time out loud
+        self.kept_until: dict[int, float] = {}
+        self.paused_since: float | None = None
         self._init_duties()  # commit and reveal (§22): our promises, and each deal's check
 
     def _send(self, msg: dict[str, Any]) -> bool:
         raise NotImplementedError  # the client's: queue a message for the arbiter
+
+    def pause(self) -> None:
+        """The captain stops every clock of the table (§24); refused for anyone else."""
+        self._send(make("pause", id=next(self._ids)))
+
+    def resume(self) -> None:
+        """The captain (or whoever paused) starts the table again (§24)."""
+        self._send(make("resume", id=next(self._ids)))
+
+    def remove(self, seat: int) -> None:
+        """The captain gives ``seat`` up for good (§24)."""
+        self._send(make("remove", id=next(self._ids), seat=seat))
 
     def ready(self) -> None:
         raise NotImplementedError  # the client's: say ready (after our commitment, §22)
@@ -143,6 +160,9 @@ class TableCopy(DealDuties):
         self._snapshot_asked = False
         self.table = msg["table"]
         self.table["results_from"] = 0
+        now = self.clock()
+        self.paused_since = now if self.table.get("paused") else None
+        self.kept_until = {seat: now + kept for seat, kept in self.table.get("kept") or []}
         self._trim_history()
         self.seq = msg["seq"]
         state = msg.get("state")
@@ -268,6 +288,11 @@ class TableCopy(DealDuties):
     def _k_presence(self, update: dict[str, Any], private: Any) -> None:
         seats = self.table.get("seats", [])
         data = update
+        if update["status"] == "away" and update.get("kept") is not None:
+            self.kept_until[update["seat"]] = \
+                (self.paused_since or self.clock()) + update["kept"]
+        else:
+            self.kept_until.pop(update["seat"], None)
         if update["seat"] < len(seats):
             seats[update["seat"]]["status"] = update["status"]
             # the name as the seat was: a lobby leave's next update takes the seat out of the
@@ -275,6 +300,39 @@ class TableCopy(DealDuties):
             data = {**update, "name": seats[update["seat"]].get("name"),
                     "bot": seats[update["seat"]].get("bot")}
         self.notices.append(Notice("presence", data=data))
+
+    def _k_pause(self, update: dict[str, Any], private: Any) -> None:
+        """§24: every clock of the table stands still until a resume."""
+        self.table["paused"] = {"by": update["by"], "name": update["name"]}
+        self.paused_since = self.clock()
+        self.notices.append(Notice("pause", data=update))
+
+    def _k_resume(self, update: dict[str, Any], private: Any) -> None:
+        """Every clock we hold moves on by the time the table stood."""
+        still = update.get("paused", 0.0)
+        self.table["paused"] = None
+        for name in ("go", "next_at"):
+            if self.table.get(name) is not None:
+                self.table[name] += still
+        stood = self.clock() - self.paused_since if self.paused_since is not None else 0.0
+        self.kept_until = {seat: t + stood for seat, t in self.kept_until.items()}
+        self.paused_since = None
+        self.notices.append(Notice("resume", data=update))
+
+    def _k_removed(self, update: dict[str, Any], private: Any) -> None:
+        seats = self.table.get("seats", [])
+        if update["seat"] < len(seats):
+            seats[update["seat"]]["removed"] = True
+        self.kept_until.pop(update["seat"], None)
+        self.notices.append(Notice("removed", data=update))
+
+    def kept(self, seat: int) -> float | None:
+        """Seconds the away ``seat`` is still kept for its token (standing still while the
+        table is paused); None for a seat that is not away."""
+        until = self.kept_until.get(seat)
+        if until is None:
+            return None
+        return max(0.0, until - (self.paused_since or self.clock()))
 
     def _unready(self) -> None:
         """The arbiter clears every seat's ready at a countdown and at a round's end: so does

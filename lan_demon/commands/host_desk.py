@@ -1,0 +1,115 @@
+"""What the person hosting types in the host's own window: ``pause``, ``resume``, ``remove
+NAME``, ``seats``, ``help`` — the host runs the evening (PROTOCOL.md §24) without a seat.
+
+Why: at a table of twenty the host is the one person everyone looks to when someone goes to
+the kitchen or the phone rings; before, the host's window only printed a log. Each line typed
+gets one answer, never a traceback. The decisions are the arbiter's own
+(:mod:`lan_demon.net.evening`, ``by`` the host), run on the arbiter's loop between two
+wake-ups (:class:`lan_demon.net.asks.Asks`), so nothing races a move.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, TextIO
+
+from lan_demon.net import evening
+from lan_demon.net.codec import ProtocolError
+from lan_demon.net.evening import HOST
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.seats import TOKEN_LIFE
+
+HELP = ("pause — stop every clock (moves wait) · resume — go on · remove NAME — give a seat "
+        "up for good (its cards stay and score) · seats — who is here, away or gone · "
+        "help — this line")
+
+
+def answer(line: str, arb: Any, now: float, out: Outbox) -> str:
+    """One typed line, done on the arbiter's loop: the host's one answer, in words."""
+    word, _, rest = line.strip().partition(" ")
+    word, rest = word.lower(), rest.strip()
+    if not word:
+        return ""
+    try:
+        if word in ("help", "?"):
+            return HELP
+        if word == "pause":
+            evening.pause(arb, HOST, now, out)
+            return "the table is paused: every clock stands still; type resume to go on"
+        if word == "resume":
+            still = now - arb.paused.since if arb.paused is not None else 0.0
+            evening.resume(arb, HOST, now, out)
+            return f"the table runs again (it stood {clock(still)})"
+        if word == "remove":
+            index = seat_named(arb, rest)
+            evening.remove(arb, HOST, index, now, out)
+            return f"{rest or index} is removed: the seat is given up for good; its cards " \
+                   "stay where they lie and still score"
+        if word == "seats":
+            return seats_line(arb, now)
+    except (ProtocolError, LookupError) as err:
+        return getattr(err, "reason", None) or str(err).strip("'\"")
+    return f"there is no command {word!r} here; type help"
+
+
+def seat_named(arb: Any, name: str) -> int:
+    """The seat a typed name means: its name exactly, else in any case, else its number."""
+    if not name:
+        raise LookupError("remove whom? type remove and a name (seats lists them)")
+    for fold in (str, str.casefold):
+        hits = [s.index for s in arb.seats if fold(s.name) == fold(name) and not s.removed]
+        if len(hits) == 1:
+            return hits[0]
+    if name.isdigit() and 1 <= int(name) <= len(arb.seats):
+        return int(name) - 1
+    taken = ", ".join(s.name for s in arb.seats if not s.removed) or "nobody"
+    raise LookupError(f"nobody at the table is called {name!r} (seated: {taken})")
+
+
+def clock(seconds: float) -> str:
+    """1:23, as every screen counts a seat's away time."""
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def away_words(name: str, kept: float) -> str:
+    """"Bob away 1:23 — seat kept 3:37 more": an away seat's time, said out loud."""
+    return f"{name} away {clock(TOKEN_LIFE - kept)} — seat kept {clock(kept + 0.999)} more"
+
+
+def seats_line(arb: Any, now: float) -> str:
+    parts = []
+    for s in arb.seats:
+        kept = evening.kept(arb, s, now)
+        if s.removed:
+            parts.append(f"{s.name} removed")
+        elif kept is not None:
+            parts.append(away_words(s.name, kept))
+        else:
+            parts.append(f"{s.name} {'here' if s.status == 'here' else 'gone'}")
+    paused = "" if arb.paused is None else f" · paused by {arb.paused.words()}"
+    return ("; ".join(parts) or "no seat is taken yet") + paused
+
+
+class Desk:
+    """Reads the host's window line by line in a thread of its own and hands each line to the
+    arbiter's loop (``call``: the server's ``asks.put``), printing its answer to ``out``."""
+
+    def __init__(self, call: Callable[[Callable[[Any, float, Outbox], str]], str],
+                 lines: TextIO, out: TextIO):
+        self.call, self.lines, self.out = call, lines, out
+        self.thread = threading.Thread(target=self._run, name="host desk", daemon=True)
+
+    def start(self) -> "Desk":
+        print(f"lan-demon: type help for what you can do here ({HELP.split(' · ')[0]} …)",
+              file=self.out, flush=True)
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        for line in self.lines:
+            if not line.strip():
+                continue
+            said = self.call(lambda arb, now, out, line=line: answer(line, arb, now, out))
+            self.out.write(f"lan-demon: {said}\n")  # one write: the log's thread prints too
+            self.out.flush()

@@ -1,0 +1,95 @@
+"""The host's own window runs the evening (commands/host_desk.py, PROTOCOL.md §24): each typed
+line gets one answer in words, never a traceback, and does what the captain's messages do —
+and the host's log says it, with a seat's away time out loud."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from arbiter_harness import race_table
+from lan_demon.commands.host_desk import Desk, answer
+from lan_demon.commands.host_log import HostLog
+from lan_demon.net.outbox import Outbox
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def typed(t, line: str) -> str:
+    out = Outbox()
+    said = answer(line, t.arbiter, t.now, out)
+    t._collect(out, None)
+    return said
+
+
+def test_the_host_pauses_resumes_and_removes_by_name_and_every_screen_is_told():
+    t = race_table()
+    assert "paused" in typed(t, "pause") and t.arbiter.paused.words() == "the host"
+    assert t.updates("pause")[0]["name"] == "the host"
+    assert "paused already, by the host" in typed(t, "PAUSE")
+    t.now += 83
+    assert typed(t, " resume ") == "the table runs again (it stood 1:23)"
+    assert typed(t, "remove bob").startswith("bob is removed")
+    assert t.arbiter.seats[1].removed and t.updates("removed")[0]["by_name"] == "the host"
+    assert "nobody at the table is called 'Bob'" in typed(t, "remove Bob")
+
+
+@pytest.mark.parametrize("line", ["", "resume", "remove", "remove Zed", "remove 9", "dance",
+                                  "pause now please", "remove 🃏", "\x1b[A"])
+def test_every_line_gets_one_answer_and_a_wrong_one_changes_nothing(line):
+    t = race_table()
+    before = t.arbiter.durable()
+    said = typed(t, line)
+    assert isinstance(said, str) and "Traceback" not in said
+    if line.split(" ")[0] != "pause":
+        assert t.arbiter.durable() == before and t.arbiter.paused is None
+
+
+def test_help_and_seats_say_who_is_away_and_how_long_the_seat_is_kept():
+    t = race_table()
+    assert "remove NAME" in typed(t, "help")
+    t.send(b"A", "hb", at=104.0)
+    t.tick(104.0)  # Bob silent: away at 104
+    t.now = 187.0
+    assert typed(t, "seats") == "Ann here; Bob away 1:23 — seat kept 3:37 more"
+
+
+def test_the_hosts_log_says_the_pause_the_removal_and_the_away_time_each_minute():
+    t = race_table()
+    out = io.StringIO()
+    log = HostLog(out, since=t.arbiter)
+    t.send(b"A", "hb", at=104.0)
+    t.tick(104.0)
+    t.send(b"A", "pause")
+    log(t.arbiter)
+    t.arbiter.now = 104.0 + 61  # paused: the away time stands still
+    log(t.arbiter)
+    typed(t, "resume")
+    t.send(b"A", "hb", at=t.now + 61)
+    t.arbiter.now = t.now
+    log(t.arbiter)
+    typed(t, "remove Bob")
+    log(t.arbiter)
+    lines = out.getvalue().splitlines()
+    assert "lan-demon: Ann paused the table: every clock stands still, moves wait (type " \
+           "resume here to go on)" in lines
+    assert "lan-demon: the table runs again" not in lines  # the host's own: said by the desk
+    assert "lan-demon: Bob away 1:01 — seat kept 3:59 more" in lines
+    assert not [line for line in lines if "removed" in line]  # the host's own, as above
+    t.send(b"A", "pause")
+    log(t.arbiter)
+    t.send(b"A", "resume")
+    log(t.arbiter)
+    assert out.getvalue().splitlines()[-1] == "lan-demon: Ann resumed the table: it runs again"
+
+
+def test_the_desk_hands_each_line_to_the_loop_and_prints_its_answer():
+    t = race_table()
+    out = io.StringIO()
+    desk = Desk(lambda ask: ask(t.arbiter, t.now, Outbox()), io.StringIO("pause\n\nhelp\n"),
+                out)
+    desk.start().thread.join(5)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("lan-demon: type help") and len(lines) == 3
+    assert "paused" in lines[1] and t.arbiter.paused is not None
