@@ -69,6 +69,9 @@ class TableClient:
     def take_notices(self) -> list[Any]:
         return []
 
+    def kept(self, seat: int) -> float | None:
+        return None  # nobody away at these tables (§24)
+
     def sync(self) -> None:
         """The client's copy: the redacted table, as the arbiter would send it."""
         self.mirror = self.game.redact(self.truth, self.seat)

@@ -79,6 +79,23 @@ class FakeClient:
     def start(self) -> None:
         self.sent.append("start")
 
+    # the evening (§24): what the test sets in ``kept_until`` and ``paused_since``, on its clock
+    kept_until: dict[int, float] = field(default_factory=dict)
+    paused_since: float | None = None
+
+    def kept(self, seat: int) -> float | None:
+        until = self.kept_until.get(seat)
+        return None if until is None else max(0.0, until - (self.paused_since or self.clock()))
+
+    def pause(self) -> None:
+        self.sent.append("pause")
+
+    def resume(self) -> None:
+        self.sent.append("resume")
+
+    def remove(self, seat: int) -> None:
+        self.sent.append(f"remove {seat}")
+
 
 def seats(*names: str, ready: tuple[int, ...] = (), bots: tuple[int, ...] = (),
           away: tuple[int, ...] = ()) -> list[dict[str, Any]]:

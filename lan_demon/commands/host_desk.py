@@ -17,7 +17,7 @@ from lan_demon.net import evening
 from lan_demon.net.codec import ProtocolError
 from lan_demon.net.evening import HOST
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import TOKEN_LIFE
+from lan_demon.seat.evening import away_words, clock
 
 HELP = ("pause — stop every clock (moves wait) · resume — go on · remove NAME — give a seat "
         "up for good (its cards stay and score) · seats — who is here, away or gone · "
@@ -64,17 +64,6 @@ def seat_named(arb: Any, name: str) -> int:
         return int(name) - 1
     taken = ", ".join(s.name for s in arb.seats if not s.removed) or "nobody"
     raise LookupError(f"nobody at the table is called {name!r} (seated: {taken})")
-
-
-def clock(seconds: float) -> str:
-    """1:23, as every screen counts a seat's away time."""
-    whole = max(0, int(seconds))
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
-def away_words(name: str, kept: float) -> str:
-    """"Bob away 1:23 — seat kept 3:37 more": an away seat's time, said out loud."""
-    return f"{name} away {clock(TOKEN_LIFE - kept)} — seat kept {clock(kept + 0.999)} more"
 
 
 def seats_line(arb: Any, now: float) -> str:

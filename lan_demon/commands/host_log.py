@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from lan_demon.commands.host_desk import away_words
+from lan_demon.seat.evening import away_words
 from lan_demon.net import evening
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_clock import nobody_here
@@ -87,7 +87,7 @@ def _seat_news(before: Look, now: Look, arb: Any) -> list[str]:
         if was is None:  # (by its seat: two may sit down between two looks)
             lines.append(f"{who} took seat {list(now.seats).index(name) + 1}"
                          f"{_of(arb)}")
-        elif was[1] != status:
+        elif was[1] != status and name not in now.removed:  # (a removal is said below)
             lines.append({"away": f"{who} is away (the seat is kept)", "here": f"{who} is back",
                           "left": f"{who} left the match"}.get(status, f"{who}: {status}"))
     for name in before.seats.keys() - now.seats.keys():

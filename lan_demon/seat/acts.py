@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lan_demon.games.racko import SLOTS
+from lan_demon.seat import evening
 from lan_demon.seat.words import watching
 
 #: Rack-O slot keys: ``1`` → slot 5 … ``9`` → slot 45, ``0`` → slot 50.
@@ -56,8 +57,14 @@ def act(seat: Any, do: Any, args: dict[str, Any]) -> Any:
         return seat.dismiss()
     if seat.spectator:
         return seat.refuse(watching(seat.how))
+    if do in ("pause", "resume"):  # the evening (§24): the captain's
+        return evening.pause(seat) if do == "pause" else evening.resume(seat)
+    if do == "remove":
+        return evening.remove(seat, args.get("seat"), sure=args.get("sure") is True)
     if seat.phase != "playing":
         return seat.refuse("no round is being played now")
+    if evening.paused(seat):  # nothing moves (the arbiter would refuse it 'paused')
+        return seat.refuse(evening.pause_words(seat) or "the table is paused")
     kind = type(game).__name__
     if kind == "DemonSeat":
         if do == "play":
@@ -108,6 +115,7 @@ def key_map(seat: Any) -> dict[str, dict[str, Any]]:
     keys["q"] = {"do": "leave"}
     if seat.spectator:
         return keys
+    keys.update(evening.keys(seat))  # P pauses or resumes, R removes (the captain's)
     if phase == "lobby":
         keys["enter"] = {"do": "start" if seat.captain and not seat.self_starting else "ready"}
         keys["s"] = keys["enter"]

@@ -99,6 +99,17 @@ class Presence(Event):
 
 
 @dataclass(frozen=True)
+class Evening(Event):
+    """The host or the captain ran the evening (§24): ``what`` is pause, resume or removed;
+    ``seat`` the seat removed (-1 otherwise), ``by`` who did it (-1: the host)."""
+
+    kind: ClassVar[str] = "evening"
+    what: str = ""
+    seat: int = -1
+    by: int = -1
+
+
+@dataclass(frozen=True)
 class Alarm(Event):
     """A deal check failed (§22): ours (``DEAL CHECK FAILED``) or another seat's dispute."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lan_demon.seat import evening
 from lan_demon.seat.acts import TABLE_KEYS, key_help, key_map
 from lan_demon.seat.scores import score_data
 from lan_demon.seat.words import code_card
@@ -55,6 +56,10 @@ def face(seat: Any) -> dict[str, Any]:
         "banner": None if banner is None or phase not in ("between", "over") else
         {"words": banner.words, "id": banner.id},
         "alarms": list(seat.alarms),
+        "paused": evening.pause_words(seat),  # §24: who paused, who resumes
+        "away": evening.away_lines(seat),  # "Bob away 1:23 — seat kept 3:37 more"
+        "removed": evening.removed_text(seat.removed_by.get("by_name", "the host"))
+        if seat.removed_by else None,
         "notes": [text for _, text in seat.deal_notes],
         "deal": deal_check(seat),
         "question": None if question is None else {
@@ -134,8 +139,9 @@ def acts(seat: Any) -> list[dict[str, Any]]:
             out.append({"do": "start", "label": "Start the match", "key": "enter"})
         elif phase in ("lobby", "between") and not me.get("ready"):
             out.append({"do": "ready", "label": "I'm ready", "key": "enter"})
-        elif phase == "playing":
+        elif phase == "playing" and not evening.paused(seat):
             out += game_acts(seat)
+        out += evening.acts(seat)
     out.append({"do": "leave", "label": "Leave", "key": "q"})
     return out
 

@@ -29,6 +29,7 @@ from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.table_copy import Notice
+from lan_demon.seat import evening
 from lan_demon.seat import events as ev
 from lan_demon.seat.demon import DemonSeat
 from lan_demon.seat.gin import GinSeat
@@ -160,6 +161,7 @@ class Seat(SeatFacts):
         # Plain facts about the latest round's deal (§22): whose randomness it was dealt
         # without, a round NOT checked and why — until the next round's.
         self.deal_notes: list[tuple[int, str]] = []
+        self.removed_by: dict[str, Any] | None = None  # the removed notice of our own seat
         self._game = game
         if game is not None:
             game.bind(self)
@@ -266,6 +268,13 @@ class Seat(SeatFacts):
             return [ev.Closed(notice.text)]
         if kind == "presence" and self.phase != "over":  # at the end everyone goes
             return self._presence(data)
+        if kind in ("pause", "resume", "removed"):  # the evening (§24): said to everyone
+            if kind == "removed" and data.get("seat") == self.client.seat:
+                self.removed_by = data
+            if self.confirm == f"remove:{data.get('seat')}":
+                self.confirm = None
+            text = self.say(evening.notice_words(self, kind, data), read=True).words
+            return [ev.Evening(text, None, kind, data.get("seat", -1), data.get("by", -1))]
         if kind in ("dishonest", "dispute"):
             alarm = self._alarm(notice)
             if alarm is not None:
@@ -282,7 +291,8 @@ class Seat(SeatFacts):
             return []
         who, status = self.name(seat, as_was=data), data.get("status")
         text = presence_words(who, status, SEAT_KEPT_MINUTES)
-        if not text or (status == "here" and self.phase == "lobby"):
+        removed = 0 <= seat < len(self.seats) and self.seats[seat].get("removed")
+        if not text or (status == "here" and self.phase == "lobby") or removed:  # (said)
             return []
         self.say(text, read=True)
         return [ev.Presence(text, None, seat, who, str(status))]
@@ -423,6 +433,8 @@ class Seat(SeatFacts):
             self.say("you stay at the table")
         elif question == "start":
             self.waiting = self.say(waiting_words(self.not_ready(), self._start_how()))
+        elif question is not None and question.startswith("remove:"):
+            self.say(f"{self.name(int(question[7:]))} keeps their seat")
         return None
 
     def _start_how(self) -> str:
@@ -456,6 +468,8 @@ class Seat(SeatFacts):
                 words = f"Leave the table? {kept} for {SEAT_KEPT_MINUTES} minutes"
             return Question(words, {"do": "leave", "sure": True}, {"do": "dismiss"},
                             "Leave", "Stay")
+        if (self.confirm or "").startswith("remove:"):
+            return evening.question(self)
         if self.confirm == "start":
             waiting = self.not_ready()
             words = "Everyone is ready now" if not waiting else not_ready_words(waiting)

@@ -56,15 +56,20 @@ def key_hints(facts: TableFacts) -> list[str]:
     if facts.confirm == "start":  # (they may have said ready while the question was up)
         return ["Enter or y starts anyway" if facts.not_ready() else "Enter starts",
                 "Esc waits"]
+    if (facts.confirm or "").startswith("remove:"):
+        return ["y removes", "any other key keeps them"]
     if facts.spectator:
         return ["watching"]
     if facts.reconnecting or facts.gone:
         return []
+    from lan_demon.tui.evening_rows import evening_hints  # (the captain's P and R, §24)
+    if phase == "playing" and facts.client.table.get("paused"):
+        return evening_hints(facts)  # nothing else moves while paused
     if phase == "playing":
-        return [f"{k} {what}" for k, what in facts.screen.keys]
+        return [f"{k} {what}" for k, what in facts.screen.keys] + evening_hints(facts)
     if phase == "lobby":
         hints = ["Enter start" if facts.captain and not facts.self_starting else "Enter ready"]
         if facts.local is not None and facts.speeds:  # (no bots, no level to change)
             hints.append("v/V bots' level")
         return hints
-    return ["Enter ready"] if phase == "between" else []
+    return (["Enter ready"] if phase == "between" else []) + evening_hints(facts)

@@ -23,6 +23,8 @@ from lan_demon.seat.seat import SEAT_KEPT_MINUTES
 from lan_demon.seat.words import watching
 from lan_demon.tui.deal_words import deal_rows
 from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, starting
+from lan_demon.seat import evening
+from lan_demon.tui.evening_rows import evening_rows
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
 from lan_demon.tui.scores import footer, score_board
 from lan_demon.tui.style import Fragments, clip_line, keep_rows, line
@@ -160,13 +162,21 @@ class Controller(TableFacts):
         if phase in ("between", "over") and key in PAGE_KEYS:
             self._turn_page(PAGE_KEYS[key])
             return
+        if key in ("P", "R") and not self.spectator and not self.reconnecting and \
+                not self.gone:  # the captain runs the evening (§24)
+            intent = evening.keys(self).get(key)
+            if intent is not None:
+                self.act(intent["do"], intent)
+                return
         if self.reconnecting or self.gone:  # nothing would reach the arbiter: say so
             self.flash("the host is not answering: nothing starts or plays until it does "
                        "— q leaves" if not self.gone else "this table is gone — q leaves")
             return
         if phase == "playing":
             self.flash_text, self.flash_rule = "", None  # the last message was about the last key
-            if self.spectator:
+            if evening.paused(self) and not self.spectator:
+                self.flash(evening.pause_words(self) or "")
+            elif self.spectator:
                 self.flash(watching(self.how))
             elif not self.screen.key(self, key):
                 self.flash(NOTHING.format(key=key))
@@ -207,6 +217,8 @@ class Controller(TableFacts):
             self.leave(sure=True)
         elif self.confirm == "start" and key in ("enter", "y"):
             self.start_anyway()
+        elif (self.confirm or "").startswith("remove:") and key in ("enter", "y"):
+            evening.remove(self, int(self.confirm[7:]), sure=True)
         else:
             self.dismiss()
 
@@ -250,7 +262,7 @@ class Controller(TableFacts):
                          ("class:dim", " — PgDn/space next, PgUp back")]]
 
     def _alarms(self, width: int) -> Fragments:
-        return deal_rows(self, width)
+        return deal_rows(self, width) + evening_rows(self, width)
 
     def _question(self, width: int) -> Fragments:
         question = self.question() if self.confirm is not None else None
@@ -258,6 +270,8 @@ class Controller(TableFacts):
             return []
         if self.confirm == "leave":
             keys = "y leaves, any other key stays"
+        elif self.confirm.startswith("remove:"):
+            keys = "y removes, any other key keeps them"
         elif self.not_ready():
             keys = "Enter again or y starts anyway, Esc waits"
         else:  # they said ready while the question was up
@@ -269,6 +283,10 @@ class Controller(TableFacts):
             return self.screen.who_is_who(self, width) + help_page(
                 [] if self.spectator else list(self.screen.keys), self.screen.rules, width)
         phase = self.phase
+        if self.gone and self.removed_by:
+            return line(("class:warn", " You were removed")) + wrap(
+                evening.removed_text(self.removed_by.get("by_name", "the host")) +
+                " — q leaves", width)
         if self.gone:
             return line(("class:warn", " This table is gone")) + wrap(
                 f"The host no longer knows your seat: {self.gone} (a host started again, "

@@ -1,0 +1,138 @@
+"""The evening on every screen (seat/evening.py, PROTOCOL.md §24): who paused and who resumes,
+each away seat's time counted out loud, the captain's pause, resume and remove — the same
+words and intents on the page (``face``) and on the terminal (its keys and rows). A fake
+client on a fake clock: no sockets."""
+
+from __future__ import annotations
+
+import pytest
+
+from lan_demon.net.evening import PAUSE_LIMIT
+from lan_demon.net.table_copy import Notice
+from lan_demon.seat import Seat
+from lan_demon.seat.face import face
+from lan_demon.tui.style import text_of
+from test_seat_face_phases import seat_in
+from tui_fake import FakeClient, controller, seats
+
+pytestmark = pytest.mark.timeout(20)
+
+
+def playing(seat_no: int = 0) -> FakeClient:
+    """Tess (the captain), Bob and Cy at a round in play, seen from ``seat_no``."""
+    return FakeClient(seat=seat_no, table={"phase": "playing", "round": 0, "captain": 0,
+                                           "seats": seats("Tess", "Bob", "Cy")})
+
+
+def pause(client: FakeClient, by: int, name: str) -> None:
+    client.table["paused"] = {"by": by, "name": name}
+    client.paused_since = client.clock()
+    client.notices.append(Notice("pause", data={"by": by, "name": name, "at": 0.0}))
+
+
+def test_every_screen_says_who_paused_and_who_resumes_it():
+    captain, bob = playing(0), playing(1)
+    for client in (captain, bob):
+        pause(client, 0, "Tess")
+    tess, other = Seat(captain, clock=captain.clock), Seat(bob, clock=bob.clock)
+    tess.pump(), other.pump()
+    assert other.line.words == "Tess paused the table: nothing moves until it resumes"
+    assert tess.line.words == "You paused the table: nothing moves until it resumes"
+    captain.clock.now += 83
+    assert face(tess)["paused"] == "You paused the table 1:23 ago — every clock stands " \
+                                   "still; Resume goes on"
+    assert face(other)["paused"].endswith("the captain or the host resumes it (anyone may "
+                                          "after 10 minutes)")
+    assert {"do": "resume", "label": "Resume the table", "key": "P"} in face(tess)["acts"]
+    assert not [a for a in face(other)["acts"] if a["do"] in ("pause", "resume")]
+    bob.clock.now += PAUSE_LIMIT  # ten minutes paused: anyone seated may resume
+    assert face(other)["keys"]["P"] == {"do": "resume"}
+
+
+def test_a_move_at_a_paused_table_is_refused_at_once_in_the_pause_words():
+    client = playing(1)
+    pause(client, -1, "the host")
+    seat = Seat(client, clock=client.clock)
+    seat.pump()
+    refusal = seat.act("turn")
+    assert refusal.words.startswith("The host paused the table") and client.sent == []
+
+
+def test_away_seats_are_counted_out_loud_and_stand_still_while_paused():
+    client = playing(0)
+    client.kept_until = {1: client.clock() + 300, 2: client.clock() + 120}
+    seat = Seat(client, clock=client.clock)
+    client.clock.now += 83
+    assert face(seat)["away"] == ["Cy away 4:23 — seat kept 0:37 more",
+                                  "Bob away 1:23 — seat kept 3:37 more"]
+    pause(client, 0, "Tess")
+    client.clock.now += 600
+    assert face(seat)["away"][1] == "Bob away 1:23 — seat kept 3:37 more"
+
+
+def test_the_captain_removes_the_seat_away_longest_after_one_question():
+    client = playing(0)
+    client.kept_until = {1: client.clock() + 200, 2: client.clock() + 290}
+    seat = Seat(client, clock=client.clock)
+    assert face(seat)["keys"]["R"] == {"do": "remove", "seat": 1}
+    assert {"do": "remove", "seat": 1, "label": "Remove Bob", "key": "R"} in face(seat)["acts"]
+    seat.act("remove", {"seat": 1})
+    question = face(seat)["question"]
+    assert question["words"] == "Remove Bob, away 1:40? Their cards stay and score; they " \
+                                "cannot come back to this match"
+    assert client.sent == []
+    seat.act("dismiss")
+    assert seat.line.words == "Bob keeps their seat" and client.sent == []
+    seat.act("remove", {"seat": 1, "sure": True})
+    assert client.sent == ["remove 1"]
+    assert seat.act("remove", {"seat": 0, "sure": True}).words.startswith("remove which seat")
+    bob = Seat(playing(1))
+    assert "R" not in face(bob)["keys"]
+    assert bob.act("remove", {"seat": 2, "sure": True}).words.startswith("only the captain")
+
+
+def test_a_removed_player_is_told_who_removed_them_and_how_to_watch():
+    client = playing(1)
+    client.notices.append(Notice("removed", data={"seat": 1, "name": "Bob", "by": 0,
+                                                  "by_name": "Tess"}))
+    seat = Seat(client, clock=client.clock)
+    seat.pump()
+    assert face(seat)["removed"].startswith("Tess removed you from the table: the match goes "
+                                            "on without your seat")
+    assert "--spectate" in face(seat)["removed"]
+    others = playing(2)
+    others.table["seats"][1]["removed"] = True
+    others.notices += [Notice("removed", data={"seat": 1, "name": "Bob", "by": -1,
+                                               "by_name": "the host"}),
+                       Notice("presence", data={"seat": 1, "status": "left"})]
+    cy = Seat(others, clock=others.clock)
+    cy.pump()
+    assert cy.line.words == "The host removed Bob from the table: their cards stay and " \
+                            "score, and they cannot come back"  # (not "Bob has left")
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+def test_the_terminal_shows_the_pause_and_the_away_time_and_its_p_and_r_keys_act(size):
+    client = playing(0)
+    client.kept_until = {1: client.clock() + 217}
+    ctl, _ = controller(client)
+    ctl.key("P")
+    assert client.sent == ["pause"]
+    pause(client, 0, "Tess")
+    ctl.pump()
+    text = text_of(ctl.render(*size))
+    assert "⏸ You paused the table" in text and "Bob away 1:23" in text
+    ctl.key("P")
+    assert client.sent[-1] == "resume"
+    ctl.key("R")
+    assert "Remove Bob, away 1:23?" in text_of(ctl.render(*size))
+    ctl.key("y")
+    assert client.sent[-1] == "remove 1"
+
+
+def test_the_lobby_offers_no_pause_and_a_spectator_nothing():
+    assert "P" not in face(seat_in("lobby"))["keys"]
+    assert "P" in face(seat_in("playing"))["keys"]  # Tess is the captain there
+    watcher = FakeClient(seat=None, role="spectator", table={"phase": "playing",
+                                                             "seats": seats("Tess", "Bob")})
+    assert not [a for a in face(Seat(watcher))["acts"] if a["do"] in ("pause", "remove")]
