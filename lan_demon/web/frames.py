@@ -64,7 +64,8 @@ class Leave:
 Frame = Join | Act | Key | Leave
 
 #: Arguments an intent may carry, by name, with their type: str (a short code), int or bool.
-ARGS: dict[str, type] = {"from": str, "to": str, "slot": int, "card": str, "sure": bool}
+ARGS: dict[str, type] = {"from": str, "to": str, "slot": int, "card": str, "sure": bool,
+                         "seat": int}  # (seat: the captain's remove, §24)
 
 
 def read_frame(text: Any) -> Frame:
