@@ -93,3 +93,28 @@ def test_the_desk_hands_each_line_to_the_loop_and_prints_its_answer():
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("lan-demon: type help") and len(lines) == 3
     assert "paused" in lines[1] and t.arbiter.paused is not None
+
+
+def test_a_line_typed_reaches_a_serving_arbiter_and_is_answered_from_its_loop(context):
+    """The real socket loop (127.0.0.1, any free port): the host's line is run between two
+    wake-ups, on the loop's thread, and its answer comes back to the thread that typed it."""
+    import threading
+
+    from lan_demon.net.server import ArbiterServer
+    from table_settings import settings
+    server = ArbiterServer(settings("racko", players=2, countdown=0, pause=0), port=0,
+                           context=context).start()
+    try:
+        threads = []
+
+        def where(arb, now, out):
+            threads.append(threading.current_thread())
+            return answer("pause", arb, now, out)
+        said = server.asks.put(where)
+        assert said == "nothing is running to pause: the match has not started"
+        assert threads and threads[0] is not threading.current_thread()
+        assert server.asks.put(lambda arb, now, out: 1 / 0).startswith("that failed")
+    finally:
+        server.stop()
+    assert server.asks.put(lambda arb, now, out: "late", wait=0.2).startswith(
+        "the table did not answer")
