@@ -151,7 +151,8 @@ def test_an_away_seat_is_kept_while_paused_and_every_snapshot_says_how_long():
         beat(t, float(at), b"A")
     assert t.arbiter.seats[1].status == "away"  # still kept
     snap = t.send(b"A", "snapshot")[0]["table"]
-    assert snap["paused"] == {"by": 0, "name": "Ann"} and snap["kept"] == [[1, TOKEN_LIFE - 60]]
+    assert snap["paused"] == {"by": 0, "name": "Ann", "for": t.now - 164.0}
+    assert snap["kept"] == [[1, TOKEN_LIFE - 60]]
     t.send(b"A", "resume")
     beat(t, t.now + TOKEN_LIFE - 61, b"A")
     assert t.arbiter.seats[1].status == "away"
@@ -269,3 +270,60 @@ def test_verify_reads_pauses_and_removals_and_finds_a_move_made_while_paused(tmp
         records.insert(first(records, "resume") + 1, dict(records[first(records, "resume")]))
     verdict = verify(edited(path, resumed_twice, rechain=True))
     assert "FAIL" in verdict.line and "not paused" in verdict.line
+
+
+def test_clients_follow_a_pause_through_a_host_restart_and_count_an_away_seat(tmp_path):
+    """Real table copies (tests/loop_table.py): Cy goes silent and every copy counts his seat
+    down; Ann pauses, and the count stands; the host is killed and resumed (still paused), and
+    the copies that come back learn from their snapshots since when; Ann resumes, and the
+    count goes on where it stood. RD-13's minute is not the point here: Rack-O has none."""
+    from loop_table import Loop
+    from lan_demon.net.codec import make
+    from table_settings import settings
+    loop = Loop(tmp_path / "j", settings("racko", seed=3, players=3, countdown=0.0,
+                                         pause=2.0, turn_timeout=600.0), ["Ann", "Bob", "Cy"])
+    ann, bob, cy = loop.clients
+    loop.join()
+    for client in loop.clients:
+        client.ready()
+    loop.deliver()
+    loop.tick(1.0)  # (a countdown of 0 waits for the nonces: §22.3)
+    assert loop.arbiter.phase == "playing"
+
+    def time_passes(seconds: float) -> None:
+        for _ in range(int(seconds)):
+            for client in (ann, bob):
+                client._send(make("hb"))
+            loop.deliver()
+            loop.tick(1.0)
+
+    time_passes(4)  # Cy is silent: away, kept 300 s
+    assert ann.kept(2) == pytest.approx(TOKEN_LIFE, abs=1)
+    time_passes(20)
+    assert ann.kept(2) == pytest.approx(TOKEN_LIFE - 20, abs=1)
+    ann.pause()
+    loop.deliver()
+    assert bob.table["paused"] == {"by": 0, "name": "Ann"}
+    time_passes(100)
+    assert bob.kept(2) == pytest.approx(TOKEN_LIFE - 20, abs=1)  # the count stands
+    loop.clients.remove(cy)  # (his program stays silent through the restart)
+    loop.crash()  # the host is killed and resumed: still paused, since its resume
+    for client in (ann, bob):
+        assert client.table["paused"]["name"] == "Ann"
+        # a resumed host starts every clock again (recovery.py): the seat's 5 minutes too
+        assert client.kept(2) == pytest.approx(TOKEN_LIFE, abs=1)
+    assert errors_of(bob.heard) == []
+    time_passes(10)
+    assert bob.kept(2) == pytest.approx(TOKEN_LIFE, abs=1)  # still paused: it stands
+    ann.resume()
+    loop.deliver()
+    assert not bob.table["paused"]
+    time_passes(30)
+    assert bob.kept(2) == pytest.approx(TOKEN_LIFE - 30, abs=2)  # and goes on from there
+    loop.close()
+    verdict = verify(tmp_path / "j")
+    assert verdict.line.startswith("NOT FINISHED"), verdict.line
+
+
+def errors_of(notices) -> list:
+    return [n for n in notices if n.kind == "refused"]

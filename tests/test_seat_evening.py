@@ -40,7 +40,7 @@ def test_every_screen_says_who_paused_and_who_resumes_it():
     assert tess.line.words == "You paused the table: nothing moves until it resumes"
     captain.clock.now += 83
     assert face(tess)["paused"] == "You paused the table 1:23 ago — every clock stands " \
-                                   "still; Resume goes on"
+                                   "still; press Resume the table to go on"
     assert face(other)["paused"].endswith("the captain or the host resumes it (anyone may "
                                           "after 10 minutes)")
     assert {"do": "resume", "label": "Resume the table", "key": "P"} in face(tess)["acts"]

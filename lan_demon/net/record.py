@@ -68,8 +68,9 @@ def table(arb) -> dict[str, Any]:
         "deal": deal_now(arb),
         "checks": checks_now(arb),
         # §24: who paused the table (None: it runs), and how long each away seat is still kept
-        "paused": None if arb.paused is None else {"by": arb.paused.by,
-                                                   "name": arb.paused.name},
+        "paused": None if arb.paused is None else {
+            "by": arb.paused.by, "name": arb.paused.name,
+            "for": max(0.0, arb.now - arb.paused.since)},  # seconds it has stood so far
         "kept": [[s.index, kept] for s in arb.seats
                  if (kept := evening.kept(arb, s, arb.now)) is not None],
     }

@@ -161,8 +161,10 @@ class TableCopy(DealDuties):
         self.table = msg["table"]
         self.table["results_from"] = 0
         now = self.clock()
-        self.paused_since = now if self.table.get("paused") else None
-        self.kept_until = {seat: now + kept for seat, kept in self.table.get("kept") or []}
+        paused = self.table.get("paused")
+        self.paused_since = now - (paused.get("for") or 0.0) if paused else None
+        base = self.paused_since if self.paused_since is not None else now  # (kept stands)
+        self.kept_until = {seat: base + kept for seat, kept in self.table.get("kept") or []}
         self._trim_history()
         self.seq = msg["seq"]
         state = msg.get("state")

@@ -87,7 +87,7 @@ def pause_words(seat: Any) -> str | None:
     who = who[:1].upper() + who[1:]
     head = f"{who} paused the table {clock(paused_for(seat))} ago — every clock stands still"
     if may_resume(seat):
-        return f"{head}; {seat.how('P resumes it', 'Resume goes on')}"
+        return f"{head}; {seat.how('P resumes it', 'press Resume the table to go on')}"
     limit = int(PAUSE_LIMIT // 60)
     return f"{head}; the captain or the host resumes it (anyone may after {limit} minutes)"
 
