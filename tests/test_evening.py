@@ -216,14 +216,17 @@ def test_a_removed_seats_cards_stay_and_score_and_the_table_plays_on():
     assert t.arbiter.match.players == ["Ann", "Bob"]
 
 
-def test_a_lobby_seat_removed_frees_its_place():
+def test_a_lobby_seat_removed_frees_its_place_and_its_token_does_not_sit_it_again():
     t = Table(players=3)
     t.seat(b"A", "Ann")
-    t.seat(b"B", "Bob")
+    token = t.seat(b"B", "Bob")["token"]
     t.seat(b"C", "Cy")
     t.send(b"A", "remove", seat=1)
     assert [s.name for s in t.arbiter.seats] == ["Ann", "Cy"]
     assert t.inbox[b"C"][-1]["t"] == "welcome" and t.inbox[b"C"][-1]["seat"] == 1
+    # (a client told bad_token would sit down afresh by itself: it is told removed)
+    (refused,) = errors(t.send(b"B2", "hello", name="Bob", role="player", token=token))
+    assert refused["code"] == "removed" and refused["reason"].startswith("Ann removed Bob")
 
 
 # --- the journal, a resumed host, verify --------------------------------------------------------

@@ -30,7 +30,7 @@ def test_the_host_pauses_resumes_and_removes_by_name_and_every_screen_is_told():
     assert "paused already, by the host" in typed(t, "PAUSE")
     t.now += 83
     assert typed(t, " resume ") == "the table runs again (it stood 1:23)"
-    assert typed(t, "remove bob").startswith("bob is removed")
+    assert typed(t, "remove bob").startswith("Bob is removed")
     assert t.arbiter.seats[1].removed and t.updates("removed")[0]["by_name"] == "the host"
     assert "nobody at the table is called 'Bob'" in typed(t, "remove Bob")
 

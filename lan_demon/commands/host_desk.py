@@ -42,9 +42,10 @@ def answer(line: str, arb: Any, now: float, out: Outbox) -> str:
             return f"the table runs again (it stood {clock(still)})"
         if word == "remove":
             index = seat_named(arb, rest)
+            name = arb.seats[index].name
             evening.remove(arb, HOST, index, now, out)
-            return f"{rest or index} is removed: the seat is given up for good; its cards " \
-                   "stay where they lie and still score"
+            return f"{name} is removed: the seat is given up for good; its cards stay where " \
+                   "they lie and still score"
         if word == "seats":
             return seats_line(arb, now)
     except (ProtocolError, LookupError) as err:

@@ -84,6 +84,7 @@ class Arbiter:
         self.result: dict[str, Any] | None = None
         self.paused: evening.Pause | None = None  # every clock stands still (§24)
         self.resumed_by = ""  # who last resumed it, in words (the host's log says it)
+        self.removed_tokens: dict[str, Seat] = {}  # lobby seats removed, by token (§24)
         self.now = now  # the time of the step in hand (a snapshot's seats kept, §24)
         # The round being dealt or played: its host secret and commitments (§22). The secret
         # goes to the journal's secrets file (keep_round_secret) before it is committed to,

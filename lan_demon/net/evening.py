@@ -152,6 +152,8 @@ def remove(arb, by: int, index: int, now: float, out: Outbox) -> None:
                             f"your seat is kept {TOKEN_LIFE / 60:g} minutes and your score "
                             "stays in the match")
     target.removed, target.removed_by = True, name_of(arb, by)
+    if arb.phase == "lobby":  # the seat is freed; its token must not sit its client down again
+        arb.removed_tokens[target.token] = target
     arb.record("remove", seat=index, by=by, at=now)
     arb._publish(out, "removed", seat=index, name=target.name, by=by, by_name=name_of(arb, by))
     if target.status != "left":  # (one that left already is only marked)

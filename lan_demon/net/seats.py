@@ -180,7 +180,7 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
     the token was only ever given to someone who had it. A seat restored from a journal
     has the key its ``seat`` record names; one from a journal without it (a plain table, an
     older journal) takes the first key that comes back with its token."""
-    for seat in arb.seats:
+    for seat in arb.seats + list(arb.removed_tokens.values()):  # (removed: refused, §24)
         if secrets.compare_digest(seat.token.encode(), msg["token"].encode()):
             if seat.removed:
                 raise ProtocolError("removed", f"{seat.removed_by or 'the host'} removed "

@@ -280,8 +280,11 @@ class Controller(TableFacts):
 
     def _body(self, width: int, height: int) -> Fragments:
         if self.help:
+            captain = [("P", "pause or resume the table (the captain)"),
+                       ("R", "remove the seat away longest (the captain)")]
             return self.screen.who_is_who(self, width) + help_page(
-                [] if self.spectator else list(self.screen.keys), self.screen.rules, width)
+                [] if self.spectator else list(self.screen.keys) +
+                (captain if self.captain else []), self.screen.rules, width)
         phase = self.phase
         if self.gone and self.removed_by:
             return line(("class:warn", " You were removed")) + wrap(
