@@ -237,6 +237,20 @@ def test_ready_and_start_are_the_faces_acts(driver: Any) -> None:
     assert "Bo, Eve" in driver.find_element("css selector", ".waiting-for").text
 
 
+def test_the_evening_is_drawn_and_its_buttons_are_the_faces_acts(driver: Any) -> None:
+    """§24 on the page as on the terminal: who paused and how to go on, each away seat's
+    time, and the captain's Resume and Remove sending their intents (the seat asks first)."""
+    load(driver, "demon_paused")
+    assert driver.find_element("css selector", ".paused").text.startswith(
+        "⏸ You paused the table 1:23 ago")
+    assert [e.text for e in driver.find_elements("css selector", ".away-time")] == [
+        "· Finn away 4:10 — seat kept 0:50 more", "· Jo away 1:23 — seat kept 3:37 more"]
+    tap(driver, "[data-do=remove]")
+    tap(driver, "[data-do=resume]")
+    assert sent(driver) == [{"t": "act", "do": "remove", "seat": 5},
+                            {"t": "act", "do": "resume"}]
+
+
 def test_rack_o_taps(driver: Any) -> None:
     """Rack-O: the Discard, the Draw pile, a slot, discarding the held card, the hint."""
     load(driver, "racko_playing")

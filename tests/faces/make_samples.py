@@ -137,6 +137,13 @@ faces["gin_twenty_names"] = wide_names(dict(faces["gin_playing"],
     others=[{"seat": i, "name": "", "state": "draw", "draw": 30 - i} for i in range(1, 20)])))
 faces["lobby_twenty_names"] = wide_names(dict(faces["lobby"], seats=seats(20, 0),
                                            waiting_for=wide[1:20:3]))
+faces["demon_paused"] = dict(faces["demon_playing"],  # §24: the captain paused; two seats away
+    paused="You paused the table 1:23 ago — every clock stands still; press Resume the table to go on",
+    away=["Finn away 4:10 — seat kept 0:50 more", "Jo away 1:23 — seat kept 3:37 more"],
+    acts=[{"do": "resume", "label": "Resume the table", "key": "P"},
+          {"do": "remove", "seat": 5, "label": "Remove Finn", "key": "R"},
+          {"do": "leave", "label": "Leave", "key": "q"}],
+    line={"words": "You paused the table: nothing moves until it resumes", "rule": None, "kind": "said"})
 for k, v in faces.items():
     json.dump(v, open(f"{k}.json", "w"), ensure_ascii=False, indent=1)
 print(sorted(faces))

@@ -282,7 +282,7 @@ const Table = (() => {
     }
     if (f.removed) page.append(h("div", {class: "alarm", role: "alert"}, f.removed));
     if (f.paused) page.append(h("div", {class: "paused", role: "status"}, "⏸ " + f.paused));
-    for (const words of f.away || []) page.append(h("div", {class: "note away"}, "· " + words));
+    for (const words of f.away || []) page.append(h("div", {class: "note away-time"}, "· " + words));
     for (const words of f.notes || []) page.append(h("div", {class: "note"}, words));
     let body;
     if (f.phase === "between" || f.phase === "over") {
