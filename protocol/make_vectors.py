@@ -967,12 +967,12 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "a seat is back")
     add("pub_update_presence_left", pub(kind("update", k="presence", status="left")),
         "a player left")
-    add("pub_update_pause", pub(kind("update", k="pause"), session=ev),
-        "the captain paused the whole table: moves are refused paused until a resume (§24)")
-    add("pub_update_resume", pub(kind("update", k="resume"), session=ev),
-        "the table runs again; every clock published before moves on by paused (§24)")
-    add("pub_update_removed", pub(kind("update", k="removed"), session=ev),
-        "seat 1 given up for good by the captain: its token is refused removed (§24)")
+    for k, about in (  # the evening (§24)
+            ("pause", "the captain paused the whole table: moves are refused paused until a "
+                      "resume"),
+            ("resume", "the table runs again; every clock published before moves on by paused"),
+            ("removed", "seat 1 given up for good by the captain: its token is refused removed")):
+        add(f"pub_update_{k}", pub(kind("update", k=k), session=ev), f"{about} (§24)")
     add("pub_update_presence_removed", pub(kind("update", k="presence", status="left"),
                                            session=ev),
         "the removed seat's presence: left, for good (§24)")
