@@ -107,8 +107,11 @@ def new_arbiter(game: str, players: int, seed: int, journal: JournalWriter) -> A
     return arbiter
 
 
-def play_uncrashed(path: Path, game: str, players: int, seed: int) -> dict[str, Any]:
-    """A whole match by greedy bots on the true table; returns the result."""
+def play_uncrashed(path: Path, game: str, players: int, seed: int,
+                   pauses: random.Random | None = None) -> dict[str, Any]:
+    """A whole match by greedy bots on the true table; returns the result. ``pauses``: the
+    host pauses the table now and then, for two minutes, the clients beating meanwhile
+    (§24), drawn from this generator (not the bots', so that they play the same moves)."""
     writer = JournalWriter(path)
     arbiter = new_arbiter(game, players, seed, writer)
     names = [f"bot{k}" for k in range(players)]
@@ -120,6 +123,8 @@ def play_uncrashed(path: Path, game: str, players: int, seed: int) -> dict[str, 
         if arbiter.phase == "over":
             break
         round_no = arbiter.match.round_no
+        if pauses is not None and pauses.random() < 0.08:
+            pause_a_while(driver)
         if arbiter.game.races and rng.random() < 0.02:
             driver.tick(STUCK_TIMEOUT)  # everyone dozes off: RD-13's table move
             continue
@@ -140,6 +145,19 @@ def play_uncrashed(path: Path, game: str, players: int, seed: int) -> dict[str, 
     writer.close()
     assert arbiter.phase == "over"
     return arbiter.result
+
+
+def pause_a_while(driver: Driver, minutes: float = 2.0) -> None:
+    """The host pauses the table, every client beats every second while it stands, and the
+    host resumes it (net/evening.py, as typed in its window)."""
+    from lan_demon.net import evening
+    from lan_demon.net.outbox import Outbox
+    evening.pause(driver.arbiter, evening.HOST, driver.now, Outbox())
+    for _ in range(int(minutes * 60)):
+        for name in driver.names:
+            driver.arbiter.handle(driver.peers[name], encode(make("hb")), driver.now)
+        driver.tick(1.0)
+    evening.resume(driver.arbiter, evening.HOST, driver.now, Outbox())
 
 
 def boundaries(data: bytes) -> list[int]:
