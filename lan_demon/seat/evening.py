@@ -14,6 +14,7 @@ from typing import Any
 
 from lan_demon.net.evening import PAUSE_LIMIT
 from lan_demon.net.seats import TOKEN_LIFE
+from lan_demon.seat.events import Evening
 from lan_demon.seat.outcomes import Question
 
 RUNNING = ("countdown", "playing", "between")  # the phases a pause stops (net/evening.py)
@@ -123,6 +124,28 @@ def removed_text(by: str) -> str:
     return f"{by[:1].upper() + by[1:]} removed you from the table: the match goes on without " \
            "your seat, and your score so far stays in it. You may watch: join again with " \
            "--spectate (on the page: Watch)"
+
+
+def heard(seat: Any, kind: str, data: dict[str, Any]) -> list[Any]:
+    """A pause, resume or removed notice: said to this seat, as the event every screen gets
+    (a removal of our own seat kept for the screens to say; a question about it dropped)."""
+    if kind == "removed" and data.get("seat") == seat.client.seat:
+        seat.removed_by = data
+    if seat.confirm == f"remove:{data.get('seat')}":
+        seat.confirm = None
+    text = seat.say(notice_words(seat, kind, data), read=True).words
+    return [Evening(text, None, kind, data.get("seat", -1), data.get("by", -1))]
+
+
+def kept_seat(seat: Any, question: str | None) -> None:
+    """No to "Remove Bob?" (``question`` the seat's dismissed one): said so."""
+    if (question or "").startswith("remove:"):
+        seat.say(f"{seat.name(int(question.split(':')[1]))} keeps their seat")
+
+
+def gone(seat: Any, index: int) -> bool:
+    """Seat ``index`` was removed (its presence "left" says nothing the removal did not)."""
+    return 0 <= index < len(seat.seats) and bool(seat.seats[index].get("removed"))
 
 
 # --- intents (the page's acts and the terminal's keys) -------------------------------------------

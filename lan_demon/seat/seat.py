@@ -269,12 +269,7 @@ class Seat(SeatFacts):
         if kind == "presence" and self.phase != "over":  # at the end everyone goes
             return self._presence(data)
         if kind in ("pause", "resume", "removed"):  # the evening (§24): said to everyone
-            if kind == "removed" and data.get("seat") == self.client.seat:
-                self.removed_by = data
-            if self.confirm == f"remove:{data.get('seat')}":
-                self.confirm = None
-            text = self.say(evening.notice_words(self, kind, data), read=True).words
-            return [ev.Evening(text, None, kind, data.get("seat", -1), data.get("by", -1))]
+            return evening.heard(self, kind, data)
         if kind in ("dishonest", "dispute"):
             alarm = self._alarm(notice)
             if alarm is not None:
@@ -291,8 +286,7 @@ class Seat(SeatFacts):
             return []
         who, status = self.name(seat, as_was=data), data.get("status")
         text = presence_words(who, status, SEAT_KEPT_MINUTES)
-        removed = 0 <= seat < len(self.seats) and self.seats[seat].get("removed")
-        if not text or (status == "here" and self.phase == "lobby") or removed:  # (said)
+        if not text or (status == "here" and self.phase == "lobby") or evening.gone(self, seat):
             return []
         self.say(text, read=True)
         return [ev.Presence(text, None, seat, who, str(status))]
@@ -433,9 +427,7 @@ class Seat(SeatFacts):
             self.say("you stay at the table")
         elif question == "start":
             self.waiting = self.say(waiting_words(self.not_ready(), self._start_how()))
-        elif question is not None and question.startswith("remove:"):
-            self.say(f"{self.name(int(question[7:]))} keeps their seat")
-        return None
+        return evening.kept_seat(self, question)
 
     def _start_how(self) -> str:
         return self.how("Enter starts the match", "Start the match when you like")
@@ -468,14 +460,12 @@ class Seat(SeatFacts):
                 words = f"Leave the table? {kept} for {SEAT_KEPT_MINUTES} minutes"
             return Question(words, {"do": "leave", "sure": True}, {"do": "dismiss"},
                             "Leave", "Stay")
-        if (self.confirm or "").startswith("remove:"):
-            return evening.question(self)
         if self.confirm == "start":
             waiting = self.not_ready()
             words = "Everyone is ready now" if not waiting else not_ready_words(waiting)
             return Question(words, {"do": "start_anyway"}, {"do": "dismiss"},
                             "Start now", "Wait")
-        return None
+        return evening.question(self)  # "Remove Bob?", or None
 
     def act(self, do: str, args: dict[str, Any] | None = None) -> Outcome:
         """An intent by name (the page's ``act`` frames; see :mod:`lan_demon.seat.face`):
