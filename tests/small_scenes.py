@@ -66,6 +66,8 @@ class SceneClient:
         self.notices: list[Any] = []
         self.rtt, self.seq, self.sent = 0.0012, 0, []
         self.mirror = self.game.redact(self.truth, seat)
+        self.kept_until: dict[int, float] = {}
+        self.paused_since: float | None = None
 
     # --- what the screen asks of a client -----------------------------------------------------
 
@@ -103,6 +105,24 @@ class SceneClient:
 
     def leave(self) -> None:
         self.sent.append("leave")
+
+    # the evening (§24): how long each away seat is still kept (``kept_until``), standing
+    # while paused (``paused_since``)
+    def clock(self) -> float:
+        return NOW
+
+    def kept(self, seat: int) -> float | None:
+        until = self.kept_until.get(seat)
+        return None if until is None else max(0.0, until - (self.paused_since or NOW))
+
+    def pause(self) -> None:
+        self.sent.append("pause")
+
+    def resume(self) -> None:
+        self.sent.append("resume")
+
+    def remove(self, seat: int) -> None:
+        self.sent.append(f"remove {seat}")
 
     # --- the table's news ------------------------------------------------------------------
 
@@ -273,6 +293,20 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
 
     watcher = make(seat=None)
     yield Scene("playing, watching", controller(watcher))
+
+    if players > 1:  # the evening (§24): paused by the host, the seats away counted out loud
+        for seat in (0, None):
+            client = make(seat=seat)
+            client.table["paused"] = {"by": -1, "name": "the host"}
+            client.paused_since = NOW - 83
+            client.kept_until = {i: NOW - 83 + 300 - 61 * i for i in range(1, min(players, 4))}
+            yield Scene(f"playing, paused, as {'the captain' if seat == 0 else 'a watcher'}",
+                        controller(client))
+        client.paused_since, client.table["paused"] = None, None
+        ctl = controller(make())
+        ctl.client.kept_until = {1: NOW + 217}
+        ctl.key("R")  # the captain: "Remove Rosalind Fox, away 1:23? …"
+        yield Scene("playing, the remove question", ctl)
 
     for phase in ("between", "over"):
         client = make()
