@@ -24,10 +24,14 @@ def evening_rows(ctl: Any, width: int) -> Fragments:
 
 
 def evening_hints(ctl: Any) -> list[str]:
-    """The captain's keys on the status line, after the game's (dropped first when narrow)."""
-    names = {"pause": "pause", "resume": "resume"}
+    """The captain's keys on the status line, after the game's — only when there is something
+    to do: resume a paused table, remove a seat that went away. "P pause" itself is in the
+    help (it would take a 20-seat table's last row at 60x20, for a key pressed once an
+    evening)."""
     hints = []
     for key, intent in evening.keys(ctl).items():
-        what = names.get(intent["do"]) or f"remove {ctl.name(intent['seat'])}"
-        hints.append(f"{key} {what}")
+        if intent["do"] == "resume":
+            hints.append(f"{key} resume")
+        elif intent["do"] == "remove":
+            hints.append(f"{key} remove {ctl.name(intent['seat'])}")
     return hints
