@@ -22,7 +22,7 @@ from lan_demon.seat.seat import SEAT_KEPT_MINUTES
 from lan_demon.seat.words import presence_words, race_text, rotation_words, shown, split_rule
 from lan_demon.tui.app import screen_for
 from lan_demon.tui.table import Controller
-from tui_fake import Levels
+from tui_fake import EveningFake, Levels
 
 GAMES = ["racing-demon", "racing-demon-german", "racko", "gin-solitaire"]
 COUNTS = [1, 2, 4, 8, 20]
@@ -43,7 +43,7 @@ NAMES = ["Tess", "Rosalind Fox", "🃏Bob🎉👨👩", "Ann", "Ann ²", "Ada L2
 BOTS = {5, 10, 13}  # the seats of NAMES that are bots
 
 
-class SceneClient:
+class SceneClient(EveningFake):
     """A client's copy of a table at a moment: the redacted engine state and the table's
     news, as the arbiter would have sent them."""
 
@@ -110,19 +110,6 @@ class SceneClient:
     # while paused (``paused_since``)
     def clock(self) -> float:
         return NOW
-
-    def kept(self, seat: int) -> float | None:
-        until = self.kept_until.get(seat)
-        return None if until is None else max(0.0, until - (self.paused_since or NOW))
-
-    def pause(self) -> None:
-        self.sent.append("pause")
-
-    def resume(self) -> None:
-        self.sent.append("resume")
-
-    def remove(self, seat: int) -> None:
-        self.sent.append(f"remove {seat}")
 
     # --- the table's news ------------------------------------------------------------------
 

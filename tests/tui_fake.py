@@ -33,8 +33,31 @@ class FakeOutput:
         pass
 
 
+class EveningFake:
+    """The evening (§24) as a fake client keeps it: ``kept_until`` (seat -> when on its
+    ``clock`` the away seat is given up), ``paused_since``; what it is asked goes to ``sent``."""
+
+    kept_until: dict[int, float]
+    paused_since: float | None
+    sent: list[Any]
+    clock: Any
+
+    def kept(self, seat: int) -> float | None:
+        until = self.kept_until.get(seat)
+        return None if until is None else max(0.0, until - (self.paused_since or self.clock()))
+
+    def pause(self) -> None:
+        self.sent.append("pause")
+
+    def resume(self) -> None:
+        self.sent.append("resume")
+
+    def remove(self, seat: int) -> None:
+        self.sent.append(f"remove {seat}")
+
+
 @dataclass
-class FakeClient:
+class FakeClient(EveningFake):
     game_id: str = "racing-demon"
     seat: int | None = 0
     name: str = "Tess"
@@ -82,19 +105,6 @@ class FakeClient:
     # the evening (§24): what the test sets in ``kept_until`` and ``paused_since``, on its clock
     kept_until: dict[int, float] = field(default_factory=dict)
     paused_since: float | None = None
-
-    def kept(self, seat: int) -> float | None:
-        until = self.kept_until.get(seat)
-        return None if until is None else max(0.0, until - (self.paused_since or self.clock()))
-
-    def pause(self) -> None:
-        self.sent.append("pause")
-
-    def resume(self) -> None:
-        self.sent.append("resume")
-
-    def remove(self, seat: int) -> None:
-        self.sent.append(f"remove {seat}")
 
 
 def seats(*names: str, ready: tuple[int, ...] = (), bots: tuple[int, ...] = (),
