@@ -162,7 +162,8 @@ def test_a_client_killed_and_reconnected_with_its_token_gets_its_seat_and_cards(
     seat, token = ann.seat, ann.token
     ann.close()  # killed: no goodbye
     again = join(host, server, "Ann again", token=token)
-    assert again.seat == seat and again.name == "Ann again"
+    # the welcome names the seat taken back (PROTOCOL.md §4.2): Ann, whatever the hello said
+    assert again.seat == seat and again.name == "Ann"
     assert again.mirror.racks[seat] == rack  # the same cards
     assert mirror_is_canonical(server, again)
     assert server.arbiter.seats[seat].name == "Ann"  # the seat, not a new one
