@@ -1,18 +1,20 @@
 """A Racing Demon player written from protocol/PROTOCOL.md alone: pyzmq, msgpack, stdlib.
 
 It imports nothing from lan_demon, on purpose: it shows that the wire protocol can be followed
-from its document. It speaks protocol version 4 and does what §18 ("A minimal Racing Demon
+from its document. It speaks protocol version 6 and does what §18 ("A minimal Racing Demon
 client") describes — hello, clock sync, snapshot, ready; every frame from the arbiter read as
 one message or an array of several, handled in order (§2); a mirror kept by applying each
 update's events (§18.4) in sequence order, healed by a snapshot on a gap (§7); one simple move
 at a time, confirmed by the update that carries its id as ``rid`` (no ``ok`` comes for a
 committed move, §3, §18.5), our own move's private half opened from the update's sealed ``s``
 with the welcome's key (§23); heartbeats and probe echoes (§9); the state hash of every beat
-checked (§9) — and at match end prints the final scores and exits 0.
+checked (§9); no move sent while the table is paused, and a seat removed by the host or the
+captain stops (§24, §18.7) — and at match end prints the final scores and exits 0.
 
     python examples/raw_client.py 127.0.0.1:7700 [--name Raw] [--pace 0.05]
 
-Exit status: 0 after the match end, 1 when the arbiter refuses or speaks another version,
+Exit status: 0 after the match end, 1 when the arbiter refuses or speaks another version
+or our seat is removed,
 2 for bad arguments.
 """
 
@@ -29,7 +31,7 @@ import zlib
 import msgpack
 import zmq
 
-VERSION = 5
+VERSION = 6
 BEAT = 1.0  # §9: hb once a second
 SILENCE = 3.5  # §9: nothing heard this long before match_end: reconnect
 PRIVATE_WAIT = 1.0  # §7.3: a missing private half is asked for by snapshot after this
@@ -241,6 +243,8 @@ class RawClient:
         self.last_move: dict = {}
         self.heard = self.next_beat = time.monotonic()
         self.result: dict | None = None
+        self.paused: dict | None = None  # §24: the table's pause, while it stands
+        self.removed: str | None = None  # §24: who removed our seat
         self.stats = {"moves": 0, "refused": 0, "beaten": 0, "hash_ok": 0, "hash_bad": 0,
                       "snapshots": 0}
 
@@ -305,6 +309,10 @@ class RawClient:
                             return code
             if self.result is not None:
                 break
+            if self.removed is not None:
+                print(f"raw_client: {self.removed} removed our seat from the table (§24)",
+                      file=sys.stderr)
+                return 1
             self.housekeeping()
             self.act()
         self.finish()
@@ -379,6 +387,7 @@ class RawClient:
     def on_snap(self, msg: dict) -> None:
         self.snap_id = None
         self.table = msg["table"]
+        self.paused = self.table.get("paused")  # §24: who paused, while the table stands
         self.applied = msg["seq"]
         self.state = msg.get("state")
         self.in_flight, self.refused = None, None
@@ -394,7 +403,8 @@ class RawClient:
 
     def on_error(self, msg: dict) -> int | None:
         code, reason = msg.get("code"), msg.get("reason", "")
-        if code in ("full", "bad_token", "version", "not_joined") and self.seat is None:
+        if code in ("full", "bad_token", "version", "not_joined", "removed") and \
+                self.seat is None:
             print(f"raw_client: the arbiter refused us: {reason}", file=sys.stderr)
             return 1
         if "re" not in msg:  # §3: a frame of ours the arbiter could not read, whichever it was:
@@ -505,13 +515,20 @@ class RawClient:
         elif k == "match_end":
             self.table["phase"] = "over"
             self.result = update["result"]
+        elif k == "pause":  # §24: no move until the resume (it would be refused "paused")
+            self.paused = {"by": update["by"], "name": update["name"]}
+            print(f"raw_client: {update['name']} paused the table", file=sys.stderr)
+        elif k == "resume":
+            self.paused = None
+        elif k == "removed" and update["seat"] == self.seat:
+            self.removed = update["by_name"]  # §24: our seat is given up for good
 
     # moving (§18.5)
 
     def act(self) -> None:
         state, now = self.state, time.monotonic()
         if self.table.get("phase") != "playing" or state is None or self.in_flight is not None \
-                or self.snap_id is not None or now < self.next_move_at:
+                or self.snap_id is not None or now < self.next_move_at or self.paused:
             return
         for move in candidates(state, self.seat):
             if self.refused and self.refused == (move, self.applied):
