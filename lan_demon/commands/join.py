@@ -13,8 +13,8 @@ from typing import Any
 from lan_demon.commands import prompts
 from lan_demon.commands.errors import EXIT_USAGE
 from lan_demon.commands.lan import choose_table, table_key
-from lan_demon.commands.options import (check_browse, check_code, check_key, check_name,
-                                        lan_join_flags, positive)
+from lan_demon.commands.options import (add_looks, check_browse, check_code, check_key,
+                                        check_name, lan_join_flags, positive)
 from lan_demon.net.names import seat_name as table_name
 from lan_demon.net.names import seated_words
 
@@ -36,17 +36,23 @@ def add_arguments(join: argparse.ArgumentParser) -> None:
     join.add_argument("--no-bell", action="store_true", help="no terminal bell (when someone "
                       "goes out)")
     lan_join_flags(join)
+    add_looks(join)
 
 
 def run(args: argparse.Namespace) -> int:
     from lan_demon.coach import coach_for
     from lan_demon.net.connect import normalize_address
+    from lan_demon.seat.palette import palette_for
     from lan_demon.tui.app import build_app, table_for
+    from lan_demon.tui.plain import PlainTable
+    from lan_demon.tui.plain import run as run_plain
     address = normalize_address(args.address) if args.address else None
     key, code = check_key(args.key), check_code(args.code, "--code")
     check_browse(args)
     check_name(args.name, args.spectate)
-    prompts.need_terminal()
+    looks = palette_for(args.palette)
+    if not args.plain:  # (the line-mode table reads lines: a pipe will do)
+        prompts.need_terminal()
     if address is None:
         table = choose_table(args.browse)
         address, key = f"tcp://{table.endpoint}", table_key(table, key)
@@ -56,13 +62,21 @@ def run(args: argparse.Namespace) -> int:
     client = connect_person(args, address, key, code)
     if client is None:
         return EXIT_USAGE  # as any other refusal of the command: said in one line
-    ctl = table_for(client, bell=not args.no_bell, coach=coach_for(client.game.id))
     told = None if args.spectate else seated_words(args.name, client.name)
-    if told:  # a name taken (or shortened): said before the screen opens, and on it
+    if told:  # a name taken (or shortened): said before the table opens, and on it
         print(f"lan-demon: {told} (join again with another --name to choose one)",
               file=sys.stderr)
-        ctl.flash(told, seconds=NAME_TOLD_SECONDS)
-    build_app(ctl).run()
+    if args.plain:
+        ctl: Any = PlainTable(client, sys.stdout, coach=coach_for(client.game.id))
+        if told:
+            ctl.tell("said", told)
+        run_plain(ctl)
+    else:
+        ctl = table_for(client, bell=not args.no_bell, coach=coach_for(client.game.id),
+                        big=args.big)
+        if told:
+            ctl.flash(told, seconds=NAME_TOLD_SECONDS)
+        build_app(ctl, looks).run()
     client.leave()
     client.close()
     print(farewell(client, args, host_silent=ctl.reconnecting))

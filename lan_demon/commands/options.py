@@ -260,3 +260,29 @@ def flag_values(args: argparse.Namespace) -> dict[str, Any]:
             given = dealing_of(given)
         values[field_name] = given
     return values
+
+
+def palette(text: str) -> str:
+    """``--palette``: a palette's name (:mod:`lan_demon.seat.palette`), or the one line
+    naming the choices."""
+    from lan_demon.seat.palette import palette_for
+    try:
+        return palette_for(text).name
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_looks(parser: argparse.ArgumentParser) -> None:
+    """How a terminal table looks and reads, for every command that opens one (``play``,
+    ``join``): ``--palette``, ``--big`` and ``--plain``."""
+    from lan_demon.seat.palette import PALETTES
+    choices = "; ".join(f"{p.name}: {p.words}" for p in PALETTES.values())
+    parser.add_argument("--palette", type=palette, metavar="NAME", help=f"the table's colours "
+                        f"({choices}). Default: none when the NO_COLOR environment variable is "
+                        "set, else classic; see docs/accessibility.md")
+    parser.add_argument("--big", action="store_true", help="larger cards, where the terminal "
+                        "has room for them (where it has not, the usual ones)")
+    parser.add_argument("--plain", action="store_true", help="a line-mode table: one line per "
+                        "event (what was played where, by whom, what you hold, whose turn, "
+                        "scores), typed commands for input ('help' lists them) — for a screen "
+                        "reader or a script; no screen is redrawn")

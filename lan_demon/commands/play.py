@@ -10,10 +10,9 @@ from lan_demon.bots.levels import DEFAULT_LEVEL as PLAY_LEVEL
 from lan_demon.commands import prompts
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_LAG_CAP_MS,
-                                        add_deals, add_handicap, add_level, check_name,
-                                        check_speed, lag_cap,
-                                        match_options, pause, pause_value, positive, seed,
-                                        speed_names)
+                                        add_deals, add_handicap, add_level, add_looks,
+                                        check_name, check_speed, lag_cap, match_options, pause,
+                                        pause_value, positive, seed, speed_names)
 from lan_demon.commands.web_page import add_web, web_choice
 from lan_demon.games import GAME_IDS, get_game
 
@@ -49,6 +48,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
                       "milliseconds a move's claimed time may precede its arrival, measured "
                       f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g})")
     add_web(play)
+    add_looks(play)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
     from lan_demon.commands import local_table
     from lan_demon.commands.web_page import start_web
     from lan_demon.net.client import Client
+    from lan_demon.seat.palette import palette_for
     from lan_demon.tui import app
+    from lan_demon.tui.plain import PlainTable
+    from lan_demon.tui.plain import run as run_plain
     game = get_game(args.game)
     bots = args.bots if args.bots is not None else (0 if game.id == "gin-solitaire" else 3)
     if bots < 0:
@@ -76,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
         args.name = own_name()
     web = web_choice(args)
     options = match_options(game.id, args.handicap, args.deals)
-    prompts.need_terminal()
+    looks = palette_for(args.palette)
+    if not args.plain:  # (the line-mode table reads lines: a pipe will do)
+        prompts.need_terminal()
     lag_cap_ms = DEFAULT_LAG_CAP_MS if args.lag_cap_ms is None else args.lag_cap_ms
     table = local_table.start_local_table(game.id, args.seed, args.rounds, args.speed,
                                           strategy=args.strategy, level=level,
@@ -90,9 +95,12 @@ def run(args: argparse.Namespace) -> int:
         client = Client(table.address, name=args.name).connect()
         table.add_bots(bots)
         levels = local_table.LEVEL_LABELS if bots else []  # no bots: nothing for v to set
-        ctl = app.table_for(client, host=True, bell=not args.no_bell, local=table,
-                            speeds=levels, coach=coach_for(game.id))
-        app.build_app(ctl).run()
+        if args.plain:
+            run_plain(PlainTable(client, sys.stdout, coach=coach_for(game.id), local=table))
+        else:
+            ctl = app.table_for(client, host=True, bell=not args.no_bell, local=table,
+                                speeds=levels, coach=coach_for(game.id), big=args.big)
+            app.build_app(ctl, looks).run()
         client.leave()
         client.close()
         said = last_word(client.table)

@@ -89,6 +89,9 @@ class TableCopy(DealDuties):
         self._waiting_since: float | None = None
         self._snapshot_asked = False
         self.notices: list[Notice] = []
+        #: tell every committed move as a ``Notice("move")`` (the line-mode table says each
+        #: one; a screen that redraws from the mirror has no need of them)
+        self.tell_moves = False
         #: the latest moves the arbiter played for a seat away or gone (RK-4's stand-in), as
         #: (update seq, seat, its status, the public events): an update alone reads as the
         #: seat's own move, and two may land between two looks of the screen
@@ -376,6 +379,8 @@ class TableCopy(DealDuties):
         if update.get("rid") == -1 and update["seat"] >= 0:  # a stand-in move (§9)
             self._note_stand_in(update)
         self._repredict()
+        if self.tell_moves:  # our own move's events as we were told them, private parts too
+            self.notices.append(Notice("move", data=dict(update, events=events)))
 
     def _note_stand_in(self, update: dict[str, Any]) -> None:
         """A move the arbiter played for an absent seat (``rid`` −1): whose, and why."""

@@ -16,9 +16,11 @@ from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import ColorDepth
 
 from lan_demon.net.client import Client
-from lan_demon.tui.style import STYLE
+from lan_demon.seat.palette import Palette, no_color, palette_for
+from lan_demon.tui.style import style_for
 from lan_demon.tui.table import Controller, GameScreen
 
 PUMP_EVERY = 0.01
@@ -50,7 +52,19 @@ def key_name(data: str, key: str | None = None) -> str:
     return {"\r": "enter", "\n": "enter", "\x1b": "escape", " ": "space"}.get(data, data)
 
 
-def build_app(ctl: Controller) -> Application:
+def colour_depth(palette: Palette) -> ColorDepth | None:
+    """How many colours the terminal is told to use: none for a palette without colour; 256
+    for a palette chosen by ``--palette`` under ``NO_COLOR`` (the flag wins, as no-color.org
+    asks; prompt_toolkit alone would drop every colour); else what the terminal says."""
+    if not palette.colour:
+        return ColorDepth.DEPTH_1_BIT
+    return ColorDepth.DEPTH_8_BIT if no_color() else None
+
+
+def build_app(ctl: Controller, palette: Palette | None = None) -> Application:
+    """The application drawing ``ctl`` in ``palette`` (default: ``none`` under ``NO_COLOR``,
+    else ``classic``)."""
+    palette = palette if palette is not None else palette_for(None)
     bindings = KeyBindings()
 
     @bindings.add("c-c")
@@ -73,7 +87,8 @@ def build_app(ctl: Controller) -> Application:
 
     app: Application = Application(
         layout=Layout(Window(FormattedTextControl(text, focusable=True), wrap_lines=False)),
-        key_bindings=bindings, style=STYLE, full_screen=True, refresh_interval=0.25)
+        key_bindings=bindings, style=style_for(palette), color_depth=colour_depth(palette),
+        full_screen=True, refresh_interval=0.25)
 
     async def pump() -> None:
         while not ctl.quit:
@@ -88,9 +103,12 @@ def build_app(ctl: Controller) -> Application:
 
 
 def table_for(client: Client, host: bool = False, bell: bool = True, local: Any = None,
-              speeds: Sequence[str] = (), coach: Any = None) -> Controller:
+              speeds: Sequence[str] = (), coach: Any = None, big: bool = False) -> Controller:
     """The screen for ``client``'s game. ``bell=False``: silent (``--no-bell``); ``local``:
     the in-process table of ``lan-demon play`` (its ``speed`` and ``set_speed(name)``), whose
-    bots' level the lobby changes among ``speeds``, the levels' labels lowest first."""
-    return Controller(client, screen_for(client.game.id, coach), host=host, bell=bell,
-                      local=local, speeds=speeds)
+    bots' level the lobby changes among ``speeds``, the levels' labels lowest first; ``big``:
+    larger cards where the terminal has room (``--big``)."""
+    ctl = Controller(client, screen_for(client.game.id, coach), host=host, bell=bell,
+                     local=local, speeds=speeds)
+    ctl.big = big
+    return ctl

@@ -45,8 +45,8 @@ from lan_demon.net.names import NAME_CELLS
 from lan_demon.seat.words import code_card
 from lan_demon.tui import demon_coach
 from lan_demon.tui.demon_words import CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, short_name
-from lan_demon.tui.style import (Fragments, card4, line, owner_ink, owner_mark, signed,
-                                 text_of)
+from lan_demon.tui.style import (Fragments, card4, card_cells, line, owner_ink, owner_mark,
+                                 signed, text_of)
 from lan_demon.net.cells import cells, pad
 from lan_demon.tui.facts import NAME_CELLS, name_column
 from lan_demon.tui.table import Controller, GameScreen
@@ -228,7 +228,7 @@ class DemonScreen(GameScreen):
         symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(label, " ")
         lead = f"  {symbol} " if label else "    "
         cells = [card4(card, owner=True, lit=sid in lit) for sid, card in group]
-        if fold or len(lead) + 5 * len(cells) > width:
+        if fold or len(lead) + (card_cells() + 1) * len(cells) > width:
             cells = []
             for card, ids in same_next(group, german):
                 if len(ids) == 1:
@@ -353,7 +353,7 @@ class DemonScreen(GameScreen):
                        self._columns(me, width, lit))
 
     def _columns(self, me: dict[str, Any], width: int, lit: set[str]) -> Fragments:
-        room = max(1, (width - 6) // 4)
+        room = max(1, (width - 6) // card_cells())
         out: Fragments = []
         for i, col in enumerate(me["columns"]):
             shown = col[-room:] if len(col) <= room else col[-(room - 1):]

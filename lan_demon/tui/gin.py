@@ -32,7 +32,7 @@ from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LI
 from lan_demon.seat.acts import key_help
 from lan_demon.seat.gin import LETTERS, GinSeat, Layout, phase_text, result_text
 from lan_demon.net.cells import cells, pad
-from lan_demon.tui.style import Fragments, card_fragments, clip_line, line
+from lan_demon.tui.style import Fragments, card_fragments, card_margin, clip_line, line
 from lan_demon.tui.table import Controller, GameScreen
 from lan_demon.tui.text import advice_lines, fold, join_lines, lines_of
 
@@ -176,7 +176,7 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
         else:
             facts = f" · deadwood {lay.points}"
         out = line(("class:me", f" Your hand ({size} cards{facts})"))
-        per_line = max(1, (width - 16) // CARD_WIDTH)
+        per_line = max(1, (width - 16) // (CARD_WIDTH + 2 * len(card_margin())))
         labels = {"meld": "meld", "deadwood": "deadwood", "discard": "spare card",
                   "hand": "hand"}
         for kind, cards in lay.groups:

@@ -27,7 +27,7 @@ from lan_demon.seat.person import subject
 from lan_demon.seat.racko import RackOSeat, held_text
 from lan_demon.net.cells import cells, pad
 from lan_demon.tui.facts import name_column
-from lan_demon.tui.style import Fragments, clip_line, line, text_of
+from lan_demon.tui.style import Fragments, card_margin, clip_line, line, text_of
 from lan_demon.tui.table import Controller, GameScreen
 from lan_demon.tui.text import advice_lines, fold, lines_of, wrap
 
@@ -143,12 +143,13 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         for index in range(len(rack) - 1, -1, -1):
             slot, card = SLOTS[index], rack[index]
             good = index < in_order
-            offset = round((card - 1) * (strip - CARD) / max(1, deck - 1)) if card else 0
-            face = f"{card:>3} " if card else "  ? "
+            size = CARD + 2 * len(card_margin())
+            offset = round((card - 1) * (strip - size) / max(1, deck - 1)) if card else 0
+            face = card_margin() + (f"{card:>3} " if card else "  ? ") + card_margin()
             rows.append([("class:key", f" {KEY_OF_SLOT[slot]}"), ("", f" {slot:>2} "),
                          ("class:dim", "┃"), ("class:dim", "·" * offset),
                          ("class:good reverse" if good else "class:card", face),
-                         ("class:dim", "·" * (strip - CARD - offset) + "┃"),
+                         ("class:dim", "·" * (strip - size - offset) + "┃"),
                          ("class:good", " ✓") if good else ("", "  ")])
         return rows
 

@@ -18,7 +18,7 @@ from lan_demon.seat.scores import part as _part
 from lan_demon.net.cells import cells as cell_count
 from lan_demon.net.cells import pad
 from lan_demon.tui.facts import TableFacts
-from lan_demon.tui.style import BACKS, Fragments, line, text_of
+from lan_demon.tui.style import Fragments, back, line, text_of
 from lan_demon.tui.text import fold, join_lines, lines_of, names_list, wrap
 
 __all__ = ["PARTS", "SCORE_WORD", "ending_text", "knocked_with", "rounds_text", "score_board",
@@ -153,7 +153,7 @@ def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragmen
 
     for n, i in enumerate(reversed(chosen)):  # the leader drawn last, on top
         mark = str(len(chosen) - n)
-        style = f"class:back{i % len(BACKS)}"
+        style = back(i)
         run = runs[i][first:]
         for k, v in enumerate(run):
             if k:  # the line from the last round's point to this one
@@ -171,7 +171,7 @@ def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragmen
                    for k in range(len(results) - first))
     out += line(("class:dim", f" {'':>{label_w}} └{'─' * cols}"))
     out += line(("class:dim", f" {'round':>{label_w}}  {axis}"))
-    legend = [[(f"class:back{i % len(BACKS)}", str(n)), ("", f" {names[i]} {runs[i][-1]}")]
+    legend = [[(back(i), str(n)), ("", f" {names[i]} {runs[i][-1]}")]
               for n, i in enumerate(chosen, 1)]  # a marker and its name stay on one row
     return out + fold(legend, width)
 

@@ -6,20 +6,27 @@ owner's mark (RD-2: every pack has a back of its own) as a coloured edge holding
 letter, so everyone can see whose card sits on a stack. Ten colours are as many as a terminal
 shows apart at a glance, so the mark is colour *and* letter: seat 0 is ``a`` on blue, seat 10
 ``k`` on blue — no two of the first 130 seats (the least common multiple of 10 and 26) look alike.
+The colours come from a palette (:mod:`lan_demon.seat.palette`: ``classic``, the colour-blind
+safe ``safe``, or ``none``), chosen by ``--palette`` or ``NO_COLOR``: :func:`style_for`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from prompt_toolkit.styles import Style
 
 from lan_demon.games.cards import SUIT_SYMBOLS, Card
 from lan_demon.net.cells import cells, cut
+from lan_demon.seat.palette import CLASSIC, OWNER_CYCLE, Palette, owner_colour
 
 Fragments = list[tuple[str, str]]
 
-#: Owner colours (card backs, RD-2), cycling every ten seats; the letter tells them apart.
-OWNER_COLOURS = ["#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
-                 "#e377c2", "#bcbd22", "#7f7f7f"]
+#: Owner colours (card backs, RD-2) of the first look, cycling every ten seats; the letter tells
+#: them apart. A person may choose another palette (``--palette``, :mod:`lan_demon.seat.palette`).
+OWNER_COLOURS = list(CLASSIC.owners)
 OWNER_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 BACKS = OWNER_COLOURS  # the older name
 
@@ -30,42 +37,95 @@ def _ink(colour: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
 
 
-STYLE = Style.from_dict({
-    "title": "bold reverse",
-    "dim": "#888888",
-    "key": "bold #ffd75f",
-    "flash": "bold #ffffff bg:#af0000",
-    "good": "bold #5fd75f",
-    "warn": "bold #ffaf00",
-    "card": "bg:#ffffff #000000",
-    "card.red": "bg:#ffffff #d70000 bold",
-    "card.black": "bg:#ffffff #000000 bold",
-    "card.hidden": "bg:#444444 #bbbbbb",
-    "nocard": "#666666",
-    "me": "bold",
-    "away": "#ff5f5f",
-    "chart": "#5fafff",
-    "hl": "bg:#ffd75f",  # a card that fits a stack now, and the stacks it fits
-    **{f"back{i}": f"bg:{colour}" for i, colour in enumerate(OWNER_COLOURS)},
-    **{f"owner{i}": f"bg:{colour} {_ink(colour)} bold" for i, colour in enumerate(OWNER_COLOURS)},
-    **{f"ownerfg{i}": f"{colour} bold" for i, colour in enumerate(OWNER_COLOURS)},
-})
+def style_for(palette: Palette = CLASSIC) -> Style:
+    """The terminal's styles in ``palette``. Owner classes are ``owner0`` … ``owner{N-1}``
+    (N = :data:`OWNER_CYCLE`, a multiple of every palette's count), each in its palette colour,
+    so :func:`owner_mark` names a class without knowing the palette. Without colour
+    (``none``, ``NO_COLOR``) every signal colour gave is kept by other means: an owner's mark is
+    its letter reversed, a card that fits is reversed and underlined, a card's face is plain
+    (its suit is its symbol), a hidden card is ``░░``, states are bold words."""
+    if not palette.colour:
+        return Style.from_dict({
+            "title": "bold reverse", "dim": "", "key": "bold", "flash": "bold reverse",
+            "good": "bold", "warn": "bold", "card": "", "card.red": "bold",
+            "card.black": "bold", "card.hidden": "", "nocard": "", "me": "bold", "away": "bold",
+            "chart": "", "hl": "reverse underline",
+            **{f"back{i}": "reverse" for i in range(OWNER_CYCLE)},
+            **{f"owner{i}": "reverse bold" for i in range(OWNER_CYCLE)},
+            **{f"ownerfg{i}": "bold" for i in range(OWNER_CYCLE)},
+        })
+    owners = [owner_colour(palette, i) for i in range(OWNER_CYCLE)]
+    return Style.from_dict({
+        "title": "bold reverse",
+        "dim": "#888888",
+        "key": f"bold {palette.lit}",
+        "flash": f"bold {_ink(palette.flash)} bg:{palette.flash}",
+        "good": f"bold {palette.good}",
+        "warn": f"bold {palette.warn}",
+        "card": f"bg:{palette.card} {palette.black}",
+        "card.red": f"bg:{palette.card} {palette.red} bold",
+        "card.black": f"bg:{palette.card} {palette.black} bold",
+        "card.hidden": "bg:#444444 #bbbbbb",
+        "nocard": "#666666",
+        "me": "bold",
+        "away": palette.away,
+        "chart": palette.chart,
+        "hl": f"bg:{palette.lit}",  # a card that fits a stack now, and the stacks it fits
+        **{f"back{i}": f"bg:{colour}" for i, colour in enumerate(owners)},
+        **{f"owner{i}": f"bg:{colour} {_ink(colour)} bold" for i, colour in enumerate(owners)},
+        **{f"ownerfg{i}": f"{colour} bold" for i, colour in enumerate(owners)},
+    })
+
+
+STYLE = style_for(CLASSIC)
 
 
 def owner_mark(seat: int) -> tuple[str, str]:
     """The mark of ``seat``'s pack: (style, letter) — a colour and a letter, so that twenty
-    seats (and up to 130) never look alike although colours repeat every ten."""
-    return (f"class:owner{seat % len(OWNER_COLOURS)}", OWNER_LETTERS[seat % len(OWNER_LETTERS)])
+    seats (and up to 130 in the classic palette, 78 in the safe one) never look alike although
+    colours repeat."""
+    return (f"class:owner{seat % OWNER_CYCLE}", OWNER_LETTERS[seat % len(OWNER_LETTERS)])
 
 
 def owner_ink(seat: int) -> str:
     """The style for text in ``seat``'s colour (a name in the list of players)."""
-    return f"class:ownerfg{seat % len(OWNER_COLOURS)}"
+    return f"class:ownerfg{seat % OWNER_CYCLE}"
+
+
+def back(seat: int) -> str:
+    """The style of a mark in ``seat``'s colour (a point on the chart of totals)."""
+    return f"class:back{seat % OWNER_CYCLE}"
 
 
 def signed(n: int) -> str:
     """A score with its sign, a real minus for negatives: ``+3``, ``0``, ``−13``."""
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+#: ``--big``: cards drawn with a cell of card on each side of the face (`` 10♥ `` on white),
+#: while a screen is drawn inside :func:`big_cards`.
+BIG: ContextVar[bool] = ContextVar("big_cards", default=False)
+
+
+@contextmanager
+def big_cards(on: bool = True) -> Iterator[None]:
+    """Draw cards big (``on``) within the block: the terminal tries a screen with them and
+    keeps it only where everything fits (:meth:`lan_demon.tui.table.Controller.render`)."""
+    token = BIG.set(on)
+    try:
+        yield
+    finally:
+        BIG.reset(token)
+
+
+def card_margin() -> str:
+    """The card's own margin on each side of its face: a space when cards are big."""
+    return " " if BIG.get() else ""
+
+
+def card_cells() -> int:
+    """How many cells a :func:`card4` takes: 4, or 6 when big."""
+    return 4 + 2 * len(card_margin())
 
 
 def face3(card: Card | None) -> str:
@@ -87,12 +147,12 @@ def card4(card: Card | None, owner: bool = False, lit: bool = False) -> Fragment
     else:
         edge = ("", " ")
     if card is None:
-        return [edge, ("class:nocard", face3(None))]
+        return [edge, ("class:nocard", card_margin() + face3(None) + card_margin())]
     if card.hidden:
         style = "class:card.hidden"
     else:
         style = "class:card.red" if card.red else "class:card.black"
-    return [edge, (style + (" class:hl" if lit else ""), face3(card))]
+    return [edge, (style + (" class:hl" if lit else ""), card_margin() + face3(card) + card_margin())]
 
 
 def face(card: Card | None, width: int = 3) -> str:
@@ -108,16 +168,15 @@ def face(card: Card | None, width: int = 3) -> str:
 def card_fragments(card: Card | None, owner_edge: bool = False, width: int = 3) -> Fragments:
     """A card as fragments: an owner-coloured edge (Racing Demon), then its face."""
     if card is None:
-        return [("class:nocard", " " + face(None, width))]
+        return [("class:nocard", " " + card_margin() + face(None, width) + card_margin())]
     frags: Fragments = []
     if owner_edge and card.owner >= 0:
         frags.append(owner_mark(card.owner))
     else:
         frags.append(("", " "))
-    if card.hidden:
-        frags.append(("class:card.hidden", face(card, width)))
-    else:
-        frags.append(("class:card.red" if card.red else "class:card.black", face(card, width)))
+    style = "class:card.hidden" if card.hidden else "class:card.red" if card.red else \
+        "class:card.black"
+    frags.append((style, card_margin() + face(card, width) + card_margin()))
     return frags
 
 

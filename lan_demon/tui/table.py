@@ -27,7 +27,8 @@ from lan_demon.seat import evening
 from lan_demon.tui.evening_rows import evening_rows
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
 from lan_demon.tui.scores import footer, score_board
-from lan_demon.tui.style import Fragments, clip_line, keep_rows, line
+from lan_demon.net.cells import cells
+from lan_demon.tui.style import Fragments, big_cards, clip_line, keep_rows, line, text_of
 from lan_demon.tui.text import help_page, hint_rows, join_lines, lines_of, wrap, wrap_lines
 
 FLASH_SECONDS = 2.5
@@ -91,6 +92,8 @@ class Controller(TableFacts):
         self.pages = 1  # how many pages it had at the last render
         self.size = (MIN_WIDTH, MIN_HEIGHT)  # the terminal at the last render or key
         self.keys_seen = 0  # key presses handled so far (tests wait on it)
+        self.big = False  # --big: larger cards where they fit
+        self.cut = False  # the last screen drawn had a row of its body cut at the edge
 
     # --- the seat ---------------------------------------------------------------------------
 
@@ -225,8 +228,19 @@ class Controller(TableFacts):
     # --- drawing ---------------------------------------------------------------------------
 
     def render(self, width: int, height: int) -> Fragments:
-        """The whole screen: never wider than ``width`` nor taller than ``height``."""
+        """The whole screen: never wider than ``width`` nor taller than ``height``. With
+        ``--big`` (:attr:`big`) the cards are drawn big where the whole screen then fits
+        (nothing cut, no page turned that the usual cards would not turn), else as usual."""
+        if self.big:
+            with big_cards():
+                drawn, cut, pages = self._render(width, height), self.cut, self.pages
+            if not cut and pages == 1:
+                return drawn
+        return self._render(width, height)
+
+    def _render(self, width: int, height: int) -> Fragments:
         self.size = (width, height)
+        self.cut = False
         if self.too_small(width, height):
             return self._too_small(width, height)
         status = self._status_rows(width, height)  # the bottom rows: a sentence, or the keys
@@ -236,6 +250,7 @@ class Controller(TableFacts):
         body = self._paged(lines_of(self._body(width, room)), room, width)
         rows = lines_of(self._title(width)) + top + body
         rows += [[]] * max(0, height - len(status) - len(foot) - len(rows))
+        self.cut = any(cells(text_of(r)) > width for r in body)  # (the cards' rows: body's)
         rows = [clip_line(r, width) for r in keep_rows(rows + foot, height - len(status))]
         return join_lines(rows + status[:-1]) + status[-1]
 

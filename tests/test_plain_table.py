@@ -1,0 +1,137 @@
+"""Issue 29: the line-mode table (``join --plain``): one line per event, typed commands.
+
+A person at a plain table types lines against a bot on 127.0.0.1 (seeded deals, the bot's
+seed fixed), in all four games, until the round ends; the lines printed say what was played
+where and by whom, what the person holds, whose turn, the round's end and the scores — and a
+line that is not a command, or a move the rules refuse, is answered in one line, nothing done.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+from net_harness import pump_until
+from lan_demon.bots.runner import make_bot, run_pool
+from lan_demon.net.client import Client
+from lan_demon.seat.face import face
+from lan_demon.tui.plain import PlainTable
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class Person:
+    """Types a line when the table waits for one, as a person reading the lines would: the
+    moves the face offers (a card that fits, a slot, a discard), never a guess."""
+
+    def __init__(self, table: PlainTable):
+        self.table = table
+        self.typed: list[str] = []
+        self.turns = 0  # Racing Demon: Pack turns since a card was played
+
+    def type(self, text: str) -> None:
+        self.typed.append(text)
+        self.table.command(text)
+
+    def step(self) -> bool:
+        table = self.table
+        table.step()
+        if table.phase in ("between", "over"):
+            return True
+        if table.client.pending or table.question() is not None:
+            if table.question() is not None:
+                self.type("yes")
+            return False
+        made = face(table)
+        if made["phase"] == "lobby" and "ready" not in self.typed:
+            self.type("ready")
+        elif made["phase"] == "playing" and made["table"]:
+            self.move(made["game"], made["table"])
+        return False
+
+    def move(self, game: str, t: dict[str, Any]) -> None:
+        if game.startswith("racing-demon"):
+            me = t["me"]
+            if me["lit"]:
+                self.turns = 0
+                self.type(f"play {me['lit'][0]}")
+            elif self.turns > 30 and not me["voted"]:
+                self.type("stuck")
+            elif not me["voted"]:
+                self.turns += 1
+                self.type("turn")
+        elif game == "racko" and t["your_turn"] and not t["over"]:
+            if t["held"] is None:
+                self.type("draw")
+            else:  # the slot a card of 1..60 belongs in, as a beginner reckons it
+                self.type(f"slot {min(50, max(5, 5 * -(-t['held'] // 6)))}")
+        elif game == "gin-solitaire" and t["hand"] and t["phase"] != "over":
+            if t["phase"] in ("discard", "first-discard") and t["best_discard"]:
+                word = "knock" if t["can_knock"] else "card"
+                self.type(f"{word} {t['best_discard']}")
+            elif t["phase"] == "draw":
+                self.type("draw")
+
+
+@pytest.mark.parametrize("game", ["racing-demon", "racing-demon-german", "racko",
+                                  "gin-solitaire"])
+def test_a_plain_table_is_played_by_typed_lines(host, game):
+    """RD-12 / RK-5 / GS-6: a round played to its end by typed lines, told line by line."""
+    server = host(game, players=2, rounds=5 if game == "racing-demon-german" else 1, seed=11)
+    out = io.StringIO()
+    client = Client(server.address, name="Ann", context=server.context).connect()
+    host.clients.append(client)
+    table = PlainTable(client, out)
+    bot = make_bot(server.address, "greedy", "Robo", seed=3, speed="flat-out",
+                   context=server.context)
+    host.clients.append(bot.client)
+    person = Person(table)
+    table.command("help")
+    table.command("dance")  # not a command: one line, nothing done
+    run_pool([bot], until=person.step, timeout=50)
+    pump_until(person.step, [client])  # the bot is done when its match is: ours too, soon
+    lines = out.getvalue().splitlines()
+    tags = {ln.split(":", 1)[0] for ln in lines}
+    assert all(": " in ln for ln in lines), [ln for ln in lines if ": " not in ln]
+    assert {"help", "refused", "phase", "seats", "hold", "play", "round", "scores"} <= tags, tags
+    assert any("'dance' is not a command here" in ln for ln in lines)
+    assert "phase: playing" in lines
+    assert any(ln.startswith("play: you") for ln in lines)  # what you played, by you
+    assert any(ln.startswith("scores: round 1: ") and "Ann" in ln and "Robo" in ln
+               for ln in lines)
+    if game == "racko":
+        assert any(ln.startswith("turn: ") for ln in lines)  # whose turn
+        assert any(ln.startswith("play: Robo") for ln in lines)  # by whom
+    if game.startswith("racing-demon"):
+        assert any(ln.startswith("hold: Pile ") for ln in lines)
+
+
+def test_a_refused_move_is_one_line_with_its_rule(host):
+    """RK-4 / RK-2: a discard before drawing, and a slot that does not exist, are refused in
+    one line each, the rule after the words; nothing is sent."""
+    server = host("racko", players=2, rounds=1, seed=4)
+    out = io.StringIO()
+    client = Client(server.address, name="Ann", context=server.context).connect()
+    host.clients.append(client)
+    table = PlainTable(client, out)
+    bot = make_bot(server.address, "greedy", "Robo", seed=3, speed="flat-out",
+                   context=server.context)
+    host.clients.append(bot.client)
+    table.command("ready")
+
+    def my_turn() -> bool:
+        table.step()
+        made = face(table)
+        return bool(made["table"]) and made["table"]["your_turn"] and not client.pending
+
+    run_pool([bot], until=my_turn, timeout=30)
+    before = (client.seq, len(client.pending), out.getvalue().count("\n"))
+    table.command("discard")
+    table.command("take 7")
+    said = out.getvalue().splitlines()[before[2]:]
+    assert len(said) == 2, said
+    assert said[0].startswith("refused: ") and said[0].endswith("(RK-4)"), said
+    assert said[1].startswith("refused: there is no slot 7"), said
+    assert (client.seq, len(client.pending)) == before[:2]
