@@ -229,14 +229,16 @@ class Controller(TableFacts):
 
     def render(self, width: int, height: int) -> Fragments:
         """The whole screen: never wider than ``width`` nor taller than ``height``. With
-        ``--big`` (:attr:`big`) the cards are drawn big where the whole screen then fits
-        (nothing cut, no page turned that the usual cards would not turn), else as usual."""
-        if self.big:
-            with big_cards():
-                drawn, cut, pages = self._render(width, height), self.cut, self.pages
-            if not cut and pages == 1:
-                return drawn
-        return self._render(width, height)
+        ``--big`` (:attr:`big`) the cards are drawn big where the screen then says all that
+        the usual one says (nothing cut, folded, shortened or paged), else as usual."""
+        if not self.big:
+            return self._render(width, height)
+        with big_cards():
+            drawn, cut, pages = self._render(width, height), self.cut, self.pages
+        usual = self._render(width, height)
+        if not cut and pages == 1 and text_of(drawn).split() == text_of(usual).split():
+            return drawn
+        return usual
 
     def _render(self, width: int, height: int) -> Fragments:
         self.size = (width, height)

@@ -5,7 +5,8 @@
    ordered by top card (RD-5); German, one run ordered by top card (RG-3). A card of yours is
    played by tapping it (the best place, as the terminal's one key); a long press, or the
    "choose" toggle then the card, lists the face's `places` for it. Lit sources and stacks
-   (the face's `lit`) have a border and a ★, not a colour alone. */
+   (the face's `lit`) have a border and a ★, not a colour alone. A stack's top card and each
+   other player carry the owner's mark (RD-2): a letter on the owner's colour (looks.js). */
 const Demon = (() => {
   const ORDER = "A 2 3 4 5 6 7 8 9 10 J Q K".split(" ");
   const rank = (code) => ORDER.indexOf((Cards.parse(code) || {}).rank);
@@ -35,6 +36,7 @@ const Demon = (() => {
       sec.append(h("div", {class: "stack-row", "data-suit": suit},
                    group.map((st) => h("span", {class: "stack" + (st.lit ? " lit" : ""),
                                                 "data-stack": st.id},
+                                       Looks.mark(st.owner),
                                        Cards.el(st.top, "big" + (st.lit ? " lit" : ""))))));
     }
     return sec;
@@ -83,7 +85,8 @@ const Demon = (() => {
     if (!list.length) return h("span", {});
     return h("section", {class: "others"}, list.map((p) => h("div", {
         class: "other " + (p.status || "here"), "data-seat": p.seat},
-      h("div", {class: "who"}, h("span", {class: "name ink" + (p.seat % 10)}, p.name),
+      h("div", {class: "who"}, Looks.mark(p.seat),
+        h("span", {class: "name", style: "--name-ink: " + Looks.ink(p.seat)}, p.name),
         h("span", {class: "count"}, String(p.pile_count)), Cards.el(p.pile_top),
         p.out ? h("span", {class: "mark ok"}, "OUT") :
           p.status && p.status !== "here" ? h("span", {class: "mark away"}, "⚠ " + p.status) :

@@ -5,10 +5,9 @@
    of its own and its player's name at its end, so no line is told by colour alone. */
 const Scores = (() => {
   const SVG = "http://www.w3.org/2000/svg";
-  // A seat's colour, by its seat as on the terminal (tui/style.py OWNER_COLOURS), not by its
-  // place in the standings: a player keeps one colour on every screen (issue 29)
-  const COLOURS = ["#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#ff7f0e", "#17becf",
-                   "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f"];
+  // A seat's ink, by its seat as on the terminal (the palette's owner colours, looks.js), not
+  // by its place in the standings: a player keeps one colour on every screen (issue 29)
+  const colour = (side) => Looks.ink(side);
   const MARKS = ["●", "■", "▲", "◆", "✚", "★", "▼", "⬟"];
   const LINES = 5;  // the leaders (and you) drawn, as on the terminal's chart
 
@@ -118,15 +117,15 @@ const Scores = (() => {
     }
     chosen.slice().reverse().forEach((side) => {  // the leader drawn last, on top
       const k = chosen.indexOf(side);
-      const colour = COLOURS[side % COLOURS.length];
+      const ink = colour(side);
       const run = c.series[side];
       svg.append(el("polyline", {points: run.map((v, i) => `${x(i)},${y(v)}`).join(" "),
-                                 fill: "none", stroke: colour, "stroke-width": 2.5}));
-      run.forEach((v, i) => svg.append(el("text", {x: x(i), y: y(v) + 5, fill: colour,
+                                 fill: "none", style: "stroke: " + ink, "stroke-width": 2.5}));
+      run.forEach((v, i) => svg.append(el("text", {x: x(i), y: y(v) + 5, style: "fill: " + ink,
         class: "marker", "text-anchor": "middle"}, MARKS[k])));
     });
     const legend = ctx.h("ul", {class: "legend"}, chosen.map((side, k) => ctx.h("li", {},
-      ctx.h("span", {style: "color:" + COLOURS[side % COLOURS.length]}, MARKS[k]), " ",
+      ctx.h("span", {style: "color: " + colour(side)}, MARKS[k]), " ",
       (c.names || [])[side] || "", " ", ctx.h("b", {}, cell(last(side))))));
     return ctx.h("figure", {class: "chart-box"}, ctx.h("figcaption", {}, words), svg, legend);
   }
