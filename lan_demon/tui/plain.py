@@ -26,6 +26,7 @@ from lan_demon.seat import events as ev
 from lan_demon.seat.acts import act, key_map
 from lan_demon.seat.face import face
 from lan_demon.seat.outcomes import Line
+from lan_demon.seat.scores import score_data
 from lan_demon.seat.seat import Seat
 from lan_demon.seat.words import code_card
 
@@ -156,7 +157,7 @@ class PlainTable(Seat):
     def tell_scores(self, final: bool) -> None:
         """The round's scores, best first, with the totals; at the match's end the totals
         and the winner (the scoreboard's rows, :func:`~lan_demon.seat.scores.score_data`)."""
-        data = face(self)["scores"] if self.phase in ("between", "over") else None
+        data = score_data(self)  # (not the face's: with no pause the next round has begun)
         if not data:
             return
         if final:
