@@ -9,6 +9,7 @@ line that is not a command, or a move the rules refuse, is answered in one line,
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
@@ -20,6 +21,9 @@ from lan_demon.seat.face import face
 from lan_demon.tui.plain import PlainTable
 
 pytestmark = pytest.mark.timeout(60)
+
+ONTO = re.compile(r"^play: [^:]+: (\S+) from [A-Za-z0-9 ]+? onto (\S+)$")
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
 class Person:
@@ -112,6 +116,11 @@ def test_a_plain_table_is_played_by_typed_lines(host, game):
         assert any(ln.startswith("play: Robo") for ln in lines)  # by whom
     if game.startswith("racing-demon"):
         assert any(ln.startswith("hold: Pile ") for ln in lines)
+        onto = [m.groups() for m in map(ONTO.match, lines) if m]
+        assert onto and any(ln.endswith("starting a stack") for ln in lines)
+        for card, top in onto:  # RD-5 / RG-3: the stack named by the top it was played on
+            assert RANKS.index(card[:-1]) == RANKS.index(top[:-1]) + 1, (card, top)
+            assert game == "racing-demon-german" or card[-1] == top[-1], (card, top)
 
 
 def test_a_refused_move_is_one_line_with_its_rule(host):

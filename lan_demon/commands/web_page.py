@@ -79,7 +79,8 @@ def start_web(server: Any, game: str, keys: Any, code: str | None, choice: WebCh
         raise UsageError(str(err)) from None
     if web.note:
         print(f"lan-demon: {web.note}", file=info, flush=True)
-    for line in banner(web.url, choice.lan, colour=_is_terminal(info)):
+    from lan_demon.seat.palette import no_color  # NO_COLOR: the QR code without colour too
+    for line in banner(web.url, choice.lan, colour=_is_terminal(info) and not no_color()):
         print(line, file=info, flush=True)
     return web
 

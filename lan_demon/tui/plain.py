@@ -82,6 +82,8 @@ class PlainTable(Seat):
         # the words name the terminal's keys, and a key typed on a line does what it does there
         self.keyed = True
         self.last: dict[str, str] = {}  # what was last said under a tag that repeats
+        self.tops: dict[int, str] = {}  # Racing Demon: each stack's top card, by stack id
+        self.tops_round: int | None = None  # the round those tops are of
 
     # --- saying -----------------------------------------------------------------------------
 
@@ -105,6 +107,10 @@ class PlainTable(Seat):
     def step(self) -> list[ev.Event]:
         """Pump the client and say what happened; the events."""
         events = self.pump()
+        if any(isinstance(event, ev.Go) for event in events):
+            self.tops, self.tops_round = {}, self.client.table.get("round")
+        elif self.phase == "playing":
+            self.watch_stacks()
         for event in events:
             self.tell_event(event)
         self.tell_state()
@@ -181,17 +187,13 @@ class PlainTable(Seat):
         for e in played.events:
             kind = e.get("e")
             if kind == "play":
-                cards = [symbol(c) for c in e.get("cards", [])]
-                where = e.get("to", "")
-                if where.startswith("c") and not played.mine:
-                    continue
-                to = f"to column {where[1:]}" if where.startswith("c") else \
-                    "to start a stack" if cards and cards[0].startswith("A") else "to a stack"
-                out.append(f"{who}: {' '.join(cards)} from {SOURCE_WORDS.get(e.get('from'), '?')}"
-                           f" {to}")
+                words = self.play_words(who, e)
+                if words and (played.mine or not e.get("to", "").startswith("c")):
+                    out.append(words)
             elif kind == "king":
-                out.append(f"{'you' if e.get('seat') == self.client.seat else self.name(e['seat'])}"
-                           " completed a stack with its King (RD-6)")
+                top = symbol(self.tops.pop(e.get("stack"), None))
+                whose = "you" if e.get("seat") == self.client.seat else self.name(e["seat"])
+                out.append(f"{whose} claimed the stack with {top}: it leaves the middle (RD-6)")
             elif kind == "stuck":
                 out.append(f"{who} voted stuck (RD-13)")
             elif kind == "rotate":
@@ -218,6 +220,32 @@ class PlainTable(Seat):
                                          "big-gin": "Big Gin! (GS-6)",
                                          "joker": "drew the Joker (GS-7)"}[kind])
         return out
+
+    def play_words(self, who: str, e: dict[str, Any]) -> str:
+        """A card (or a run) played: from where, to a column or onto a stack's top card as
+        this seat last saw it (stacks are named by their tops on every screen)."""
+        cards = e.get("cards") or []
+        where, source = e.get("to", ""), SOURCE_WORDS.get(e.get("from"), "?")
+        said = " ".join(symbol(c) for c in cards)
+        if where.startswith("c"):
+            return f"{who}: {said} from {source} to column {where[1:]}"
+        stack = int(where[1:]) if where[1:].isdigit() else None
+        before = self.tops.get(stack)
+        if stack is not None and cards:
+            self.tops[stack] = cards[-1]
+        if before is None and symbol(cards[0] if cards else None).startswith("A"):
+            return f"{who}: {said} from {source}, starting a stack"
+        onto = f"onto {symbol(before)}" if before is not None else "onto a stack"
+        return f"{who}: {said} from {source} {onto}"
+
+    def watch_stacks(self) -> None:
+        """The stacks' tops as this seat knows them, from the view: at Go (none), and when
+        this screen first sees a round (a rejoin) — then kept move by move."""
+        view = self.client.view()
+        if view is not None and "stacks" in view and self.tops_round != self.client.table.get(
+                "round"):
+            self.tops = {st["id"]: st["top"] for st in view["stacks"]}
+            self.tops_round = self.client.table.get("round")
 
     def turn_words(self) -> str:
         """Whose turn it is (Rack-O: the prompt), "" where turns are not taken."""
