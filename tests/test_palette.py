@@ -202,3 +202,39 @@ def test_the_page_has_the_same_palettes():
         inks = [f"ink{i}" for i in range(len(palette.owners))] if palette is SAFE else []
         for name in ("ok", "bad", *inks):
             assert contrast(found[name], "#ffffff") >= INK_CONTRAST, (palette.name, name)
+
+
+
+@pytest.mark.parametrize("game", ["racko", "gin-solitaire"])
+def test_big_cards_in_rack_o_and_gin_solitaire(host, game):
+    """--big at a real table (a bot beside, seeded): at 120×40 the rack's or the hand's cards
+    are drawn big; at 80×24 and 60×20 nothing is cut either way."""
+    from lan_demon.bots.runner import make_bot, run_pool
+    from lan_demon.net.client import Client
+    from lan_demon.tui.app import table_for
+    server = host(game, players=2, rounds=1, seed=6)
+    client = Client(server.address, name="Ann", context=server.context).connect()
+    host.clients.append(client)
+    bot = make_bot(server.address, "greedy", "Robo", seed=3, speed="flat-out",
+                   context=server.context)
+    host.clients.append(bot.client)
+    ctl = table_for(client, big=True)
+    ctl.ready()
+
+    def dealt() -> bool:
+        ctl.pump()
+        return ctl.phase == "playing" and client.view() is not None and not client.pending
+
+    run_pool([bot], until=dealt, timeout=30)
+    usual = table_for(client)
+    for width, height in ((120, 40), (80, 24), (60, 20)):
+        big, plain = ctl.render(width, height), usual.render(width, height)
+        for drawn in (big, plain):
+            rows = text_of(drawn).split("\n")
+            assert len(rows) <= height and max(len(r) for r in rows) <= width
+        if (width, height) == (120, 40):
+            faces = [t for s, t in big if s.startswith(("class:card", "class:good reverse"))
+                     and t.strip()]
+            assert faces and all(t.startswith(" ") and t.endswith(" ") for t in faces), faces
+            words = [text_of(d).rsplit("\n", 1)[0].split() for d in (big, plain)]
+            assert words[0] == words[1]  # the same words, bigger (the status lines apart)

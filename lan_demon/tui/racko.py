@@ -167,7 +167,8 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         top, draw = view["discard_top"], view["draw_size"]
         rows: list[Fragments] = [
             whose,
-            [("", " Discard "), ("class:card", f"{top:>3} " if top else "  — ")],
+            [("", " Discard "), ("class:card", pad() + (f"{top:>3} " if top else "  — ") +
+                                  pad())],
             [("", f" Draw pile {draw} card{'' if draw == 1 else 's'}")],
         ]
         if "held" in view:
