@@ -91,6 +91,21 @@ def test_owner_classes_keep_every_seat_distinct_in_every_palette():
             assert "#" + attrs.bgcolor.lower() == palette.owners[seat % len(palette.owners)]
 
 
+def test_names_in_an_owners_colour_read_on_a_dark_terminal():
+    """A name is drawn in its owner's colour where that reads against black (3:1, bold text),
+    else in the terminal's own ink: the safe palette's wine mark keeps its colour, its name
+    does not; classic's names are as they were."""
+    for palette in (CLASSIC, SAFE):
+        style = style_for(palette)
+        for seat, colour in enumerate(palette.owners):
+            attrs = style.get_attrs_for_style_str(f"class:ownerfg{seat}")
+            assert attrs.bold
+            if contrast(colour, "#000000") >= 3.0:
+                assert "#" + attrs.color.lower() == colour
+            else:
+                assert not attrs.color and colour == "#882255"
+
+
 def test_no_color_chooses_none_and_a_flag_wins():
     """https://no-color.org: set and not empty means no colour; a flag overrides it."""
     assert palette_for(None, {"NO_COLOR": "1"}) is NONE

@@ -358,19 +358,36 @@ def spectator(out: Path, made: list[str]) -> None:
 def racing_demon_8(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
                  "--rounds", "1", "--speed", "club") as s:
-        s.until(lambda t: "Lobby" in t and bots_ready(t) >= 7, "lobby with 7 bots")
-        s.press(b"\r")
-        s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
-        s.until(lambda t: stacks_of(t) >= 8 or "is over" in t, "8 stacks", timeout=60,
-                keys=DEMON_KEYS, every=0.4)
-        s.settle()
-        if "Stacks" not in s.text():
-            raise CaptureFailed("the round ended before the capture")
+        eight_stacks(s)
         save(s, "racing-demon-8-players", out, made)
         s.press(b"?")
         s.until(lambda t: "The rules in short" in t, "help")
         s.settle()
         save(s, "help", out, made)
+
+
+def looks(name: str, *flags: str, cols: int = COLS, rows: int = ROWS
+          ) -> Callable[[Path, list[str]], None]:
+    """Racing Demon with seven bots mid-round, drawn with ``flags`` (``--palette``, ``--big``:
+    docs/accessibility.md)."""
+    def capture(out: Path, made: list[str]) -> None:
+        with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
+                     "--rounds", "1", "--speed", "club", *flags, cols=cols, rows=rows) as s:
+            eight_stacks(s)
+            save(s, name, out, made)
+    return capture
+
+
+def eight_stacks(s: Session) -> None:
+    """From the lobby of a table of eight to a round with eight stacks or more."""
+    s.until(lambda t: "Lobby" in t and bots_ready(t) >= 7, "lobby with 7 bots")
+    s.press(b"\r")
+    s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
+    s.until(lambda t: stacks_of(t) >= 8 or "is over" in t, "8 stacks", timeout=60,
+            keys=DEMON_KEYS, every=0.4)
+    s.settle()
+    if "Stacks" not in s.text():
+        raise CaptureFailed("the round ended before the capture")
 
 
 def round_end(out: Path, made: list[str]) -> None:
@@ -420,6 +437,9 @@ CAPTURES: dict[str, Callable[[Path, list[str]], None]] = {
     "racing-demon-8-players": racing_demon_8,
     "round-end": round_end,
     "twenty": twenty,
+    "palette-safe": looks("palette-safe", "--palette", "safe"),
+    "palette-none": looks("palette-none", "--palette", "none"),
+    "big-cards": looks("big-cards", "--palette", "safe", "--big", cols=120, rows=40),
     "alike": alike,
     "spectator": spectator,
     "racing-demon-german": german,

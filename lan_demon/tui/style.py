@@ -37,6 +37,18 @@ def _ink(colour: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#ffffff"
 
 
+def _name_ink(colour: str) -> str:
+    """A name written in an owner's colour on the terminal's (dark) ground: the colour, bold,
+    where it reads (WCAG's 3:1 for bold text against black), else the terminal's own ink —
+    the mark beside the name carries the colour (the safe palette's wine is too dark)."""
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return f"{colour} bold" if (luminance + 0.05) / 0.05 >= 3.0 else "bold"
+
+
 def style_for(palette: Palette = CLASSIC) -> Style:
     """The terminal's styles in ``palette``. Owner classes are ``owner0`` … ``owner{N-1}``
     (N = :data:`OWNER_CYCLE`, a multiple of every palette's count), each in its palette colour,
@@ -73,7 +85,7 @@ def style_for(palette: Palette = CLASSIC) -> Style:
         "hl": f"bg:{palette.lit}",  # a card that fits a stack now, and the stacks it fits
         **{f"back{i}": f"bg:{colour}" for i, colour in enumerate(owners)},
         **{f"owner{i}": f"bg:{colour} {_ink(colour)} bold" for i, colour in enumerate(owners)},
-        **{f"ownerfg{i}": f"{colour} bold" for i, colour in enumerate(owners)},
+        **{f"ownerfg{i}": _name_ink(colour) for i, colour in enumerate(owners)},
     })
 
 
