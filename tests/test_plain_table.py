@@ -146,3 +146,26 @@ def test_a_refused_move_is_one_line_with_its_rule(host):
     assert said[0].startswith("refused: ") and said[0].endswith("(RK-4)"), said
     assert said[1].startswith("refused: there is no slot 7"), said
     assert (client.seq, len(client.pending)) == before[:2]
+
+
+def test_play_plain_reads_typed_lines_from_a_pipe_and_leaves_at_its_end(monkeypatch, capsys):
+    """``lan-demon play --plain``: no terminal needed — the commands come down a pipe, one
+    line each, and the end of the input leaves the table (the match ends there, as ``play``
+    says once the table is gone)."""
+    import os
+
+    from lan_demon.cli import main
+    reader, writer = os.pipe()
+    os.write(writer, b"help\nbogus\nstart\n")
+    os.close(writer)
+    with os.fdopen(reader) as stdin:
+        monkeypatch.setattr("sys.stdin", stdin)
+        assert main(["play", "--plain", "--no-web", "--game", "racko", "--seed", "2",
+                     "--bots", "1", "--level", "1", "--name", "Ann"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "table: Rack-O: one line per event; type help for the commands"
+    assert any(ln.startswith("help: take SLOT") for ln in out)
+    assert any(ln.startswith("refused: 'bogus' is not a command here") for ln in out)
+    assert "said: the input ended: leaving the table" in out
+    assert out[-1].startswith("You left the table")
+    assert all("\x1b" not in ln for ln in out)  # not one escape: lines for a reader

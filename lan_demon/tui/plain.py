@@ -370,10 +370,19 @@ class PlainTable(Seat):
         return None
 
 
-def run(table: PlainTable, stdin: TextIO = sys.stdin) -> None:
-    """Read typed lines and pump the table until the seat leaves (or the input ends)."""
+def run(table: PlainTable, stdin: TextIO | None = None) -> None:
+    """Read typed lines (``stdin``: the process's) and pump the table until the seat leaves
+    or the input ends."""
+    stdin = sys.stdin if stdin is None else stdin
     table.tell("table", f"{table.client.game.title if table.client.game else 'a table'}: "
                "one line per event; type help for the commands")
+    try:
+        _read_and_pump(table, stdin)
+    except KeyboardInterrupt:  # Ctrl-C: leave as q does on the full-screen table
+        table.tell("said", "interrupted: leaving the table")
+
+
+def _read_and_pump(table: PlainTable, stdin: TextIO) -> None:
     with selectors.DefaultSelector() as sel:
         sel.register(stdin, selectors.EVENT_READ)
         while not table.quit:
