@@ -169,3 +169,16 @@ def test_play_plain_reads_typed_lines_from_a_pipe_and_leaves_at_its_end(monkeypa
     assert "said: the input ended: leaving the table" in out
     assert out[-1].startswith("You left the table")
     assert all("\x1b" not in ln for ln in out)  # not one escape: lines for a reader
+
+
+def test_the_join_again_keeps_the_plain_table_and_the_looks():
+    """A screen reader's user who leaves a plain table is told a join that brings the plain
+    table back (and the palette and big cards, as they were chosen)."""
+    import argparse
+
+    from lan_demon.commands.join import join_again
+    args = argparse.Namespace(name="Ann", spectate=False, plain=True, palette="safe", big=True)
+    assert join_again("127.0.0.1:7742", args).endswith(
+        "join 127.0.0.1:7742 --name Ann --palette safe --big --plain")
+    bare = argparse.Namespace(name="Ann", spectate=False, plain=False, palette=None, big=False)
+    assert join_again("127.0.0.1:7742", bare).endswith("join 127.0.0.1:7742 --name Ann")

@@ -116,12 +116,18 @@ def join_again(address: str, args: argparse.Namespace, name: str | None = None,
     """The join that takes a seat back, as this terminal can run it: the program's path when
     ``lan-demon`` on the PATH is not this one (a venv not activated: the bare name failed for a
     newcomer), the table's key at an encrypted table (a newcomer ran the printed join without
-    it: 'the encrypted handshake failed'), and ``--no-bell`` when it was given."""
+    it: 'the encrypted handshake failed'), and ``--no-bell``, ``--palette``, ``--big`` and
+    ``--plain`` when they were given (a screen reader's user comes back to a plain table)."""
     bell = " --no-bell" if getattr(args, "no_bell", False) else ""
     if isinstance(key, bytes):
         key = key.decode("ascii")
     keyed = f" --key {shlex.quote(key)}" if key else ""
-    return f"{program()} join {address} --name {shlex.quote(name or args.name)}{keyed}{bell}"
+    palette = getattr(args, "palette", None)
+    looks = (f" --palette {palette}" if palette else "") + \
+        (" --big" if getattr(args, "big", False) else "") + \
+        (" --plain" if getattr(args, "plain", False) else "")
+    return f"{program()} join {address} --name {shlex.quote(name or args.name)}{keyed}{bell}" \
+        f"{looks}"
 
 
 def program() -> str:
