@@ -125,6 +125,9 @@ class PlainTable(Seat):
             self.tell_scores(final=False)
         elif isinstance(event, ev.MatchEnd):
             self.tell_scores(final=True)
+        elif isinstance(event, ev.KingClaimed):  # said already, unless over a refusal
+            if self.line is None or self.line.words != event.words:
+                self.tell("play", event.words + (f" ({event.rule})" if event.rule else ""))
         elif isinstance(event, (ev.Alarm, ev.StoodIn)):
             self.tell("alarm" if isinstance(event, ev.Alarm) else "play", event.words)
         elif isinstance(event, ev.DealNote):
@@ -190,10 +193,8 @@ class PlainTable(Seat):
                 words = self.play_words(who, e)
                 if words and (played.mine or not e.get("to", "").startswith("c")):
                     out.append(words)
-            elif kind == "king":
-                top = symbol(self.tops.pop(e.get("stack"), None))
-                whose = "you" if e.get("seat") == self.client.seat else self.name(e["seat"])
-                out.append(f"{whose} claimed the stack with {top}: it leaves the middle (RD-6)")
+            elif kind == "king":  # (said by the seat: KingClaimed, "Ann took the ♥ King")
+                self.tops.pop(e.get("stack"), None)
             elif kind == "stuck":
                 out.append(f"{who} voted stuck (RD-13)")
             elif kind == "rotate":
