@@ -378,13 +378,14 @@ def looks(name: str, *flags: str, cols: int = COLS, rows: int = ROWS
     return capture
 
 
-def eight_stacks(s: Session) -> None:
-    """From the lobby of a table of eight to a round with eight stacks or more."""
-    s.until(lambda t: "Lobby" in t and bots_ready(t) >= 7, "lobby with 7 bots")
+def eight_stacks(s: Session, bots: int = 7, stacks: int = 8, timeout: float = 60) -> None:
+    """From the lobby of a table of ``bots`` and you to a round with ``stacks`` stacks or
+    more (eight of each, unless told)."""
+    s.until(lambda t: "Lobby" in t and bots_ready(t) >= bots, f"lobby with {bots} bots")
     s.press(b"\r")
     s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
-    s.until(lambda t: stacks_of(t) >= 8 or "is over" in t, "8 stacks", timeout=60,
-            keys=DEMON_KEYS, every=0.4)
+    s.until(lambda t: stacks_of(t) >= stacks or "is over" in t, f"{stacks} stacks",
+            timeout=timeout, keys=DEMON_KEYS, every=0.4)
     s.settle()
     if "Stacks" not in s.text():
         raise CaptureFailed("the round ended before the capture")
@@ -411,12 +412,7 @@ def round_end(out: Path, made: list[str]) -> None:
 def german(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon-german", "--bots", "3", "--seed", "4",
                  "--rounds", "5", "--speed", "club") as s:
-        s.until(lambda t: "Lobby" in t and bots_ready(t) >= 3, "lobby with 3 bots")
-        s.press(b"\r")
-        s.until(lambda t: "Stacks" in t and "Pile" in t, "table after Go")
-        s.until(lambda t: stacks_of(t) >= 4 or "is over" in t, "4 stacks", timeout=150,
-                keys=DEMON_KEYS, every=0.4)
-        s.settle()
+        eight_stacks(s, bots=3, stacks=4, timeout=150)
         save(s, "racing-demon-german", out, made)
 
 
