@@ -358,7 +358,7 @@ def spectator(out: Path, made: list[str]) -> None:
 def racing_demon_8(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
                  "--rounds", "1", "--speed", "club") as s:
-        eight_stacks(s)
+        play_to_stacks(s)
         save(s, "racing-demon-8-players", out, made)
         s.press(b"?")
         s.until(lambda t: "The rules in short" in t, "help")
@@ -373,12 +373,12 @@ def looks(name: str, *flags: str, cols: int = COLS, rows: int = ROWS
     def capture(out: Path, made: list[str]) -> None:
         with Session("play", "--game", "racing-demon", "--bots", "7", "--seed", "4",
                      "--rounds", "1", "--speed", "club", *flags, cols=cols, rows=rows) as s:
-            eight_stacks(s)
+            play_to_stacks(s)
             save(s, name, out, made)
     return capture
 
 
-def eight_stacks(s: Session, bots: int = 7, stacks: int = 8, timeout: float = 60) -> None:
+def play_to_stacks(s: Session, bots: int = 7, stacks: int = 8, timeout: float = 60) -> None:
     """From the lobby of a table of ``bots`` and you to a round with ``stacks`` stacks or
     more (eight of each, unless told)."""
     s.until(lambda t: "Lobby" in t and bots_ready(t) >= bots, f"lobby with {bots} bots")
@@ -412,7 +412,7 @@ def round_end(out: Path, made: list[str]) -> None:
 def german(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon-german", "--bots", "3", "--seed", "4",
                  "--rounds", "5", "--speed", "club") as s:
-        eight_stacks(s, bots=3, stacks=4, timeout=150)
+        play_to_stacks(s, bots=3, stacks=4, timeout=150)
         save(s, "racing-demon-german", out, made)
 
 
