@@ -97,11 +97,20 @@ def test_a_plain_table_is_played_by_typed_lines(host, game):
     out = io.StringIO()
     table, bot = sit_beside_a_bot(host, server, out)
     client = table.client
+    watched = io.StringIO()
+    watcher = Client(server.address, name="Sue", role="spectator",
+                     context=server.context).connect()
+    host.clients.append(watcher)
+    spectator = PlainTable(watcher, watched)
     person = Person(table)
     table.command("help")
     table.command("dance")  # not a command: one line, nothing done
-    run_pool([bot], until=person.step, timeout=50)
-    pump_until(person.step, [client])  # the bot is done when its match is: ours too, soon
+    def both() -> bool:
+        spectator.step()
+        return person.step()
+
+    run_pool([bot], until=both, timeout=50)
+    pump_until(both, [client, watcher])  # the bot is done when its match is: ours too, soon
     lines = out.getvalue().splitlines()
     tags = {ln.split(":", 1)[0] for ln in lines}
     assert all(": " in ln for ln in lines), [ln for ln in lines if ": " not in ln]
@@ -114,6 +123,12 @@ def test_a_plain_table_is_played_by_typed_lines(host, game):
     if game == "racko":
         assert any(ln.startswith("turn: ") for ln in lines)  # whose turn
         assert any(ln.startswith("play: Robo") for ln in lines)  # by whom
+    seen = watched.getvalue().splitlines()  # a spectator: every play by name, no hand
+    assert any(ln.startswith("play: Ann") for ln in seen) or game == "gin-solitaire"
+    assert any(ln.startswith("play: Robo") for ln in seen) or game == "gin-solitaire"
+    assert not any(ln.startswith(("hold:", "play: you")) for ln in seen)
+    if game != "racing-demon-german":  # (five rounds, no pause: round 2 begins at once)
+        assert any(ln.startswith("deal: ") for ln in lines)  # the deal's check (§22)
     if game.startswith("racing-demon"):
         assert any(ln.startswith("hold: Pile ") for ln in lines)
         onto = [m.groups() for m in map(ONTO.match, lines) if m]

@@ -5,7 +5,7 @@ what happens as it happens, one line each, ``tag: words``, and never redraws: wh
 where and by whom, what you hold now (when it changes), whose turn it is, questions, refusals
 with their rule, a round's end with its scores, the match's end. The tag is a stable word for
 scripts (``said``, ``refused``, ``race``, ``play``, ``hold``, ``turn``, ``round``, ``scores``,
-``seats``, ``question``, ``look``, ``help``, ``alarm``, ``note``, ``table``); the words are the
+``seats``, ``question``, ``look``, ``help``, ``alarm``, ``note``, ``deal``, ``table``); the words are the
 ones every screen shows, from the seat layer (:class:`~lan_demon.seat.seat.Seat`,
 :func:`~lan_demon.seat.face.face`). Input is a typed line naming an intent of
 :mod:`lan_demon.seat.acts` (``play c2``, ``take 25``, ``card QS``, ``ready``) or a key of the
@@ -142,6 +142,9 @@ class PlainTable(Seat):
         self.tell_once("phase", phase)
         if phase in ("lobby", "between"):
             self.tell_once("seats", self.seats_words())
+        if phase in ("between", "over"):  # what this screen's check of the deal found (§22)
+            deal = face(self)["deal"]
+            self.tell_once("deal", deal["words"] if deal else "")
         question = self.question()
         self.tell_once("question", "" if question is None else
                        f"{question.words} — yes: {question.yes_label}, no: {question.no_label}")
@@ -275,10 +278,10 @@ class PlainTable(Seat):
             held = f"; you drew {t['held']}" if t["held"] else ""
             return f"rack {rack} ({t['in_order']} in order); Discard {t['discard_top']}{held}"
         if made["game"] == "gin-solitaire" and t.get("hand"):
-            hand = " ".join(f"{symbol(c['card'])}" + ("*" if c["group"] == "meld" else "")
-                            for c in t["hand"])
-            return (f"hand {hand} (* in a meld); deadwood {t['deadwood']}; "
-                    f"{t['phase_words']}")
+            hand = " ".join(f"{c['letter'] or '?'} {symbol(c['card'])}" +
+                            ("*" if c["group"] == "meld" else "") for c in t["hand"])
+            return (f"hand {hand} (a letter is the card's key; * in a meld); deadwood "
+                    f"{t['deadwood']}; {t['phase_words']}")
         return ""
 
     def look(self) -> None:
