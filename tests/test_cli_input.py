@@ -250,7 +250,8 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     assert seen["pause"] is None and seen["bots"] == 3
     assert (seen["level"], seen["speed"], seen["strategy"]) == (PLAY_LEVEL, None, None)
     assert seen["table_for"] == {"host": True, "bell": False, "local": table,
-                                 "speeds": LEVEL_LABELS, "coach": DemonCoach}  # issue 14
+                                 "speeds": LEVEL_LABELS, "coach": DemonCoach,  # issue 14
+                                 "big": False}  # issue 29: --big not given
     assert seen["closed"]
     seen.clear()
     with pytest.raises(_Stop):
