@@ -161,6 +161,8 @@ def test_a_refused_move_is_one_line_with_its_rule(host):
     assert said[0].startswith("refused: ") and said[0].endswith("(RK-4)"), said
     assert said[1].startswith("refused: there is no slot 7"), said
     assert (client.seq, len(client.pending)) == before[:2]
+    table.command("n")  # Rack-O's draw key, typed: no question waits, so not "no"
+    assert len(client.pending) == 1
 
 
 def test_play_plain_reads_typed_lines_from_a_pipe_and_leaves_at_its_end(monkeypatch, capsys):

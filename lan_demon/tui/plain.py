@@ -59,7 +59,7 @@ COMMANDS: dict[str, list[tuple[str, str]]] = {
 }
 
 #: Typed words → intents whose arguments follow (the rest are taken as they are).
-ALIASES = {"y": "yes", "n": "no", "quit": "leave", "exit": "leave", "?": "help", "big": "big_gin",
+ALIASES = {"quit": "leave", "exit": "leave", "?": "help", "big": "big_gin",
            "bigin": "big_gin", "pass": "dismiss", "wait": "dismiss"}
 
 
@@ -335,6 +335,8 @@ class PlainTable(Seat):
             return self.help()
         if head == "look":
             return self.look()
+        if question is not None and head in ("y", "n"):  # (else n is Rack-O's draw key)
+            head = "yes" if head == "y" else "no"
         if head in ("yes", "no"):
             if question is None:
                 self.refuse("there is no question to answer")
