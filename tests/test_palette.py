@@ -252,3 +252,29 @@ def test_big_cards_in_rack_o_and_gin_solitaire(host, game):
             assert faces and all(t.startswith(" ") and t.endswith(" ") for t in faces), faces
             words = [text_of(d).rsplit("\n", 1)[0].split() for d in (big, plain)]
             assert words[0] == words[1]  # the same words, bigger (the status lines apart)
+
+
+@pytest.mark.parametrize("game", ["racing-demon", "racing-demon-german", "racko",
+                                  "gin-solitaire"])
+def test_big_cards_never_change_what_a_small_screen_says(game):
+    """--big beside item 6 (tests/test_small_screens.py): every screen of every game, at
+    60×20 and 80×24, for the fewest and the most seats, says with --big exactly what it says
+    without (the same words on every page, nothing past an edge) — bigger cards are drawn
+    only where nothing is lost; at 120×40 some screen of the game is drawn big."""
+    from small_scenes import SIZES, counts, scenes
+    from lan_demon.net.cells import cells
+    grew = False
+    for players in (counts(game)[0], counts(game)[-1]):
+        for scene in scenes(game, players):
+            ctl = scene.ctl
+            for width, height in [*SIZES, (120, 40)]:
+                ctl.big = False
+                usual = text_of(ctl.render(width, height))
+                ctl.big = True
+                big = text_of(ctl.render(width, height))
+                ctl.big = False
+                rows = big.split("\n")
+                assert len(rows) <= height and max(map(cells, rows)) <= width
+                assert big.split() == usual.split(), (scene.what, width, height)
+                grew = grew or (width, height) == (120, 40) and big != usual
+    assert grew

@@ -5,8 +5,8 @@ what happens as it happens, one line each, ``tag: words``, and never redraws: wh
 where and by whom, what you hold now (when it changes), whose turn it is, questions, refusals
 with their rule, a round's end with its scores, the match's end. The tag is a stable word for
 scripts (``said``, ``refused``, ``race``, ``play``, ``hold``, ``turn``, ``round``, ``scores``,
-``seats``, ``question``, ``look``, ``help``, ``alarm``, ``note``, ``deal``, ``table``); the words are the
-ones every screen shows, from the seat layer (:class:`~lan_demon.seat.seat.Seat`,
+``seats``, ``question``, ``look``, ``help``, ``alarm``, ``note``, ``deal``, ``table``); the
+words are the ones every screen shows, from the seat layer (:class:`~lan_demon.seat.seat.Seat`,
 :func:`~lan_demon.seat.face.face`). Input is a typed line naming an intent of
 :mod:`lan_demon.seat.acts` (``play c2``, ``take 25``, ``card QS``, ``ready``) or a key of the
 terminal table (``p``, ``1``, ``space``); ``help`` lists what can be typed now, ``look`` says the

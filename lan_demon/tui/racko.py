@@ -167,8 +167,8 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
         top, draw = view["discard_top"], view["draw_size"]
         rows: list[Fragments] = [
             whose,
-            [("", " Discard "), ("class:card", pad() + (f"{top:>3} " if top else "  — ") +
-                                  pad())],
+            [("", " Discard "), ("class:card", card_margin() + (f"{top:>3} " if top else
+                                                                 "  — ") + card_margin())],
             [("", f" Draw pile {draw} card{'' if draw == 1 else 's'}")],
         ]
         if "held" in view:

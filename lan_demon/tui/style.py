@@ -164,7 +164,8 @@ def card4(card: Card | None, owner: bool = False, lit: bool = False) -> Fragment
         style = "class:card.hidden"
     else:
         style = "class:card.red" if card.red else "class:card.black"
-    return [edge, (style + (" class:hl" if lit else ""), card_margin() + face3(card) + card_margin())]
+    margin = card_margin()
+    return [edge, (style + (" class:hl" if lit else ""), margin + face3(card) + margin)]
 
 
 def face(card: Card | None, width: int = 3) -> str:
