@@ -158,10 +158,9 @@ class PlainTable(Seat):
         made = face(self)
         out = []
         for s in made["seats"]:
-            # (a bot's shown name says it is one: seat/words.py's rule, on every screen)
+            # (a bot's name carries its level, "Ada L2": the arbiter's rule, on every screen)
             marks = [m for m, on in (("you", s["you"]), ("captain", s["captain"]),
-                                     (f"level {s['level']}", bool(s["level"])),
-                                     ("ready", s["ready"]),
+                                     ("bot", s["bot"]), ("ready", s["ready"]),
                                      (s["status"], s["status"] != "here")) if on]
             out.append(s["name"] + (f" ({', '.join(marks)})" if marks else ""))
         return "; ".join(out)
