@@ -171,19 +171,21 @@ def test_you_is_no_name_and_play_sits_you_down_with_your_login_name(monkeypatch,
 
 def test_a_seat_has_one_colour_on_the_terminal_and_the_page():
     """The page's chart and its Racing Demon names colour a seat as the terminal does (by
-    seat, from the same ten colours), not by its place in the standings."""
+    seat, from the same ten colours in the classic palette), not by its place in the
+    standings. (Issue 29, part E: the colours are the palette's CSS variables, looks.js's
+    Looks.ink(seat); tests/test_palette.py holds every palette to seat/palette.py.)"""
     import re
     from pathlib import Path
 
     from lan_demon.tui.style import OWNER_COLOURS
     static = Path(__file__).parent.parent / "lan_demon" / "web" / "static"
     chart = (static / "scores.js").read_text(encoding="utf-8")
-    listed = re.search(r"const COLOURS = \[([^\]]*)\]", chart)
-    assert listed is not None
-    assert re.findall(r"#[0-9a-f]{6}", listed[1]) == OWNER_COLOURS
-    assert "COLOURS[side % COLOURS.length]" in chart and "COLOURS[k %" not in chart
+    assert "Looks.ink(side)" in chart and "(k)" not in chart.split("const colour", 1)[1][:40]
+    assert "Looks.ink(p.seat)" in (static / "demon.js").read_text(encoding="utf-8")
     css = (static / "table.css").read_text(encoding="utf-8")
-    inks = dict(re.findall(r"\.ink(\d) \{ color: (#[0-9a-f]{6}); \}", css))
+    classic = re.search(r'\[data-palette="classic"\]\s*\{([^}]*)\}', css)
+    assert classic is not None
+    inks = dict(re.findall(r"--ink(\d):\s*(#[0-9a-f]{6})", classic[1]))
     assert [inks[str(i)] for i in range(10)] == OWNER_COLOURS
 
 
