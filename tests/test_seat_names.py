@@ -181,7 +181,8 @@ def test_a_seat_has_one_colour_on_the_terminal_and_the_page():
     static = Path(__file__).parent.parent / "lan_demon" / "web" / "static"
     chart = (static / "scores.js").read_text(encoding="utf-8")
     assert "Looks.ink(side)" in chart and "(k)" not in chart.split("const colour", 1)[1][:40]
-    assert "Looks.ink(p.seat)" in (static / "demon.js").read_text(encoding="utf-8")
+    assert "Looks.named(p.seat)" in (static / "demon.js").read_text(encoding="utf-8")
+    assert "ink(seat)" in (static / "looks.js").read_text(encoding="utf-8")
     css = (static / "table.css").read_text(encoding="utf-8")
     classic = re.search(r'\[data-palette="classic"\]\s*\{([^}]*)\}', css)
     assert classic is not None

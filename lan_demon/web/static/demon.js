@@ -85,13 +85,14 @@ const Demon = (() => {
     if (!list.length) return h("span", {});
     return h("section", {class: "others"}, list.map((p) => h("div", {
         class: "other " + (p.status || "here"), "data-seat": p.seat},
-      h("div", {class: "who"}, Looks.mark(p.seat),
-        h("span", {class: "name", style: "--name-ink: " + Looks.ink(p.seat)}, p.name),
+      h("div", {class: "who"},
+        h("span", {class: "name marked", ...Looks.named(p.seat)}, p.name),
         h("span", {class: "count"}, String(p.pile_count)), Cards.el(p.pile_top),
         p.out ? h("span", {class: "mark ok"}, "OUT") :
           p.status && p.status !== "here" ? h("span", {class: "mark away"}, "⚠ " + p.status) :
           p.voted ? h("span", {class: "mark ok"}, "✓") : null),
-      h("div", {class: "tops"}, (p.columns_tops || []).map((c) => Cards.el(c, "small"))))));
+      h("div", {class: "tops", ...Looks.named(p.seat)},
+        (p.columns_tops || []).map((c) => Cards.el(c, "small"))))));
   }
 
   return {draw};

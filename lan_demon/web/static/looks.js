@@ -52,6 +52,14 @@ const Looks = (() => {
     return span;
   }
 
+  /** A name marked as its owner's (RD-2): the attributes for a `.name.marked` element, whose
+   *  ::before draws the mark (table.css) — beside the name, not in its text. */
+  function named(seat) {
+    if (seat === null || seat === undefined || seat < 0) return {};
+    return {"data-mark": LETTERS[seat % LETTERS.length],
+            style: "--mark: var(--owner" + (seat % owners()) + "); --name-ink: " + ink(seat)};
+  }
+
   /** The ink of `seat`'s name (and its line on the chart): its owner colour, darkened in the
    *  safe palette where the mark's colour would not read on the page; one ink with none. */
   function ink(seat) {
@@ -89,5 +97,5 @@ const Looks = (() => {
 
   apply();
   document.addEventListener("DOMContentLoaded", () => settings(document.getElementById("looks")));
-  return {mark, ink, settings, owners, now: () => ({...now})};
+  return {mark, named, ink, settings, owners, now: () => ({...now})};
 })();
