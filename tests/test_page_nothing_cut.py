@@ -88,13 +88,19 @@ HANDS = {"racing-demon": ["[data-src]", "[data-do=turn]", "[data-do=stuck]"],
 FACES = sorted(p.stem for p in (Path(__file__).parent / "faces").glob("*.json"))
 
 
+EVENING = ("resume", "remove", "leave")  # the acts that work while the table is paused
+
+
 def essentials(f: dict[str, Any]) -> list[str]:
     """What the player of face ``f`` needs on the first screen: mid-round their cards (rack,
     hand, Pile and columns) and the moves; every act the face offers (I'm ready, Start, Knock,
     Discard it, Leave), the hint aside (advice, under the rack); the countdown. A question
-    asked over the table: its answers."""
+    asked over the table: its answers. A paused table: Resume, Remove and Leave (its cards and
+    moves wait: every move would be refused)."""
     if f.get("question"):  # asked over the table: the answers, nothing under the veil
         return [".dialog button"]
+    if f.get("paused"):  # nothing moves at a paused table (§24): what ends or uses the pause
+        return [f"[data-do={a['do']}]" for a in f["acts"] if a["do"] in EVENING]
     need = []
     if f["phase"] == "playing" and not f["spectator"] and (f.get("table") or {}):
         need += HANDS[f["game"]]

@@ -281,7 +281,17 @@ const Table = (() => {
                     f.state === "reconnecting" ? "reconnecting…" : "the host has closed the table"));
     }
     if (f.removed) page.append(h("div", {class: "alarm", role: "alert"}, f.removed));
-    if (f.paused) page.append(h("div", {class: "paused", role: "status"}, "⏸ " + f.paused));
+    if (f.paused) {
+      // The pause's own buttons (Resume, and Remove for a seat gone away) stand in its notice
+      // at the top: on a phone the sticky cards at the bottom hid them, and nothing else can
+      // be done at a paused table.
+      const evening = (f.acts || []).filter((a) => a.do === "resume" || a.do === "remove");
+      for (const a of evening) used.add(a.do);
+      page.append(h("div", {class: "paused", role: "status"}, "⏸ " + f.paused,
+                    evening.length ? h("div", {class: "paused-acts"}, evening.map((a) =>
+                      button(a.label || a.do, () => confirmThen(a), "act",
+                             {"data-do": a.do}))) : null));
+    }
     for (const words of f.away || []) page.append(h("div", {class: "note away-time"}, "· " + words));
     for (const words of f.notes || []) page.append(h("div", {class: "note"}, words));
     let body;
