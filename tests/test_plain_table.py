@@ -165,6 +165,35 @@ def test_a_refused_move_is_one_line_with_its_rule(host):
     assert len(client.pending) == 1
 
 
+def test_hint_says_the_coachs_advice_then_its_numbers(host):
+    """RK-4: at a plain table the advice is said, not drawn: "hint" prints the coach's words
+    for this turn, a second "hint" the numbers behind them, a third hides it."""
+    from lan_demon.coach import coach_for
+    server = host("racko", players=2, rounds=1, seed=4)
+    out = io.StringIO()
+    client = Client(server.address, name="Ann", context=server.context).connect()
+    host.clients.append(client)
+    bot = make_bot(server.address, "greedy", "Robo", seed=3, speed="flat-out",
+                   context=server.context)
+    host.clients.append(bot.client)
+    table = PlainTable(client, out, coach=coach_for("racko"))
+    table.command("ready")
+
+    def my_turn() -> bool:
+        table.step()
+        made = face(table)
+        return bool(made["table"]) and made["table"]["your_turn"] and not client.pending
+
+    run_pool([bot], until=my_turn, timeout=30)
+    before = out.getvalue().count("\n")
+    for _ in range(3):
+        table.command("hint")
+    said = out.getvalue().splitlines()[before:]
+    assert said[0].startswith("hint: Coach: "), said
+    assert said[1] == said[0] and said[2].startswith("hint: ") and said[2] != said[0], said
+    assert said[3] == "said: advice hidden", said
+
+
 def test_play_plain_reads_typed_lines_from_a_pipe_and_leaves_at_its_end(monkeypatch, capsys):
     """``lan-demon play --plain``: no terminal needed — the commands come down a pipe, one
     line each, and the end of the input leaves the table (the match ends there, as ``play``

@@ -353,8 +353,19 @@ class PlainTable(Seat):
         if intent is None:
             self.refuse(f"'{text.strip()}' is not a command here — type help for the list")
             return None
-        act(self, intent.pop("do"), intent)
+        do = intent.pop("do")
+        act(self, do, intent)
+        if do == "hint":  # the advice is drawn by a screen, not said: say it here
+            self.say_hint()
         return None
+
+    def say_hint(self) -> None:
+        """The coach's advice as the face holds it now (its numbers too, on a second hint)."""
+        made = face(self)
+        if made["hint"]:
+            self.tell("hint", made["hint"])
+        if made["hint_numbers"]:
+            self.tell("hint", made["hint_numbers"])
 
     def intent(self, head: str, rest: list[str]) -> dict[str, Any] | None:
         """The intent a command names, with its arguments (None: not a command)."""
