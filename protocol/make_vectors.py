@@ -54,6 +54,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from lan_demon.bots import Turn, make_strategy  # noqa: E402
 from lan_demon.net import seats as seats_module  # noqa: E402
+from lan_demon.net import handover as handover_module  # noqa: E402
 from lan_demon.net.arbiter import Arbiter  # noqa: E402
 from lan_demon.net.settings import Settings, dealing_of  # noqa: E402
 from lan_demon.net import fairdeal  # noqa: E402
@@ -692,6 +693,26 @@ def evening() -> Session:
     return s
 
 
+def handover() -> Session:
+    """A seat handed to a bot (§24): Ann, the captain, asks for a bot of level 11 (malformed),
+    then hands Bob's seat to a level-3 bot: published ``removed`` with ``bot`` and
+    ``new_name``, Bob's seat away; Bob's old token is refused ``removed``; the bot says hello
+    with the seat's new token and is welcomed to seat 1 as "Bob L3"."""
+    counter = counted_key.__defaults__[0]  # (the sessions made after this one keep their keys)
+    keys_before = counter[0]
+    s = _seated("handover", "racing-demon", seed=1, turn_timeout=600.0)
+    handover_module.secrets = seats_module.secrets  # the seat's new token: counted too
+    s.arbiter.takes_bots = True  # (a host's arbiter whose own bots take handovers)
+    old = s.arbiter.seats[1].token
+    s.request("ann", "remove", 100.5, seat=1, bot=11)  # malformed: no such level
+    s.request("ann", "remove", 101.0, seat=1, bot=3)
+    s.request("bob2", "hello", 101.25, name="Bob", role="player", token=old)  # removed
+    s.request("bot", "hello", 101.5, name="Bob", role="player", bot=True,
+              token=s.arbiter.seats[1].token)
+    counter[0] = keys_before
+    return s
+
+
 def _seated(name: str, game: str, **config: Any) -> Session:
     """Ann and Bob seated and ready: the round dealt at once (no countdown)."""
     s = Session(name, vector_settings(game, players=2, countdown=0.0, **config))
@@ -826,8 +847,9 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     ev = evening()
     for code in ("paused", "not_paused", "bad_seat", "removed"):
         errs[code] = ev.find("a2c", kind("error", code=code))
+    ho = handover()
     ft = features()
-    for session in (rd, rk, gs, es, re_, lan, fd, ft, ev):
+    for session in (rd, rk, gs, es, re_, lan, fd, ft, ev, ho):
         session.write_log()
     write_worked_session(rd.log)
 
@@ -912,6 +934,8 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "the captain resumes it: every clock moves on by the pause (§24)")
     add("c2a_remove", c2a(kind("remove"), "ann", session=ev),
         "the captain gives seat 1 up for good (§24)")
+    add("c2a_remove_bot", c2a(kind("remove", bot=3), "ann", session=ho),
+        "the captain hands seat 1 to a bot of level 3, which plays it on (§24)")
 
     # --- arbiter → one client ------------------------------------------------------------
     add("a2c_welcome", a2c(kind("welcome"), "ann"), "a seat taken: seat, token, PUB endpoint")
@@ -933,6 +957,13 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
         "(RD-11)")
     add("a2c_error_held_at_round_end", a2c(kind("error", code="illegal"), session=re_),
         "Racing Demon: a move still held in the fairness window when the round ended")
+    add("a2c_error_malformed_level", a2c(kind("error", code="malformed"), session=ho),
+        "a remove asking for a bot of level 11: the levels go from 1 to 10 (§24)")
+    add("a2c_error_removed_handed", a2c(kind("error", code="removed"), session=ho),
+        "a hello with the token of a seat handed to a bot: refused, saying who handed it over "
+        "and the bot's name (§24)")
+    add("a2c_welcome_handed_bot", a2c(kind("welcome"), "bot", session=ho),
+        "the bot of a seat handed over takes it by its new token: seat 1, named Bob L3 (§24)")
     add("a2c_welcome_moved_up", a2c(kind("welcome", re=0), session=es),
         "unasked, re 0: a lobby leave moved this seat up (its new seat number)")
     taken, nameless = _names()
@@ -973,6 +1004,8 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
             ("resume", "the table runs again; every clock published before moves on by paused"),
             ("removed", "seat 1 given up for good by the captain: its token is refused removed")):
         add(f"pub_update_{k}", pub(kind("update", k=k), session=ev), f"{about} (§24)")
+    add("pub_update_removed_bot", pub(kind("update", k="removed", bot=3), session=ho),
+        "seat 1 handed to a level-3 bot by the captain: renamed new_name, played on (§24)")
     add("pub_update_presence_removed", pub(kind("update", k="presence", status="left"),
                                            session=ev),
         "the removed seat's presence: left, for good (§24)")
@@ -1273,6 +1306,9 @@ def main() -> None:
     assert by_name["a2c_error_rate_limited"]["re"] == 5
     assert by_name["a2c_welcome_moved_up"]["seat"] == 0
     assert by_name["a2c_welcome_name_taken"]["name"] == "ANN ²"
+    assert by_name["a2c_welcome_handed_bot"]["name"] == "Bob L3"
+    assert by_name["pub_update_removed_bot"]["new_name"] == "Bob L3"
+    assert by_name["a2c_error_removed_handed"]["reason"].startswith("Ann handed the seat of Bob")
     assert "needs a name" in by_name["a2c_error_malformed_name"]["reason"]
     assert by_name["a2c_error_slow_down"]["wait"] == 0.75  # 1 s earned at 101.25, asked at 101.5
     assert [m["t"] for m in by_name["a2c_batch"]] == ["welcome", "probe"]

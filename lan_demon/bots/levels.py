@@ -126,11 +126,10 @@ def level(number: int) -> Level:
 
 def bot_name(name: str, number: int) -> str:
     """``name`` with the level's mark ("Ada L7"), the name cut so that the whole fits the
-    arbiter's name limit (a cut "Rosalind L10" would read "Rosalind L1")."""
-    from lan_demon.net.cells import cells, cut
-    from lan_demon.net.names import NAME_CELLS, seat_name
-    mark = f" L{number}"
-    return cut(seat_name(name), NAME_CELLS - cells(mark)).rstrip() + mark
+    arbiter's name limit (a cut "Rosalind L10" would read "Rosalind L1"): the arbiter names a
+    seat handed over to a bot by the same rule (net/names.level_name)."""
+    from lan_demon.net.names import level_name
+    return level_name(name, number)
 
 
 @dataclass(frozen=True)

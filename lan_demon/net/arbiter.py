@@ -31,7 +31,7 @@ import msgpack
 from lan_demon.games import GameError, Match, get_game
 from lan_demon.games.demon_races import RaceBook
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
-from lan_demon.net import commitments, evening, race, record, seats, table_clock
+from lan_demon.net import commitments, evening, handover, race, record, seats, table_clock
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, SharedPacker, decode, make,
                                  request_id)
 from lan_demon.net.fairdeal import HostDeal
@@ -85,6 +85,12 @@ class Arbiter:
         self.paused: evening.Pause | None = None  # every clock stands still (§24)
         self.resumed_by = ""  # who last resumed it, in words (the host's log says it)
         self.removed_tokens: dict[str, Seat] = {}  # lobby seats removed, by token (§24)
+        # Seats handed to a bot (§24, net/handover.py): the people's old tokens, refused; the
+        # handovers the table's own bots have still to pick up; and whether anything here
+        # runs bots to pick them up (the server says so when it has a taker).
+        self.handed: dict[str, handover.HandedOver] = {}
+        self.handovers: list[handover.Handover] = []
+        self.takes_bots = False
         self.now = now  # the time of the step in hand (a snapshot's seats kept, §24)
         # The round being dealt or played: its host secret and commitments (§22). The secret
         # goes to the journal's secrets file (keep_round_secret) before it is committed to,

@@ -24,7 +24,8 @@ over the records, stopping at the first problem:
 * the evening (§24) — a ``pause`` only while the table runs and is not paused, a ``resume``
   only of a pause, saying how long it stood; no move committed, refused or dealt between them,
   and RD-13's minute counted without the pauses in it; a ``remove`` only of a seat at the
-  table, never the remover's own, never twice;
+  table, never the remover's own, never twice; a handover to a bot (``remove`` with ``bot``)
+  only during the match, at a level from 1 to 10, never twice for a seat;
 * the end — a journal without its ``match_end`` ends before the match does (a cut at the end
   cannot be told from a match still in progress: nothing follows the last record to say so).
 
@@ -44,6 +45,7 @@ from lan_demon.net.journal import JournalError, JournalRead, read_journal
 from lan_demon.net.fairdeal import WORD_BYTES, deal_hash, from_hex, unpairs, word_meaning
 from lan_demon.net.replay import MatchFold, nonces_of, revealed_secrets, seeded
 
+LOWEST_LEVEL, HIGHEST_LEVEL = 1, 10  # a bot's levels (net/handover.py, bots/levels.py)
 EPSILON = 1e-6  # seconds: float rounding in a journaled time
 #: How far past the fairness window an arrival time may go back: a window is released at the
 #: arbiter loop's next turn after it closes, and a move that arrived in between (no rival of the
@@ -115,6 +117,7 @@ class _Audit:
         self.notes: list[str] = []
         self.paused_at: float | None = None  # the pause in force (§24), when it began
         self.removed: set[int] = set()  # seats removed since the match started
+        self.handed: set[int] = set()  # seats handed to a bot (§24)
 
     def run(self) -> Verdict:
         records = self.read.records
@@ -370,11 +373,22 @@ class _Audit:
         if seat == record["by"]:
             raise Problem(f"{self._who(seat)} removed their own seat, which nobody may")
         if self.fold.match is None:
+            if "bot" in record:
+                raise Problem(f"{self._who(seat)} handed to a bot before the match began")
             return  # a lobby seat removed: the others moved up, and nothing was dealt
         if not 0 <= seat < len(self.fold.match.players):
             raise Problem(f"a remove of seat {seat}, which nobody took")
         if seat in self.removed:
             raise Problem(f"{self._who(seat)} removed a second time")
+        if "bot" in record:  # handed to a bot of that level: once, and only while it plays
+            if not LOWEST_LEVEL <= record["bot"] <= HIGHEST_LEVEL:
+                raise Problem(f"{self._who(seat)} handed to a bot of level {record['bot']}, "
+                              f"which is no level (they go from {LOWEST_LEVEL} to "
+                              f"{HIGHEST_LEVEL})")
+            if seat in self.handed:
+                raise Problem(f"{self._who(seat)} handed to a bot a second time")
+            self.handed.add(seat)
+            return
         self.removed.add(seat)
 
     def _before_resumed(self, record: dict[str, Any]) -> None:

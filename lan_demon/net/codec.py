@@ -79,7 +79,7 @@ FROM_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the DEALER, to t
               "reason": (STR, False), "lost": (BOOL, False)},
     "pause": {"id": (INT, True)},
     "resume": {"id": (INT, True)},
-    "remove": {"id": (INT, True), "seat": (INT, True)},
+    "remove": {"id": (INT, True), "seat": (INT, True), "bot": (INT, False)},
 }
 TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one client
     "welcome": {"re": (INT, True), "seat": (INT, False), "token": (STR, True),

@@ -17,6 +17,7 @@ token no longer takes it back (``removed``), its cards stay where they lie and s
 (RD-14), and the table plays on without it as it does for any absent seat (RD-13's vote is
 said for it; its Rack-O and Gin Solitaire turns are played the plainest way). Its score
 stays in the match: removing a seat is no way to dodge one, and nobody removes their own.
+Or, with a level, the seat is handed to a bot that plays it on (:mod:`lan_demon.net.handover`).
 
 Plain functions of the table's state, no sockets: each takes the arbiter's core, ``arb``
 (:class:`lan_demon.net.arbiter.Arbiter`), first.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lan_demon.net import handover
 from lan_demon.net.codec import ProtocolError, make
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import TOKEN_LIFE, Seat, captain, gone, player_seat, presence
@@ -86,7 +88,7 @@ def on_remove(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
               out: Outbox) -> None:
     player = player_seat(arb, seat, peer)
     _captain_only(arb, player, "remove a seat")
-    remove(arb, player.index, msg["seat"], now, out)
+    remove(arb, player.index, msg["seat"], now, out, bot=msg.get("bot"))
     out.private.append((peer, make("ok", re=msg["id"])))
 
 
@@ -139,8 +141,9 @@ def shift(arb, still: float) -> None:
             seat.away_since += still
 
 
-def remove(arb, by: int, index: int, now: float, out: Outbox) -> None:
-    """Give seat ``index`` up for good (see the module's notes)."""
+def remove(arb, by: int, index: int, now: float, out: Outbox, bot: int | None = None) -> str:
+    """Give seat ``index`` up for good (see the module's notes), or with ``bot`` hand it to a
+    bot of that level (net/handover.py); the seat's name after it."""
     if not 0 <= index < len(arb.seats):
         raise ProtocolError("bad_seat", f"there is no seat {index + 1} at this table "
                             f"({len(arb.seats)} seats)")
@@ -151,6 +154,9 @@ def remove(arb, by: int, index: int, now: float, out: Outbox) -> None:
         raise ProtocolError("bad_seat", "nobody removes their own seat: to leave, quit (q); "
                             f"your seat is kept {TOKEN_LIFE / 60:g} minutes and your score "
                             "stays in the match")
+    if bot is not None:
+        handover.check(arb, by, target, bot)
+        return handover.hand_over(arb, by, name_of(arb, by), target, bot, now, out)
     target.removed, target.removed_by = True, name_of(arb, by)
     if arb.phase == "lobby":  # the seat is freed; its token must not sit its client down again
         arb.removed_tokens[target.token] = target
@@ -158,6 +164,7 @@ def remove(arb, by: int, index: int, now: float, out: Outbox) -> None:
     arb._publish(out, "removed", seat=index, name=target.name, by=by, by_name=name_of(arb, by))
     if target.status != "left":  # (one that left already is only marked)
         gone(arb, target, now, out)  # (in the lobby the seats after it move up one)
+    return target.name
 
 
 def kept(arb, seat: Seat, now: float) -> float | None:

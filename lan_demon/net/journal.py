@@ -59,7 +59,10 @@ Records, by ``j``:
   captain stopped every clock of the table, and started them again ``paused`` seconds later
   (PROTOCOL.md §24); no move is committed between them, and RD-13's minute does not count
   the pause; ``remove`` ``{seat, by, at}`` — the seat was given up for good: its token no
-  longer takes it back (a resumed host keeps it removed, and a pause paused).
+  longer takes it back (a resumed host keeps it removed, and a pause paused); with ``bot``
+  (a level) and ``name`` the seat was handed to a bot instead, renamed ``name``: its new
+  token is kept in the secrets file by the ordinal of the records that give tokens (``seat``
+  records and these), the person's old one no longer takes it back.
 
 No record holds a secret but the face-down Gin Solitaire discards (in their move records): the
 session tokens, the room code, the key pair and the round in progress's host secret are in the
@@ -178,7 +181,7 @@ class JournalWriter:
         self.prev, self.seat_records = GENESIS, 0
         for raw, record in _raw_records(old):
             self.prev = record_hash(raw)
-            self.seat_records += isinstance(record, dict) and record.get("j") == "seat"
+            self.seat_records += holds_token(record)
         self._secrets = _secrets_data(self.path)
         if not old:
             self._secrets.update(tokens=[], round_secret=None)
@@ -189,11 +192,12 @@ class JournalWriter:
         self._file.write(raw)
         self._file.flush()
         self.prev = record_hash(raw)
-        if record.get("j") == "seat":
+        if holds_token(record):
             self.seat_records += 1
 
     def keep_token(self, token: str) -> None:
-        """The session token of the ``seat`` record about to be written, kept in the secrets
+        """The session token of the ``seat`` record (or a handover's ``remove``, :func:`holds_token`)
+        about to be written, kept in the secrets
         file (by that record's ordinal) *before* the record: a seat in the journal always has
         its token there, and a resumed arbiter gives it back to the same seat."""
         tokens = list(self._secrets.get("tokens") or [])
@@ -360,7 +364,16 @@ _OPTIONAL: dict[str, dict[str, tuple[type, ...]]] = {
                 "top": (str,)},
     "round_end": {"secret": (str,)},
     "resumed": {"at": _TIME},
+    "remove": {"bot": _INT, "name": (str,)},  # §24: handed to a bot of that level, so named
 }
+
+
+def holds_token(record: Any) -> bool:
+    """Whether a record gives a seat a session token, kept in the secrets file by the
+    ordinal of such records (:meth:`JournalWriter.keep_token`): a ``seat``, and a ``remove``
+    that handed the seat to a bot (its new token)."""
+    return isinstance(record, dict) and (record.get("j") == "seat" or (
+        record.get("j") == "remove" and "bot" in record))
 
 
 def check(record: dict[str, Any], number: int, path: Any, version: int = VERSION) -> None:

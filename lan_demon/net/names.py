@@ -40,6 +40,14 @@ def marked(name: str, number: int) -> str:
     return cut(name, NAME_CELLS - cells(mark)).rstrip() + mark
 
 
+def level_name(name: str, level: int) -> str:
+    """``name`` with a bot level's mark ("Ada L7", "Bob L3"), the name cut so that the whole
+    fits :data:`NAME_CELLS` (a cut "Rosalind L10" would read "Rosalind L1"): the one name rule
+    for a bot of a fixed level and for a seat handed over to one (docs/bots.md)."""
+    mark = f" L{level}"
+    return cut(seat_name(name), NAME_CELLS - cells(mark)).rstrip() + mark
+
+
 def unique_name(name: str, taken: Iterable[str]) -> str:
     """``name`` if no name in ``taken`` looks like it, else the first of ``name ²``,
     ``name ³``, … that none looks like."""

@@ -49,6 +49,7 @@ from lan_demon.games.deal import commitment
 from lan_demon.net.commitments import CHECKS_KEPT
 from lan_demon.net.evening import HOST, Pause, name_of
 from lan_demon.net.fairdeal import HostDeal, unpairs
+from lan_demon.net.handover import HandedOver
 from lan_demon.net.journal import JournalError, JournalRead, read_journal, secret_path
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.replay import MatchFold, revealed_secrets
@@ -254,9 +255,21 @@ class _Restorer:
         self.paused = None
 
     def _remove(self, record: dict[str, Any]) -> None:
-        """As ``evening.remove``: marked, left, and in the lobby the others move up."""
+        """As ``evening.remove``: marked, left, and in the lobby the others move up — or, with
+        ``bot``, handed to a bot (net/handover.py): renamed, a bot, its new token from the
+        secrets file, its key forgotten. No bot is started again: the seat is away until one
+        comes back with the token (none does after ``host --resume``), and stand-ins play."""
         seat = self._seat_at(record)
         by = record["by"]
+        if "bot" in record:
+            ordinal, self.seat_records = self.seat_records, self.seat_records + 1
+            token = self.tokens[ordinal] if ordinal < len(self.tokens) else None
+            by_name = name_of(self.arbiter, by) if by == HOST or \
+                0 <= by < len(self.arbiter.seats) else "the host"
+            self.arbiter.handed[seat.token] = HandedOver(seat.name, by_name, record["name"])
+            seat.token, seat.key = token or token_hex(8), None
+            seat.bot, seat.name, seat.stepped_out = True, record["name"], True
+            return
         seat.removed = True
         seat.removed_by = name_of(self.arbiter, by) if by == HOST or \
             0 <= by < len(self.arbiter.seats) else "the host"

@@ -180,6 +180,7 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
     the token was only ever given to someone who had it. A seat restored from a journal
     has the key its ``seat`` record names; one from a journal without it (a plain table, an
     older journal) takes the first key that comes back with its token."""
+    handed_over(arb, msg["token"])  # a person's token of a seat handed to a bot (§24)
     for seat in arb.seats + list(arb.removed_tokens.values()):  # (removed: refused, §24)
         if secrets.compare_digest(seat.token.encode(), msg["token"].encode()):
             if seat.removed:
@@ -206,6 +207,17 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
                 arb._start_when_ready(now, out)
             return
     raise ProtocolError("bad_token", "that session token is unknown or has expired")
+
+
+def handed_over(arb, token: str) -> None:
+    """A person's token of a seat handed over to a bot (net/handover.py): refused ``removed``,
+    saying who handed it over and the name the bot plays it on under."""
+    for old, was in arb.handed.items():
+        if secrets.compare_digest(old.encode(), token.encode()):
+            by = was.by_name[:1].upper() + was.by_name[1:]
+            raise ProtocolError("removed", f"{by} handed the seat of {was.name} to a bot, "
+                                f"which plays it on as {was.new_name}; watch the match as a "
+                                "spectator (join --spectate)")
 
 
 def public_config(arb) -> dict[str, Any]:

@@ -1,0 +1,103 @@
+"""A seat handed over to a bot (PROTOCOL.md §24, ``remove {seat, bot}``): the host or the
+captain gives the seat of someone who went home to a bot of a level they pick, and the bot
+plays it on to the match's end.
+
+Why: at a table of twenty, a child called to bed leaves a seat whose cards still lie on the
+table. Removed, that seat stands still and its columns are stuck for everyone (RD-16's
+sit-out); handed to a bot, the table keeps its shape and its pace.
+
+The seat stays the same seat — its cards, its score so far, its place — but it changes hands
+for good: it gets a NEW session token (kept beside the journal as every token is), so the
+person's old token is refused ``removed`` with words naming who handed the seat over; its key
+binding is forgotten, so the first key that comes back with the new token binds (the bot's
+own, at a ``--secure`` table); it is marked a bot and renamed with the level's mark
+("Bob L3", net/names.level_name), so every screen shows that a bot played it on. The
+arbiter only queues the handover (:attr:`Arbiter.handovers`): the process that runs the
+table's own bots (commands/local_table.TableBots) picks it up from the serving loop and
+starts a bot that takes the seat by its token. Until it connects the seat is simply away,
+and stand-ins play for it as for any absent seat.
+
+Plain functions of the table's state, no sockets: each takes the arbiter's core first.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from lan_demon.net.codec import ProtocolError
+from lan_demon.net.names import level_name, unique_name
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.seats import Seat, presence, standing
+
+#: The levels a seat may be handed to (bots/levels.py's LOWEST and HIGHEST).
+LOWEST, HIGHEST = 1, 10
+#: The level offered when the host or the captain names none (bots/levels.DEFAULT_LEVEL).
+DEFAULT_LEVEL = 2
+MATCH = ("countdown", "playing", "between")  # the phases a seat may be handed over in
+
+
+@dataclass(frozen=True)
+class Handover:
+    """What the process that runs the table's bots must start: a bot of ``level`` that takes
+    seat ``seat`` with ``token``."""
+
+    seat: int
+    token: str
+    level: int
+
+
+@dataclass(frozen=True)
+class HandedOver:
+    """A person's old token, refused from now on, and why in words."""
+
+    name: str  # the person's name, as it was
+    by_name: str  # who handed it over ("the host", "Ann")
+    new_name: str  # the bot's ("Bob L3")
+
+
+def check(arb, by: int, target: Seat, level: int) -> None:
+    """Refuse a handover that cannot be (the module's notes; PROTOCOL.md §24)."""
+    if isinstance(level, bool) or not LOWEST <= level <= HIGHEST:
+        raise ProtocolError("malformed", f"a bot's level is a whole number from {LOWEST} to "
+                            f"{HIGHEST}, not {level!r}")
+    if arb.phase not in MATCH:
+        raise ProtocolError("not_playing", "a seat is handed to a bot only while a match "
+                            "runs: " + ("in the lobby, remove it and seat a bot instead"
+                                        if arb.phase == "lobby" else "the match is over"))
+    if target.bot:
+        raise ProtocolError("bad_seat", f"{target.name} is played by a bot already")
+    if target.status == "left":
+        raise ProtocolError("bad_seat", f"{target.name} has left the table for good: nobody "
+                            "takes that seat back")
+    if not arb.takes_bots:
+        raise ProtocolError("bad_seat", "this table runs no bots of its own to take a seat "
+                            "over: remove the seat instead (its cards stay and score)")
+
+
+def hand_over(arb, by: int, by_name: str, target: Seat, level: int, now: float,
+              out: Outbox) -> str:
+    """Give ``target`` to a bot of ``level`` (checked by :func:`check` first); its new name."""
+    old_name, old_token = target.name, target.token
+    name = unique_name(level_name(old_name, level),
+                       [s.name for s in arb.seats if s is not target])
+    arb.handed[old_token] = HandedOver(old_name, by_name, name)
+    target.token, target.key, target.bot, target.name = secrets.token_hex(8), None, True, name
+    arb.keep_secret("keep_token", target.token)  # before the record: by its ordinal (§19)
+    arb.record("remove", seat=target.index, by=by, at=now, bot=level, name=name)
+    arb._publish(out, "removed", seat=target.index, name=old_name, by=by, by_name=by_name,
+                 bot=level, new_name=name)
+    if target.peer is not None or target.status == "here":  # the person's connection: not theirs
+        target.peer, target.stepped_out = None, True
+        target.away_since = standing(arb, now)
+        presence(arb, target, "away", out)
+    else:
+        target.stepped_out = True
+    arb.handovers.append(Handover(target.index, target.token, level))
+    return name
+
+
+def take(arb) -> list[Handover]:
+    """The handovers queued since last asked (the serving loop's, for the table's bots)."""
+    taken, arb.handovers[:] = list(arb.handovers), []
+    return taken

@@ -1,0 +1,177 @@
+"""A seat handed to a bot (PROTOCOL.md §24 ``remove {seat, bot}``, net/handover.py): who may,
+at what level and when; what becomes of the person's token and the seat's key; what the
+journal keeps, what a resumed host restores and what ``verify`` finds. Driven directly with a
+fake clock (no sockets). Attacks first: a player who is not the captain, a level 0 or 11,
+handing over one's own seat, the old token coming back, a handover twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter_harness import Table, journaled_table, race_table
+from test_journal_audit import edited, first
+from lan_demon.net import evening, handover
+from lan_demon.net.audit import verify
+from lan_demon.net.evening import HOST
+from lan_demon.net.journal import read_journal
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.recovery import restore
+from lan_demon.net.seats import Sender
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def errors(replies: list[dict]) -> list[dict]:
+    return [m for m in replies if m["t"] == "error"]
+
+
+def bots_table(**config) -> Table:
+    """Ann (captain) and Bob playing Racing Demon at a table whose host runs bots."""
+    t = race_table(**config)
+    t.arbiter.takes_bots = True
+    return t
+
+
+def test_only_the_captain_hands_a_seat_to_a_bot():
+    t = bots_table()
+    (refused,) = errors(t.send(b"B", "remove", seat=0, bot=3))
+    assert refused["code"] == "not_host" and "Ann" in refused["reason"]
+    assert not t.arbiter.seats[0].bot and t.arbiter.handovers == []
+
+
+@pytest.mark.parametrize("level", [0, 11, -3])
+def test_a_level_out_of_range_is_malformed_and_changes_nothing(level):
+    t = bots_table()
+    (refused,) = errors(t.send(b"A", "remove", seat=1, bot=level))
+    assert refused["code"] == "malformed" and "from 1 to 10" in refused["reason"]
+    seat = t.arbiter.seats[1]
+    assert (seat.name, seat.bot, seat.removed) == ("Bob", False, False)
+    assert t.updates("removed") == [] and t.arbiter.handovers == []
+
+
+def test_nobody_hands_their_own_seat_to_a_bot():
+    t = bots_table()
+    (refused,) = errors(t.send(b"A", "remove", seat=0, bot=3))
+    assert refused["code"] == "bad_seat" and "own seat" in refused["reason"]
+    assert not t.arbiter.seats[0].bot
+
+
+def test_a_seat_is_handed_over_once_and_a_removed_one_never():
+    t = bots_table()
+    assert errors(t.send(b"A", "remove", seat=1, bot=3)) == []
+    (twice,) = errors(t.send(b"A", "remove", seat=1, bot=3))  # a replayed request
+    assert twice["code"] == "bad_seat" and "bot already" in twice["reason"]
+    assert len(t.arbiter.handovers) == 1 and len(t.updates("removed")) == 1
+    t2 = bots_table()
+    t2.send(b"A", "remove", seat=1)
+    (gone,) = errors(t2.send(b"A", "remove", seat=1, bot=3))
+    assert gone["code"] == "bad_seat" and "removed already" in gone["reason"]
+
+
+def test_no_handover_in_the_lobby_nor_at_a_table_that_runs_no_bots():
+    lobby = Table(players=3)
+    lobby.arbiter.takes_bots = True
+    lobby.seat(b"A", "Ann")
+    lobby.seat(b"B", "Bob")
+    (refused,) = errors(lobby.send(b"A", "remove", seat=1, bot=2))
+    assert refused["code"] == "not_playing" and "lobby" in refused["reason"]
+    assert [s.name for s in lobby.arbiter.seats] == ["Ann", "Bob"]
+    plain = race_table()  # nothing here picks a handover up
+    (refused,) = errors(plain.send(b"A", "remove", seat=1, bot=2))
+    assert refused["code"] == "bad_seat" and "remove the seat instead" in refused["reason"]
+    assert plain.arbiter.handovers == []
+
+
+def test_the_old_token_is_refused_saying_who_handed_the_seat_to_a_bot():
+    t = bots_table()
+    old = t.arbiter.seats[1].token
+    t.send(b"A", "remove", seat=1, bot=3)
+    (refused,) = errors(t.send(b"B2", "hello", name="Bob", role="player", token=old))
+    assert refused["code"] == "removed"
+    assert refused["reason"].startswith("Ann handed the seat of Bob to a bot")
+    assert "Bob L3" in refused["reason"] and "spectator" in refused["reason"]
+    assert t.arbiter.seats[1].peer is None
+
+
+def test_a_handover_renames_marks_and_queues_the_seat_and_the_first_key_back_binds_it():
+    t = bots_table()
+    t.arbiter.seats[1].key = "the person's key"
+    old = t.arbiter.seats[1].token
+    assert errors(t.send(b"A", "remove", seat=1, bot=3)) == []
+    (update,) = t.updates("removed")
+    assert update == {**update, "seat": 1, "name": "Bob", "by": 0, "by_name": "Ann",
+                      "bot": 3, "new_name": "Bob L3"}
+    seat = t.arbiter.seats[1]
+    assert (seat.name, seat.bot, seat.removed, seat.key) == ("Bob L3", True, False, None)
+    assert seat.token != old and seat.status == "away"  # until the bot comes
+    assert t.arbiter.seats[1].public() == {**seat.public(), "name": "Bob L3", "bot": True}
+    (queued,) = handover.take(t.arbiter)
+    assert queued == handover.Handover(1, seat.token, 3) and t.arbiter.handovers == []
+    # The person's connection no longer speaks for the seat.
+    assert errors(t.send(b"B", "move", round=0, move={"t": "stuck"}, ts=t.now))[0]["code"] \
+        == "not_joined"
+    # The bot comes with the new token and its own key: it binds; another key then cannot.
+    bot = Sender(key="the bot's key")
+    (welcome,) = [m for m in t.send(b"BOT", "hello", name="x", role="player", bot=True,
+                                    token=seat.token, sender=bot) if m["t"] == "welcome"]
+    assert (welcome["seat"], welcome["name"]) == (1, "Bob L3")
+    assert seat.status == "here" and seat.key == "the bot's key"
+    (wrong,) = errors(t.send(b"X", "hello", name="x", role="player", token=seat.token,
+                             sender=Sender(key="a thief's key")))
+    assert wrong["code"] == "wrong_key"
+
+
+def test_the_host_hands_a_seat_over_from_its_terminal():
+    t = bots_table()
+    out = Outbox()
+    name = evening.remove(t.arbiter, HOST, 0, t.now, out, bot=10)
+    assert name == "Ann L10" and t.arbiter.seats[0].bot
+    t._collect(out, None)
+    (update,) = t.updates("removed")
+    assert update["by"] == HOST and update["by_name"] == "the host" and update["bot"] == 10
+
+
+# --- the journal, a resumed host, verify --------------------------------------------------------
+
+
+def _handed(path):
+    t, writer = journaled_table(path, "racing-demon", turn_timeout=600)
+    t.arbiter.takes_bots = True
+    t.send(b"A", "remove", seat=1, bot=4, at=t.now + 5)
+    writer.close()
+    return t
+
+
+def test_a_resumed_host_keeps_the_handover_the_new_token_and_refuses_the_old(tmp_path):
+    path = tmp_path / "j"
+    before = _handed(path)
+    (record,) = [r for r in read_journal(path).records if r["j"] == "remove"]
+    assert (record["bot"], record["name"]) == (4, "Bob L4") and "token" not in record
+    restored = restore(read_journal(path), 500.0, path).arbiter
+    seat = restored.seats[1]
+    assert (seat.name, seat.bot, seat.removed, seat.key) == ("Bob L4", True, False, None)
+    assert seat.token == before.arbiter.seats[1].token  # from the secrets file
+    assert restored.handovers == []  # no bot is started again after a resume
+    t = Table()
+    t.arbiter = restored
+    t.now = 500.0
+    old = [tok for tok in before.arbiter.handed][0]
+    (refused,) = errors(t.send(b"B2", "hello", name="Bob", role="player", token=old))
+    assert refused["code"] == "removed" and "Ann handed the seat of Bob" in refused["reason"]
+
+
+def test_verify_accepts_a_handover_and_finds_one_out_of_range_or_twice(tmp_path):
+    path = tmp_path / "j"
+    _handed(path)
+    verdict = verify(path)
+    assert verdict.line.startswith("NOT FINISHED"), verdict.line
+
+    def level_eleven(records):
+        records[first(records, "remove")]["bot"] = 11
+    verdict = verify(edited(path, level_eleven, rechain=True))
+    assert "FAIL" in verdict.line and "level 11" in verdict.line
+
+    def twice(records):
+        records.insert(first(records, "remove") + 1, dict(records[first(records, "remove")]))
+    verdict = verify(edited(path, twice, rechain=True))
+    assert "FAIL" in verdict.line and "a second time" in verdict.line
