@@ -175,3 +175,64 @@ def test_verify_accepts_a_handover_and_finds_one_out_of_range_or_twice(tmp_path)
         records.insert(first(records, "remove") + 1, dict(records[first(records, "remove")]))
     verdict = verify(edited(path, twice, rechain=True))
     assert "FAIL" in verdict.line and "a second time" in verdict.line
+
+
+# --- a real table -------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(60)
+def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch):
+    """Over loopback: Ann (the captain, her moves chosen by a greedy strategy) and Bob sit at a
+    real arbiter whose host runs bots (commands/local_table.table_bots, as ``host`` and
+    ``play`` do); Ann hands Bob's seat to a level-6 bot, which takes it by its new token and
+    plays it — cards move from seat 1 — until the round ends; every screen names it Bob L6."""
+    import random
+    from dataclasses import replace
+
+    import lan_demon.bots.levels as levels
+    from table_settings import settings
+    from lan_demon.bots.registry import make_strategy
+    from lan_demon.bots.runner import BotClient, NetBot, run_pool
+    from lan_demon.bots.speed import PROFILES
+    from lan_demon.commands.local_table import table_bots
+    from lan_demon.net.client import Client
+    from lan_demon.net.server import ArbiterServer
+    from test_levels import until
+    monkeypatch.setitem(levels.LEVELS, 6, replace(levels.LEVELS[6], pace=PROFILES["flat-out"]))
+    server = ArbiterServer(settings("racing-demon", players=2, rounds=1, seed=3, countdown=0),
+                           port=0).start()
+    bots = table_bots(server, "t", None, None, 2)
+    ann = BotClient(server.address, name="Ann")  # a person: not bot=True
+    bob = Client(server.address, name="Bob")
+    try:
+        ann.connect(), bob.connect()
+        ann.ready(), bob.ready()
+        until(lambda: (ann.poll(0.01), bob.poll(0.01)) and ann.table.get("phase") == "playing",
+              what="the round to start")
+        moves: list[dict] = []
+        player = NetBot(ann, make_strategy("racing-demon", "greedy"), random.Random(1),
+                        PROFILES["flat-out"])
+        player.on_notice = lambda n: moves.append(n.data) if n.kind == "move" else None
+        ann.remove(1, bot=6)
+        heard: list = []
+        until(lambda: ann.poll(0.01) is not None and not heard.extend(bob.poll(0.01)) and
+              ann.table["seats"][1]["name"] == "Bob L6", what="the handover")
+        assert ann.table["seats"][1]["bot"] is True
+        until(lambda: not heard.extend(bob.poll(0.01)) and
+              any(n.kind == "removed" for n in heard), what="Bob told")
+        told = [n.data for n in heard if n.kind == "removed"]
+        assert told and told[0]["bot"] == 6 and told[0]["new_name"] == "Bob L6"
+        bob.close()
+        run_pool([player], timeout=50)
+        seat = server.arbiter.seats[1]
+        assert (seat.name, seat.bot, seat.removed) == ("Bob L6", True, False)
+        assert server.arbiter.match.rounds, "the round ended"
+        played = [m["move"]["t"] for m in moves if m["seat"] == 1]
+        # (an absent seat's RD-13 vote is said by the arbiter: only the bot turns and plays)
+        assert {"play", "turn"} <= set(played), played
+        assert len(bots.handed) == 1
+    finally:
+        ann.close()
+        bob.close()
+        bots.close()
+        server.stop()

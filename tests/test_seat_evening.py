@@ -78,8 +78,11 @@ def test_the_captain_removes_the_seat_away_longest_after_one_question():
     assert {"do": "remove", "seat": 1, "label": "Remove Bob", "key": "R"} in face(seat)["acts"]
     seat.act("remove", {"seat": 1})
     question = face(seat)["question"]
-    assert question["words"] == "Remove Bob, away 1:40? Their cards stay and score; they " \
-                                "cannot come back to this match"
+    assert question["words"] == "Remove Bob, away 1:40, or let a bot play on for them? " \
+        "Removed, their cards stay and score; a bot plays on as Bob L2. Either way they cannot " \
+        "come back to this match"
+    assert question["other"] == {"do": "remove", "seat": 1, "sure": True, "bot": 2}
+    assert question["other_label"] == "A bot plays on (level 2)"
     assert client.sent == []
     seat.act("dismiss")
     assert seat.line.words == "Bob keeps their seat" and client.sent == []
@@ -89,6 +92,37 @@ def test_the_captain_removes_the_seat_away_longest_after_one_question():
     bob = Seat(playing(1))
     assert "R" not in face(bob)["keys"]
     assert bob.act("remove", {"seat": 2, "sure": True}).words.startswith("only the captain")
+
+
+def test_the_captain_hands_a_seat_to_a_bot_from_the_question_and_never_at_level_0_or_11():
+    client = playing(0)
+    client.kept_until = {1: client.clock() + 200}
+    seat = Seat(client, clock=client.clock)
+    seat.act("remove", {"seat": 1})
+    assert seat.act("remove", {"seat": 1, "sure": True, "bot": 11}).words.startswith(
+        "a bot's level is a whole number from 1 to 10")
+    assert seat.act("remove", {"seat": 1, "sure": True, "bot": 0}) is not None
+    assert client.sent == []
+    other = face(seat)["question"]["other"]  # the page's third button (the terminal's b)
+    seat.act(other["do"], other)
+    assert client.sent == ["remove 1 bot 2"]
+    assert seat.line.words == "handing Bob's seat to a bot, level 2…"
+
+
+def test_a_seat_handed_to_a_bot_is_said_on_every_screen_and_to_its_player():
+    handed = {"seat": 1, "name": "Bob", "by": 0, "by_name": "Tess", "bot": 3,
+              "new_name": "Bob L3"}
+    bob = playing(1)
+    bob.notices.append(Notice("removed", data=handed))
+    mine = Seat(bob, clock=bob.clock)
+    mine.pump()
+    assert face(mine)["removed"].startswith("Tess handed your seat to a bot, level 3: it plays "
+                                            "on as Bob L3")
+    cy_client = playing(2)
+    cy_client.notices.append(Notice("removed", data=handed))
+    cy = Seat(cy_client, clock=cy_client.clock)
+    cy.pump()
+    assert cy.line.words == "Tess handed Bob's seat to a bot, level 3: it plays on as Bob L3"
 
 
 def test_a_removed_player_is_told_who_removed_them_and_how_to_watch():
@@ -125,9 +159,13 @@ def test_the_terminal_shows_the_pause_and_the_away_time_and_its_p_and_r_keys_act
     ctl.key("P")
     assert client.sent[-1] == "resume"
     ctl.key("R")
-    assert "Remove Bob, away 1:23?" in text_of(ctl.render(*size))
+    shown = text_of(ctl.render(*size))
+    assert "Remove Bob, away 1:23, or let a bot" in shown and "b a bot plays on" in shown
     ctl.key("y")
     assert client.sent[-1] == "remove 1"
+    ctl.key("R")
+    ctl.key("b")  # (§24: a bot of level 2 plays the seat on)
+    assert client.sent[-1] == "remove 1 bot 2"
 
 
 def test_the_lobby_offers_no_pause_and_a_spectator_nothing():

@@ -52,8 +52,8 @@ class EveningFake:
     def resume(self) -> None:
         self.sent.append("resume")
 
-    def remove(self, seat: int) -> None:
-        self.sent.append(f"remove {seat}")
+    def remove(self, seat: int, bot: int | None = None) -> None:
+        self.sent.append(f"remove {seat}" + ("" if bot is None else f" bot {bot}"))
 
 
 @dataclass

@@ -287,7 +287,8 @@ def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
              seed: int | str = 0, speed: str = "club", context: zmq.Context | None = None,
              send_delay: float = 0.0, connect_timeout: float = 5.0,
              listen: bool = False, server_key: str | None = None,
-             code: str | None = None, remember: bool = False) -> NetBot:
+             code: str | None = None, remember: bool = False,
+             token: str | None = None) -> NetBot:
     """Connect, take a seat, build the strategy for the game found there, say ready.
 
     ``brain(client)`` builds the strategy once the game is known (it may refuse the game with a
@@ -295,12 +296,14 @@ def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
     too (:class:`BotClient`). ``server_key`` and ``code``: a ``--secure`` table's public key
     and its room code. A bot keeps only the last few rounds' results: on an endless table all
     of them would grow without end (benchmarks/soak.py). ``remember``: keep the session token
-    on disk, so the same bot started again takes its seat back (``lan-demon bot``)."""
+    on disk, so the same bot started again takes its seat back (``lan-demon bot``). ``token``:
+    take the seat that token holds (a seat handed over to a bot, PROTOCOL.md §24) instead of a
+    new one; the bot is then named as the seat is."""
     pace = profile(speed)
     client = (BotClient if listen else Client)(address, name=name, bot=True, context=context,
                                                send_delay=send_delay, server_key=server_key,
                                                code=code, history=BOT_HISTORY,
-                                               remember=remember)
+                                               remember=remember, token=token)
     client.connect(timeout=connect_timeout)
     try:
         if client.seat is None:

@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
           f"(updates on port {server.pub_port}){seated}", file=info, flush=True)
     try:
         bots = host_bots(args, server, keys, code)
-        if bots is not None:
+        if args.bots is not None:
             print(f"lan-demon: seating {args.bots} bot{'s' if args.bots > 1 else ''} at level "
                   f"{bots.choice.level}: {bots.choice.describe(args.game)}", file=info,
                   flush=True)
@@ -174,8 +174,7 @@ def run(args: argparse.Namespace) -> int:
             return serve_table(server, lan, name, args.game, keys, code, info, args.json,
                                why_not, web)
         finally:
-            if bots is not None:
-                bots.close()
+            bots.close()
     finally:
         if held is not None:
             held.release()
@@ -199,19 +198,17 @@ def journal_for(given: str | None, table: str) -> tuple[Any, str | None]:
 
 
 def host_bots(args: argparse.Namespace, server: Any, keys: Any, code: str | None) -> Any:
-    """``--bots N``: N bots of this process at this table, at ``--level`` (default 2), seated
-    through loopback like any client (with the room code and the key of a secure table) and
-    run in a thread until the match ends; their names say their level to every screen."""
-    if args.bots is None:
-        return None
-    from lan_demon.bots.levels import Choice
-    from lan_demon.commands.local_table import TableBots
+    """The bots of this process at this table: ``--bots N`` at ``--level`` (default 2),
+    seated through loopback like any client (with the room code and the key of a secure
+    table) and run in a thread until the match ends, their names saying their level to every
+    screen; and, with or without ``--bots``, a bot for each seat the host or the captain hands
+    over (PROTOCOL.md §24), at the level they pick."""
     level = DEFAULT_LEVEL if args.level is None else args.level
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
-    bots = TableBots(f"tcp://127.0.0.1:{server.port}", f"host:{seed}", Choice(level),
-                     server_key=keys.public.decode() if keys is not None else None,
-                     code=code, mark=True)
-    bots.add(args.bots, timeout=0)  # they sit down once serve() answers them
+    from lan_demon.commands.local_table import table_bots
+    bots = table_bots(server, f"host:{seed}", keys, code, level)
+    if args.bots is not None:
+        bots.add(args.bots, timeout=0)  # they sit down once serve() answers them
     return bots
 
 

@@ -1,5 +1,5 @@
 """What the person hosting types in the host's own window: ``pause``, ``resume``, ``remove
-NAME``, ``seats``, ``help`` — the host runs the evening (PROTOCOL.md §24) without a seat.
+NAME`` (``remove NAME bot [LEVEL]``: a bot plays the seat on), ``seats``, ``help`` — the host runs the evening (PROTOCOL.md §24) without a seat.
 
 Why: at a table of twenty the host is the one person everyone looks to when someone goes to
 the kitchen or the phone rings; before, the host's window only printed a log. Each line typed
@@ -13,19 +13,21 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, TextIO
 
-from lan_demon.net import evening
+from lan_demon.net import evening, handover
 from lan_demon.net.codec import ProtocolError
 from lan_demon.net.evening import HOST
 from lan_demon.net.outbox import Outbox
 from lan_demon.seat.evening import away_words, clock
 
 HELP = ("pause — stop every clock (moves wait) · resume — go on · remove NAME — give a seat "
-        "up for good (its cards stay and score) · seats — who is here, away or gone · "
-        "help — this line")
+        "up for good (its cards stay and score) · remove NAME bot [LEVEL] — a bot plays the "
+        "seat on (level 1-10) · seats — who is here, away or gone · help — this line")
 
 
-def answer(line: str, arb: Any, now: float, out: Outbox) -> str:
-    """One typed line, done on the arbiter's loop: the host's one answer, in words."""
+def answer(line: str, arb: Any, now: float, out: Outbox,
+           level: int = handover.DEFAULT_LEVEL) -> str:
+    """One typed line, done on the arbiter's loop: the host's one answer, in words.
+    ``level``: what ``remove NAME bot`` hands the seat to when it names none."""
     word, _, rest = line.strip().partition(" ")
     word, rest = word.lower(), rest.strip()
     if not word:
@@ -41,7 +43,13 @@ def answer(line: str, arb: Any, now: float, out: Outbox) -> str:
             evening.resume(arb, HOST, now, out)
             return f"the table runs again (it stood {clock(still)})"
         if word == "remove":
+            rest, bot = bot_words(rest, level)
             index = seat_named(arb, rest)
+            if bot is not None:
+                name = arb.seats[index].name
+                new = evening.remove(arb, HOST, index, now, out, bot=bot)
+                return f"{name}'s seat is handed to a bot, level {bot}: it plays on as {new} " \
+                       "(until it connects, the seat is away)"
             name = arb.seats[index].name
             evening.remove(arb, HOST, index, now, out)
             return f"{name} is removed: the seat is given up for good; its cards stay where " \
@@ -51,6 +59,20 @@ def answer(line: str, arb: Any, now: float, out: Outbox) -> str:
     except (ProtocolError, LookupError) as err:
         return getattr(err, "reason", None) or str(err).strip("'\"")
     return f"there is no command {word!r} here; type help"
+
+
+def bot_words(rest: str, level: int) -> tuple[str, int | None]:
+    """``remove``'s words after it: the seat's name, and the level of the bot to hand it to
+    ("Bob bot 3"; "Bob bot": ``level``), or None for a plain removal."""
+    words = rest.split()
+    if len(words) >= 3 and words[-2].lower() == "bot" and words[-1].lstrip("-").isdigit():
+        return " ".join(words[:-2]), int(words[-1])
+    if len(words) >= 2 and words[-1].lower() == "bot":
+        return " ".join(words[:-1]), level
+    if len(words) >= 2 and words[-2].lower() == "bot":
+        raise LookupError(f"a bot's level is a whole number from {handover.LOWEST} to "
+                          f"{handover.HIGHEST}, not {words[-1]!r}")
+    return rest, None
 
 
 def seat_named(arb: Any, name: str) -> int:
@@ -86,8 +108,8 @@ class Desk:
     arbiter's loop (``call``: the server's ``asks.put``), printing its answer to ``out``."""
 
     def __init__(self, call: Callable[[Callable[[Any, float, Outbox], str]], str],
-                 lines: TextIO, out: TextIO):
-        self.call, self.lines, self.out = call, lines, out
+                 lines: TextIO, out: TextIO, level: int = handover.DEFAULT_LEVEL):
+        self.call, self.lines, self.out, self.level = call, lines, out, level
         self.thread = threading.Thread(target=self._run, name="host desk", daemon=True)
 
     def start(self) -> "Desk":
@@ -100,6 +122,7 @@ class Desk:
         for line in self.lines:
             if not line.strip():
                 continue
-            said = self.call(lambda arb, now, out, line=line: answer(line, arb, now, out))
+            said = self.call(lambda arb, now, out, line=line: answer(line, arb, now, out,
+                                                                     self.level))
             self.out.write(f"lan-demon: {said}\n")  # one write: the log's thread prints too
             self.out.flush()

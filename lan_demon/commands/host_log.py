@@ -32,6 +32,7 @@ class Look:
     removed: frozenset[str] = frozenset()  # seats the host or the captain gave up
     removed_by_host: frozenset[str] = frozenset()  # those the host gave up
     away: dict[str, int] = field(default_factory=dict)  # name -> whole minutes away
+    handed: frozenset[Any] = frozenset()  # seats handed to a bot (net/handover.HandedOver)
 
 
 def look(arb: Any) -> Look:
@@ -47,7 +48,8 @@ def look(arb: Any) -> Look:
     now = getattr(arb, "now", 0.0)
     away = {s.name: int((TOKEN_LIFE - kept) // 60) for s in arb.seats
             if (kept := evening.kept(arb, s, now)) is not None}
-    return Look(seats, arb.phase, name, rounds, waiting, paused, removed, by_host, away)
+    handed = frozenset(getattr(arb, "handed", {}).values())
+    return Look(seats, arb.phase, name, rounds, waiting, paused, removed, by_host, away, handed)
 
 
 def news(before: Look, now: Look, arb: Any) -> list[str]:
@@ -67,6 +69,9 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
                      "(type resume here to go on)")
     elif before.paused and not now.paused and arb.resumed_by != "the host":
         lines.append(f"{arb.resumed_by} resumed the table: it runs again")
+    for was in sorted(now.handed - before.handed, key=lambda h: h.new_name):
+        if was.by_name != "the host":  # (the host's own window answered it already)
+            lines.append(was.words())
     for name in sorted(now.removed - before.removed - now.removed_by_host):
         lines.append(f"{name} is removed from the table for good (its cards stay and score)")
     for name, minutes in now.away.items():  # the away time, out loud, once a minute
@@ -81,9 +86,12 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
 
 def _seat_news(before: Look, now: Look, arb: Any) -> list[str]:
     lines = []
+    handed = now.handed - before.handed  # (a seat renamed as a bot took it: said in news)
     for name, (bot, status) in now.seats.items():
         was = before.seats.get(name)
         who = _who(name, bot)
+        if was is None and any(h.new_name == name for h in handed):
+            continue
         if was is None:  # (by its seat: two may sit down between two looks)
             lines.append(f"{who} took seat {list(now.seats).index(name) + 1}"
                          f"{_of(arb)}")
@@ -91,6 +99,8 @@ def _seat_news(before: Look, now: Look, arb: Any) -> list[str]:
             lines.append({"away": f"{who} is away (the seat is kept)", "here": f"{who} is back",
                           "left": f"{who} left the match"}.get(status, f"{who}: {status}"))
     for name in before.seats.keys() - now.seats.keys():
+        if any(h.name == name for h in handed):
+            continue
         lines.append(f"{_who(name, before.seats[name][0])} left ({len(now.seats)} at the "
                      f"table{_of(arb)})")
     return lines

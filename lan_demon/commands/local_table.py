@@ -17,6 +17,7 @@ from lan_demon.bots.levels import HIGHEST, LOWEST, Choice, bot_name
 from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.runner import NetBot, leave_and_close, run_pool, seat_bot
 from lan_demon.games import GameError
+from lan_demon.net.handover import Handover
 from lan_demon.net.settings import LAG_CAP_MS, Settings, dealing_of
 from lan_demon.net.server import ArbiterServer
 
@@ -43,6 +44,7 @@ class TableBots:
     mark: bool = False
     thread: threading.Thread | None = None
     bots: list[NetBot] = field(default_factory=list)
+    handed: list[threading.Thread] = field(default_factory=list)  # bots for seats handed over
 
     def __post_init__(self) -> None:
         self.stop = threading.Event()
@@ -89,6 +91,35 @@ class TableBots:
             for bot in bots:
                 leave_and_close(bot.client)
 
+    def take_over(self, handover: Handover) -> None:
+        """A seat handed over to a bot (PROTOCOL.md §24): a bot of the handover's level takes
+        it by its token, in a thread of its own — called from the arbiter's loop, so it returns
+        at once (the bot's hello is answered by that loop). Its level is fixed: the lobby's
+        ``v`` does not change it."""
+        thread = threading.Thread(target=self._run_handed, args=(handover,),
+                                  name=f"bot for seat {handover.seat + 1}", daemon=True)
+        self.handed.append(thread)
+        thread.start()
+
+    def _run_handed(self, handover: Handover) -> None:
+        choice = Choice(handover.level)
+        bot = None
+        try:
+            bot = seat_bot(self.address, "bot",
+                           lambda client: make_strategy(client.game.id,
+                                                        choice.strategy_for(client.game.id)),
+                           seed=f"{self.seed}:seat{handover.seat}", context=self.context,
+                           server_key=self.server_key, code=self.code, token=handover.token)
+            bot.set_speed(choice.pace_for(bot.client.game.id))
+            run_pool([bot], until=self.stop.is_set, timeout=24 * 3600)
+        except (GameError, zmq.ZMQError) as err:  # the table went away, or refused: one line
+            if not self.stop.is_set():
+                print(f"lan-demon: the bot for seat {handover.seat + 1} stopped: {err}",
+                      file=sys.stderr, flush=True)
+        finally:
+            if bot is not None:
+                leave_and_close(bot.client)
+
     def set_choice(self, choice: Choice) -> None:
         """Every bot plays ``choice`` from its next action on: a NetBot reads its profile and
         its strategy afresh at each decision (the lobby changes it before the match)."""
@@ -106,8 +137,21 @@ class TableBots:
 
     def close(self) -> None:
         self.stop.set()
-        if self.thread is not None:
-            self.thread.join(timeout=10)
+        for thread in [self.thread, *self.handed]:
+            if thread is not None:
+                thread.join(timeout=10)
+
+
+def table_bots(server: Any, seed: str, keys: Any, code: str | None, level: int) -> Any:
+    """A :class:`~lan_demon.commands.local_table.TableBots` at ``server``, which starts the
+    bots of the seats handed over there (a fresh host's and a resumed one's); ``level`` is
+    also what the host's ``remove NAME bot`` hands a seat to when it names no level."""
+    bots = TableBots(f"tcp://127.0.0.1:{server.port}", seed, Choice(level),
+                     server_key=keys.public.decode() if keys is not None else None,
+                     code=code, mark=True)
+    server.asks.take_handovers(server.arbiter, bots.take_over)
+    server.asks.bot_level = level
+    return bots
 
 
 @dataclass
@@ -183,4 +227,6 @@ def start_local_table(game: str, seed: int | str | None, rounds: int | None = No
     server = ArbiterServer(settings, port=0, context=context).start()
     bots_seed = seed if seed is not None else secrets.token_hex(8)
     choice = Choice(level, strategy, speed)
-    return LocalTable(server, TableBots(server.address, bots_seed, choice, context))
+    bots = TableBots(server.address, bots_seed, choice, context)
+    server.asks.take_handovers(server.arbiter, bots.take_over)  # a seat handed to a bot (§24)
+    return LocalTable(server, bots)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from secrets import token_hex
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +90,16 @@ def resume_host(args: argparse.Namespace, web: Any = None) -> int:
         name = secrets.name if secrets and secrets.lan else None
         if web is not None:  # the page serves where the table serves
             web = dataclasses.replace(web, lan=bool(secrets and secrets.lan))
-        return serve_table(server, lan, name, settings.game, keys, code, info, args.json,
-                           web=web)
+        # Seats handed to a bot before the stop are away (no bot is restarted: docs/hosting.md);
+        # a seat handed over from here on gets its bot.
+        from lan_demon.bots.levels import DEFAULT_LEVEL
+        from lan_demon.commands.local_table import table_bots
+        bots = table_bots(server, f"resumed:{token_hex(8)}", keys, code, DEFAULT_LEVEL)
+        try:
+            return serve_table(server, lan, name, settings.game, keys, code, info, args.json,
+                               web=web)
+        finally:
+            bots.close()
     finally:
         held.release()
 

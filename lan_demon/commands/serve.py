@@ -106,7 +106,7 @@ def _serve_host(server: Any, as_json: bool) -> int:
     if sys.stdin is not None and sys.stdin.isatty() and not as_json:
         # The person hosting runs the evening from this window (issue 29): pause, remove …
         from lan_demon.commands.host_desk import Desk
-        Desk(server.asks.put, sys.stdin, sys.stdout).start()
+        Desk(server.asks.put, sys.stdin, sys.stdout, level=server.asks.bot_level).start()
     try:
         result = server.serve()
     except KeyboardInterrupt:

@@ -1,6 +1,8 @@
 """What another thread asks of the arbiter — the host's typed commands (``pause``, ``remove
 NAME``: commands/host_desk.py) — run by the server's loop between two wake-ups, so nothing it
-does races a move, and answered to the thread that asked."""
+does races a move, and answered to the thread that asked; and, the other way, the seats the
+arbiter has handed to a bot (§24), passed on to the host's bots (:meth:`Asks.take_handovers`)
+on the same loop."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from concurrent.futures import Future, TimeoutError as Late
 from typing import Any, Callable
 
 from lan_demon.net.guard import log_internal
+from lan_demon.net.handover import DEFAULT_LEVEL, Handover, pass_on
 from lan_demon.net.outbox import Outbox
 
 Ask = Callable[[Any, float, Outbox], str]  # (arbiter, now, out) -> the answer, in words
@@ -17,6 +20,13 @@ Ask = Callable[[Any, float, Outbox], str]  # (arbiter, now, out) -> the answer, 
 class Asks:
     def __init__(self) -> None:
         self._waiting: deque[tuple[Ask, Future]] = deque()
+        self.bots: Callable[[Handover], None] | None = None  # take_handovers
+        self.bot_level = DEFAULT_LEVEL  # the host's "remove NAME bot" with no level
+
+    def take_handovers(self, arbiter: Any, start: Callable[[Handover], None]) -> None:
+        """Seats handed to a bot are started by ``start(handover)``, called from the loop (it
+        must return at once); until a table has a taker, its arbiter refuses handovers."""
+        self.bots, arbiter.takes_bots = start, True
 
     def put(self, ask: Ask, wait: float = 5.0) -> str:
         """From any thread: ``ask``'s answer once the loop has run it (at most ``wait`` s)."""
@@ -40,3 +50,4 @@ class Asks:
                 said = f"that failed ({type(err).__name__}, logged); the table goes on"
             send(out)
             done.set_result(said)
+        pass_on(arbiter, self.bots)

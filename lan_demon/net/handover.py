@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Callable
 
 from lan_demon.net.codec import ProtocolError
+from lan_demon.net.guard import log_internal
 from lan_demon.net.names import level_name, unique_name
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Seat, presence, standing
@@ -54,6 +56,12 @@ class HandedOver:
     name: str  # the person's name, as it was
     by_name: str  # who handed it over ("the host", "Ann")
     new_name: str  # the bot's ("Bob L3")
+    level: int
+
+    def words(self) -> str:
+        """"Ann handed Bob's seat to a bot, level 3: Bob L3" (the host's log)."""
+        by = self.by_name[:1].upper() + self.by_name[1:]
+        return f"{by} handed {self.name}'s seat to a bot, level {self.level}: {self.new_name}"
 
 
 def check(arb, by: int, target: Seat, level: int) -> None:
@@ -81,7 +89,7 @@ def hand_over(arb, by: int, by_name: str, target: Seat, level: int, now: float,
     old_name, old_token = target.name, target.token
     name = unique_name(level_name(old_name, level),
                        [s.name for s in arb.seats if s is not target])
-    arb.handed[old_token] = HandedOver(old_name, by_name, name)
+    arb.handed[old_token] = HandedOver(old_name, by_name, name, level)
     target.token, target.key, target.bot, target.name = secrets.token_hex(8), None, True, name
     arb.keep_secret("keep_token", target.token)  # before the record: by its ordinal (§19)
     arb.record("remove", seat=target.index, by=by, at=now, bot=level, name=name)
@@ -101,3 +109,16 @@ def take(arb) -> list[Handover]:
     """The handovers queued since last asked (the serving loop's, for the table's bots)."""
     taken, arb.handovers[:] = list(arb.handovers), []
     return taken
+
+
+def pass_on(arb, start: Callable[[Handover], None] | None) -> None:
+    """On the serving loop: each handover queued is handed to ``start`` (the table's bots,
+    net/asks.Asks.take_handovers). One that fails to start is logged; its seat stays away and
+    stand-ins play for it, and the table goes on."""
+    if start is None or not arb.handovers:
+        return
+    for queued in take(arb):
+        try:
+            start(queued)
+        except Exception as err:  # a bug there must never take the table down
+            log_internal("starting a bot for a seat handed over", err)

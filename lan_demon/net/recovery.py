@@ -266,7 +266,8 @@ class _Restorer:
             token = self.tokens[ordinal] if ordinal < len(self.tokens) else None
             by_name = name_of(self.arbiter, by) if by == HOST or \
                 0 <= by < len(self.arbiter.seats) else "the host"
-            self.arbiter.handed[seat.token] = HandedOver(seat.name, by_name, record["name"])
+            self.arbiter.handed[seat.token] = HandedOver(seat.name, by_name, record["name"],
+                                                         record["bot"])
             seat.token, seat.key = token or token_hex(8), None
             seat.bot, seat.name, seat.stepped_out = True, record["name"], True
             return

@@ -115,9 +115,11 @@ class TableCopy(DealDuties):
         """The captain (or whoever paused) starts the table again (§24)."""
         self._send(make("resume", id=next(self._ids)))
 
-    def remove(self, seat: int) -> None:
-        """The captain gives ``seat`` up for good (§24)."""
-        self._send(make("remove", id=next(self._ids), seat=seat))
+    def remove(self, seat: int, bot: int | None = None) -> None:
+        """The captain gives ``seat`` up for good, or with ``bot`` hands it to a bot of that
+        level (§24)."""
+        extra = {} if bot is None else {"bot": bot}
+        self._send(make("remove", id=next(self._ids), seat=seat, **extra))
 
     def ready(self) -> None:
         raise NotImplementedError  # the client's: say ready (after our commitment, §22)
@@ -325,10 +327,15 @@ class TableCopy(DealDuties):
         self.notices.append(Notice("resume", data=update))
 
     def _k_removed(self, update: dict[str, Any], private: Any) -> None:
+        """A seat given up for good — or, with ``bot``, handed to a bot: then it plays on,
+        renamed ``new_name`` and marked a bot, and is away until the bot connects."""
         seats = self.table.get("seats", [])
         if update["seat"] < len(seats):
-            seats[update["seat"]]["removed"] = True
-        self.kept_until.pop(update["seat"], None)
+            if update.get("bot") is not None:
+                seats[update["seat"]].update(name=update.get("new_name"), bot=True)
+            else:
+                seats[update["seat"]]["removed"] = True
+                self.kept_until.pop(update["seat"], None)
         self.notices.append(Notice("removed", data=update))
 
     def kept(self, seat: int) -> float | None:

@@ -60,7 +60,8 @@ def act(seat: Any, do: Any, args: dict[str, Any]) -> Any:
     if do in ("pause", "resume"):  # the evening (§24): the captain's
         return evening.pause(seat) if do == "pause" else evening.resume(seat)
     if do == "remove":
-        return evening.remove(seat, args.get("seat"), sure=args.get("sure") is True)
+        return evening.remove(seat, args.get("seat"), sure=args.get("sure") is True,
+                              bot=args.get("bot"))
     if seat.phase != "playing":
         return seat.refuse("no round is being played now")
     if evening.paused(seat):  # nothing moves (the arbiter would refuse it 'paused')

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from lan_demon.net.evening import PAUSE_LIMIT
+from lan_demon.net.handover import DEFAULT_LEVEL as BOT_LEVEL, HIGHEST, LOWEST
+from lan_demon.net.names import level_name
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.seat.events import Evening
 from lan_demon.seat.outcomes import Question
@@ -114,16 +116,23 @@ def notice_words(seat: Any, kind: str, data: dict[str, Any]) -> str:
                f"{clock(data.get('paused', 0))}: play on"
     by = "you" if data.get("by") == me else data.get("by_name", "the host")
     if data.get("seat") == me:
-        return removed_text(by)
+        return removed_text(by, data)
+    if data.get("bot") is not None:
+        return f"{by[:1].upper() + by[1:]} handed {data.get('name')}'s seat to a bot, level " \
+               f"{data['bot']}: it plays on as {data.get('new_name')}"
     return f"{by[:1].upper() + by[1:]} removed {data.get('name')} from the table: their cards " \
            "stay and score, and they cannot come back"
 
 
-def removed_text(by: str) -> str:
-    """What the removed player's own screen says, now and if they come back."""
+def removed_text(by: str, data: dict[str, Any] | None = None) -> str:
+    """What the removed player's own screen says, now and if they come back; ``data`` the
+    ``removed`` update (with ``bot``: the seat was handed to a bot)."""
+    watch = "You may watch: join again with --spectate (on the page: Watch)"
+    if data and data.get("bot") is not None:
+        return f"{by[:1].upper() + by[1:]} handed your seat to a bot, level {data['bot']}: it " \
+               f"plays on as {data.get('new_name')}, and the score stays the seat's. {watch}"
     return f"{by[:1].upper() + by[1:]} removed you from the table: the match goes on without " \
-           "your seat, and your score so far stays in it. You may watch: join again with " \
-           "--spectate (on the page: Watch)"
+           f"your seat, and your score so far stays in it. {watch}"
 
 
 def heard(seat: Any, kind: str, data: dict[str, Any]) -> list[Any]:
@@ -174,17 +183,25 @@ def toggle(seat: Any) -> Any:
     return resume(seat) if paused(seat) is not None else pause(seat)
 
 
-def remove(seat: Any, index: Any, sure: bool = False) -> Any:
-    """Remove seat ``index`` — the captain only; asked first (it cannot be undone)."""
+def remove(seat: Any, index: Any, sure: bool = False, bot: Any = None) -> Any:
+    """Remove seat ``index`` — the captain only; asked first (it cannot be undone). ``bot``: a
+    level, to hand the seat to a bot of it instead (net/handover.py)."""
     if not seat.captain or seat.spectator:
         return seat.refuse("only the captain (or the host) removes a seat")
     if isinstance(index, bool) or not isinstance(index, int) or \
             not 0 <= index < len(seat.seats) or index == seat.client.seat:
         return seat.refuse("remove which seat? one of the others at the table")
+    if bot is not None and (isinstance(bot, bool) or not isinstance(bot, int) or
+                            not LOWEST <= bot <= HIGHEST):
+        return seat.refuse(f"a bot's level is a whole number from {LOWEST} to {HIGHEST}")
     if not sure:
         seat.confirm = f"remove:{index}"
         return None
     seat.confirm = None
+    if bot is not None:
+        seat.client.remove(index, bot=bot)
+        seat.say(f"handing {seat.name(index)}'s seat to a bot, level {bot}…")
+        return None
     seat.client.remove(index)
     seat.say(f"removing {seat.name(index)}…")
     return None
@@ -197,9 +214,18 @@ def question(seat: Any) -> Question | None:
     index = int(seat.confirm.split(":")[1])
     kept = seat.client.kept(index)
     away = f", away {clock(TOKEN_LIFE - kept)}" if kept is not None else ""
-    return Question(f"Remove {seat.name(index)}{away}? Their cards stay and score; they cannot "
-                    "come back to this match", {"do": "remove", "seat": index, "sure": True},
-                    {"do": "dismiss"}, "Remove", "Keep")
+    name = seat.name(index)
+    if seat.seats[index].get("bot"):  # (a bot's seat is not handed to another bot)
+        return Question(f"Remove {name}{away}? Their cards stay and score; they cannot come "
+                        "back to this match", {"do": "remove", "seat": index, "sure": True},
+                        {"do": "dismiss"}, "Remove", "Keep")
+    return Question(f"Remove {name}{away}, or let a bot play on for them? Removed, their "
+                    f"cards stay and score; a bot plays on as {level_name(name, BOT_LEVEL)}. "
+                    "Either way they cannot come back to this match",
+                    {"do": "remove", "seat": index, "sure": True}, {"do": "dismiss"},
+                    "Remove", "Keep",
+                    {"do": "remove", "seat": index, "sure": True, "bot": BOT_LEVEL},
+                    f"A bot plays on (level {BOT_LEVEL})")
 
 
 def acts(seat: Any) -> list[dict[str, Any]]:

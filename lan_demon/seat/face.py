@@ -58,13 +58,16 @@ def face(seat: Any) -> dict[str, Any]:
         "alarms": list(seat.alarms),
         "paused": evening.pause_words(seat),  # §24: who paused, who resumes
         "away": evening.away_lines(seat),  # "Bob away 1:23 — seat kept 3:37 more"
-        "removed": evening.removed_text(seat.removed_by.get("by_name", "the host"))
+        "removed": evening.removed_text(seat.removed_by.get("by_name", "the host"),
+                                        seat.removed_by)
         if seat.removed_by else None,
         "notes": [text for _, text in seat.deal_notes],
         "deal": deal_check(seat),
         "question": None if question is None else {
             "words": question.words, "yes": question.yes, "no": question.no,
-            "yes_label": question.yes_label, "no_label": question.no_label},
+            "yes_label": question.yes_label, "no_label": question.no_label,
+            **({"other": question.other, "other_label": question.other_label}
+               if question.other is not None else {})},
         "countdown": seat.countdown(),
         "waiting_for": [] if phase not in ("lobby", "between") else waiting_for(seat),
         "state": "gone" if gone else "reconnecting" if seat.reconnecting else

@@ -46,10 +46,13 @@ Outcome = Sent | Refusal | None
 
 @dataclass(frozen=True)
 class Question:
-    """A question waiting for its answer: ``words`` without any key; the yes and no acts."""
+    """A question waiting for its answer: ``words`` without any key; the yes and no acts, and
+    perhaps a third answer (``other``: the captain's "a bot plays the seat on", §24)."""
 
     words: str
     yes: dict[str, Any]
     no: dict[str, Any]
     yes_label: str
     no_label: str
+    other: dict[str, Any] | None = None
+    other_label: str = ""

@@ -57,7 +57,10 @@ def key_hints(facts: TableFacts) -> list[str]:
         return ["Enter or y starts anyway" if facts.not_ready() else "Enter starts",
                 "Esc waits"]
     if (facts.confirm or "").startswith("remove:"):
-        return ["y removes", "any other key keeps them"]
+        question = facts.question()
+        bot = [f"b a bot plays on at level {question.other['bot']}"] \
+            if question is not None and question.other else []
+        return ["y removes", *bot, "any other key keeps them"]
     if facts.spectator:
         return ["watching"]
     if facts.reconnecting or facts.gone:

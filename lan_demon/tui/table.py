@@ -222,6 +222,9 @@ class Controller(TableFacts):
             self.start_anyway()
         elif (self.confirm or "").startswith("remove:") and key in ("enter", "y"):
             evening.remove(self, int(self.confirm[7:]), sure=True)
+        elif (self.confirm or "").startswith("remove:") and key == "b" and \
+                (question := evening.question(self)) is not None and question.other:
+            evening.remove(self, int(self.confirm[7:]), sure=True, bot=question.other["bot"])
         else:
             self.dismiss()
 
@@ -288,7 +291,8 @@ class Controller(TableFacts):
         if self.confirm == "leave":
             keys = "y leaves, any other key stays"
         elif self.confirm.startswith("remove:"):
-            keys = "y removes, any other key keeps them"
+            keys = "y removes, b a bot plays on, any other key keeps them" \
+                if question.other else "y removes, any other key keeps them"
         elif self.not_ready():
             keys = "Enter again or y starts anyway, Esc waits"
         else:  # they said ready while the question was up
@@ -305,7 +309,8 @@ class Controller(TableFacts):
         phase = self.phase
         if self.gone and self.removed_by:
             return line(("class:warn", " You were removed")) + wrap(
-                evening.removed_text(self.removed_by.get("by_name", "the host")) +
+                evening.removed_text(self.removed_by.get("by_name", "the host"),
+                                     self.removed_by) +
                 " — q leaves", width)
         if self.gone:
             return line(("class:warn", " This table is gone")) + wrap(

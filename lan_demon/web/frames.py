@@ -65,7 +65,7 @@ Frame = Join | Act | Key | Leave
 
 #: Arguments an intent may carry, by name, with their type: str (a short code), int or bool.
 ARGS: dict[str, type] = {"from": str, "to": str, "slot": int, "card": str, "sure": bool,
-                         "seat": int}  # (seat: the captain's remove, §24)
+                         "seat": int, "bot": int}  # (the captain's remove, its bot, §24)
 
 
 def read_frame(text: Any) -> Frame:

@@ -445,6 +445,7 @@ const Table = (() => {
       box = h("div", {class: "dialog", role: "dialog"}, h("p", {}, q.words),
               h("div", {class: "row"},
                 q.yes ? button(q.yes_label || q.yes.label || "Yes", () => act(q.yes), "yes") : null,
+                q.other ? button(q.other_label, () => act(q.other), "yes") : null,
                 q.no ? button(q.no_label || q.no.label || "No", () => act(q.no), "quiet") : null));
     }
     return box ? h("div", {class: "veil"}, box) : null;
