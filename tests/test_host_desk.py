@@ -118,3 +118,34 @@ def test_a_line_typed_reaches_a_serving_arbiter_and_is_answered_from_its_loop(co
         server.stop()
     assert server.asks.put(lambda arb, now, out: "late", wait=0.2).startswith(
         "the table did not answer")
+
+
+def test_the_host_hands_a_seat_to_a_bot_by_name_at_a_level_or_the_tables_own():
+    """§24: ``remove NAME bot [LEVEL]``; a level 0 or 11, or a word for a level, is answered and
+    changes nothing; without a level the table's (the desk's ``level``)."""
+    t = race_table()
+    t.arbiter.takes_bots = True
+    before = t.arbiter.durable()
+    for line in ("remove Bob bot 0", "remove Bob bot 11", "remove Bob bot three"):
+        said = typed(t, line)
+        assert "from 1 to 10" in said and t.arbiter.durable() == before, (line, said)
+    assert "remove NAME bot [LEVEL]" in typed(t, "help")
+    out = Outbox()
+    said = answer("remove bob bot", t.arbiter, t.now, out, level=7)
+    assert said.startswith("Bob's seat is handed to a bot, level 7: it plays on as Bob L7")
+    assert t.arbiter.seats[1].name == "Bob L7" and t.arbiter.handovers[0].level == 7
+    assert "bot already" in typed(t, "remove Bob L7 bot 3")
+
+
+def test_the_hosts_log_says_who_handed_whose_seat_to_a_bot():
+    t = race_table()
+    t.arbiter.takes_bots = True
+    out = io.StringIO()
+    log = HostLog(out, since=t.arbiter)
+    t.send(b"A", "remove", seat=1, bot=3)
+    log(t.arbiter)
+    assert out.getvalue().splitlines() == [
+        "lan-demon: Ann handed Bob's seat to a bot, level 3: Bob L3"]
+    t.send(b"BOT", "hello", name="x", role="player", bot=True, token=t.arbiter.seats[1].token)
+    log(t.arbiter)
+    assert out.getvalue().splitlines()[-1] == "lan-demon: Bob L3 (bot) is back"
