@@ -119,10 +119,18 @@ def test_a_seat_handed_to_a_bot_is_said_on_every_screen_and_to_its_player():
     assert face(mine)["removed"].startswith("Tess handed your seat to a bot, level 3: it plays "
                                             "on as Bob L3")
     cy_client = playing(2)
+    cy_client.table["seats"][1].update(name="Bob L3", bot=True)  # (as the real copy does)
     cy_client.notices.append(Notice("removed", data=handed))
     cy = Seat(cy_client, clock=cy_client.clock)
     cy.pump()
     assert cy.line.words == "Tess handed Bob's seat to a bot, level 3: it plays on as Bob L3"
+    cy_client.notices += [Notice("presence", data={"seat": 1, "status": "away"}),
+                          Notice("presence", data={"seat": 1, "status": "here"})]
+    cy.pump()  # (the bot sitting down does not cover the handover with "Bob L3 is back")
+    assert cy.line.words == "Tess handed Bob's seat to a bot, level 3: it plays on as Bob L3"
+    cy_client.notices.append(Notice("presence", data={"seat": 1, "status": "away"}))
+    cy.pump()  # (but the bot's own going away later is said)
+    assert cy.line.words.startswith("Bob L3 stepped away")
 
 
 def test_a_removed_player_is_told_who_removed_them_and_how_to_watch():

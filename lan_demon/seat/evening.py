@@ -140,6 +140,8 @@ def heard(seat: Any, kind: str, data: dict[str, Any]) -> list[Any]:
     (a removal of our own seat kept for the screens to say; a question about it dropped)."""
     if kind == "removed" and data.get("seat") == seat.client.seat:
         seat.removed_by = data
+    elif kind == "removed" and data.get("bot") is not None:
+        _handed(seat).add(data.get("seat"))
     if seat.confirm == f"remove:{data.get('seat')}":
         seat.confirm = None
     text = seat.say(notice_words(seat, kind, data), read=True).words
@@ -155,6 +157,27 @@ def kept_seat(seat: Any, question: str | None) -> None:
 def gone(seat: Any, index: int) -> bool:
     """Seat ``index`` was removed (its presence "left" says nothing the removal did not)."""
     return 0 <= index < len(seat.seats) and bool(seat.seats[index].get("removed"))
+
+
+def unsaid(seat: Any, index: int, status: Any) -> bool:
+    """A presence not worth a line: of a seat removed, or the "away" then "here" of a seat just
+    handed to a bot — "Bob L3 is back" would cover "Ann handed Bob's seat to a bot" at once,
+    and says less."""
+    if gone(seat, index):
+        return True
+    handed = _handed(seat)
+    if index in handed and status in ("away", "here"):
+        if status == "here":
+            handed.discard(index)
+        return True
+    return False
+
+
+def _handed(seat: Any) -> set[int]:
+    """The seats handed to a bot whose bot has not sat down yet, as this seat heard it."""
+    if not hasattr(seat, "handed_quiet"):
+        seat.handed_quiet = set()
+    return seat.handed_quiet
 
 
 # --- intents (the page's acts and the terminal's keys) -------------------------------------------

@@ -286,7 +286,8 @@ class Seat(SeatFacts):
             return []
         who, status = self.name(seat, as_was=data), data.get("status")
         text = presence_words(who, status, SEAT_KEPT_MINUTES)
-        if not text or (status == "here" and self.phase == "lobby") or evening.gone(self, seat):
+        if not text or (status == "here" and self.phase == "lobby") or \
+                evening.unsaid(self, seat, status):
             return []
         self.say(text, read=True)
         return [ev.Presence(text, None, seat, who, str(status))]
