@@ -181,11 +181,12 @@ def test_verify_accepts_a_handover_and_finds_one_out_of_range_or_twice(tmp_path)
 
 
 @pytest.mark.timeout(60)
-def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch):
+def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, tmp_path):
     """Over loopback: Ann (the captain, her moves chosen by a greedy strategy) and Bob sit at a
     real arbiter whose host runs bots (commands/local_table.table_bots, as ``host`` and
     ``play`` do); Ann hands Bob's seat to a level-6 bot, which takes it by its new token and
-    plays it — cards move from seat 1 — until the round ends; every screen names it Bob L6."""
+    plays it — cards move from seat 1 — until the round ends; every screen names it Bob L6, so
+    does the result, and ``verify`` passes the journal."""
     import random
     from dataclasses import replace
 
@@ -200,7 +201,7 @@ def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch):
     from test_levels import until
     monkeypatch.setitem(levels.LEVELS, 6, replace(levels.LEVELS[6], pace=PROFILES["flat-out"]))
     server = ArbiterServer(settings("racing-demon", players=2, rounds=1, seed=3, countdown=0),
-                           port=0).start()
+                           port=0, journal=str(tmp_path / "j")).start()
     bots = table_bots(server, "t", None, None, 2)
     ann = BotClient(server.address, name="Ann")  # a person: not bot=True
     bob = Client(server.address, name="Bob")
@@ -231,8 +232,25 @@ def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch):
         # (an absent seat's RD-13 vote is said by the arbiter: only the bot turns and plays)
         assert {"play", "turn"} <= set(played), played
         assert len(bots.handed) == 1
+        until(lambda: server.arbiter.result is not None, what="the match's result")
+        assert server.arbiter.result["players"] == ["Ann", "Bob L6"]
+        assert set(server.arbiter.result["totals"]) == {"Ann", "Bob L6"}
     finally:
         ann.close()
         bob.close()
         bots.close()
         server.stop()
+    verdict = verify(tmp_path / "j")
+    assert verdict.ok, verdict.line
+
+
+def test_the_result_names_the_seat_as_every_screen_does_and_verify_agrees(tmp_path):
+    """The match's result (host's final table, ``--json``, ``match_end``) names the seat
+    handed over by its new name, and a replay of the journal renames it at the same record."""
+    path = tmp_path / "j"
+    t = _handed(path)
+    assert t.arbiter.match.players == ["Ann", "Bob L4"]
+    assert t.arbiter.match.result_data()["players"] == ["Ann", "Bob L4"]
+    restored = restore(read_journal(path), 500.0, path).arbiter
+    assert restored.match.players == ["Ann", "Bob L4"]
+    assert restored.durable()["match"] == t.arbiter.durable()["match"]

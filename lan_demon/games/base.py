@@ -343,6 +343,12 @@ class Match:
     def winners(self) -> list[int]:
         return self.game.winners(self)
 
+    def rename(self, index: int, name: str) -> None:
+        """Seat ``index`` plays on under ``name`` (a seat handed to a bot, "Bob L3"): the
+        match's result names the side so, every round of it — the seat's score is one."""
+        self.players[index] = name
+        self.sides = self.game.sides(self.players)
+
     def result_data(self) -> dict[str, Any]:
         """The match as the JSON document of ``simulate --json`` and ``host --json``."""
         names = self.sides

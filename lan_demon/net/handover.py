@@ -91,6 +91,8 @@ def hand_over(arb, by: int, by_name: str, target: Seat, level: int, now: float,
                        [s.name for s in arb.seats if s is not target])
     arb.handed[old_token] = HandedOver(old_name, by_name, name, level)
     target.token, target.key, target.bot, target.name = secrets.token_hex(8), None, True, name
+    if arb.match is not None:  # the result names the seat as every screen does
+        arb.match.rename(target.index, name)
     arb.keep_secret("keep_token", target.token)  # before the record: by its ordinal (§19)
     arb.record("remove", seat=target.index, by=by, at=now, bot=level, name=name)
     arb._publish(out, "removed", seat=target.index, name=old_name, by=by, by_name=by_name,

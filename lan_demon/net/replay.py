@@ -82,6 +82,13 @@ class MatchFold:
                       dict(record.get("options") or {}), rounds_wanted=record.get("rounds"))
         self.replay = Replay(match)
 
+    def _remove(self, record: dict[str, Any]) -> None:
+        """A seat handed to a bot (``bot``) plays on renamed: the match's result names it so
+        (PROTOCOL.md §24), as the arbiter's did."""
+        if "bot" in record and self.replay is not None and \
+                0 <= record["seat"] < len(self.replay.match.players):
+            self.replay.match.rename(record["seat"], record["name"])
+
     def _need_match(self, what: str) -> Replay:
         if self.replay is None:
             self.fail(f"{what} before the match record")
