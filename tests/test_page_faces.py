@@ -249,6 +249,18 @@ def test_the_evening_is_drawn_and_its_buttons_are_the_faces_acts(driver: Any) ->
     tap(driver, "[data-do=resume]")
     assert sent(driver) == [{"t": "act", "do": "remove", "seat": 5},
                             {"t": "act", "do": "resume"}]
+    # The captain's question offers a third answer: a bot plays the seat on (§24, handover).
+    asked = {**face("demon_paused"), "question": {
+        "words": "Remove Finn, away 4:10, or let a bot play on for them? …",
+        "yes": {"do": "remove", "seat": 5, "sure": True}, "no": {"do": "dismiss"},
+        "yes_label": "Remove", "no_label": "Keep",
+        "other": {"do": "remove", "seat": 5, "sure": True, "bot": 2},
+        "other_label": "A bot plays on (level 2)"}}
+    load(driver, asked)
+    labels = [b.text for b in driver.find_elements("css selector", ".dialog button")]
+    assert labels == ["Remove", "A bot plays on (level 2)", "Keep"]
+    driver.find_elements("css selector", ".dialog button")[1].click()
+    assert sent(driver) == [{"t": "act", "do": "remove", "seat": 5, "sure": True, "bot": 2}]
 
 
 def test_rack_o_taps(driver: Any) -> None:
