@@ -182,3 +182,22 @@ def test_the_lobby_offers_no_pause_and_a_spectator_nothing():
     watcher = FakeClient(seat=None, role="spectator", table={"phase": "playing",
                                                              "seats": seats("Tess", "Bob")})
     assert not [a for a in face(Seat(watcher))["acts"] if a["do"] in ("pause", "remove")]
+
+
+def test_the_plain_table_offers_the_bot_answer_and_b_gives_it():
+    """The line-mode table (join --plain) says the captain's third answer and takes ``b`` (or
+    ``bot``) for it while the question waits; with no question, ``b`` is not an answer."""
+    import io
+
+    from lan_demon.tui.plain import PlainTable
+    client = playing(0)
+    client.kept_until = {1: client.clock() + 200}
+    out = io.StringIO()
+    table = PlainTable(client, out)
+    table.command("bot")
+    assert client.sent == []  # no question waits
+    table.act("remove", {"seat": 1})
+    table.tell_state()
+    assert "bot: A bot plays on (level 2)" in out.getvalue()
+    table.command("b")
+    assert client.sent == ["remove 1 bot 2"]

@@ -38,7 +38,8 @@ SOURCE_WORDS = {"pile": "the Pile", "waste": "the waste", "c1": "column 1", "c2"
 COMMANDS: dict[str, list[tuple[str, str]]] = {
     "": [("ready", "say you are ready (the lobby, between rounds)"),
          ("start", "the captain starts the match"),
-         ("yes / no", "answer the question asked"),
+         ("yes / no", "answer the question asked (bot: the captain's third answer to "
+                      "removing a seat — a bot plays it on)"),
          ("look", "say the whole table once"),
          ("help", "this list"),
          ("leave", "leave the table (asks first during a match)")],
@@ -147,7 +148,8 @@ class PlainTable(Seat):
             self.tell_once("deal", deal["words"] if deal else "")
         question = self.question()
         self.tell_once("question", "" if question is None else
-                       f"{question.words} — yes: {question.yes_label}, no: {question.no_label}")
+                       f"{question.words} — yes: {question.yes_label}, no: {question.no_label}"
+                       + (f", bot: {question.other_label}" if question.other else ""))
         if question is None:
             self.last.pop("question", None)
         if phase == "playing" and not self.spectator and not self.client.pending:
@@ -334,13 +336,14 @@ class PlainTable(Seat):
             return self.help()
         if head == "look":
             return self.look()
-        if question is not None and head in ("y", "n"):  # (else n is Rack-O's draw key)
-            head = "yes" if head == "y" else "no"
-        if head in ("yes", "no"):
+        answers = {} if question is None else {"y": "yes", "n": "no", **(
+            {"b": "bot"} if question.other else {})}  # (no question: n is Rack-O's draw key)
+        head = answers.get(head, head)
+        if head in ("yes", "no") or (head == "bot" and question is not None and question.other):
             if question is None:
                 self.refuse("there is no question to answer")
                 return None
-            intent = dict(question.yes if head == "yes" else question.no)
+            intent = dict({"yes": question.yes, "no": question.no}.get(head, question.other))
             act(self, intent.pop("do"), intent)
             return None
         intent = self.intent(head, rest)
