@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arbiter_harness import PLAY, Table, dealt_table, journaled_table, race_table
-from test_journal_audit import edited, first
+from test_journal_audit import fails, twice
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
 from lan_demon.net import evening
 from lan_demon.net.audit import verify
@@ -261,18 +261,10 @@ def test_verify_reads_pauses_and_removals_and_finds_a_move_made_while_paused(tmp
     def move_while_paused(records):
         records.append({"j": "move", "seq": 999, "round": 0, "seat": 0,
                         "move": {"t": "turn"}, "at": records[-1]["at"] + 1})
-    verdict = verify(edited(path, move_while_paused, rechain=True))
-    assert "FAIL" in verdict.line and "while the table was paused" in verdict.line
+    fails(path, move_while_paused, "while the table was paused")
 
-    def removed_twice(records):
-        records.insert(first(records, "remove") + 1, dict(records[first(records, "remove")]))
-    verdict = verify(edited(path, removed_twice, rechain=True))
-    assert "FAIL" in verdict.line and "removed a second time" in verdict.line
-
-    def resumed_twice(records):
-        records.insert(first(records, "resume") + 1, dict(records[first(records, "resume")]))
-    verdict = verify(edited(path, resumed_twice, rechain=True))
-    assert "FAIL" in verdict.line and "not paused" in verdict.line
+    fails(path, twice("remove"), "removed a second time")
+    fails(path, twice("resume"), "not paused")
 
 
 def test_clients_follow_a_pause_through_a_host_restart_and_count_an_away_seat(tmp_path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from arbiter_harness import Table, journaled_table, race_table
-from test_journal_audit import edited, first
+from test_journal_audit import fails, first, twice
 from lan_demon.net import evening, handover
 from lan_demon.net.audit import verify
 from lan_demon.net.evening import HOST
@@ -168,13 +168,8 @@ def test_verify_accepts_a_handover_and_finds_one_out_of_range_or_twice(tmp_path)
 
     def level_eleven(records):
         records[first(records, "remove")]["bot"] = 11
-    verdict = verify(edited(path, level_eleven, rechain=True))
-    assert "FAIL" in verdict.line and "level 11" in verdict.line
-
-    def twice(records):
-        records.insert(first(records, "remove") + 1, dict(records[first(records, "remove")]))
-    verdict = verify(edited(path, twice, rechain=True))
-    assert "FAIL" in verdict.line and "a second time" in verdict.line
+    fails(path, level_eleven, "level 11")
+    fails(path, twice("remove"), "handed to a bot a second time")
 
 
 # --- a real table -------------------------------------------------------------------------------

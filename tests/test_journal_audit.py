@@ -74,6 +74,20 @@ def first(records: list[dict[str, Any]], kind: str, nth: int = 0) -> int:
     return [i for i, r in enumerate(records) if r["j"] == kind][nth]
 
 
+def twice(kind: str) -> Callable[[list[dict[str, Any]]], None]:
+    """An edit: the first record of ``kind`` written again right after it (a replay)."""
+    def again(records: list[dict[str, Any]]) -> None:
+        records.insert(first(records, kind) + 1, dict(records[first(records, kind)]))
+    return again
+
+
+def fails(path: Path, change: Callable[[list[dict[str, Any]]], Any], words: str) -> None:
+    """``verify`` fails the journal at ``path`` edited by ``change`` (rechained, so only
+    what the records say is wrong), saying ``words``."""
+    verdict = verify(edited(path, change, rechain=True))
+    assert "FAIL" in verdict.line and words in verdict.line, verdict.line
+
+
 @pytest.fixture(scope="module")
 def demon(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A whole Racing Demon match (2 seats, 2 rounds, RD-13 table moves among its moves)."""
