@@ -27,7 +27,8 @@ class HostSecrets:
     """What makes a resumed host the *same* table and must not be in a journal that may be
     shared: the room code, the CURVE key pair (the clients hold its public half and would not
     talk to another), on the LAN the table's announced name; and what a resumed arbiter needs
-    and nobody else may have: the session tokens, by ``seat`` record ordinal (written by
+    and nobody else may have: the session tokens, by the ordinal of the records that give one
+    (``seat`` records, and a ``remove`` that handed a seat to a bot; written by
     :meth:`~lan_demon.net.journal.JournalWriter.keep_token`), and the host secret of the round
     in progress, ``{round, secret}`` (:func:`keep_round_secret`)."""
 

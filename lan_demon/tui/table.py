@@ -308,7 +308,9 @@ class Controller(TableFacts):
                 (captain if self.captain else []), self.screen.rules, width)
         phase = self.phase
         if self.gone and self.removed_by:
-            return line(("class:warn", " You were removed")) + wrap(
+            heading = " A bot plays your seat" if self.removed_by.get("bot") is not None \
+                else " You were removed"
+            return line(("class:warn", heading)) + wrap(
                 evening.removed_text(self.removed_by.get("by_name", "the host"),
                                      self.removed_by) +
                 " — q leaves", width)
