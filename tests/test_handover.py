@@ -176,12 +176,15 @@ def test_verify_accepts_a_handover_and_finds_one_out_of_range_or_twice(tmp_path)
 
 
 @pytest.mark.timeout(60)
-def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, tmp_path):
+@pytest.mark.parametrize("secure", [False, True])
+def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, tmp_path,
+                                                                  secure):
     """Over loopback: Ann (the captain, her moves chosen by a greedy strategy) and Bob sit at a
     real arbiter whose host runs bots (commands/local_table.table_bots, as ``host`` and
     ``play`` do); Ann hands Bob's seat to a level-6 bot, which takes it by its new token and
     plays it — cards move from seat 1 — until the round ends; every screen names it Bob L6, so
-    does the result, and ``verify`` passes the journal."""
+    does the result, and ``verify`` passes the journal. At a ``--secure`` table with a room
+    code the bot comes with its own CURVE key: the seat's key was forgotten, so it binds."""
     import random
     from dataclasses import replace
 
@@ -192,14 +195,17 @@ def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, 
     from lan_demon.bots.speed import PROFILES
     from lan_demon.commands.local_table import table_bots
     from lan_demon.net.client import Client
+    from lan_demon.net.security import new_keypair
     from lan_demon.net.server import ArbiterServer
     from test_levels import until
     monkeypatch.setitem(levels.LEVELS, 6, replace(levels.LEVELS[6], pace=PROFILES["flat-out"]))
+    keys, code = (new_keypair(), "ABCD2345") if secure else (None, None)
     server = ArbiterServer(settings("racing-demon", players=2, rounds=1, seed=3, countdown=0),
-                           port=0, journal=str(tmp_path / "j")).start()
-    bots = table_bots(server, "t", None, None, 2)
-    ann = BotClient(server.address, name="Ann")  # a person: not bot=True
-    bob = Client(server.address, name="Bob")
+                           port=0, journal=str(tmp_path / "j"), keys=keys, code=code).start()
+    bots = table_bots(server, "t", keys, code, 2)
+    guard = {"server_key": keys.public.decode(), "code": code} if secure else {}
+    ann = BotClient(server.address, name="Ann", **guard)  # a person: not bot=True
+    bob = Client(server.address, name="Bob", **guard)
     try:
         ann.connect(), bob.connect()
         ann.ready(), bob.ready()
@@ -209,6 +215,8 @@ def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, 
         player = NetBot(ann, make_strategy("racing-demon", "greedy"), random.Random(1),
                         PROFILES["flat-out"])
         player.on_notice = lambda n: moves.append(n.data) if n.kind == "move" else None
+        bob_key_before = server.arbiter.seats[1].key
+        assert (bob_key_before is not None) == secure
         ann.remove(1, bot=6)
         heard: list = []
         until(lambda: ann.poll(0.01) is not None and not heard.extend(bob.poll(0.01)) and
@@ -227,6 +235,8 @@ def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, 
         # (an absent seat's RD-13 vote is said by the arbiter: only the bot turns and plays)
         assert {"play", "turn"} <= set(played), played
         assert len(bots.handed) == 1
+        if secure:  # bound again: to the bot's key, not Bob's
+            assert seat.key is not None and seat.key != bob_key_before
         until(lambda: server.arbiter.result is not None, what="the match's result")
         assert server.arbiter.result["players"] == ["Ann", "Bob L6"]
         assert set(server.arbiter.result["totals"]) == {"Ann", "Bob L6"}
