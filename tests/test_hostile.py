@@ -130,7 +130,7 @@ VALID = {
               "lost": False},
     "pause": {"id": 1},
     "resume": {"id": 1},
-    "remove": {"id": 1, "seat": 1},
+    "remove": {"id": 1, "seat": 1, "bot": 3},
 }
 WRONG = {  # a value of every other kind, for each kind a field can have
     "int": ["7", 7.0, b"\x07", [7], {"n": 7}, True, math.nan],
