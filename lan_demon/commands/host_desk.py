@@ -1,5 +1,6 @@
 """What the person hosting types in the host's own window: ``pause``, ``resume``, ``remove
-NAME`` (``remove NAME bot [LEVEL]``: a bot plays the seat on), ``seats``, ``help`` — the host runs the evening (PROTOCOL.md §24) without a seat.
+NAME`` (``remove NAME bot [LEVEL]``: a bot plays the seat on), ``seats``, ``help`` — the host
+runs the evening (PROTOCOL.md §24) without a seat.
 
 Why: at a table of twenty the host is the one person everyone looks to when someone goes to
 the kitchen or the phone rings; before, the host's window only printed a log. Each line typed

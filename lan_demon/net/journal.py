@@ -196,10 +196,10 @@ class JournalWriter:
             self.seat_records += 1
 
     def keep_token(self, token: str) -> None:
-        """The session token of the ``seat`` record (or a handover's ``remove``, :func:`holds_token`)
-        about to be written, kept in the secrets
-        file (by that record's ordinal) *before* the record: a seat in the journal always has
-        its token there, and a resumed arbiter gives it back to the same seat."""
+        """The session token of the ``seat`` record (or a handover's ``remove``:
+        :func:`holds_token`) about to be written, kept in the secrets file (by that record's
+        ordinal) *before* the record: a seat in the journal always has its token there, and a
+        resumed arbiter gives it back to the same seat."""
         tokens = list(self._secrets.get("tokens") or [])
         tokens += [None] * (self.seat_records + 1 - len(tokens))
         tokens[self.seat_records] = token

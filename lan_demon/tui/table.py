@@ -302,7 +302,8 @@ class Controller(TableFacts):
     def _body(self, width: int, height: int) -> Fragments:
         if self.help:
             captain = [("P", "pause or resume the table (the captain)"),
-                       ("R", "remove the seat away longest, or let a bot play it on (the captain)")]
+                       ("R", "remove the seat away longest, or let a bot play it on "
+                             "(the captain)")]
             return self.screen.who_is_who(self, width) + help_page(
                 [] if self.spectator else list(self.screen.keys) +
                 (captain if self.captain else []), self.screen.rules, width)
