@@ -227,6 +227,10 @@ def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, 
         told = [n.data for n in heard if n.kind == "removed"]
         assert told and told[0]["bot"] == 6 and told[0]["new_name"] == "Bob L6"
         bob.close()
+        watcher = Client(server.address, name="Wes", role="spectator", **guard).connect()
+        seat_seen = watcher.table["seats"][1]  # from its snapshot
+        watcher.close()
+        assert (seat_seen["name"], seat_seen["bot"]) == ("Bob L6", True)
         run_pool([player], timeout=50)
         seat = server.arbiter.seats[1]
         assert (seat.name, seat.bot, seat.removed) == ("Bob L6", True, False)
