@@ -263,3 +263,24 @@ def test_the_result_names_the_seat_as_every_screen_does_and_verify_agrees(tmp_pa
     restored = restore(read_journal(path), 500.0, path).arbiter
     assert restored.match.players == ["Ann", "Bob L4"]
     assert restored.durable()["match"] == t.arbiter.durable()["match"]
+
+
+def test_a_seat_handed_to_a_bot_is_said_as_such_when_its_deal_check_cannot_come():
+    """§22.6 and §24: the bot that took Bob's seat holds no promise for the round Bob's
+    program promised; the others read that a bot took the seat over — not that a program
+    "was closed and run again", which a family reads as something gone wrong."""
+    from lan_demon.net.table_copy import TableCopy
+    copy = TableCopy()
+    copy.seat = 0
+    copy.table["seats"] = [{"name": "Ann", "bot": False}, {"name": "Bob", "bot": False},
+                           {"name": "Cy", "bot": False}]
+    copy._k_removed({"seat": 1, "name": "Bob", "by": 0, "by_name": "Ann", "bot": 3,
+                     "new_name": "Bob L3"}, None)
+    copy._lost_check(0, 1)
+    copy._lost_check(0, 2)
+    said = [n.text for n in copy.notices if n.kind == "deal_note"]
+    assert said == [
+        "Bob L3 took over Bob's seat, so no check of round 1's deal comes from it: Bob's "
+        "lan-demon made that round's promise",
+        "Cy restarted lan-demon, so no check of round 1's deal comes from them: the lan-demon "
+        "they closed made that round's promise"]

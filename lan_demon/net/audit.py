@@ -193,9 +193,9 @@ class _Audit:
 
     def _before_check(self, record: dict[str, Any]) -> None:
         if record.get("lost") is True:
-            self.notes.append(f"round {record['round'] + 1}: {self._who(record['seat'])}'s "
-                              "program was closed and run again: the promise for this round "
-                              "was its earlier program's, and it sent no check")
+            self.notes.append(f"round {record['round'] + 1}: {self._who(record['seat'])} "
+                              "restarted lan-demon (or a bot took the seat over): the promise "
+                              "for this round was the earlier program's, and no check came")
             return
         if not isinstance(record.get("word"), str):
             raise Problem(f"{self._who(record['seat'])}'s check of this round has no word")

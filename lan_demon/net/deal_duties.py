@@ -240,9 +240,16 @@ class DealDuties:
                 self._found(round_no, ["the host said {your} program was restarted and lost "
                                        "its promise for this round: it was not"])
             return
-        self._notice("deal_note", f"{self._name(seat)}'s program was closed and run again: "
-                     f"its check of round {round_no + 1}'s deal cannot come (the program "
-                     "before it made that round's promise)", {"round": round_no, "seat": seat})
+        handed = getattr(self, "handed", {}).get(seat)
+        if handed is not None:  # §24: a bot took the seat over; the promise was the person's
+            words = (f"{self._name(seat)} took over {handed}'s seat, so no check of round "
+                     f"{round_no + 1}'s deal comes from it: {handed}'s lan-demon made that "
+                     "round's promise")
+        else:
+            words = (f"{self._name(seat)} restarted lan-demon, so no check of round "
+                     f"{round_no + 1}'s deal comes from them: the lan-demon they closed made "
+                     "that round's promise")
+        self._notice("deal_note", words, {"round": round_no, "seat": seat})
 
     def _k_dispute(self, update: dict[str, Any], private: Any) -> None:
         key = (update["seat"], update["round"])

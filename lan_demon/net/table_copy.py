@@ -101,6 +101,7 @@ class TableCopy(DealDuties):
         # §24: until when (our clock) each away seat is kept for its token, and since when
         # (our clock) the table stands paused: every screen counts the away time out loud
         self.kept_until: dict[int, float] = {}
+        self.handed: dict[int, str] = {}  # seats handed to a bot here (§24): the person's name
         self.paused_since: float | None = None
         self._init_duties()  # commit and reveal (§22): our promises, and each deal's check
 
@@ -332,6 +333,7 @@ class TableCopy(DealDuties):
         seats = self.table.get("seats", [])
         if update["seat"] < len(seats):
             if update.get("bot") is not None:
+                self.handed[update["seat"]] = str(update.get("name") or "")
                 seats[update["seat"]].update(name=update.get("new_name"), bot=True)
             else:
                 seats[update["seat"]]["removed"] = True
