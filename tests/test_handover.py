@@ -226,6 +226,10 @@ def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, 
               any(n.kind == "removed" for n in heard), what="Bob told")
         told = [n.data for n in heard if n.kind == "removed"]
         assert told and told[0]["bot"] == 6 and told[0]["new_name"] == "Bob L6"
+        # Bob's own table is gone at once (its screen says who handed the seat over; a key
+        # pressed there sent "say hello and take a seat first" back, in a newcomer's trial)
+        assert bob.table["gone"] == "Ann handed your seat to a bot"
+        assert [n.text for n in heard if n.kind == "gone"] == ["Ann handed your seat to a bot"]
         bob.close()
         watcher = Client(server.address, name="Wes", role="spectator", **guard).connect()
         seat_seen = watcher.table["seats"][1]  # from its snapshot

@@ -396,13 +396,13 @@ class Client(TableCopy):
             self._checks_due(self.table.get("round", 0) - 1)  # the last round's were owed
         self.heard = self.clock()  # (not said again: "closed" is set)
 
-    def _gone(self, reason: str) -> None:
+    def _gone(self, reason: str, said: str | None = None) -> None:
         """The arbiter that answered a reconnect refused it — a new host on the old one's
         port knows no such seat, say. Nothing to come back to: the sockets close, nothing
         reconnects, and it is said once (``table["gone"]``, a ``gone`` notice)."""
         self._close_sockets()
         self.table["gone"] = reason
-        self.notices.append(Notice("gone", f"the host refused this seat back: {reason}"))
+        self.notices.append(Notice("gone", said or f"the host refused this seat back: {reason}"))
 
     def _reconnect(self) -> None:
         """The arbiter went quiet: a new connection, the same seat by its token."""

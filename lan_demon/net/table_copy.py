@@ -339,6 +339,16 @@ class TableCopy(DealDuties):
                 seats[update["seat"]]["removed"] = True
                 self.kept_until.pop(update["seat"], None)
         self.notices.append(Notice("removed", data=update))
+        if update["seat"] == self.seat and self.seat is not None:  # ours: nothing more to do
+            by = update.get("by_name") or "the host"
+            said = f"{by} handed your seat to a bot" if update.get("bot") is not None else \
+                f"{by} removed your seat"
+            self._gone(said, said)
+
+    def _gone(self, reason: str, said: str | None = None) -> None:
+        """Our seat is no more (the client's closes its sockets too)."""
+        self.table["gone"] = reason
+        self.notices.append(Notice("gone", said or reason))
 
     def kept(self, seat: int) -> float | None:
         """Seconds the away ``seat`` is still kept for its token (standing still while the
