@@ -52,7 +52,7 @@ def test_help_and_seats_say_who_is_away_and_how_long_the_seat_is_kept():
     t.send(b"A", "hb", at=104.0)
     t.tick(104.0)  # Bob silent: away at 104
     t.now = 187.0
-    assert typed(t, "seats") == "Ann here; Bob away 1:23 — seat kept 3:37 more"
+    assert typed(t, "seats") == "1 Ann here; 2 Bob away 1:23 — seat kept 3:37 more"
 
 
 def test_the_hosts_log_says_the_pause_the_removal_and_the_away_time_each_minute():
@@ -149,3 +149,22 @@ def test_the_hosts_log_says_who_handed_whose_seat_to_a_bot():
     t.send(b"BOT", "hello", name="x", role="player", bot=True, token=t.arbiter.seats[1].token)
     log(t.arbiter)
     assert out.getvalue().splitlines()[-1] == "lan-demon: Bob L3 (bot) is back"
+
+
+def test_the_host_names_a_seat_as_it_can_type_it():
+    """A host cannot type "²" or an emoji: "ann 2" is "Ann ²", "bob" the one whose letters
+    start so ("🃏Bob🎉"), a name two seats could be is asked again, a number is a seat
+    (seats lists them) — each said in one line (a newcomer's trial: 'remove bob' and
+    'remove ann 2' found nobody)."""
+    from lan_demon.commands.host_desk import seat_named
+    t = race_table()
+    arb = t.arbiter
+    arb.seats[0].name, arb.seats[1].name = "Ann", "🃏Bob🎉"
+    arb.seats.append(type(arb.seats[1])(2, "Ann ²", "t2", False, None))
+    assert seat_named(arb, "ann 2") == 2 and seat_named(arb, "ANN²") == 2
+    assert seat_named(arb, "Ann") == 0 and seat_named(arb, "bob") == 1
+    assert seat_named(arb, "2") == 1  # not a name here: the seat's number
+    with pytest.raises(LookupError, match="could be Ann or Ann ²"):
+        seat_named(arb, "an")
+    with pytest.raises(LookupError, match=r"seated: 1 Ann, 2 🃏Bob🎉, 3 Ann ²"):
+        seat_named(arb, "Zed")

@@ -17,10 +17,12 @@ from typing import Any, Callable, TextIO
 from lan_demon.net import evening, handover
 from lan_demon.net.codec import ProtocolError
 from lan_demon.net.evening import HOST
+from lan_demon.net.names import name_key
 from lan_demon.net.outbox import Outbox
 from lan_demon.seat.evening import away_words, clock
 
-HELP = ("pause — stop every clock (moves wait) · resume — go on · remove NAME — give a seat "
+HELP = ("pause — stop every clock (moves wait) · resume — go on · remove NAME (or its number"
+        " in seats) — give a seat "
         "up for good (its cards stay and score) · remove NAME bot [LEVEL] — a bot plays the "
         "seat on (level 1-10) · seats — who is here, away or gone · help — this line")
 
@@ -77,17 +79,35 @@ def bot_words(rest: str, level: int) -> tuple[str, int | None]:
 
 
 def seat_named(arb: Any, name: str) -> int:
-    """The seat a typed name means: its name exactly, else in any case, else its number."""
+    """The seat a typed name means: its name as the table reads it (case, spaces and "²" as
+    "2" aside: net/names.name_key), else a seat's number (seats lists them), else the one
+    whose letters start so or hold it ("bob" for "🃏Bob🎉", which a host cannot type)."""
     if not name:
-        raise LookupError("remove whom? type remove and a name (seats lists them)")
-    for fold in (str, str.casefold):
-        hits = [s.index for s in arb.seats if fold(s.name) == fold(name) and not s.removed]
+        raise LookupError("remove whom? type remove and a name or a seat's number (seats "
+                          "lists them)")
+    live = [s for s in arb.seats if not s.removed]
+    key = name_key(name)
+    number = name.isdigit() and 1 <= int(name) <= len(arb.seats)
+    for found in (lambda s: s.name == name, lambda s: name_key(s.name) == key,
+                  lambda s: not number and letters(s.name).startswith(letters(name)),
+                  lambda s: not number and letters(name) in letters(s.name)):
+        hits = [s.index for s in live if letters(name) and found(s)]
         if len(hits) == 1:
             return hits[0]
-    if name.isdigit() and 1 <= int(name) <= len(arb.seats):
+        if len(hits) > 1:
+            raise LookupError(f"{name!r} could be {' or '.join(arb.seats[i].name for i in hits)}"
+                              f": type more of the name, or the seat's number (seats lists "
+                              f"them)")
+    if number:
         return int(name) - 1
-    taken = ", ".join(s.name for s in arb.seats if not s.removed) or "nobody"
-    raise LookupError(f"nobody at the table is called {name!r} (seated: {taken})")
+    taken = ", ".join(f"{s.index + 1} {s.name}" for s in live) or "nobody"
+    raise LookupError(f"nobody at the table is called {name!r} (seated: {taken}; a seat's "
+                      f"number will do)")
+
+
+def letters(name: str) -> str:
+    """A name's letters and digits only, as a host types them (no emoji, no marks)."""
+    return "".join(ch for ch in name_key(name) if ch.isalnum())
 
 
 def seats_line(arb: Any, now: float) -> str:
@@ -95,11 +115,11 @@ def seats_line(arb: Any, now: float) -> str:
     for s in arb.seats:
         kept = evening.kept(arb, s, now)
         if s.removed:
-            parts.append(f"{s.name} removed")
+            parts.append(f"{s.index + 1} {s.name} removed")
         elif kept is not None:
-            parts.append(away_words(s.name, kept))
+            parts.append(f"{s.index + 1} " + away_words(s.name, kept))
         else:
-            parts.append(f"{s.name} {'here' if s.status == 'here' else 'gone'}")
+            parts.append(f"{s.index + 1} {s.name} {'here' if s.status == 'here' else 'gone'}")
     paused = "" if arb.paused is None else f" · paused by {arb.paused.words()}"
     return ("; ".join(parts) or "no seat is taken yet") + paused
 
