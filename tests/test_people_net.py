@@ -473,3 +473,20 @@ def test_rd13_a_clients_copy_marks_the_rotation_the_tables_minute_made(context):
             c.close()
     finally:
         server.stop()
+
+
+def test_the_taken_name_is_said_when_a_seat_is_taken_not_when_it_is_taken_back(host):
+    """'ann is taken at this table: you sit as ann ²' the first time; coming back to that seat
+    by its stored token (q, then the same join) says nothing of the kind."""
+    from lan_demon.commands.join import connect_person, name_told
+    server = host("racko", players=3, seed=1)
+    person(host, server, "Ann")
+    first = connect_person(_join_args("ann"), server.address, None, None)
+    host.clients.append(first)
+    assert first is not None and first.name == "ann ²"
+    assert name_told(_join_args("ann"), first) == "ann is taken at this table: you sit as ann ²"
+    first.close()  # gone without a word: its seat kept, its token stored
+    again = connect_person(_join_args("ann"), server.address, None, None)
+    host.clients.append(again)
+    assert again is not None and again.seat == first.seat and again.name == "ann ²"
+    assert name_told(_join_args("ann"), again) is None

@@ -8,6 +8,7 @@ import os
 import shlex
 import shutil
 import sys
+import weakref
 from typing import Any
 
 from lan_demon.commands import prompts
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     client = connect_person(args, address, key, code)
     if client is None:
         return EXIT_USAGE  # as any other refusal of the command: said in one line
-    told = None if args.spectate else seated_words(args.name, client.name)
+    told = name_told(args, client)
     if told:  # a name taken (or shortened): said before the table opens, and on it
         print(f"lan-demon: {told} (join again with another --name to choose one)",
               file=sys.stderr)
@@ -206,6 +207,19 @@ def seat_hint(err: Any, client: Any, args: argparse.Namespace) -> str:
     return f". You sat down here as {sat}: to take that seat back, {joins}"
 
 
+_TAKEN_BACK: weakref.WeakSet[Any] = weakref.WeakSet()  # clients back at a seat by its token
+
+
+def name_told(args: argparse.Namespace, client: Any) -> str | None:
+    """The line saying the table seated this person under another name ("Ann is taken at
+    this table: you sit as Ann ²"); None for a spectator, and for a seat taken back by its
+    stored token — it was named so when first taken (a trial heard "ANN is taken" on coming
+    back to its own seat)."""
+    if args.spectate or client in _TAKEN_BACK:
+        return None
+    return seated_words(args.name, client.name)
+
+
 def connect_person(args: argparse.Namespace, address: str, key: str | None,
                    code: str | None) -> Any:
     """Take a seat (or a spectator's place), the stored token first (a restart within 5
@@ -217,8 +231,12 @@ def connect_person(args: argparse.Namespace, address: str, key: str | None,
     while True:
         client = Client(address, name=args.name, role="spectator" if args.spectate
                         else "player", server_key=key, code=code, remember=True)
+        stored = client.token is not None  # (read from disk: this seat taken before)
         try:
-            return client.connect(timeout=3.0)
+            client.connect(timeout=3.0)
+            if stored and client.seat is not None:
+                _TAKEN_BACK.add(client)
+            return client
         except ConnectError as err:
             if err.code == "bad_code":
                 print(f"lan-demon: {err}", file=sys.stderr)

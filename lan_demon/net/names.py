@@ -67,4 +67,4 @@ def seated_words(asked: str, seated: str) -> str | None:
     cleaned = seat_name(asked)
     if seated != cleaned:
         return f"{cleaned} is taken at this table: you sit as {seated}"
-    return f"Your name is shown as {seated}, as every screen can draw it"
+    return f"your name is shown as {seated}, as every screen can draw it"
