@@ -251,7 +251,7 @@ def test_the_evening_is_drawn_and_its_buttons_are_the_faces_acts(driver: Any) ->
                             {"t": "act", "do": "resume"}]
     # The captain's question offers a third answer: a bot plays the seat on (§24, handover).
     asked = {**face("demon_paused"), "question": {
-        "words": "Remove Finn, away 4:10, or let a bot play on for them? …",
+        "words": "Finn, away 4:10: remove them (their cards stay and score), or let a bot play on for them as Finn L2? …",
         "yes": {"do": "remove", "seat": 5, "sure": True}, "no": {"do": "dismiss"},
         "yes_label": "Remove", "no_label": "Keep",
         "other": {"do": "remove", "seat": 5, "sure": True, "bot": 2},

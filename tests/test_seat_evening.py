@@ -78,9 +78,8 @@ def test_the_captain_removes_the_seat_away_longest_after_one_question():
     assert {"do": "remove", "seat": 1, "label": "Remove Bob", "key": "R"} in face(seat)["acts"]
     seat.act("remove", {"seat": 1})
     question = face(seat)["question"]
-    assert question["words"] == "Remove Bob, away 1:40, or let a bot play on for them? " \
-        "Removed, their cards stay and score; a bot plays on as Bob L2. Either way they cannot " \
-        "come back to this match"
+    assert question["words"] == "Bob, away 1:40: remove them (their cards stay and score), " \
+        "or let a bot play on for them as Bob L2? Either way they cannot come back to this match"
     assert question["other"] == {"do": "remove", "seat": 1, "sure": True, "bot": 2}
     assert question["other_label"] == "A bot plays on (level 2)"
     assert client.sent == []
@@ -168,7 +167,7 @@ def test_the_terminal_shows_the_pause_and_the_away_time_and_its_p_and_r_keys_act
     assert client.sent[-1] == "resume"
     ctl.key("R")
     shown = text_of(ctl.render(*size))
-    assert "Remove Bob, away 1:23, or let a bot" in shown and "b a bot plays on" in shown
+    assert "Bob, away 1:23:" in shown and "b a bot" in shown
     ctl.key("y")
     assert client.sent[-1] == "remove 1"
     ctl.key("R")

@@ -242,9 +242,9 @@ def question(seat: Any) -> Question | None:
         return Question(f"Remove {name}{away}? Their cards stay and score; they cannot come "
                         "back to this match", {"do": "remove", "seat": index, "sure": True},
                         {"do": "dismiss"}, "Remove", "Keep")
-    return Question(f"Remove {name}{away}, or let a bot play on for them? Removed, their "
-                    f"cards stay and score; a bot plays on as {level_name(name, BOT_LEVEL)}. "
-                    "Either way they cannot come back to this match",
+    return Question(f"{name}{away}: remove them (their cards stay and score), or let a bot "
+                    f"play on for them as {level_name(name, BOT_LEVEL)}? Either way they "
+                    "cannot come back to this match",
                     {"do": "remove", "seat": index, "sure": True}, {"do": "dismiss"},
                     "Remove", "Keep",
                     {"do": "remove", "seat": index, "sure": True, "bot": BOT_LEVEL},
