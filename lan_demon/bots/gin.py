@@ -180,7 +180,8 @@ Option = tuple[tuple[float, int, int], Any, int]
 
 #: What "expected" means in the figures, said with them.
 EXPECTED = "expected: this round's points, yours minus the Joker's, on average over the cards " \
-    "you have not seen; playing on is counted one draw ahead, so if anything too low (GS-7)"
+    "you have not seen; playing on is counted only one draw ahead, so its figure is, if " \
+    "anything, a little too low (GS-7)"
 
 
 def _signed(value: float) -> str:

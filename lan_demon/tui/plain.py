@@ -38,8 +38,10 @@ SOURCE_WORDS = {"pile": "the Pile", "waste": "the waste", "c1": "column 1", "c2"
 COMMANDS: dict[str, list[tuple[str, str]]] = {
     "": [("ready", "say you are ready (the lobby, between rounds)"),
          ("start", "the captain starts the match"),
-         ("yes / no", "answer the question asked (bot: the captain's third answer to "
-                      "removing a seat — a bot plays it on)"),
+         ("yes / no", "answer the question asked"),
+         ("pause / resume", "the captain stops every clock, or starts them again (§24)"),
+         ("remove NAME|NUMBER", "the captain removes a seat that went away (asks first: yes "
+                                "removes it, bot lets a bot play on)"),
          ("look", "say the whole table once"),
          ("help", "this list"),
          ("leave", "leave the table (asks first during a match)")],
@@ -370,6 +372,15 @@ class PlainTable(Seat):
         if made["hint_numbers"]:
             self.tell("hint", made["hint_numbers"])
 
+    def seat_called(self, typed: str) -> int | None:
+        """The seat a typed name or number means (its letters as typed: "ann 2" is "Ann ²")."""
+        if typed.isdigit() and 1 <= int(typed) <= len(self.seats):
+            return int(typed) - 1
+        hits = [i for i, s in enumerate(self.seats)
+                if _letters(typed) and _letters(s["name"]).startswith(_letters(typed))]
+        exact = [i for i in hits if _letters(self.seats[i]["name"]) == _letters(typed)]
+        return (exact or hits)[0] if len(exact or hits) == 1 else None
+
     def intent(self, head: str, rest: list[str]) -> dict[str, Any] | None:
         """The intent a command names, with its arguments (None: not a command)."""
         if head == "play" and rest:
@@ -383,10 +394,21 @@ class PlainTable(Seat):
             return {"do": head, "card": code, **({"sure": True} if rest[1:2] == ["sure"] else {})}
         if head == "leave":
             return {"do": "leave", **({"sure": True} if rest[:1] == ["sure"] else {})}
+        if head in ("pause", "resume") and not rest:
+            return {"do": head}
+        if head == "remove" and rest:
+            index = self.seat_called(" ".join(rest))
+            return {"do": "remove", "seat": index} if index is not None else \
+                {"do": "remove", "seat": " ".join(rest)}
         if not rest and head in ("ready", "start", "start_anyway", "dismiss", "turn", "stuck",
                                  "draw", "discard", "discard_pile", "cancel", "hint", "big_gin"):
             return {"do": head}
         return None
+
+
+def _letters(name: str) -> str:
+    from lan_demon.net.names import name_key
+    return "".join(ch for ch in name_key(name) if ch.isalnum())
 
 
 def run(table: PlainTable, stdin: TextIO | None = None) -> None:
