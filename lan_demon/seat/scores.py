@@ -21,6 +21,8 @@ PARTS: dict[str, list[tuple[str, str, int]]] = {
     "racko": [("racko", "Rack-O", 7), ("in_order", "in order", 9), ("bonus", "bonus", 6)],
     "gin-solitaire": [("result", "result", 9), ("deadwood", "dw", 4), ("count", "C", 4)],
 }
+#: What a game's short headings mean, said under its table (a newcomer met "dw" and "C").
+LEGEND = {"gin-solitaire": "dw deadwood · C cards left above the Joker (GS-7)"}
 SCORE_WORD = {"racing-demon": "score (RD-14)", "racing-demon-german": "penalty (RG-6)",
               "racko": "score (RK-6)", "gin-solitaire": "score (GS-7)"}
 
@@ -85,12 +87,23 @@ def ending_text(seat: Any, result: dict[str, Any]) -> str:
             who = subject(short(names[i], 14), i == mine)
             what = d.get("result")
             said.append({"knock": f"{who} knocked{knocked_with(seat, i)}, deadwood "
-                                  f"{d.get('deadwood')}",
+                                  f"{d.get('deadwood')}{knock_sum(d)}",
                          "gin": f"{who}: Gin!", "big-gin": f"{who}: Big Gin!",
                          "joker": f"{who} drew the Joker"}.get(what, ""))
         text = "; ".join(s for s in said if s)
         return text or "The round is over"
     return "The round is over"
+
+
+def knock_sum(detail: dict[str, Any]) -> str:
+    """A knock's score worked out in words (GS-7): a knock that scores 0 said nothing of why."""
+    count, deadwood = detail.get("count"), detail.get("deadwood")
+    if not isinstance(count, int) or not isinstance(deadwood, int):
+        return ""
+    left = f"{count} card{'' if count == 1 else 's'} left above the Joker"
+    if count >= deadwood:
+        return f"; {left}: {count} − {deadwood} = {count - deadwood} points (GS-7)"
+    return f"; only {left}: set — the Joker scores 25 + {deadwood - count} (GS-7)"
 
 
 def knocked_with(seat: Any, index: int) -> str:
@@ -189,6 +202,7 @@ def score_data(seat: Any) -> dict[str, Any] | None:
     return {"round": first + len(results), "rounds": seat.client.config.get("rounds")
             or seat.client.game.default_rounds(), "over": over,
             "word": SCORE_WORD.get(game, "score"), "lower_is_better": low,
+            "legend": LEGEND.get(game),
             "parts": [{"key": k, "heading": h} for k, h, _ in parts], "rows": rows,
             "winners": winners if over else [],
             "next_piles": [{"name": n, "pile": s} for n, s in

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.seat.scores import (PARTS, SCORE_WORD, ending_text, knocked_with,
+from lan_demon.seat.scores import (LEGEND, PARTS, SCORE_WORD, ending_text, knocked_with,
                                    lower_is_better, order, parts_of, rounds_text, running,
                                    sides)
 from lan_demon.seat.scores import part as _part
@@ -96,6 +96,7 @@ def _round_table(ctl: TableFacts, game: str, result: dict[str, Any], totals: lis
                     ("class:good", lead))
     legend = "★ best this round  " + ("◀ leads the match" if not over else "◀ wins")
     legend += "  · lowest is best (RG-7)" if low else ""
+    legend += f"  · {LEGEND[game]}" if game in LEGEND else ""
     return out + wrap(legend, width, "class:dim")
 
 

@@ -46,7 +46,8 @@ const Scores = (() => {
       out.append(h("table", {}, h("thead", {}, head), h("tbody", {}, body)));
       out.append(h("p", {class: "dim"}, "★ best this round · ◀ " +
                    (s.over ? "wins" : "leads the match") +
-                   (s.lower_is_better ? " · lowest is best" : "")));
+                   (s.lower_is_better ? " · lowest is best" : "") +
+                   (s.legend ? " · " + s.legend : "")));
     }
     if (s.next_piles && s.next_piles.length) {
       out.append(h("p", {class: "next-piles"}, h("span", {class: "dim"}, "next Piles: "),
