@@ -411,7 +411,7 @@ def round_end(out: Path, made: list[str]) -> None:
 
 def german(out: Path, made: list[str]) -> None:
     with Session("play", "--game", "racing-demon-german", "--bots", "3", "--seed", "4",
-                 "--rounds", "5", "--speed", "club") as s:
+                 "--rounds", "5", "--speed", "beginner") as s:  # (club bots went OUT first)
         play_to_stacks(s, bots=3, stacks=4, timeout=150)
         save(s, "racing-demon-german", out, made)
 
