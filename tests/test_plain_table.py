@@ -79,14 +79,27 @@ class Person:
                 self.type("draw")
 
 
-def sit_beside_a_bot(host: Any, server: Any, out: io.StringIO) -> tuple[PlainTable, Any]:
+def sit_beside_a_bot(host: Any, server: Any, out: io.StringIO,
+                     coach: Any = None) -> tuple[PlainTable, Any]:
     """Ann at a plain table writing to ``out``, and a flat-out greedy bot (seed 3) beside."""
     client = Client(server.address, name="Ann", context=server.context).connect()
     host.clients.append(client)
     bot = make_bot(server.address, "greedy", "Robo", seed=3, speed="flat-out",
                    context=server.context)
     host.clients.append(bot.client)
-    return PlainTable(client, out), bot
+    return PlainTable(client, out, coach=coach), bot
+
+
+def to_my_rack_o_turn(table: PlainTable, bot: Any) -> None:
+    """Ready, then the bot plays until it is Ann's turn with nothing of hers in flight."""
+    table.command("ready")
+
+    def my_turn() -> bool:
+        table.step()
+        made = face(table)
+        return bool(made["table"]) and made["table"]["your_turn"] and not table.client.pending
+
+    run_pool([bot], until=my_turn, timeout=30)
 
 
 @pytest.mark.parametrize("game", ["racing-demon", "racing-demon-german", "racko",
@@ -145,14 +158,7 @@ def test_a_refused_move_is_one_line_with_its_rule(host):
     out = io.StringIO()
     table, bot = sit_beside_a_bot(host, server, out)
     client = table.client
-    table.command("ready")
-
-    def my_turn() -> bool:
-        table.step()
-        made = face(table)
-        return bool(made["table"]) and made["table"]["your_turn"] and not client.pending
-
-    run_pool([bot], until=my_turn, timeout=30)
+    to_my_rack_o_turn(table, bot)
     before = (client.seq, len(client.pending), out.getvalue().count("\n"))
     table.command("discard")
     table.command("take 7")
@@ -171,20 +177,8 @@ def test_hint_says_the_coachs_advice_then_its_numbers(host):
     from lan_demon.coach import coach_for
     server = host("racko", players=2, rounds=1, seed=4)
     out = io.StringIO()
-    client = Client(server.address, name="Ann", context=server.context).connect()
-    host.clients.append(client)
-    bot = make_bot(server.address, "greedy", "Robo", seed=3, speed="flat-out",
-                   context=server.context)
-    host.clients.append(bot.client)
-    table = PlainTable(client, out, coach=coach_for("racko"))
-    table.command("ready")
-
-    def my_turn() -> bool:
-        table.step()
-        made = face(table)
-        return bool(made["table"]) and made["table"]["your_turn"] and not client.pending
-
-    run_pool([bot], until=my_turn, timeout=30)
+    table, bot = sit_beside_a_bot(host, server, out, coach=coach_for("racko"))
+    to_my_rack_o_turn(table, bot)
     before = out.getvalue().count("\n")
     for _ in range(3):
         table.command("hint")
