@@ -65,7 +65,7 @@ def act(seat: Any, do: Any, args: dict[str, Any]) -> Any:
     if seat.phase != "playing":
         return seat.refuse("no round is being played now")
     if evening.paused(seat):  # nothing moves (the arbiter would refuse it 'paused')
-        return seat.refuse(evening.pause_words(seat) or "the table is paused")
+        return seat.refuse(evening.paused_refusal(seat))
     kind = type(game).__name__
     if kind == "DemonSeat":
         if do == "play":

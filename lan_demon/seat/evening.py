@@ -95,6 +95,16 @@ def pause_words(seat: Any) -> str | None:
     return f"{head}; the captain or the host resumes it (anyone may after {limit} minutes)"
 
 
+def paused_refusal(seat: Any) -> str:
+    """A move refused at a paused table, said once: who paused it, without a clock (a line
+    that stays on the screen would show a time that no longer ticks beside the banner's)."""
+    now = paused(seat)
+    if now is None:
+        return "the table is paused"
+    who = "You" if now.get("by") == seat.client.seat and not seat.spectator else now["name"]
+    return f"{who[:1].upper() + who[1:]} paused the table: nothing moves until it resumes"
+
+
 def away_lines(seat: Any) -> list[str]:
     """Every other seat away, its time counted out loud, the one away longest first."""
     rows = []
