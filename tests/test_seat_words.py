@@ -170,8 +170,8 @@ def test_rk5_the_rack_o_banner_and_prompt_name_you_as_you(me, racko, banner):
 
 @pytest.mark.parametrize("me", ME)
 @pytest.mark.parametrize("result,banner", [
-    ("knock", "You knocked, deadwood 5; 20 cards left above the Joker: 20 − 5 = 15 points "
-              "(GS-7)"), ("gin", "You: Gin!"), ("big-gin", "You: Big Gin!"),
+    ("knock", "You knocked, deadwood 5 (20 cards left above the Joker: 20 − 5 = 15 points, "
+              "GS-7)"), ("gin", "You: Gin!"), ("big-gin", "You: Big Gin!"),
     ("joker", "You drew the Joker")])
 def test_gs6_gs7_the_gin_banner_names_you_as_you(me, result, banner):
     """(A knock's score worked out: one scoring 0 said nothing of why, in a trial.)"""
@@ -295,7 +295,7 @@ def test_rk4_gs6_why_is_an_act_of_both_games_with_advice(game):
 def test_gs7_a_knock_that_is_set_says_what_the_joker_scores():
     from lan_demon.seat.scores import knock_sum
     assert knock_sum({"deadwood": 9, "count": 2}) == \
-        "; only 2 cards left above the Joker: set — the Joker scores 25 + 7 (GS-7)"
+        " (only 2 cards left above the Joker: set — the Joker scores 25 + 7, GS-7)"
     assert knock_sum({"deadwood": 5, "count": 5}) == \
-        "; 5 cards left above the Joker: 5 − 5 = 0 points (GS-7)"
-    assert knock_sum({"deadwood": 1, "count": 1}).startswith("; 1 card left above")
+        " (5 cards left above the Joker: 5 − 5 = 0 points, GS-7)"
+    assert knock_sum({"deadwood": 1, "count": 1}).startswith(" (1 card left above")

@@ -92,8 +92,8 @@ def test_gs6_a_knock_by_key_presses_ends_the_round_with_a_knock():
     deadwood = result["detail"][0]["deadwood"]
     assert deadwood <= 10
     assert ctl.banner_text.startswith(f"You knocked with {knocked[0].symbol}, deadwood "
-                                      f"{deadwood}; ")
-    assert ctl.banner_text.endswith(" points (GS-7)")
+                                      f"{deadwood} (")
+    assert ctl.banner_text.endswith(" points, GS-7)")
 
 
 def test_gs6_a_knock_with_more_than_10_deadwood_is_refused_locally_with_the_deadwood():

@@ -107,7 +107,8 @@ def test_gs7_gin_banner_names_the_knock_and_joker_labels_are_not_cut():
               {"result": "gin", "deadwood": 0, "count": 20, "player": 45, "joker": 0},
               {}, {}]
     ctl, _ = ended("gin-solitaire", ["Tess", "Rosalind L10"], [[15, 45, 0, 0]], detail=detail)
-    assert ctl.banner_text == "You knocked, deadwood 5; Rosalind L10: Gin!"  # Tess is this seat
+    assert ctl.banner_text == "You knocked, deadwood 5 (20 cards left above the Joker: " \
+        "20 − 5 = 15 points, GS-7); Rosalind L10: Gin!"  # Tess is this seat
     text = "\n".join(rows(ctl, 60, 20) + rows(ctl, 80, 24))
     assert "Joker (Rosalind L10)" in text  # a name is whole, a bot's level too
 

@@ -102,8 +102,8 @@ def knock_sum(detail: dict[str, Any]) -> str:
         return ""
     left = f"{count} card{'' if count == 1 else 's'} left above the Joker"
     if count >= deadwood:
-        return f"; {left}: {count} − {deadwood} = {count - deadwood} points (GS-7)"
-    return f"; only {left}: set — the Joker scores 25 + {deadwood - count} (GS-7)"
+        return f" ({left}: {count} − {deadwood} = {count - deadwood} points, GS-7)"
+    return f" (only {left}: set — the Joker scores 25 + {deadwood - count}, GS-7)"
 
 
 def knocked_with(seat: Any, index: int) -> str:
