@@ -84,7 +84,7 @@ SLOTS = "button.slot"
 HANDS = {"racing-demon": ["[data-src]", "[data-do=turn]", "[data-do=stuck]"],
          "racing-demon-german": ["[data-src]", "[data-do=turn]", "[data-do=stuck]"],
          "racko": [SLOTS, "[data-do=discard_pile]", "[data-do=draw]"],
-         "gin-solitaire": ["button.gcard", "[data-do=draw]"]}
+         "gin-solitaire": ["button.gcard"]}  # (Draw is an act, offered when a draw is due)
 FACES = sorted(p.stem for p in (Path(__file__).parent / "faces").glob("*.json"))
 
 

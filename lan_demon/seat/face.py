@@ -174,8 +174,10 @@ def game_acts(seat: Any) -> list[dict[str, Any]]:
             out.append({"do": "hint", "label": "Hint", "key": "h"})
         return out
     if kind == "GinSeat":
-        out = [{"do": "draw", "label": "Draw", "key": "n"}]
-        lay = seat.game.layout() if seat.client.view() else None
+        view = seat.client.view()  # Draw only when a draw is due (GS-4), not beside a discard
+        out = [{"do": "draw", "label": "Draw", "key": "n"}] if (view or {}).get("phase") in \
+            ("draw", None) else []
+        lay = seat.game.layout() if view else None
         if lay is not None and lay.big_gin:
             out.append({"do": "big_gin", "label": "Big Gin", "key": "B"})
         if seat.game.coach is not None:

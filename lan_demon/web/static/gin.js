@@ -39,7 +39,7 @@ const Gin = (() => {
       if (t.unknown) hand.append(h("div", {class: "group"}, Cards.el("??")));
       out.append(hand);
       const tools = h("div", {class: "tools"},
-        actButton("draw", {do: "draw", label: "Draw"}, "draw"),
+        actButton("draw", null, "draw"),
         t.can_knock || ctx.offered("knock") ?
           button(ui.knock ? "Knock: tap a card" : (ctx.offered("knock") || {}).label || "Knock",
                  () => { ui.knock = !ui.knock; ctx.render(); },
