@@ -88,5 +88,33 @@ def test_a_face_holds_only_what_its_seat_may_see(host, game, strategy):
     run_pool(bots, until=step, timeout=45)
     playing = [f for f in faces if f["phase"] == "playing" and f["table"]]
     assert playing and any(f["spectator"] for f in playing)
+    if game == "gin-solitaire":  # GS-3, GS-4: the hand's prompt, by taps on a page
+        said = {f["table"]["prompt"] for f in playing if not f["spectator"]}
+        assert "Your turn: Draw takes the top card" in said, said
+        for f in playing:
+            t = f["table"]
+            if not f["spectator"] and t["phase"] in ("discard", "first-discard") and \
+                    not t["unknown"] and t["deadwood"] is not None:
+                assert "tap" in t["prompt"], t["prompt"]
     check(player, faces)  # the round over: its scores, every part, as data
     assert faces[-1]["phase"] in ("between", "over") and faces[-1]["scores"]["rows"]
+
+
+@pytest.mark.parametrize("keyed", [True, False])
+def test_gs3_gs4_gs6_the_gin_prompt_says_how_to_discard_and_knock_by_keys_or_taps(keyed):
+    """A phone showed "discard, knock or Big Gin" and nothing said a tap discards a card."""
+    from types import SimpleNamespace
+    from lan_demon.seat.gin import GinSeat
+    game = SimpleNamespace(seat=SimpleNamespace(how=lambda keys, taps: keys if keyed else taps))
+    king = Card.from_data("KC")
+    lay = SimpleNamespace(unknown=False, discard=king, points=31, big_gin=False)
+    said = GinSeat.prompt(game, {"phase": "discard"}, lay)
+    assert said == ("Discard a card: its letter" if keyed else "Discard a card: tap it") + \
+        " (K♣: the least deadwood left)"
+    lay.points = 6
+    said = GinSeat.prompt(game, {"phase": "discard"}, lay)
+    assert said.startswith("You can knock with 6 deadwood: ")
+    assert ("K and a letter knocks" if keyed else "tap Knock, then the card") in said
+    said = GinSeat.prompt(game, {"phase": "first-discard"}, lay)
+    assert said.startswith("Discard one card face down to begin: ")
+    assert GinSeat.prompt(game, {"phase": "over"}, lay) == ""

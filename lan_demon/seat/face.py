@@ -295,6 +295,7 @@ def gin_table(seat: Any, view: dict[str, Any]) -> dict[str, Any]:
                       "group": kind} for kind, cards in lay.groups for c in cards],
             "unknown": lay.unknown, "drawn": drawn.code if drawn else None,
             "phase": view["phase"], "phase_words": phase_text(view["phase"]),
+            "prompt": game.prompt(view, lay),
             "deadwood": lay.points, "best_discard": lay.discard.code if lay.discard else None,
             "draw_count": view.get("draw"), "discards": view.get("discards"),
             "can_knock": lay.points is not None and lay.points <= 10 and

@@ -152,6 +152,26 @@ class GinSeat:
     def view(self) -> dict[str, Any] | None:
         return self.seat.client.view()
 
+    def prompt(self, view: dict[str, Any], lay: Layout) -> str:
+        """What the hand waits for, in one line, by keys or by taps (a phone showed the phase
+        alone — "discard, knock or Big Gin" — and nothing said a card is discarded by a tap)."""
+        how, phase = self.seat.how, view["phase"]
+        if phase == OVER or lay.unknown:
+            return ""
+        if phase == DRAW:
+            return "Your turn: " + how("n draws the top card", "Draw takes the top card")
+        spare = f" ({lay.discard.symbol}: the least deadwood left)" if lay.discard else ""
+        if phase == FIRST_DISCARD:
+            return "Discard one card face down to begin: " + how("its letter", "tap it") + spare
+        if lay.big_gin:
+            return "Big Gin! " + how("press B", "tap Big Gin")
+        if lay.points is not None and lay.points <= KNOCK_LIMIT and lay.discard is not None:
+            what = "Gin!" if lay.points == 0 else f"You can knock with {lay.points} deadwood:"
+            return f"{what} " + how("K and a letter knocks; a letter alone discards",
+                                    "tap Knock, then the card to lay down; or tap a card to "
+                                    "discard it")
+        return "Discard a card: " + how("its letter", "tap it") + spare
+
     def layout(self, view: dict[str, Any] | None = None) -> Layout:
         """The hand of ``view`` as laid out, its letters kept from the last hand the pump saw.
         Reading it changes nothing: a hand the pump has not seen yet (a move just sent) is
