@@ -307,13 +307,7 @@ def alike(out: Path, made: list[str]) -> None:
     finally:
         for session in sessions:
             session.close()
-        if host.poll() is None:
-            host.terminate()
-        try:
-            host.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            host.kill()
-            host.wait(timeout=10)
+        stop([host])
 
 
 def free_port() -> int:
@@ -344,15 +338,20 @@ def spectator(out: Path, made: list[str]) -> None:
             s.settle()
             save(s, "spectator", out, made)
     finally:
-        for proc in bots + [host]:
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in bots + [host]:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+        stop(bots + [host])
+
+
+def stop(procs: list[subprocess.Popen]) -> None:
+    """Terminate each process still running, and wait for all (killing one that lingers)."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
 
 
 def racing_demon_8(out: Path, made: list[str]) -> None:
