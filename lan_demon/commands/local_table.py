@@ -66,28 +66,35 @@ class TableBots:
             return bot_name(base, self.choice.level)
         return base
 
-    def _seat(self, i: int) -> NetBot:
-        choice = self.choice
-        bot = seat_bot(self.address, self.name(i),
+    def _seat(self, name: str, seed: str, choice: Choice, token: str | None = None) -> NetBot:
+        bot = seat_bot(self.address, name,
                        lambda client: make_strategy(client.game.id,
                                                     choice.strategy_for(client.game.id)),
-                       seed=f"{self.seed}:{i}", context=self.context,
-                       server_key=self.server_key, code=self.code)
+                       seed=seed, context=self.context, server_key=self.server_key,
+                       code=self.code, token=token)
         bot.set_speed(choice.pace_for(bot.client.game.id))  # before it first acts (run_pool)
         return bot
 
     def _run(self, count: int, seated: threading.Event) -> None:
-        bots = self.bots
-        try:
+        def seat() -> None:
             for i in range(count):
-                bots.append(self._seat(i))
+                self.bots.append(self._seat(self.name(i), f"{self.seed}:{i}", self.choice))
             seated.set()
+        try:
+            self._play(self.bots, seat, "the bots")
+        finally:
+            seated.set()
+
+    def _play(self, bots: list[NetBot], seat: Any, who: str) -> None:
+        """Seat ``bots`` (``seat()``) and run them until stopped; a table gone away or a
+        seat refused is one line; every bot leaves at the end."""
+        try:
+            seat()
             run_pool(bots, until=self.stop.is_set, timeout=24 * 3600)
         except (GameError, zmq.ZMQError) as err:  # no seat, or the table went away: one line
             if not self.stop.is_set():
-                print(f"lan-demon: the bots stopped: {err}", file=sys.stderr, flush=True)
+                print(f"lan-demon: {who} stopped: {err}", file=sys.stderr, flush=True)
         finally:
-            seated.set()
             for bot in bots:
                 leave_and_close(bot.client)
 
@@ -102,23 +109,10 @@ class TableBots:
         thread.start()
 
     def _run_handed(self, handover: Handover) -> None:
-        choice = Choice(handover.level)
-        bot = None
-        try:
-            bot = seat_bot(self.address, "bot",
-                           lambda client: make_strategy(client.game.id,
-                                                        choice.strategy_for(client.game.id)),
-                           seed=f"{self.seed}:seat{handover.seat}", context=self.context,
-                           server_key=self.server_key, code=self.code, token=handover.token)
-            bot.set_speed(choice.pace_for(bot.client.game.id))
-            run_pool([bot], until=self.stop.is_set, timeout=24 * 3600)
-        except (GameError, zmq.ZMQError) as err:  # the table went away, or refused: one line
-            if not self.stop.is_set():
-                print(f"lan-demon: the bot for seat {handover.seat + 1} stopped: {err}",
-                      file=sys.stderr, flush=True)
-        finally:
-            if bot is not None:
-                leave_and_close(bot.client)
+        bots: list[NetBot] = []
+        self._play(bots, lambda: bots.append(self._seat(
+            "bot", f"{self.seed}:seat{handover.seat}", Choice(handover.level),
+            token=handover.token)), f"the bot for seat {handover.seat + 1}")
 
     def set_choice(self, choice: Choice) -> None:
         """Every bot plays ``choice`` from its next action on: a NetBot reads its profile and
