@@ -177,6 +177,21 @@ def test_rk4_a_rack_o_stand_in_turn_waits_while_paused():
 # --- removing a seat --------------------------------------------------------------------------
 
 
+def test_a_seat_away_comes_back_by_its_token_during_a_long_pause():
+    """The pause keeps an away seat (§24): its player, back after more than five minutes of
+    pause, takes the seat by its token — the snapshots said time was left, so the arbiter
+    must not refuse it bad_token."""
+    t = race_table()
+    token = t.arbiter.seats[1].token
+    beat(t, 104.0, b"A")  # Bob away at 104
+    t.send(b"A", "pause", at=164.0)
+    for at in range(170, 170 + int(TOKEN_LIFE) * 2, 60):  # ten minutes paused
+        beat(t, float(at), b"A")
+    replies = t.send(b"B2", "hello", name="Bob", role="player", token=token)
+    assert errors(replies) == [] and replies[0]["t"] == "welcome" and replies[0]["seat"] == 1
+    assert t.arbiter.seats[1].status == "here"
+
+
 def test_a_removed_seat_is_never_taken_back_and_says_who_removed_it():
     t = race_table()
     token = t.arbiter.seats[1].token

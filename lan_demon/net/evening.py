@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from lan_demon.net import handover
 from lan_demon.net.codec import ProtocolError, make
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import TOKEN_LIFE, Seat, captain, gone, player_seat, presence
+from lan_demon.net.seats import (TOKEN_LIFE, Seat, captain, gone, kept, player_seat,
+                                 presence)
 
 HOST = -1  # ``by`` of what the host did from its own terminal
 PAUSE_LIMIT = 600.0  # seconds paused after which any person seated may resume
@@ -167,10 +168,3 @@ def remove(arb, by: int, index: int, now: float, out: Outbox, bot: int | None = 
     return target.name
 
 
-def kept(arb, seat: Seat, now: float) -> float | None:
-    """Seconds an away seat is still kept for its token (the clock stands while paused);
-    None for a seat that is not away."""
-    if seat.status != "away" or seat.away_since is None:
-        return None
-    at = arb.paused.since if arb.paused is not None else now
-    return max(0.0, TOKEN_LIFE - (at - seat.away_since))

@@ -188,8 +188,7 @@ def rejoin(arb, peer: bytes, msg: dict, now: float, out: Outbox,
                                     f"{seat.name} from the table, and the match goes on "
                                     "without that seat; watch it as a spectator "
                                     "(join --spectate)")
-            gone = seat.away_since is not None and now - seat.away_since > TOKEN_LIFE
-            if gone or seat.status == "left":  # (said, so that nobody is sent back again)
+            if kept(arb, seat, now) == 0 or seat.status == "left":  # (said, so that nobody is sent back again)
                 raise ProtocolError("bad_token", f"the seat of {seat.name} was given up: "
                                     f"a seat is kept {TOKEN_LIFE / 60:g} minutes after its "
                                     "player leaves, and the match went on without it; "
@@ -330,12 +329,20 @@ def absences(arb, now: float, out: Outbox) -> None:
         if seat.status == "here" and now - seat.heard > AWAY_AFTER:
             seat.away_since = standing(arb, now)
             presence(arb, seat, "away", out)
-        elif seat.status == "away" and seat.away_since is not None and \
-                now - seat.away_since > TOKEN_LIFE and arb.paused is None:
+        elif kept(arb, seat, now) == 0:
             gone(arb, seat, now, out)  # its token no longer takes it back (paused: kept)
     for peer, heard in list(arb.spectators.items()):
         if now - heard > TOKEN_LIFE:
             del arb.spectators[peer]
+
+
+def kept(arb, seat: Seat, now: float) -> float | None:
+    """Seconds an away seat is still kept for its token (the clock stands while paused, §24);
+    None for a seat that is not away. The one measure of a seat's five minutes: its token is
+    refused, and the seat gone, at 0."""
+    if seat.status != "away" or seat.away_since is None:
+        return None
+    return max(0.0, TOKEN_LIFE - (standing(arb, now) - seat.away_since))
 
 
 def standing(arb, now: float) -> float:
