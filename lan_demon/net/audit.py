@@ -42,10 +42,10 @@ from lan_demon.games import GameError
 from lan_demon.games.deal import commitment, round_secret, seed_secret
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT, restarts_minute
 from lan_demon.net.journal import JournalError, JournalRead, read_journal
+from lan_demon.net.handover import HIGHEST, LOWEST
 from lan_demon.net.fairdeal import WORD_BYTES, deal_hash, from_hex, unpairs, word_meaning
 from lan_demon.net.replay import MatchFold, nonces_of, revealed_secrets, seeded
 
-LOWEST_LEVEL, HIGHEST_LEVEL = 1, 10  # a bot's levels (net/handover.py, bots/levels.py)
 EPSILON = 1e-6  # seconds: float rounding in a journaled time
 #: How far past the fairness window an arrival time may go back: a window is released at the
 #: arbiter loop's next turn after it closes, and a move that arrived in between (no rival of the
@@ -381,10 +381,10 @@ class _Audit:
         if seat in self.removed:
             raise Problem(f"{self._who(seat)} removed a second time")
         if "bot" in record:  # handed to a bot of that level: once, and only while it plays
-            if not LOWEST_LEVEL <= record["bot"] <= HIGHEST_LEVEL:
+            if not LOWEST <= record["bot"] <= HIGHEST:
                 raise Problem(f"{self._who(seat)} handed to a bot of level {record['bot']}, "
-                              f"which is no level (they go from {LOWEST_LEVEL} to "
-                              f"{HIGHEST_LEVEL})")
+                              f"which is no level (they go from {LOWEST} to "
+                              f"{HIGHEST})")
             if seat in self.handed:
                 raise Problem(f"{self._who(seat)} handed to a bot a second time")
             self.handed.add(seat)

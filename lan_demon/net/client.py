@@ -401,8 +401,7 @@ class Client(TableCopy):
         port knows no such seat, say. Nothing to come back to: the sockets close, nothing
         reconnects, and it is said once (``table["gone"]``, a ``gone`` notice)."""
         self._close_sockets()
-        self.table["gone"] = reason
-        self.notices.append(Notice("gone", said or f"the host refused this seat back: {reason}"))
+        super()._gone(reason, said or f"the host refused this seat back: {reason}")
 
     def _reconnect(self) -> None:
         """The arbiter went quiet: a new connection, the same seat by its token."""

@@ -27,7 +27,7 @@ from lan_demon.net.witness import DealWitness, said
 
 class DealDuties:
     """The §22 half of a table copy. Supplied by the table copy and the client: ``seat``,
-    ``role``, ``table``, ``game``, ``connected``, ``notices``, ``_ids``, ``_send``."""
+    ``role``, ``table``, ``game``, ``connected``, ``notices``, ``handed``, ``_ids``, ``_send``."""
 
     seat: int | None
     role: str
@@ -35,6 +35,7 @@ class DealDuties:
     game: Any
     connected: bool
     notices: list[Any]
+    handed: dict[int, str]  # seats handed to a bot (§24): the person's name
     _ids: itertools.count
 
     def _init_duties(self) -> None:
@@ -240,7 +241,7 @@ class DealDuties:
                 self._found(round_no, ["the host said {your} program was restarted and lost "
                                        "its promise for this round: it was not"])
             return
-        handed = getattr(self, "handed", {}).get(seat)
+        handed = self.handed.get(seat)
         if handed is not None:  # §24: a bot took the seat over; the promise was the person's
             words = (f"{self._name(seat)} took over {handed}'s seat, so no check of round "
                      f"{round_no + 1}'s deal comes from it: {handed}'s lan-demon made that "

@@ -30,12 +30,11 @@ from dataclasses import dataclass
 from lan_demon.net import handover
 from lan_demon.net.codec import ProtocolError, make
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import (TOKEN_LIFE, Seat, captain, gone, kept, player_seat,
+from lan_demon.net.seats import (RUNNING, TOKEN_LIFE, Seat, captain, gone, kept, player_seat,
                                  presence)
 
 HOST = -1  # ``by`` of what the host did from its own terminal
 PAUSE_LIMIT = 600.0  # seconds paused after which any person seated may resume
-RUNNING = ("countdown", "playing", "between")  # the phases whose clocks a pause stops
 
 
 @dataclass(frozen=True)

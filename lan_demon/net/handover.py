@@ -30,13 +30,12 @@ from lan_demon.net.codec import ProtocolError
 from lan_demon.net.guard import log_internal
 from lan_demon.net.names import level_name, unique_name
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import Seat, presence, standing
+from lan_demon.net.seats import RUNNING, Seat, presence, standing
 
 #: The levels a seat may be handed to (bots/levels.py's LOWEST and HIGHEST).
 LOWEST, HIGHEST = 1, 10
 #: The level offered when the host or the captain names none (bots/levels.DEFAULT_LEVEL).
 DEFAULT_LEVEL = 2
-MATCH = ("countdown", "playing", "between")  # the phases a seat may be handed over in
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ def check(arb, by: int, target: Seat, level: int) -> None:
     if isinstance(level, bool) or not LOWEST <= level <= HIGHEST:
         raise ProtocolError("malformed", f"a bot's level is a whole number from {LOWEST} to "
                             f"{HIGHEST}, not {level!r}")
-    if arb.phase not in MATCH:
+    if arb.phase not in RUNNING:
         raise ProtocolError("not_playing", "a seat is handed to a bot only while a match "
                             "runs: " + ("in the lobby, remove it and seat a bot instead"
                                         if arb.phase == "lobby" else "the match is over"))

@@ -22,6 +22,8 @@ from lan_demon.net.seal import new_key
 from lan_demon.net.security import codes_match
 
 AWAY_AFTER = 3.0  # a seat silent this long (three beats) is marked away
+#: The phases of a match in progress: a pause stops their clocks, a seat may be handed over
+RUNNING = ("countdown", "playing", "between")
 TOKEN_LIFE = 300.0  # a session token reconnects to its seat for 5 minutes after going away
 
 
@@ -284,7 +286,7 @@ def on_start(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
 def on_leave(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
              out: Outbox) -> None:
     arb.spectators.pop(peer, None)
-    if seat is not None and arb.phase in ("countdown", "playing", "between"):
+    if seat is not None and arb.phase in RUNNING:
         # The seat is kept, away, for TOKEN_LIFE: its token takes it back, cards and score
         # intact; meanwhile it is absent at once (RD-13 votes, stand-in turns).
         seat.peer, seat.away_since, seat.stepped_out = None, standing(arb, now), True
