@@ -72,11 +72,6 @@ def removable(seat: Any) -> int | None:
     return away[0][1] if away else None
 
 
-def removed_me(seat: Any) -> dict[str, Any] | None:
-    """The ``removed`` notice's data when this seat was removed, else None."""
-    return getattr(seat, "removed_by", None)
-
-
 # --- words ---------------------------------------------------------------------------------------
 
 
@@ -99,10 +94,7 @@ def paused_refusal(seat: Any) -> str:
     """A move refused at a paused table, said once: who paused it, without a clock (a line
     that stays on the screen would show a time that no longer ticks beside the banner's)."""
     now = paused(seat)
-    if now is None:
-        return "the table is paused"
-    who = "You" if now.get("by") == seat.client.seat and not seat.spectator else now["name"]
-    return f"{who[:1].upper() + who[1:]} paused the table: nothing moves until it resumes"
+    return "the table is paused" if now is None else notice_words(seat, "pause", now)
 
 
 def away_lines(seat: Any) -> list[str]:
@@ -209,11 +201,6 @@ def resume(seat: Any) -> Any:
     seat.client.resume()
     seat.say("resuming the table…")
     return None
-
-
-def toggle(seat: Any) -> Any:
-    """The one key (P) for both: resume a paused table, pause a running one."""
-    return resume(seat) if paused(seat) is not None else pause(seat)
 
 
 def remove(seat: Any, index: Any, sure: bool = False, bot: Any = None) -> Any:

@@ -222,9 +222,6 @@ class GinSeat:
         """What the advice depends on: the hand, the phase, the pile's size."""
         return tuple(view.get("hand", [])), view.get("phase"), view.get("draw")
 
-    def current_advice(self, view: dict[str, Any] | None) -> Any | None:
-        return self.advice.current(None if view is None else self.position(view))
-
     def advice_shown(self, view: dict[str, Any] | None) -> Shown | None:
         """The advice as a screen draws it: plain words, the numbers if asked for."""
         return self.advice.shown(None if view is None else self.position(view),

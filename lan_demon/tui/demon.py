@@ -35,13 +35,10 @@ from typing import Any
 
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play
-from lan_demon.seat.acts import SOURCE_KEYS, key_help
+from lan_demon.seat.acts import PICK_LETTERS, SOURCE_KEYS, key_help
 from lan_demon.games.demon_scoring import running_score
 from lan_demon.games.demon_stacks import same_next
-from lan_demon.seat.acts import PICK_LETTERS
 from lan_demon.seat.demon import DemonSeat, rank_target
-from lan_demon.net.cells import cells
-from lan_demon.net.names import NAME_CELLS
 from lan_demon.seat.words import code_card
 from lan_demon.tui import demon_coach
 from lan_demon.tui.demon_words import CLASSIC_RULES, GERMAN_RULES, PLAYER_KEYS, short_name

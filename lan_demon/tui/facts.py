@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lan_demon.net.cells import cells
+from lan_demon.net.names import NAME_CELLS  # (a column this wide shows every name whole)
 from lan_demon.seat.seat import Seat
 from lan_demon.seat.words import (fit_name, named_seats, rotation_words, shown, split_level,
                                   starting)
@@ -20,9 +21,6 @@ __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "NAME_CELLS", "TableFacts", "name_column",
            "rotation_words", "shown", "split_level", "starting"]
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
-#: The most terminal cells a seat's name takes (the arbiter keeps names to it, issue 29):
-#: a column of names is this wide at most, so a name is shown whole, never cut.
-NAME_CELLS = 12
 
 
 def name_column(names: Sequence[str]) -> int:

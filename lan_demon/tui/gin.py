@@ -31,7 +31,8 @@ from lan_demon.games.gin_scoring import TARGET
 from lan_demon.games.gin_solitaire import DISCARD, DRAW, FIRST_DISCARD, KNOCK_LIMIT, OVER
 from lan_demon.seat.acts import key_help
 from lan_demon.seat.gin import LETTERS, GinSeat, Layout, phase_text, result_text
-from lan_demon.net.cells import cells, pad
+from lan_demon.net.cells import pad
+from lan_demon.tui.facts import name_column
 from lan_demon.tui.style import Fragments, card_fragments, card_margin, clip_line, line
 from lan_demon.tui.table import Controller, GameScreen
 from lan_demon.tui.text import advice_lines, fold, join_lines, lines_of
@@ -263,7 +264,7 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
         own = (ctl.client.config.get("options") or {}).get("deals") == "independent"
         out = line(("class:dim", " the other seats, each on its own deal (GS-9):" if own
                     else " the same deal at the other seats (GS-9):"))
-        name_w = max(cells(ctl.name(s["seat"])) for s in seats)
+        name_w = name_column([ctl.name(s["seat"]) for s in seats])
         for s in seats:
             if s["seat"] == ctl.client.seat:
                 continue
@@ -276,8 +277,7 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
     @staticmethod
     def _watching(ctl: Controller, view: dict[str, Any]) -> Fragments:
         out = line(("class:me", " Watching Gin Solitaire (GS-9: each seat plays alone)"))
-        name_w = max(cells(ctl.name(s["seat"])) for s in view.get("seats", [])) \
-            if view.get("seats") else 1
+        name_w = name_column([ctl.name(s["seat"]) for s in view.get("seats", [])])
         for s in view.get("seats", []):
             result = (s.get("result") or {}).get("result") or s["phase"]
             out += line(f"   {pad(ctl.name(s['seat']), name_w)} draw {s['draw']:>2}  {result}")

@@ -72,7 +72,7 @@ def _round_table(ctl: TableFacts, game: str, result: dict[str, Any], totals: lis
                  width: int, over: bool) -> Fragments:
     parts = parts_of(game, result)
     scores = result["scores"]
-    names = [n.removesuffix(" (bot)") for n in sides(ctl, len(scores))]  # (RD-14 board)
+    names = sides(ctl, len(scores))
     low = lower_is_better(ctl)
     rows = order(scores, totals, low, by_total=over)
     pick = min if low else max

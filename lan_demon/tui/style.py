@@ -28,7 +28,6 @@ Fragments = list[tuple[str, str]]
 #: them apart. A person may choose another palette (``--palette``, :mod:`lan_demon.seat.palette`).
 OWNER_COLOURS = list(CLASSIC.owners)
 OWNER_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-BACKS = OWNER_COLOURS  # the older name
 
 
 def _ink(colour: str) -> str:
@@ -215,11 +214,6 @@ def keep_rows(rows: list[Fragments], height: int) -> list[Fragments]:
     """The first ``height`` rows (a safety net like :func:`clip_line`: a screen is laid out
     to fit, and tests/test_small_screens.py fails on any row it drops that is not blank)."""
     return rows[:max(0, height)]
-
-
-def cells_of(frags: Fragments) -> int:
-    """The terminal cells fragments take (a name's emoji take two each, its marks none)."""
-    return cells(text_of(frags))
 
 
 def clip_line(frags: Fragments, width: int) -> Fragments:

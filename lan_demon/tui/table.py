@@ -27,7 +27,6 @@ from lan_demon.seat import evening
 from lan_demon.tui.evening_rows import evening_rows
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
 from lan_demon.tui.scores import footer, score_board
-from lan_demon.net.cells import cells
 from lan_demon.tui.style import Fragments, big_cards, clip_line, keep_rows, line, text_of
 from lan_demon.tui.text import help_page, hint_rows, join_lines, lines_of, wrap, wrap_lines
 
