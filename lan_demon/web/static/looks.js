@@ -22,10 +22,13 @@ const Looks = (() => {
 
   let now = stored();
 
+  let ownerCount = null;  // the palette's --owners, read once per palette (not per mark)
+
   function apply() {
     const root = document.documentElement;
     root.dataset.palette = now.palette;
     root.classList.toggle("big-cards", now.big);
+    ownerCount = null;
   }
 
   function save() {
@@ -37,8 +40,12 @@ const Looks = (() => {
 
   /** How many owner colours the palette has (its CSS variable --owners). */
   function owners() {
-    const n = parseInt(getComputedStyle(document.documentElement).getPropertyValue("--owners"), 10);
-    return n > 0 ? n : 1;
+    if (ownerCount === null) {
+      const n = parseInt(getComputedStyle(document.documentElement)
+        .getPropertyValue("--owners"), 10);
+      ownerCount = n > 0 ? n : 1;
+    }
+    return ownerCount;
   }
 
   /** The mark of `seat`'s pack: its letter on its colour (RD-2), as on the terminal. */
@@ -97,5 +104,5 @@ const Looks = (() => {
 
   apply();
   document.addEventListener("DOMContentLoaded", () => settings(document.getElementById("looks")));
-  return {mark, named, ink, settings, owners, now: () => ({...now})};
+  return {mark, named, ink, settings, owners};
 })();
