@@ -143,10 +143,11 @@ class PlainTable(Seat):
         waiting, whose turn it is, what you hold."""
         phase = self.phase
         self.tell_once("phase", phase)
+        made = face(self)  # (once a step: what follows reads parts of it)
         if phase in ("lobby", "between"):
-            self.tell_once("seats", self.seats_words())
+            self.tell_once("seats", self.seats_words(made))
         if phase in ("between", "over"):  # what this screen's check of the deal found (§22)
-            deal = face(self)["deal"]
+            deal = made["deal"]
             self.tell_once("deal", deal["words"] if deal else "")
         question = self.question()
         self.tell_once("question", "" if question is None else
@@ -156,10 +157,9 @@ class PlainTable(Seat):
             self.last.pop("question", None)
         if phase == "playing" and not self.spectator and not self.client.pending:
             self.tell_once("turn", self.turn_words())  # (a move in flight: not known yet)
-            self.tell_once("hold", self.hold_words())
+            self.tell_once("hold", self.hold_words(made))
 
-    def seats_words(self) -> str:
-        made = face(self)
+    def seats_words(self, made: dict[str, Any]) -> str:
         out = []
         for s in made["seats"]:
             # (a bot's name carries its level, "Ada L2": the arbiter's rule, on every screen)
@@ -262,9 +262,8 @@ class PlainTable(Seat):
             return ""
         return self.game.prompt(view)
 
-    def hold_words(self) -> str:
-        """What you hold now, in one line (from the face every screen draws)."""
-        made = face(self)
+    def hold_words(self, made: dict[str, Any]) -> str:
+        """What you hold now, in one line (from ``made``, the face every screen draws)."""
         t = made["table"]
         if not t:
             return ""
@@ -291,7 +290,7 @@ class PlainTable(Seat):
         """The whole table once, as ``look:`` lines."""
         made = face(self)
         self.tell("look", f"{made['title']} · {made['phase']} · {made['ping']}")
-        self.tell("look", "seats: " + self.seats_words())
+        self.tell("look", "seats: " + self.seats_words(made))
         t = made["table"]
         if t and made["game"].startswith("racing-demon"):
             tops = ", ".join(symbol(s["top"]) + ("*" if s["lit"] else "") for s in t["stacks"])
@@ -311,7 +310,7 @@ class PlainTable(Seat):
         elif t and made["game"] == "gin-solitaire":
             for p in t["others"]:
                 self.tell("look", f"{p['name']}: {p['state']}")
-        hold = self.hold_words() if made["phase"] == "playing" else ""
+        hold = self.hold_words(made) if made["phase"] == "playing" else ""
         if hold:
             self.tell("look", "you hold: " + hold)
         if made["hint"]:
