@@ -224,8 +224,10 @@ class GinSeat:
 
     def advice_shown(self, view: dict[str, Any] | None) -> Shown | None:
         """The advice as a screen draws it: plain words, the numbers if asked for."""
-        return self.advice.shown(None if view is None else self.position(view),
-                                 advice_key(self.seat), self.seat.how)
+        moment = None if view is None else self.position(view)
+        if self.advice.current(moment) is None:  # (no advice up: no key map built per face)
+            return None
+        return self.advice.shown(moment, advice_key(self.seat), self.seat.how)
 
     def why(self) -> Any:
         """The page's "why? numbers": the advice's numbers shown or hidden."""

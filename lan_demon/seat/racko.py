@@ -113,6 +113,8 @@ class RackOSeat:
     def advice_shown(self, view: dict[str, Any] | None) -> Shown | None:
         """The advice as a screen draws it: plain words, the numbers if asked for."""
         moment = self.moment(view) if view is not None and "rack" in view else None
+        if self.advice.current(moment) is None:  # (no advice up: no key map built per face)
+            return None
         return self.advice.shown(moment, advice_key(self.seat), self.seat.how)
 
     def why(self) -> Any:
