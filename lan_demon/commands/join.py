@@ -15,8 +15,7 @@ from lan_demon.commands import prompts
 from lan_demon.commands.errors import EXIT_USAGE
 from lan_demon.commands.lan import choose_table, table_key
 from lan_demon.commands.options import (add_looks, check_browse, check_code, check_key,
-                                        check_name, lan_join_flags, positive)
-from lan_demon.net.names import seat_name as table_name
+                                        check_name, lan_join_flags, name_refusal, positive)
 from lan_demon.net.names import seated_words
 
 HELP = "sit at a table hosted elsewhere"
@@ -175,7 +174,7 @@ def own_name() -> str:
     """The login name; without one to be had (or one the table cannot show), asked for until
     one is given."""
     name = login_name()
-    while not table_name(name) or name.strip().casefold() == "you":
+    while name_refusal(name) is not None:
         name = prompts.ask("Your name at the table: ")
     return name
 

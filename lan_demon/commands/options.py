@@ -199,17 +199,25 @@ def check_key(key: str | None) -> str | None:
     return key.strip()
 
 
-def check_name(given: str | None, spectate: bool = False) -> None:
-    """A ``--name`` a seat can be taken with: one the table can show (PROTOCOL.md §4.5) —
-    refused here in one line rather than by the table."""
+def name_refusal(name: str) -> str | None:
+    """Why ``name`` cannot be a seat's name (the table could not show it, PROTOCOL.md §4.5;
+    or "you", which every screen calls its own player), else None."""
     from lan_demon.net.names import seat_name
-    if given is not None and not spectate and not seat_name(given):
-        raise UsageError("--name needs a name the others can read (letters, not only spaces "
-                         "or pictures), e.g. --name Ann")
-    if given is not None and not spectate and given.strip().casefold() == "you":
-        raise UsageError("--name you: every screen calls its own player 'you', so the others "
-                         "would read 'you are OUT!' when you go out; give your own name, e.g. "
-                         "--name Ann")
+    if not seat_name(name):
+        return "--name needs a name the others can read (letters, not only spaces or " \
+               "pictures), e.g. --name Ann"
+    if name.strip().casefold() == "you":
+        return "--name you: every screen calls its own player 'you', so the others would " \
+               "read 'you are OUT!' when you go out; give your own name, e.g. --name Ann"
+    return None
+
+
+def check_name(given: str | None, spectate: bool = False) -> None:
+    """A ``--name`` a seat can be taken with — refused here in one line rather than by the
+    table."""
+    refusal = None if given is None or spectate else name_refusal(given)
+    if refusal is not None:
+        raise UsageError(refusal)
 
 
 def check_code(code: str | None, flag: str) -> str | None:
