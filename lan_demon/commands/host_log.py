@@ -31,7 +31,7 @@ class Look:
     paused: str | None = None  # who paused the table, in words (§24)
     removed: frozenset[str] = frozenset()  # seats the host or the captain gave up
     removed_by_host: frozenset[str] = frozenset()  # those the host gave up
-    away: dict[str, int] = field(default_factory=dict)  # name -> whole minutes away
+    away: dict[str, float] = field(default_factory=dict)  # name -> seconds still kept
     handed: frozenset[Any] = frozenset()  # seats handed to a bot (net/handover.HandedOver)
 
 
@@ -46,10 +46,14 @@ def look(arb: Any) -> Look:
     removed = frozenset(s.name for s in arb.seats if s.removed)
     by_host = frozenset(s.name for s in arb.seats if s.removed and s.removed_by == "the host")
     now = getattr(arb, "now", 0.0)
-    away = {s.name: int((TOKEN_LIFE - kept) // 60) for s in arb.seats
-            if (kept := evening.kept(arb, s, now)) is not None}
+    away = {s.name: kept for s in arb.seats if (kept := evening.kept(arb, s, now)) is not None}
     handed = frozenset(getattr(arb, "handed", {}).values())
     return Look(seats, arb.phase, name, rounds, waiting, paused, removed, by_host, away, handed)
+
+
+def minutes_away(kept: float) -> int:
+    """Whole minutes a seat kept for ``kept`` more seconds has been away."""
+    return int((TOKEN_LIFE - kept) // 60)
 
 
 def news(before: Look, now: Look, arb: Any) -> list[str]:
@@ -74,10 +78,11 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
             lines.append(was.words())
     for name in sorted(now.removed - before.removed - now.removed_by_host):
         lines.append(f"{name} is removed from the table for good (its cards stay and score)")
-    for name, minutes in now.away.items():  # the away time, out loud, once a minute
-        if minutes > before.away.get(name, 0) and name not in now.removed:
-            seat = next(s for s in arb.seats if s.name == name)
-            lines.append(away_words(name, evening.kept(arb, seat, arb.now) or 0.0))
+    for name, kept in now.away.items():  # the away time, out loud, once a minute
+        was = before.away.get(name)
+        if minutes_away(kept) > (0 if was is None else minutes_away(was)) and \
+                name not in now.removed:
+            lines.append(away_words(name, kept))
     if now.waiting and not before.waiting:
         lines.append("every player is away: the table waits for one to come back (no turn is "
                      "played for them meanwhile)")
