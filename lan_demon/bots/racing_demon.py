@@ -26,11 +26,14 @@ from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack
 _DEMON_GAMES = ("racing-demon", "racing-demon-german")
 
 
+def column_move(move: Any) -> bool:
+    """A play of a run from one of the player's columns onto another."""
+    return isinstance(move, Play) and move.source in COLUMN_NAMES and move.target in COLUMN_NAMES
+
+
 def pointless(move: Any, turn: Turn) -> bool:
     """A column-to-column run that leaves its source column standing (no Pile card moves)."""
-    if not isinstance(move, Play) or move.target not in COLUMN_NAMES:
-        return False
-    if move.source not in COLUMN_NAMES:
+    if not column_move(move):
         return False
     column = turn.view["players"][turn.seat]["columns"][COLUMN_NAMES.index(move.source)]
     return move.count < len(column)
@@ -49,8 +52,7 @@ class ColumnMove:
     @classmethod
     def of(cls, move: Any, columns: list[list[Card]]) -> ColumnMove | None:
         """``move`` as a column move seen on ``columns``; None for any other move."""
-        if not (isinstance(move, Play) and move.source in COLUMN_NAMES
-                and move.target in COLUMN_NAMES):
+        if not column_move(move):
             return None
         column = columns[COLUMN_NAMES.index(move.source)]
         if move.count > len(column):
@@ -97,8 +99,7 @@ def idle_column_move(move: Any, sight: Sight, memory: ColumnMemory,
     card it uncovers goes to no stack now (or only to one this bot was just beaten to, RD-11).
     A whole column moved is of use (RD-8: a Pile card takes its place); a card from the Pile
     or the waste onto a column brings the next one into play."""
-    if not (isinstance(move, Play) and move.source in COLUMN_NAMES
-            and move.target in COLUMN_NAMES):
+    if not column_move(move):
         return False
     if memory.undoes(move, sight.columns):
         return True
@@ -131,8 +132,7 @@ class DemonBot(Strategy):
     def useful(self, turn: Turn, sight: Sight | None = None) -> list[Any]:
         """The legal moves without the idle column moves."""
         legal = turn.legal
-        if not any(isinstance(m, Play) and m.source in COLUMN_NAMES
-                   and m.target in COLUMN_NAMES for m in legal):
+        if not any(column_move(m) for m in legal):
             return legal
         sight = sight or Sight.read(turn)
         beaten = self.beaten_stacks()
@@ -140,7 +140,7 @@ class DemonBot(Strategy):
 
     def remember(self, move: Any, turn: Turn) -> Any:
         """Note ``move`` (chosen on ``turn``) if it moves a run between columns; return it."""
-        if isinstance(move, Play) and move.source in COLUMN_NAMES and move.target in COLUMN_NAMES:
+        if column_move(move):
             self.columns.chose(move, Sight.read(turn).columns)
         return move
 
@@ -172,8 +172,7 @@ class GreedyDemon(DemonBot):
         if not legal:
             return None
         sizes = [len(c) for c in turn.view["players"][turn.seat]["columns"]] if any(
-            isinstance(m, Play) and m.source in COLUMN_NAMES and m.target in COLUMN_NAMES
-            for m in legal) else [0] * len(COLUMN_NAMES)
+            column_move(m) for m in legal) else [0] * len(COLUMN_NAMES)
         best = min(legal, key=lambda m: rank_move(m, sizes))
         return None if rank_move(best, sizes) == 99 else self.remember(best, turn)
 
@@ -329,12 +328,11 @@ class StrongDemon(DemonBot):
         sight = Sight.read(turn)
         self._remember_beaten(sight)
         legal = turn.legal
-        useful = self.useful(turn, sight)
-        idle = [] if len(useful) == len(legal) else [m for m in legal if m not in useful]
+        useful = set(self.useful(turn, sight))  # (i stays the place in legal: "fresh" reads it)
         w = self.W
         best, best_value = None, 0.0
         for i, move in enumerate(legal):
-            if idle and move in idle:
+            if move not in useful:
                 continue
             value = self.value(move, sight)
             if value > 0 and isinstance(move, Play) and move.target.startswith("s"):
