@@ -219,11 +219,10 @@ class Controller(TableFacts):
             self.leave(sure=True)
         elif self.confirm == "start" and key in ("enter", "y"):
             self.start_anyway()
-        elif (self.confirm or "").startswith("remove:") and key in ("enter", "y"):
-            evening.remove(self, int(self.confirm[7:]), sure=True)
-        elif (self.confirm or "").startswith("remove:") and key == "b" and \
-                (question := evening.question(self)) is not None and question.other:
-            evening.remove(self, int(self.confirm[7:]), sure=True, bot=question.other["bot"])
+        elif (question := evening.question(self)) is not None and \
+                (key in ("enter", "y") or (key == "b" and question.other)):
+            intent = dict(question.other if key == "b" else question.yes)  # (the seat's)
+            self.act(intent.pop("do"), intent)
         else:
             self.dismiss()
 
