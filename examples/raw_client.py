@@ -1,7 +1,7 @@
 """A Racing Demon player written from protocol/PROTOCOL.md alone: pyzmq, msgpack, stdlib.
 
 It imports nothing from lan_demon, on purpose: it shows that the wire protocol can be followed
-from its document. It speaks protocol version 6 and does what §18 ("A minimal Racing Demon
+from its document. It speaks protocol version 7 and does what §18 ("A minimal Racing Demon
 client") describes — hello, clock sync, snapshot, ready; every frame from the arbiter read as
 one message or an array of several, handled in order (§2); a mirror kept by applying each
 update's events (§18.4) in sequence order, healed by a snapshot on a gap (§7); one simple move
@@ -31,7 +31,7 @@ import zlib
 import msgpack
 import zmq
 
-VERSION = 6
+VERSION = 7
 BEAT = 1.0  # §9: hb once a second
 SILENCE = 3.5  # §9: nothing heard this long before match_end: reconnect
 PRIVATE_WAIT = 1.0  # §7.3: a missing private half is asked for by snapshot after this
@@ -245,6 +245,7 @@ class RawClient:
         self.result: dict | None = None
         self.paused: dict | None = None  # §24: the table's pause, while it stands
         self.removed: str | None = None  # §24: who removed our seat
+        self.stalled = False  # the host's journal cannot be written (§25)
         self.stats = {"moves": 0, "refused": 0, "beaten": 0, "hash_ok": 0, "hash_bad": 0,
                       "snapshots": 0}
 
@@ -412,6 +413,8 @@ class RawClient:
                   file=sys.stderr)  # not our move's refusal (its update may be on its way):
             self.snapshot()  # a snapshot settles the move in flight (§7)
             return None
+        if code == "stalled" and self.table.get("phase") in ("lobby", "between"):
+            self.readied = False  # §25: our ready was not taken; said again when it goes on
         if msg.get("re") == self.in_flight:
             if self.in_flight is not None:
                 self.stats["beaten" if code == "beaten" else "refused"] += 1
@@ -439,7 +442,19 @@ class RawClient:
                 self.advance()
         elif t == "beat":
             self.on_beat(msg)
+        elif t == "stall":
+            self.on_stall(msg)
         return None
+
+    def on_stall(self, msg: dict) -> None:
+        """§25: the host's journal cannot be written; the table stands still, unnumbered."""
+        if msg["on"] and not self.stalled:
+            print(f"raw_client: the table stands still ({msg['why']})", file=sys.stderr)
+        self.stalled = msg["on"]
+        if not msg["on"] and self.table.get("phase") in ("lobby", "between") \
+                and not self.readied:
+            self.readied = True
+            self.send("ready")
 
     def on_beat(self, msg: dict) -> None:
         if self.applied < 0 or self.snap_id is not None:

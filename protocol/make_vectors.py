@@ -173,6 +173,7 @@ class Session:
         self._record(self.arbiter.tick(at))
 
     def _record(self, out: Outbox) -> None:
+        out = self.arbiter.outgoing(out)  # as the socket loop: nothing a journal lacks (§25)
         replies: dict[str, list[dict[str, Any]]] = {}
         for peer, msg in out.private:
             if peer is None:
@@ -439,6 +440,7 @@ def errors(rd: Session, lan: Session) -> tuple[Session, dict[str, dict[str, Any]
     elsewhere = {"beaten": rd.find("a2c", kind("error", code="beaten")),
                  "too_late": {}, "bad_reveal": {},  # from the commit-and-reveal session
                  "paused": {}, "not_paused": {}, "bad_seat": {}, "removed": {},  # evening()
+                 "stalled": {},  # stall()
                  "rate_limited": _flood(), "internal": _broken(),
                  **{code: lan.find("a2c", kind("error", code=code))
                     for code in ("bad_code", "slow_down", "wrong_key")}}
@@ -693,6 +695,46 @@ def evening() -> Session:
     return s
 
 
+class FillingDisk:
+    """A journal whose disk the session fills and frees (§25): while records wait, what the
+    table said about them is held back; the records themselves are dropped here."""
+
+    def __init__(self) -> None:
+        self.full = False
+        self.pending: list[dict[str, Any]] = []
+        self.failed: OSError | None = None
+        self.why: str | None = None
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self.full or self.pending:
+            self.pending.append(record)
+            self.failed, self.why = OSError(28, "No space left on device"), "disk_full"
+
+    def retry(self) -> bool:
+        if self.full:
+            return False
+        self.pending, self.failed, self.why = [], None, None
+        return True
+
+
+def stall() -> Session:
+    """A full disk (§25): the host's disk fills as Ann's move is journaled. Her move's update
+    waits; the PUB says ``stall``; Bob's ping is answered, his move refused ``stalled``; a
+    second later ``stall`` again; the disk is freed, and the next try sends Ann's update, then
+    ``stall`` with ``on`` false."""
+    s = _seated("stall", "racing-demon", seed=1, turn_timeout=600.0)
+    disk = FillingDisk()
+    s.arbiter.attach_journal(disk, {"port": 7700, "pub_port": 7701})
+    disk.full = True
+    s.request("ann", "move", 100.5, round=0, move={"t": "turn"}, ts=100.5)
+    s.request("bob", "ping", 100.625, c=100.5)
+    s.request("bob", "move", 100.75, round=0, move={"t": "turn"}, ts=100.75)
+    s.tick(101.5)
+    disk.full = False
+    s.tick(101.75)
+    return s
+
+
 def handover() -> Session:
     """A seat handed to a bot (§24): Ann, the captain, asks for a bot of level 11 (malformed),
     then hands Bob's seat to a level-3 bot: published ``removed`` with ``bot`` and
@@ -848,8 +890,10 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     for code in ("paused", "not_paused", "bad_seat", "removed"):
         errs[code] = ev.find("a2c", kind("error", code=code))
     ho = handover()
+    st = stall()
+    errs["stalled"] = st.find("a2c", kind("error", code="stalled"))
     ft = features()
-    for session in (rd, rk, gs, es, re_, lan, fd, ft, ev, ho):
+    for session in (rd, rk, gs, es, re_, lan, fd, ft, ev, ho, st):
         session.write_log()
     write_worked_session(rd.log)
 
@@ -1057,6 +1101,12 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     add("pub_update_check_lost", make("update", seq=4012, k="check", seat=1, round=2,
                                       lost=True),
         "seat 1's program was closed and run again: its check of round 2 cannot come (§22.6)")
+    add("pub_stall", pub(kind("stall", on=True), session=st),
+        "the host's journal cannot be written (its disk is full): the table stands still, "
+        "moves are refused stalled, and this comes again every second, unnumbered (§25)")
+    add("pub_stall_over", pub(kind("stall", on=False), session=st),
+        "the disk took the journal again: the updates that waited came just before this, and "
+        "every clock moves on by stood (§25)")
     add("pub_beat_lobby", pub(kind("beat", hash="")), "a heartbeat with no round dealt")
     beat = pub(lambda m: m["t"] == "beat" and m["seq"] == round_update["seq"])
     add("pub_beat", beat, "a heartbeat: its hash is of pub_update_round's state")

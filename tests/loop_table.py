@@ -76,6 +76,8 @@ class LoopClient(TableCopy):
             self._on_update(msg)
         elif kind == "beat":
             self._on_beat(msg)
+        elif kind == "stall":
+            self._on_stall(msg)
         elif kind == "welcome":
             self.seat, self.token = msg.get("seat"), msg["token"] or self.token
             self.seal_key = msg.get("seal")
@@ -94,7 +96,8 @@ class LoopClient(TableCopy):
         elif kind == "error":
             if msg.get("re") is not None and self._deal_answer(msg["re"], msg):
                 pass  # (a §22 request refused: the witness knows)
-            elif msg["code"] not in ("not_playing", "beaten", "illegal", "wrong_round"):
+            elif msg["code"] not in ("not_playing", "beaten", "illegal", "wrong_round",
+                                     "stalled"):
                 raise AssertionError(f"{self.name} was refused: {msg}")
         self._commit_when_due()
         self.heard.extend(self.notices)
@@ -134,6 +137,7 @@ class Loop:
             self.spread(self.arbiter.handle(client.peer, frame, self.now))
 
     def spread(self, out: Outbox) -> None:
+        out = self.arbiter.outgoing(out)  # as the server: nothing the journal lacks (§25)
         by_peer = {c.peer: c for c in self.clients if c.peer}
         for msg in out.public:
             for decoded in decode_all(encode(msg), "pub"):

@@ -372,23 +372,24 @@ def test_the_racing_demon_refusals() -> None:
 
 
 def test_this_is_version_6() -> None:
-    assert VERSION == 6
+    assert VERSION == 7
 
 
-@pytest.mark.parametrize("old", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("old", [1, 2, 3, 4, 5, 6])
 def test_an_old_client_is_refused_with_a_clear_reason(old: int) -> None:
     """A version 2 client would wait for a move's ok and misread a frame of several messages
     (§2, §3), a version 3 client for a move's private frame that is now sealed in its update
     (§23), a version 4 client would send no check of a round's deal, and every other client
     would say its verdict was hidden (§22.6), a version 5 client would move at a paused table
-    and count down to a Go that does not come (§24): it is refused with version, and the
-    reason names both versions."""
+    and count down to a Go that does not come (§24), a version 6 client would take a stalled
+    table's silence for a lost host (§25): it is refused with version, and the reason names
+    both versions."""
     err = refused(encode({"v": old, "t": "hello", "id": 1, "name": "Ann", "role": "player"}))
     assert err.code == "version"
     assert f"version {old} " in err.reason and f"version {VERSION}" in err.reason
 
 
-@pytest.mark.parametrize("version", [None, 0, 1, 2, 3, 4, 5, 7, 99, "6", [6]])
+@pytest.mark.parametrize("version", [None, 0, 1, 2, 3, 4, 5, 6, 8, 99, "7", [7]])
 def test_any_other_version_is_refused(version: Any) -> None:
     msg = {"t": "hb"} if version is None else {"v": version, "t": "hb"}
     assert refused(pack(msg)).code == "version"
@@ -527,13 +528,13 @@ def test_every_code_is_known() -> None:
 
 def test_encode_adds_the_version_first() -> None:
     frame = encode({"t": "hb"})
-    assert frame == b"\x82\xa1v\x06\xa1t\xa2hb"
-    assert decode(frame) == {"v": 6, "t": "hb"}
+    assert frame == b"\x82\xa1v\x07\xa1t\xa2hb"
+    assert decode(frame) == {"v": 7, "t": "hb"}
 
 
 def test_make_leaves_out_none_and_puts_v_and_t_first() -> None:
     assert make("error", re=None, code="full", reason="x", rule=None) == {
-        "v": 6, "t": "error", "code": "full", "reason": "x"}
+        "v": 7, "t": "error", "code": "full", "reason": "x"}
     assert list(make("ok", re=3, seq=9)) == ["v", "t", "re", "seq"]
 
 

@@ -188,7 +188,6 @@ def test_an_arbiter_restored_after_any_step_has_the_crashed_ones_durable_state(
     cuts: list[tuple[int, bytes, dict[str, Any]]] = []
 
     def note() -> None:
-        loop.writer._file.flush()
         size = path.stat().st_size
         if not cuts or cuts[-1][0] != size:
             cuts.append((size, secret_path(path).read_bytes(), loop.arbiter.durable()))

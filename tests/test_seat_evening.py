@@ -202,3 +202,40 @@ def test_the_plain_table_offers_the_bot_answer_and_b_gives_it():
     assert "bot: A bot plays on (level 2)" in out.getvalue()
     table.command("b")
     assert client.sent == ["remove 1 bot 2"]
+
+
+def stall(client: FakeClient, why: str = "disk_full", stood: float = 0.0) -> None:
+    """§25: the host's journal cannot be written; the table stands (as the client hears it)."""
+    client.table["stall"] = {"why": why, "since": client.clock() - stood}
+    client.notices.append(Notice("stall", data={"on": True, "why": why, "stood": stood}))
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+def test_a_full_disk_is_said_on_every_screen_and_nothing_is_sent_meanwhile(size):
+    """§25: every screen says the host's disk is full and that the table waits; a key or an
+    act sends nothing; the end is said with how long it stood."""
+    client = playing(1)
+    stall(client)
+    seat = Seat(client, clock=client.clock)
+    seat.pump()
+    assert seat.line.words == "The host's disk is full: the table waits until there is room"
+    client.clock.now += 12
+    assert face(seat)["paused"] == ("The host's disk is full: the table waits until there is "
+                                    "room (0:12) — every clock stands still, and play goes on "
+                                    "by itself")
+    refusal = seat.act("turn")
+    assert refusal.words == "The host's disk is full: the table waits until there is room"
+    assert client.sent == []
+    ctl, _ = controller(playing(0))
+    stall(ctl.client, "read_only", stood=3)
+    ctl.pump()
+    text = text_of(ctl.render(*size))
+    assert "will not take the journal" in text and "(0:03)" in text
+    ctl.key("t")
+    assert ctl.client.sent == []
+    client.table["stall"] = None
+    client.notices.append(Notice("stall_over", data={"on": False, "why": "disk_full",
+                                                     "stood": 75.0}))
+    seat.pump()
+    assert seat.line.words == "The host's disk takes the journal again after 1:15: play on"
+    assert face(seat)["paused"] is None

@@ -33,6 +33,7 @@ class Look:
     removed_by_host: frozenset[str] = frozenset()  # those the host gave up
     away: dict[str, float] = field(default_factory=dict)  # name -> seconds still kept
     handed: frozenset[Any] = frozenset()  # seats handed to a bot (net/handover.HandedOver)
+    stall: Any = None  # the journal cannot be written: the table stands (net/stall.Stall)
 
 
 def look(arb: Any) -> Look:
@@ -48,7 +49,8 @@ def look(arb: Any) -> Look:
     now = getattr(arb, "now", 0.0)
     away = {s.name: kept for s in arb.seats if (kept := evening.kept(arb, s, now)) is not None}
     handed = frozenset(getattr(arb, "handed", {}).values())
-    return Look(seats, arb.phase, name, rounds, waiting, paused, removed, by_host, away, handed)
+    return Look(seats, arb.phase, name, rounds, waiting, paused, removed, by_host, away, handed,
+                getattr(arb, "stall", None))
 
 
 def minutes_away(kept: float) -> int:
@@ -58,7 +60,7 @@ def minutes_away(kept: float) -> int:
 
 def news(before: Look, now: Look, arb: Any) -> list[str]:
     """What changed from ``before`` to ``now``, in words for the person hosting."""
-    lines = [*_seat_news(before, now, arb)]
+    lines = [*_stall_news(before, now, arb), *_seat_news(before, now, arb)]
     if now.phase == "lobby" and now.captain != before.captain and now.captain is not None \
             and not arb.settings.players and not now.seats[now.captain][0]:
         lines.append(f"{now.captain} is the captain: Enter on their screen starts the match")
@@ -87,6 +89,22 @@ def news(before: Look, now: Look, arb: Any) -> list[str]:
         lines.append("every player is away: the table waits for one to come back (no turn is "
                      "played for them meanwhile)")
     return lines
+
+
+def _stall_news(before: Look, now: Look, arb: Any) -> list[str]:
+    """The journal's disk refused a record, or took them all again (§25): said at once, with
+    what to do — the only lines here that ask something of the host."""
+    if now.stall is not None and before.stall is None:
+        path = getattr(arb.journal, "path", "the journal")
+        return [f"the journal cannot be written ({now.stall.error}): {path}. The table stands "
+                "still and every screen says why; nobody is shown a move the journal lacks. "
+                "Free some space on that disk (or make it writable): the table goes on by "
+                "itself within a second of it"]
+    if before.stall is not None and now.stall is None:
+        stood = max(0.0, getattr(arb, "now", 0.0) - before.stall.since)
+        return [f"the journal is written again: the table goes on (it stood {stood:.0f} s; "
+                "every clock moved on by that)"]
+    return []
 
 
 def _seat_news(before: Look, now: Look, arb: Any) -> list[str]:

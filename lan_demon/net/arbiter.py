@@ -31,7 +31,8 @@ import msgpack
 from lan_demon.games import GameError, Match, get_game
 from lan_demon.games.demon_races import RaceBook
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
-from lan_demon.net import commitments, evening, handover, race, record, seats, table_clock
+from lan_demon.net import (commitments, evening, handover, race, record, seats, stall,
+                           table_clock)
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, SharedPacker, decode, make,
                                  request_id)
 from lan_demon.net.fairdeal import HostDeal
@@ -83,6 +84,7 @@ class Arbiter:
         self.queued: dict[int, list[Held]] = {}  # moves behind a seat's held move, in order
         self.result: dict[str, Any] | None = None
         self.paused: evening.Pause | None = None  # every clock stands still (§24)
+        self.stall: stall.Stall | None = None  # the journal cannot be written (§25)
         self.resumed_by = ""  # who last resumed it, in words (the host's log says it)
         self.removed_tokens: dict[str, Seat] = {}  # lobby seats removed, by token (§24)
         # Seats handed to a bot (§24, net/handover.py): the people's old tokens, refused; the
@@ -234,6 +236,13 @@ class Arbiter:
                                            reason=err.reason)))
             return
         seat, kind = self._seat_of(peer), msg["t"]
+        if self.stall is not None:  # the journal cannot be written: the table stands (§25)
+            try:
+                stall.on_frame(self, peer, seat, msg, now, out)
+            except ProtocolError as err:
+                out.private.append((peer, make("error", re=_request_id(msg), code=err.code,
+                                               reason=err.reason)))
+            return
         if seat is None:
             if self._quiet(peer, msg, now):
                 return
@@ -257,8 +266,10 @@ class Arbiter:
 
     def tick(self, now: float) -> Outbox:
         """Time passing: heartbeats, absences, Go, the fairness window, RD-13, stand-in turns."""
-        out = Outbox()
         self.now = now
+        if self.stall is not None:  # the journal cannot be written: the table stands (§25)
+            return stall.tick(self, now)
+        out = Outbox()
         if now >= self.next_beat:
             self.next_beat = now + BEAT_INTERVAL
             self._beat(now, out)
@@ -275,8 +286,18 @@ class Arbiter:
             self._countdown(now, out)
         return out
 
+    def outgoing(self, out: Outbox) -> Outbox:
+        """What of ``out`` may be sent now: all of it, unless records it describes wait for
+        a disk that would not take them (:func:`lan_demon.net.stall.outgoing`). Whatever
+        sends what the arbiter says sends only this (the time: the last step's, ``now``)."""
+        if self.stall is None and not getattr(self.journal, "pending", None):
+            return out
+        return stall.outgoing(self, out, self.now)
+
     def next_deadline(self, now: float) -> float:
         """When :meth:`tick` next has something to do (the socket loop's poll timeout)."""
+        if self.stall is not None:
+            return max(now, stall.next_deadline(self))
         times = [self.next_beat]
         if self.paused is not None:
             return max(now, self.next_beat)
@@ -398,6 +419,8 @@ class Arbiter:
         """Over, with nobody left to tell. A match resumed after its end was journaled may
         not have reached its clients: until every seat has come back (and heard a few beats'
         ``match_end`` since), or ``encore_until``, the arbiter stays to tell them."""
+        if self.stall is not None:  # what it has to say waits for the journal (§25)
+            return False
         if self.phase != "over" or self.encore_until is None or now >= self.encore_until:
             return self.phase == "over"
         waiting = [s for s in self.seats if s.status != "left"]

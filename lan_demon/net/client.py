@@ -37,7 +37,7 @@ SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
 SYNC_PINGS = 5
 RATE_BACKOFF = 1.0  # told rate_limited: hold all we send this long, rather than keep a flood going
 REFUSALS = ("bad_token", "full", "version", "not_joined", "bad_code", "slow_down", "wrong_key",
-            "removed")
+            "removed", "stalled")
 WATCHED = {"pub": "update", "private": "private"}  # a socket's channel as a watcher hears it
 # pyzmq's flags as plain ints: its enum types cost a call each time they are combined or passed
 EVENTS, POLLIN, NOBLOCK = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.NOBLOCK)
@@ -452,8 +452,7 @@ class Client(TableCopy):
     def _on_probe(self, msg: dict[str, Any]) -> None:
         self._send(make("echo", a=msg["a"]))
 
-    def _on_ok(self, msg: dict[str, Any]) -> None:
-        # a committed move shows up in its update, which carries our request id
+    def _on_ok(self, msg: dict[str, Any]) -> None:  # (a move's answer is its update)
         self._deal_answer(msg["re"], None)
 
     def _on_error(self, msg: dict[str, Any]) -> None:
@@ -464,6 +463,8 @@ class Client(TableCopy):
             self._given_up = msg["reason"]  # said again if no other seat is to be had
             self._fresh_hello()  # a token from disk the table does not know: forget it
             return
+        if code == "stalled" and self.welcomed and not self.connected:  # (§25: our way back,
+            return  # at a table standing still: taken once it goes on, TableCopy._on_stall)
         if code in REFUSALS and not self.connected:
             if self.welcomed:  # a way back refused: not an error of the caller's
                 self._gone(msg["reason"])

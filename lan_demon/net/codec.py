@@ -27,8 +27,11 @@ import msgpack
 #: updates ``pause``, ``resume`` and ``removed``, a seat's ``removed`` mark and the snapshot's
 #: ``paused`` and ``kept`` — a version 5 client would go on moving at a paused table (every
 #: move refused ``paused``, a code it does not know), count down to a Go that does not come,
-#: and show a removed player as one who may come back.
-VERSION = 6
+#: and show a removed player as one who may come back. 7: a table whose journal cannot be
+#: written stands still and says so (§25): the unnumbered ``stall`` message on the PUB, and
+#: every request but ``ping`` refused ``stalled`` — a version 6 client would take a ``stall``
+#: for a bad message and its silence for a lost host, reconnect, and be refused again.
+VERSION = 7
 #: Bytes a client's frame may hold; larger ones are refused ``too_big`` unread. A client's largest
 #: legitimate message is a ``hello`` (a name of at most 24 characters, a 22-character token, a
 #: room code): about 200 bytes. 2 KiB leaves ten times that for fields later revisions may add,
@@ -99,6 +102,7 @@ TO_CLIENT: dict[str, dict[str, tuple[str, bool]]] = {  # over the ROUTER, to one
 PUBLISHED: dict[str, dict[str, tuple[str, bool]]] = {  # over the PUB, to everyone
     "update": {"seq": (INT, True), "k": (STR, True), "s": (BIN, False)},
     "beat": {"seq": (INT, True), "a": (FLOAT, True), "hash": (STR, False)},
+    "stall": {"on": (BOOL, True), "why": (STR, True), "stood": (FLOAT, True)},
 }
 SCHEMAS = {"client": FROM_CLIENT, "private": TO_CLIENT, "pub": PUBLISHED}
 
@@ -134,6 +138,8 @@ ERROR_CODES = {
                 "already, or it is your own (§24)",
     "removed": "the host or the captain removed this seat from the table: its token no longer "
                "takes it back (§24)",
+    "stalled": "the host's journal cannot be written (a full disk): the table stands still "
+               "until it can, then goes on by itself; only a ping is answered meanwhile (§25)",
 }
 REASON_LIMIT = 200  # characters of a refusal's reason: what a sender wrote is quoted, clipped
 

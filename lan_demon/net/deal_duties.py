@@ -42,6 +42,8 @@ class DealDuties:
         self.witness = DealWitness()
         self._commit_due: int | None = None  # the round to commit a nonce for, when we can
         self._deal_rids: dict[int, tuple[str, int]] = {}  # our §22 requests: (kind, round)
+        self._deal_sent: dict[int, dict[str, Any]] = {}  # ... and each as sent, by id
+        self._after_stall: list[dict[str, Any]] = []  # refused 'stalled': sent again (§25)
         self._disputed: set[int] = set()  # rounds we sent a dispute for
         self._heard: set[tuple[int, int]] = set()  # (seat, round) disputes already shown
 
@@ -77,15 +79,27 @@ class DealDuties:
 
     def _deal_request(self, msg: dict[str, Any]) -> None:
         self._deal_rids[msg["id"]] = (msg["t"], msg["round"])
+        self._deal_sent[msg["id"]] = msg
         self._send(msg)
+
+    def _deal_again_after_stall(self) -> None:
+        """The table goes on after its host's disk stood it still (§25): what it refused
+        ``stalled`` meanwhile is sent again, each with a new id, in the order first sent."""
+        waiting, self._after_stall = self._after_stall, []
+        for msg in waiting:
+            self._deal_request({**msg, "id": next(self._ids)})
 
     def _deal_answer(self, rid: int, error: dict[str, Any] | None) -> bool:
         """The arbiter's answer to one of our §22 requests (``error`` None: ``ok``); False
         when ``rid`` was not one. A reveal counts as made only when it is accepted."""
         asked = self._deal_rids.pop(rid, None)
+        sent = self._deal_sent.pop(rid, None)
         if asked is None:
             return False
         kind, round_no = asked
+        if error is not None and error.get("code") == "stalled" and sent is not None:
+            self._after_stall.append(sent)  # not refused: the table stands still (§25)
+            return True
         if kind == "commit" and error is None:
             self._found(round_no, self.witness.accepted(self.seat, round_no))
         elif kind == "reveal" and error is None:

@@ -16,6 +16,9 @@ class Outbox:
 
     private: list[tuple[bytes, dict[str, Any]]] = field(default_factory=list)
     public: list[dict[str, Any]] = field(default_factory=list)
+    #: only what a table whose journal cannot be written says itself (refusals, pongs, its
+    #: notices): it may go while what waits for the journal is held (net/stall.py)
+    stalled: bool = False
 
     def extend(self, other: Outbox) -> None:
         self.private += other.private

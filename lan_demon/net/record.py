@@ -28,7 +28,8 @@ SEQ_BLOCK = 1000  # update numbers reserved per journal "seq" mark (crash recove
 class Journal(Protocol):
     """Where records go (:class:`lan_demon.net.journal.JournalWriter`). A journal may also
     have ``keep_token(token)`` and ``keep_round_secret(round, hex)``: secrets that never enter
-    it, kept in the secrets file beside it."""
+    it, kept in the secrets file beside it; and ``pending``, ``why`` and ``retry()``: records a
+    full disk would not take yet, which hold back what the table says (net/stall.py)."""
 
     def write(self, record: dict[str, Any]) -> None: ...
 

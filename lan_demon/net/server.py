@@ -403,9 +403,9 @@ class ArbiterServer:
 
     def _send(self, out: Outbox) -> None:
         """Publish first, then answer privately: the canonical update is what every screen
-        waits for, and the PUB's fan-out to every subscriber is the longest path. All the
-        updates go in one frame, and each peer's replies in one frame (§2), in the order
-        they were made. A socket error (the context ending) ends the loop."""
+        waits for, and the PUB's fan-out is the longest path. All the updates go in one frame,
+        each peer's replies in one (§2), in order — once their journal records are written."""
+        out = self.arbiter.outgoing(out)
         frame = self._frame(out.public) if out.public else None
         if frame is not None:
             self.sent_bytes += len(frame)

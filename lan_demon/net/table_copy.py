@@ -43,7 +43,8 @@ class Notice:
     """Something the player should hear about: ``kind`` is one of beaten, refused, round,
     round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected,
     closed (the host went quiet after the match: the final scoreboard stays), pause, resume
-    and removed (the host or the captain runs the evening, §24), dishonest (our
+    and removed (the host or the captain runs the evening, §24), stall and stall_over (the
+    host's journal cannot be written, and the table stands still, §25), dishonest (our
     own check of a round's deal failed, §22), dispute (a seat's check failed: the text says
     whose and why) and deal_note (whose randomness a round was dealt without, a round NOT
     checked and why: :mod:`lan_demon.net.deal_duties`)."""
@@ -202,6 +203,32 @@ class TableCopy(DealDuties):
             self._advance()
 
     # --- published updates ------------------------------------------------------------------
+
+    def _on_stall(self, msg: dict[str, Any]) -> None:
+        """§25: the host's journal cannot be written, and the table stands still (``on``) —
+        or it goes on, every clock we hold moved on by the time it stood (as a resume's,
+        §24; a pause in force holds them still anyway: its resume moves them)."""
+        was = self.table.get("stall")
+        if msg["on"]:
+            self.table["stall"] = {"why": msg["why"], "since": self.clock() - msg["stood"]}
+            if was is None:
+                self.notices.append(Notice("stall", data=msg))
+            return
+        self.table["stall"] = None
+        if was is None:
+            return  # (the end of a stall we never heard begin: our clocks came from a snap)
+        stood = msg["stood"]
+        if self.table.get("paused") is None:
+            for name in ("go", "next_at"):
+                if self.table.get(name) is not None:
+                    self.table[name] += stood
+            self.kept_until = {seat: t + stood for seat, t in self.kept_until.items()}
+        self.notices.append(Notice("stall_over", data=msg))
+        if self.connected:
+            self._ready_again()  # a ready refused 'stalled', said again
+            self._deal_again_after_stall()
+        elif getattr(self, "welcomed", False):
+            self._reconnect()  # our way back was refused 'stalled': now it is taken
 
     def _on_beat(self, msg: dict[str, Any]) -> None:
         if msg["seq"] > self.seq and self.seq + 1 not in self._updates \

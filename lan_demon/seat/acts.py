@@ -64,7 +64,7 @@ def act(seat: Any, do: Any, args: dict[str, Any]) -> Any:
                               bot=args.get("bot"))
     if seat.phase != "playing":
         return seat.refuse("no round is being played now")
-    if evening.paused(seat):  # nothing moves (the arbiter would refuse it 'paused')
+    if evening.paused(seat) or evening.stalled(seat):  # nothing moves: the arbiter refuses it
         return seat.refuse(evening.paused_refusal(seat))
     kind = type(game).__name__
     if kind == "DemonSeat":

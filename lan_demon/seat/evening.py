@@ -47,6 +47,33 @@ def paused_for(seat: Any) -> float:
     return 0.0 if since is None or not paused(seat) else max(0.0, seat.client.clock() - since)
 
 
+def stalled(seat: Any) -> dict[str, Any] | None:
+    """``{why, since}`` while the host's journal cannot be written and the table stands
+    still (PROTOCOL.md §25), else None."""
+    return seat.client.table.get("stall") or None
+
+
+#: Why the table stands, as every screen says it (the ``stall`` notice's ``why``).
+STALL_WHY = {
+    "disk_full": "the host's disk is full: the table waits until there is room",
+    "read_only": "the host's disk will not take the journal: the table waits until it does",
+    "io_error": "the host's disk fails to write the journal: the table waits until it can",
+}
+
+
+def stall_words(seat: Any, with_clock: bool = True) -> str | None:
+    """What every screen says while the table stands for the host's disk."""
+    now = stalled(seat)
+    if now is None:
+        return None
+    why = STALL_WHY.get(now.get("why"), STALL_WHY["io_error"])
+    words = why[:1].upper() + why[1:]
+    if not with_clock:
+        return words
+    stood = max(0.0, seat.client.clock() - now.get("since", seat.client.clock()))
+    return f"{words} ({clock(stood)}) — every clock stands still, and play goes on by itself"
+
+
 def may_pause(seat: Any) -> bool:
     return (seat.captain and not seat.spectator and seat.phase in RUNNING
             and paused(seat) is None and not seat.reconnecting)
@@ -78,6 +105,9 @@ def removable(seat: Any) -> int | None:
 def pause_words(seat: Any) -> str | None:
     """What every screen says while the table is paused: who paused it and who resumes it
     (``how``: the screen's way to say a key or a button)."""
+    stall = stall_words(seat)
+    if stall is not None:  # (§25: the host's disk, before anyone's pause)
+        return stall
     now = paused(seat)
     if now is None:
         return None
@@ -93,6 +123,9 @@ def pause_words(seat: Any) -> str | None:
 def paused_refusal(seat: Any) -> str:
     """A move refused at a paused table, said once: who paused it, without a clock (a line
     that stays on the screen would show a time that no longer ticks beside the banner's)."""
+    stall = stall_words(seat, with_clock=False)
+    if stall is not None:
+        return stall
     now = paused(seat)
     return "the table is paused" if now is None else notice_words(seat, "pause", now)
 
@@ -109,6 +142,12 @@ def away_lines(seat: Any) -> list[str]:
 
 def notice_words(seat: Any, kind: str, data: dict[str, Any]) -> str:
     """The line said when the table is paused, resumed, or a seat removed."""
+    if kind == "stall":
+        why = STALL_WHY.get(data.get("why"), STALL_WHY["io_error"])
+        return why[:1].upper() + why[1:]
+    if kind == "stall_over":
+        return f"The host's disk takes the journal again after {clock(data.get('stood', 0))}: " \
+               "play on"
     me = seat.client.seat if not seat.spectator else None
     who = "you" if data.get("by") == me else data.get("name", "the host")
     if kind == "pause":

@@ -268,7 +268,7 @@ class Seat(SeatFacts):
             return [ev.Closed(notice.text)]
         if kind == "presence" and self.phase != "over":  # at the end everyone goes
             return self._presence(data)
-        if kind in ("pause", "resume", "removed"):  # the evening (§24): said to everyone
+        if kind in ("pause", "resume", "removed", "stall", "stall_over"):  # §24, §25
             return evening.heard(self, kind, data)
         if kind in ("dishonest", "dispute"):
             alarm = self._alarm(notice)

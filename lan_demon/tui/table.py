@@ -176,7 +176,7 @@ class Controller(TableFacts):
             return
         if phase == "playing":
             self.flash_text, self.flash_rule = "", None  # the last message was about the last key
-            if evening.paused(self) and not self.spectator:
+            if (evening.paused(self) or evening.stalled(self)) and not self.spectator:
                 self.flash(evening.pause_words(self) or "")
             elif self.spectator:
                 self.flash(watching(self.how))
