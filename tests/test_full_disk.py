@@ -337,3 +337,19 @@ def test_over_real_sockets_a_full_disk_stands_the_table_and_the_host_is_told_wha
     told("stall_over")
     assert not [n for n in heard if n.kind == "reconnecting"]  # the notice kept them here
     assert [n.kind for n in heard if n.kind.startswith("stall")].count("stall") == 2
+
+
+def test_a_host_whose_disk_cannot_take_its_first_record_does_not_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk full at the start is refused in one line (a JournalError), and the journal
+    left empty: a table that stood still from its first second would help nobody."""
+    from lan_demon.net.arbiter import Arbiter
+    from lan_demon.net.journal import JournalError, JournalWriter
+    disk = Disk(monkeypatch)
+    path = tmp_path / "start.journal"
+    writer = JournalWriter(path)
+    disk.fill_at(lambda r: r["j"] == "host")
+    with pytest.raises(JournalError, match="No space left on device"):
+        Arbiter(table(None)).attach_journal(writer, {"port": 1, "pub_port": 2})
+    writer.close()
+    assert path.read_bytes() == b"" and not writer.pending

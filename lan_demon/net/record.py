@@ -188,10 +188,12 @@ def header(arb) -> None:
         # secrets file beside the journal (secrets_file.HostSecrets).
         guard = {"coded": arb.code is not None,
                  **({"key": arb.server_key} if arb.server_key else {})}
-        arb.journal.write({"j": "host", "v": JOURNAL_VERSION,
-                           "config": arb.settings.to_data(),
-                           "port": arb.ports.get("port", 0),
-                           "pub_port": arb.ports.get("pub_port", 0), **guard})
+        # The first record, written now or refused: a host whose disk cannot take it does
+        # not start (one line), rather than start a table that stands still (§25).
+        write = getattr(arb.journal, "write_now", None) or arb.journal.write
+        write({"j": "host", "v": JOURNAL_VERSION, "config": arb.settings.to_data(),
+               "port": arb.ports.get("port", 0), "pub_port": arb.ports.get("pub_port", 0),
+               **guard})
 
 
 def durable(arb) -> dict[str, Any]:

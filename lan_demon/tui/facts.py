@@ -65,7 +65,7 @@ def key_hints(facts: TableFacts) -> list[str]:
         return []
     from lan_demon.tui.evening_rows import evening_hints  # (the captain's P and R, §24)
     if facts.client.table.get("stall"):  # §25: nothing moves until the host's disk does
-        return ["q leaves"]
+        return []
     if phase == "playing" and facts.client.table.get("paused"):
         return evening_hints(facts)  # nothing else moves while paused
     if phase == "playing":
