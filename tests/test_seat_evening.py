@@ -226,6 +226,9 @@ def test_a_full_disk_is_said_on_every_screen_and_nothing_is_sent_meanwhile(size)
     refusal = seat.act("turn")
     assert refusal.words == "The host's disk is full: the table waits until there is room"
     assert client.sent == []
+    captain = Seat(playing(0), clock=client.clock)
+    stall(captain.client)
+    assert not [a for a in face(captain)["acts"] if a["do"] in ("pause", "resume")]
     ctl, _ = controller(playing(0))
     stall(ctl.client, "read_only", stood=3)
     ctl.pump()

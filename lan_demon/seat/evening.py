@@ -76,13 +76,13 @@ def stall_words(seat: Any, with_clock: bool = True) -> str | None:
 
 def may_pause(seat: Any) -> bool:
     return (seat.captain and not seat.spectator and seat.phase in RUNNING
-            and paused(seat) is None and not seat.reconnecting)
+            and paused(seat) is None and not seat.reconnecting and stalled(seat) is None)
 
 
 def may_resume(seat: Any) -> bool:
     """The captain, whoever paused, or any person seated once the table stood 10 minutes."""
     now = paused(seat)
-    if now is None or seat.spectator or seat.reconnecting:
+    if now is None or seat.spectator or seat.reconnecting or stalled(seat) is not None:
         return False
     return seat.captain or now.get("by") == seat.client.seat or \
         paused_for(seat) >= PAUSE_LIMIT
