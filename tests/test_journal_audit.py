@@ -9,6 +9,7 @@ import hashlib
 import os
 import random
 import sys
+import zlib
 from pathlib import Path
 from typing import Any, Callable
 
@@ -47,26 +48,39 @@ def records_of(path: Path) -> list[dict[str, Any]]:
     return list(unpacker)
 
 
-def write_records(path: Path, records: list[dict[str, Any]], rechain: bool = False) -> None:
-    """Write records back as they are (a naive edit: the chain is left as it was), or chained
-    again from the start (a forger who knows the format)."""
+def with_checksum(packer: msgpack.Packer, record: dict[str, Any]) -> bytes:
+    """A record packed as a version 4 writer packs it (PROTOCOL.md §19): ``crc`` last, a
+    4-byte bin holding the CRC-32 (big-endian) of every byte before it."""
+    fields = {k: v for k, v in record.items() if k != "crc"}
+    head = packer.pack({**fields, "crc": b"\0" * 4})[:-4]
+    return head + zlib.crc32(head).to_bytes(4, "big")
+
+
+def write_records(path: Path, records: list[dict[str, Any]], rechain: bool = False,
+                  checksum: bool = False) -> None:
+    """Write records back as they are (a naive edit: the chain and each record's checksum
+    are left as they were), each with its checksum made again (``checksum``: an editor who
+    knows a record ends with its checksum), or chained again from the start as well
+    (``rechain``: a forger who knows the format)."""
     packer = msgpack.Packer(use_bin_type=True)
     out, prev = b"", GENESIS
     for record in records:
         if rechain:
-            record = {**record, "prev": prev}
-        raw = packer.pack(record)
+            record = {**{k: v for k, v in record.items() if k not in ("prev", "crc")},
+                      "prev": prev, **({"crc": b""} if "crc" in record else {})}
+        raw = with_checksum(packer, record) if (rechain or checksum) and "crc" in record \
+            else packer.pack(record)
         prev = hashlib.sha256(raw).hexdigest()
         out += raw
     path.write_bytes(out)
 
 
 def edited(path: Path, change: Callable[[list[dict[str, Any]]], Any],
-           rechain: bool = False) -> Path:
+           rechain: bool = False, checksum: bool = False) -> Path:
     records = records_of(path)
     change(records)
     target = path.with_name(path.name + ".edited")
-    write_records(target, records, rechain)
+    write_records(target, records, rechain, checksum)
     return target
 
 
@@ -158,14 +172,35 @@ def test_item7_a_journal_with_seats_and_no_secrets_file_is_not_resumed(racko, tm
 
 def test_item8_every_record_is_chained_to_the_one_before(racko):
     read = read_journal(racko)
-    assert read.version == 3 and read.chained == len(read.records)
-    assert read.records[0]["prev"] == GENESIS and read.records[0]["v"] == 3
+    assert read.version == 4 and read.chained == len(read.records) and read.checksums
+    assert read.records[0]["prev"] == GENESIS and read.records[0]["v"] == 4
+
+
+def test_item8_an_edited_record_is_found_by_its_checksum(racko, capsys):
+    """A record edited and written back as it was: its own checksum finds it — the last
+    record too, which no later prev covers."""
+    k = first(records_of(racko), "seat") + 1  # the seat record's number (1-based)
+    last = len(records_of(racko))
+
+    def rename(records):
+        records[k - 1]["name"] = "mallory"
+    with pytest.raises(JournalError, match=f"record {k} \\(seat\\) is damaged \\(its checksum "
+                                           "does not match\\)"):
+        read_journal(edited(racko, rename))
+
+    def no_totals(records):
+        records[-1]["result"]["totals"] = {}
+    assert main(["verify", str(edited(racko, no_totals))]) == 1
+    out = capsys.readouterr().out
+    assert out == f"FAIL at record {last} (a match_end record): it is damaged (its checksum " \
+        "does not match): the journal was changed on disk after it was written\n", out
 
 
 def test_item8_an_edited_name_breaks_the_chain(racko, capsys):
+    """Even with its checksum made again, an edited record breaks the chain."""
     def rename(records):
         records[first(records, "seat")]["name"] = "mallory"
-    bad = edited(racko, rename)
+    bad = edited(racko, rename, checksum=True)
     k = first(records_of(racko), "seat") + 1  # the seat record's number (1-based)
     with pytest.raises(JournalError, match=f"record {k + 1} .*chain is broken.*record {k} "
                                            rf"\(seat\).*record {k} was edited"):
@@ -190,7 +225,7 @@ def test_item8_an_added_token_is_found(racko):
 def test_item8_a_changed_move_breaks_the_chain(demon):
     def change(records):
         records[first(records, "move", 3)]["move"] = {"t": "stuck"}
-    verdict = verify(edited(demon, change))
+    verdict = verify(edited(demon, change, checksum=True))
     assert not verdict.ok and "chain is broken" in verdict.line and "(move) — record" in \
         verdict.line, verdict.line
 
@@ -248,7 +283,7 @@ def test_item8_a_host_record_edited_to_version_1_to_skip_the_chain_is_found(rack
     def downgrade(records):
         records[0]["v"] = 1
     with pytest.raises(JournalError, match="says it is version 1"):
-        read_journal(edited(racko, downgrade))
+        read_journal(edited(racko, downgrade, checksum=True))
 
 
 # --- item 9: a journal anyone can audit -----------------------------------------------------

@@ -23,14 +23,19 @@ def resume_host(args: argparse.Namespace, web: Any = None) -> int:
     """``host --resume``; ``web``: the page for browsers, as a fresh host serves it (a
     :class:`~lan_demon.commands.web_page.WebChoice`: the browsers' seats come back as the
     terminals' do, from the book beside the journal, :mod:`lan_demon.web.page_book`)."""
-    from lan_demon.net.journal import read_journal
+    from lan_demon.net.journal import JournalError, read_journal
+    from lan_demon.net.journal_frames import JournalDamage
     from lan_demon.net.journals import hold
     from lan_demon.net.recovery import host_settings, resume, summary
     from lan_demon.net.secrets_file import check_secrets, read_secrets
     info = sys.stderr if args.json else sys.stdout
     if args.resume is True:  # --resume with no journal
         args.resume = str(latest_journal(info))
-    read = read_journal(args.resume)
+    try:
+        read = read_journal(args.resume)
+    except JournalDamage as err:  # never taken for a torn record, never cut off
+        raise JournalError(f"{err}; resume refuses it, and the file is left as it is",
+                           err.number, err.kind, err.words) from None
     settings = host_settings(read, args.resume)
     flags = {field: name for name, field in SETTING_FLAGS.items()}
     for field, given in flag_values(args).items():
@@ -80,8 +85,9 @@ def resume_host(args: argparse.Namespace, web: Any = None) -> int:
         lan = Announcement()
         server, restored = resume(args.resume, port=args.port, read=read, secrets=secrets,
                                   on_seats=lan.seats)
-        torn = "; the last record was cut off mid-write and was left out" if restored.torn \
-            else ""
+        copy = server.journal.torn_copy if server.journal is not None else None
+        torn = f"; the last record was cut off mid-write and was left out (the whole journal " \
+            f"as it was is kept in {copy})" if restored.torn else ""
         print(f"lan-demon: resumed {settings.game} at {server.address[len('tcp://'):]} "
               f"(updates on port {server.pub_port}): {summary(restored)}{torn}",
               file=info, flush=True)

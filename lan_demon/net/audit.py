@@ -3,7 +3,9 @@
 Everything a verifier in another language would do (``protocol/PROTOCOL.md`` §19), in one pass
 over the records, stopping at the first problem:
 
-* the chain — each record's ``prev`` is the SHA-256 of the record before it
+* the chain — each record's ``prev`` is the SHA-256 of the record before it, and (version 4)
+  each record's ``crc`` the CRC-32 of its own bytes, so that a damaged record, the last one
+  too, is named in the words ``host --resume`` refuses it with
   (:func:`lan_demon.net.journal.read_journal`); a version 1 journal has none and fails;
 * every deal — a seeded round from ``seed_secret(seed, round)`` and no nonces; any other from
   the host secret its ``round_end`` reveals, checked against the commitment published before

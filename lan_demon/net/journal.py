@@ -5,7 +5,12 @@ A journal is a stream of msgpack maps, one per record, each handed to the operat
 is written, in a file readable by its owner only (0600). Since version 2 the records are *chained*: each carries
 ``prev``, the SHA-256 (hex) of the exact bytes of the record before it (the first: 64 zeros), so
 that an edit, or a cut at a record boundary anywhere but the end, is found by whoever reads it
-(:func:`read_journal`; ``lan-demon verify`` checks the rest, :mod:`lan_demon.net.audit`). The
+(:func:`read_journal`; ``lan-demon verify`` checks the rest, :mod:`lan_demon.net.audit`).
+Since version 4 every record also ends with its own checksum, ``crc``, so that damage in any
+record — the last one too — is found, and a torn last record (cut off mid-write, which a
+resumed arbiter may leave out, after copying the whole file to ``<journal>.torn``) is told from
+damage (which nothing may leave out): :mod:`lan_demon.net.journal_frames`. Versions 1 to 3 are
+still read; a resumed journal goes on in the version its ``host`` record names. The
 arbiter writes a record *before* it publishes the event the record describes (the outbox of a
 step is sent only after the step has returned, and only once every record it made is on the
 file: a step whose records the disk would not take waits with them, :mod:`lan_demon.net.stall`),
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import itertools
 import json
 import os
 from dataclasses import dataclass
@@ -37,9 +43,10 @@ from typing import Any
 
 import msgpack
 
+from lan_demon.net.journal_frames import CHECKSUMS, checksummed, frame, sealed
 from lan_demon.net.journal_records import JournalError, check, fail, holds_token
 
-VERSION = 3
+VERSION = 4
 GENESIS = "0" * 64  # the ``prev`` of a journal's first record
 
 
@@ -107,6 +114,43 @@ def _secrets_data(journal: Path) -> dict[str, Any]:
     return {**PLAIN_SECRETS, **data}
 
 
+TORN_SUFFIX = ".torn"
+
+
+def keep_whole(journal: Path, data: bytes) -> Path:
+    """The whole journal, ``data``, copied beside it before a resume cuts its torn last record
+    off: ``<journal>.torn`` (``.torn-2``… beside an earlier resume's copy: none is written
+    over), 0600, flushed to disk before anything is cut. A copy the disk cannot take whole is
+    removed again and refused in one line: nothing was changed."""
+    for number in itertools.count(1):
+        copy = Path(f"{journal}{TORN_SUFFIX}{'' if number == 1 else f'-{number}'}")
+        try:
+            fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            break
+        except FileExistsError:
+            continue
+        except OSError as err:
+            raise _uncopied(journal, copy, err) from None
+    try:
+        try:
+            os.fchmod(fd, 0o600)
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as err:
+        copy.unlink(missing_ok=True)
+        raise _uncopied(journal, copy, err) from None
+    return copy
+
+
+def _uncopied(journal: Path, copy: Path, err: OSError) -> JournalError:
+    return JournalError(f"cannot resume {str(journal)!r}: its last record was cut off "
+                        f"mid-write, and the whole journal must be copied to {str(copy)!r} "
+                        f"before it is left out, which failed ({err.strerror}); nothing was "
+                        f"changed")
+
+
 class JournalWriter:
     """Appends records to a file (0600), each with one ``write`` of its own so a crash loses at
     most the one being written, and chains each to the one before (``prev``). Keeps the secrets
@@ -114,7 +158,10 @@ class JournalWriter:
     secret.
 
     ``keep``: cut the file to this many bytes first — a resumed arbiter drops a torn last record
-    so that what it appends follows (and is chained to) the last whole one. A new (empty)
+    so that what it appends follows (and is chained to) the last whole one — after copying the
+    whole file beside it (:func:`keep_whole`, :attr:`torn_copy`); :meth:`put_back` undoes the
+    cut for a resume that does not go on. A journal goes on in the version its ``host`` record
+    names (from version 4 each record ends with its checksum). A new (empty)
     journal starts its secrets file afresh: no tokens, no round secret (the code and keys a host
     wrote there just before are kept).
 
@@ -128,21 +175,38 @@ class JournalWriter:
 
     def __init__(self, path: str | Path, keep: int | None = None):
         self.path = Path(path)
+        self.torn_copy: Path | None = None  # the whole journal, kept before its tail was cut
+        self._torn = b""  # the torn tail cut off at open (put_back writes it again)
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        except OSError as err:
+            raise JournalError(f"cannot write the journal {str(path)!r}: {err.strerror}") \
+                from None
+        try:
             os.fchmod(fd, 0o600)  # whatever the umask, and an older journal's mode too
-            if keep is not None:
-                os.truncate(fd, keep)
             with os.fdopen(os.dup(fd), "rb") as file:
                 old = file.read()
-        except OSError as err:
+            if keep is not None and keep < len(old):
+                self.torn_copy = keep_whole(self.path, old)
+                os.ftruncate(fd, keep)
+                old, self._torn = old[:keep], old[keep:]
+        except (OSError, JournalError) as err:
+            os.close(fd)
+            if isinstance(err, JournalError):
+                raise
+            if self.torn_copy is not None:
+                self.torn_copy.unlink(missing_ok=True)
             raise JournalError(f"cannot write the journal {str(path)!r}: {err.strerror}") \
                 from None
         self._fd: int | None = fd
         self.size = len(old)  # bytes of whole records: where the next one begins
         self._packer = msgpack.Packer(use_bin_type=True)
         self.prev, self.seat_records = GENESIS, 0
-        for raw, record in _raw_records(old):
+        records = _raw_records(old)
+        #: records end with their checksum (version 4); None: a new journal, whose host
+        #: record says (:meth:`_pack`)
+        self.checksums = checksummed(records[0][1]) if records else None
+        for raw, record in records:
             self.prev = record_hash(raw)
             self.seat_records += holds_token(record)
         #: what could not be written yet, in order: ("record", bytes) or ("secrets", bytes)
@@ -157,8 +221,14 @@ class JournalWriter:
                 raise JournalError(f"cannot write the secrets file "
                                    f"{str(secret_path(self.path))!r}: {self.failed.strerror}")
 
+    def _pack(self, record: dict[str, Any]) -> bytes:
+        """A record's bytes, chained (and from version 4 on ended by its checksum)."""
+        if self.checksums is None:  # the journal's first record says its version
+            self.checksums = checksummed(record)
+        return sealed(self._packer, record, self.prev, self.checksums)
+
     def write(self, record: dict[str, Any]) -> None:
-        raw = self._packer.pack({**record, "prev": self.prev})
+        raw = self._pack(record)
         self.prev = record_hash(raw)
         if holds_token(record):
             self.seat_records += 1
@@ -177,7 +247,7 @@ class JournalWriter:
         if self.pending:
             raise JournalError(f"cannot write the journal {str(self.path)!r}: "
                                f"{self.failed.strerror if self.failed else 'records wait'}")
-        raw = self._packer.pack({**record, "prev": self.prev})
+        raw = self._pack(record)
         try:
             self._append(raw)
         except OSError as err:
@@ -187,6 +257,24 @@ class JournalWriter:
         self.prev = record_hash(raw)
         if holds_token(record):
             self.seat_records += 1
+
+    def put_back(self) -> bool:
+        """Undo the cut of a torn tail made at open, for a resume that does not go on (nothing
+        written since): the tail written again after the whole records, its copy removed.
+        False when it cannot be written again: the journal keeps its whole records, the copy
+        (:attr:`torn_copy`) the whole file. The writer is closed after it."""
+        if not self._torn:
+            return True
+        try:
+            _write_all(self._fd, self._torn)
+        except OSError:
+            self._cut()
+            return False
+        self._torn = b""
+        if self.torn_copy is not None:
+            self.torn_copy.unlink(missing_ok=True)
+            self.torn_copy = None
+        return True
 
     def _append(self, raw: bytes) -> None:
         """One record at the end of the file, whole, or an OSError (what was written of it is
@@ -303,6 +391,7 @@ class JournalRead:
     size: int = 0  # bytes of the whole records (where a torn one begins)
     version: int = VERSION  # 1: written before records were chained
     chained: int = 0  # how many records carry a ``prev`` that was checked
+    checksums: bool = False  # every record ended with its checksum, which was checked (v4)
 
     @property
     def unchained(self) -> bool:
@@ -313,31 +402,20 @@ FIRST = ("host", "match")  # the kinds a journal may begin with (match: older jo
 
 
 def read_journal(path: str | Path) -> JournalRead:
-    """Every whole record of a journal, its chain checked; a torn last record is left out and
-    flagged. An edit, or records removed or inserted anywhere but at the end, breaks the chain
-    and is refused, naming the first record that does not follow the one before it."""
+    """Every whole record of a journal, each checked as it was written, its chain checked; a
+    torn last record is left out and flagged. Only a record cut off mid-write is torn; damage
+    anywhere (a record whose checksum does not match, bytes that do not parse where a record
+    stands, a last record that is whole and garbled) is
+    :class:`~lan_demon.net.journal_frames.JournalDamage`, naming the
+    record (:func:`lan_demon.net.journal_frames.frame`). An edit, or records removed or
+    inserted anywhere but at the end, breaks the chain and is refused, naming the first record
+    that does not follow the one before it."""
     try:
         data = Path(path).read_bytes()
     except OSError as err:
         raise JournalError(f"cannot read the journal {str(path)!r}: {err.strerror}") from None
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True)
-    unpacker.feed(data)
-    records: list[dict[str, Any]] = []
-    hashes: list[str] = []
-    size = 0  # where the last whole record ends (tell() after a partial one is past it)
-    try:
-        for record in unpacker:
-            if not isinstance(record, dict) or "j" not in record:
-                raise JournalError(f"{path}: record {len(records) + 1} is not a journal record",
-                                   len(records) + 1, None, "it is not a journal record")
-            records.append(record)
-            end = unpacker.tell()
-            hashes.append(record_hash(data[size:end]))
-            size = end
-    except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError) as err:
-        if isinstance(err, JournalError):
-            raise
-        raise JournalError(f"{path}: not a lan_demon journal ({type(err).__name__})") from None
+    framed = frame(path, data)
+    records = [record for _, _, record in framed.spans]
     if not records or records[0].get("j") not in FIRST:
         raise JournalError(f"{path}: not a lan_demon journal (no host or match record first)")
     head = records[0]
@@ -345,17 +423,21 @@ def read_journal(path: str | Path) -> JournalRead:
     if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
         raise JournalError(f"{path}: a journal of version {version!r}, which this lan-demon "
                            f"does not know (it reads versions 1 to {VERSION})", 1, head["j"])
-    chained = 0
-    for number, record in enumerate(records, 1):
+    if framed.checksums and version < CHECKSUMS:
+        fail(path, 1, head, f"the journal says it is version {version}, but its records end "
+             f"with checksums: its host record was edited")
+    view, expected, chained = memoryview(data), GENESIS, 0
+    for number, (start, end, record) in enumerate(framed.spans, 1):
         if version >= 2:
-            _check_link(record, number, hashes[number - 2] if number > 1 else GENESIS,
-                        records[number - 2] if number > 1 else None, path)
+            _check_link(record, number, expected, records[number - 2] if number > 1 else None,
+                        path)
             chained += 1
         elif "prev" in record:
             fail(path, number, record, "the journal says it is version 1 (unchained), but its "
                   "records are chained: its host record was edited")
         check(record, number, path, version)
-    return JournalRead(records, size < len(data), size, version, chained)
+        expected = record_hash(view[start:end])
+    return JournalRead(records, framed.torn, framed.size, version, chained, framed.checksums)
 
 
 def _check_link(record: dict[str, Any], number: int, expected: str,

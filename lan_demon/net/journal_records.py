@@ -7,7 +7,8 @@ Records, by ``j``:
 * ``host`` — first: ``config``, every setting of the table in its one written form
   (:meth:`lan_demon.net.settings.Settings.to_data`: version 3; version 2 wrote ``seed`` where
   3 writes ``dealing``, and no brake, which :data:`lan_demon.net.settings.MIGRATIONS` supplies),
-  ``port`` and ``pub_port`` bound, ``v`` the journal version (3),
+  ``port`` and ``pub_port`` bound, ``v`` the journal version (4: each record ends with its
+  checksum, :mod:`lan_demon.net.journal_frames`),
   ``coded`` whether a room code was needed and, on an encrypted table, ``key`` its CURVE public
   key — never the code or the secret key: a journal may be shared to replay a match, so those
   stay in the secrets file beside it (:class:`lan_demon.net.secrets_file.HostSecrets`);
@@ -106,6 +107,8 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "resume": {"by": _INT, "at": (int, float), "paused": (int, float)},
     "remove": {"seat": _INT, "by": _INT, "at": (int, float)},
 }
+
+KINDS = frozenset(_FIELDS)  # every kind of record a journal may hold
 
 #: Fields a record may leave out (journals of plain tables, older journals), with their types
 #: when present. A ``key`` must be a z85 CURVE public key.

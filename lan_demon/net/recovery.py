@@ -363,12 +363,25 @@ def complete(restored: Restored, now: float) -> None:
 
 
 def take_up(restored: Restored, now: float) -> None:
-    """Start a restored arbiter whose journal is attached again: note the resume in the
-    journal, finish the step the crash cut in two, and keep quiet towards strangers for
-    :data:`RESUME_QUIET` seconds (see the module's notes)."""
+    """Start a restored arbiter whose journal (a :class:`JournalWriter`) is attached again:
+    note the resume in the journal, finish the step the crash cut in two, and keep quiet
+    towards strangers for :data:`RESUME_QUIET` seconds (see the module's notes).
+
+    The ``resumed`` record is written now or the resume is refused: a disk that cannot take
+    it (full, read-only, failing) raises a :class:`JournalError` of one line, and the journal
+    is left byte for byte as it was found — a torn tail cut when it was opened is put back and
+    its copy removed (:meth:`JournalWriter.put_back`)."""
     arbiter = restored.arbiter
-    arbiter.record("resumed", port=arbiter.ports.get("port", 0),
-                   pub_port=arbiter.ports.get("pub_port", 0), torn=restored.torn, at=now)
+    journal = arbiter.journal
+    try:
+        journal.write_now({"j": "resumed", "port": arbiter.ports.get("port", 0),
+                           "pub_port": arbiter.ports.get("pub_port", 0),
+                           "torn": restored.torn, "at": now})
+    except JournalError as err:
+        kept = "the journal is left as it was" if journal.put_back() else \
+            f"its torn last record could not be put back: the whole journal is kept in " \
+            f"{str(journal.torn_copy)!r}"
+        raise JournalError(f"cannot resume: {err}; {kept}") from None
     if arbiter.paused is not None:  # still paused: from this record on (as verify counts it)
         arbiter.paused = Pause(arbiter.paused.by, arbiter.paused.name, now)
     complete(restored, now)
@@ -398,7 +411,11 @@ def resume(path: str | Path, port: int | None = None,
                            journal=str(path), clock=clock, context=context, arbiter=arbiter,
                            journal_keep=read.size, avoid_pub=restored.pub_port,
                            keys=secrets.keys if secrets else None, on_seats=on_seats)
-    take_up(restored, clock())
+    try:
+        take_up(restored, clock())
+    except JournalError:
+        server.close()
+        raise
     return server, restored
 
 
