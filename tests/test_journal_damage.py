@@ -230,7 +230,7 @@ def test_a_torn_last_record_is_left_out_and_the_whole_journal_kept_beside_it(sma
     assert torn_copies(path)[1].read_bytes() == again + b"\x8a"
 
 
-# --- a disk that cannot take the resume ------------------------------------------------------------
+# --- a disk that cannot take the resume -----------------------------------------------------------
 
 
 class FailingDisk:
@@ -305,7 +305,7 @@ def test_a_disk_that_cannot_take_the_torn_copy_refuses_and_changes_nothing(
     assert path.read_bytes() == data and not torn_copies(path)
 
 
-# --- the command: one line, the same words in verify -----------------------------------------------
+# --- the command: one line, the same words in verify ----------------------------------------------
 
 
 def test_host_resume_on_a_full_disk_and_on_a_damaged_journal_says_one_line(
@@ -343,3 +343,19 @@ def test_host_resume_on_a_full_disk_and_on_a_damaged_journal_says_one_line(
     assert out == f"FAIL at record {number} (a move record): {words}\n", out
     assert verify(path).line == out.rstrip("\n")
 
+
+
+def test_verify_names_a_damaged_record_whose_kind_cannot_be_read(small, tmp_path):
+    """A record so damaged that its first bytes no longer say its kind: verify still names it,
+    as a damaged record, in the words resume refuses it with."""
+    data = small.read_bytes()
+    spans = record_spans(data)
+    number = [r["j"] for _, _, r in spans].index("move") + 10
+    start = spans[number - 1][0]
+    path = copy_of(small, tmp_path, data[:start] + b"\xc1" + data[start + 1:])
+    with pytest.raises(JournalError) as refused:
+        read_journal(path)
+    assert str(refused.value) == f"{path}: record {number} is damaged (it does not parse): " \
+        "the journal was changed on disk after it was written"
+    assert verify(path).line == f"FAIL at record {number} (a damaged record): it is damaged " \
+        "(it does not parse): the journal was changed on disk after it was written"

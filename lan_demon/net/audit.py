@@ -44,6 +44,7 @@ from lan_demon.games import GameError
 from lan_demon.games.deal import commitment, round_secret, seed_secret
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT, restarts_minute
 from lan_demon.net.journal import JournalError, JournalRead, read_journal
+from lan_demon.net.journal_frames import JournalDamage
 from lan_demon.net.handover import HIGHEST, LOWEST
 from lan_demon.net.fairdeal import WORD_BYTES, deal_hash, from_hex, unpairs, word_meaning
 from lan_demon.net.replay import MatchFold, nonces_of, revealed_secrets, seeded
@@ -76,7 +77,8 @@ def verify(path: str | Path) -> Verdict:
     try:
         read = read_journal(path)
     except JournalError as err:
-        return _fail(err.number or 1, err.kind or "?", "-", err.words)
+        kind = err.kind or ("damaged" if isinstance(err, JournalDamage) else "?")
+        return _fail(err.number or 1, kind, "-", err.words)
     return _Audit(read, path).run()
 
 

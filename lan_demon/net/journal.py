@@ -404,12 +404,12 @@ FIRST = ("host", "match")  # the kinds a journal may begin with (match: older jo
 def read_journal(path: str | Path) -> JournalRead:
     """Every whole record of a journal, each checked as it was written, its chain checked; a
     torn last record is left out and flagged. Only a record cut off mid-write is torn; damage
-    anywhere (a record whose checksum does not match, bytes that do not parse where a record
-    stands, a last record that is whole and garbled) is
-    :class:`~lan_demon.net.journal_frames.JournalDamage`, naming the
-    record (:func:`lan_demon.net.journal_frames.frame`). An edit, or records removed or
-    inserted anywhere but at the end, breaks the chain and is refused, naming the first record
-    that does not follow the one before it."""
+    anywhere — a record whose checksum does not match, bytes that do not parse where a record
+    stands, a last record that is whole and garbled — is a
+    :class:`~lan_demon.net.journal_frames.JournalDamage` naming the record
+    (:func:`~lan_demon.net.journal_frames.frame`). An edit, or records removed or inserted
+    anywhere but at the end, breaks the chain and is refused, naming the first record that
+    does not follow the one before it."""
     try:
         data = Path(path).read_bytes()
     except OSError as err:
