@@ -64,11 +64,12 @@ def write_records(path: Path, records: list[dict[str, Any]], rechain: bool = Fal
     (``rechain``: a forger who knows the format)."""
     packer = msgpack.Packer(use_bin_type=True)
     out, prev = b"", GENESIS
+    checksums = bool(records) and "crc" in records[0]  # a version 4 journal
     for record in records:
         if rechain:
             record = {**{k: v for k, v in record.items() if k not in ("prev", "crc")},
-                      "prev": prev, **({"crc": b""} if "crc" in record else {})}
-        raw = with_checksum(packer, record) if (rechain or checksum) and "crc" in record \
+                      "prev": prev}
+        raw = with_checksum(packer, record) if (rechain or checksum) and checksums \
             else packer.pack(record)
         prev = hashlib.sha256(raw).hexdigest()
         out += raw

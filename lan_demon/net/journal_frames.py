@@ -73,7 +73,10 @@ def sealed(packer: msgpack.Packer, record: dict[str, Any], prev: str,
            checksums: bool) -> bytes:
     """A record's bytes as they go in the file: chained to the one before (``prev``) and, in
     a version 4 journal, ended by its checksum — packed once with a blank ``crc``, whose 4
-    bytes are then the CRC-32 of everything before them."""
+    bytes are then the CRC-32 of everything before them. (A record read back from a journal
+    is sealed anew: its old ``prev`` and ``crc`` go, so that they stand last again.)"""
+    if "crc" in record or "prev" in record:
+        record = {k: v for k, v in record.items() if k not in ("prev", "crc")}
     if not checksums:
         return packer.pack({**record, "prev": prev})
     head = packer.pack({**record, "prev": prev, "crc": _BLANK})[:-4]
