@@ -37,6 +37,24 @@ NAMES = ["ann", "bob"]
 Record = dict[str, Any]
 
 
+class SeededSecrets:
+    """``secrets`` for the host's secret and the clients' nonces and check words: the same
+    bytes every run, so a secret table's deals — and where a move ends a round — are too."""
+
+    def __init__(self, seed: str):
+        self.rng = random.Random(seed)
+
+    def token_bytes(self, n: int) -> bytes:
+        return self.rng.randbytes(n)
+
+
+@pytest.fixture(autouse=True)
+def seeded_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lan_demon.net import fairdeal, witness
+    monkeypatch.setattr(fairdeal, "secrets", SeededSecrets("host"))
+    monkeypatch.setattr(witness, "secrets", SeededSecrets("clients"))
+
+
 class Disk:
     """The journal's disk. ``fill_at(predicate)``: full from the first record the predicate
     takes (and everything after it, the secrets file too) until :meth:`free`."""
@@ -150,6 +168,8 @@ def out_move_seq(tmp_path: Path, seed: int | None) -> int:
     loop = new_loop(tmp_path / "good.journal", seed)
     run(loop, lambda: loop.arbiter.phase == "between")
     loop.close()
+    from lan_demon.net import fairdeal, witness
+    fairdeal.secrets, witness.secrets = SeededSecrets("host"), SeededSecrets("clients")
     records = read_journal(tmp_path / "good.journal").records
     return [r["seq"] for r in records if r["j"] == "move" and r["round"] == 0][-1]
 
