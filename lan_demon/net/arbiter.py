@@ -66,6 +66,7 @@ class Arbiter:
         self.game = get_game(settings.game)
         self.code, self.server_key = code, server_key
         self.pub = ""  # the PUB endpoint, told to clients in the welcome (set by the server)
+        self.watch_pub = ""  # the spectators' PUB (§11; net/watchers_pub.py), "" for ``pub``
         self.journal = journal
         self.seats: list[Seat] = []
         self.peer_seats: dict[bytes, Seat] = {}  # seats.seat_of's memory, checked on use

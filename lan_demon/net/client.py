@@ -33,6 +33,7 @@ from lan_demon.net.table_copy import PRIVATE_WAIT, Notice, TableCopy
 from lan_demon.net.tokens import TokenStore
 
 BEAT = 1.0
+WATCH_BEAT = 30.0  # a spectator's hb and clock ping (§11: forgotten after 5 silent minutes)
 SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
 SYNC_PINGS = 5
 RATE_BACKOFF = 1.0  # told rate_limited: hold all we send this long, rather than keep a flood going
@@ -373,7 +374,7 @@ class Client(TableCopy):
     def _housekeeping(self) -> None:
         now = self.clock()
         if self.connected and now >= self.next_beat:
-            self.next_beat = now + BEAT
+            self.next_beat = now + (BEAT if self.role == "player" else WATCH_BEAT)
             self._send(make("hb"))
             if len(self._samples) >= SYNC_PINGS and not self._pings:
                 self._ping()  # keep the clock estimate fresh

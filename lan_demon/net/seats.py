@@ -229,9 +229,11 @@ def public_config(arb) -> dict[str, Any]:
 def welcome(arb, rid: int, seat: Seat | None) -> dict[str, Any]:
     """The answer to a hello: a seat's names it, the name it sits under (perhaps not the one
     asked for: cleaned, cut, made unique), its token and the key its private halves are
-    sealed with (§23); a spectator's (``seat`` None) none of them."""
+    sealed with (§23); a spectator's (``seat`` None) none of them, and the spectators' PUB
+    (§11: a relay of the seats', on a context of its own — net/watchers_pub.py)."""
+    pub = arb.pub if seat is not None else arb.watch_pub or arb.pub
     return make("welcome", re=rid, seat=seat and seat.index, token=seat.token if seat else "",
-                pub=arb.pub, game=arb.game.id, config=public_config(arb),
+                pub=pub, game=arb.game.id, config=public_config(arb),
                 seal=seat and seat.seal, name=seat and seat.name)
 
 

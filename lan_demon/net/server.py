@@ -28,6 +28,7 @@ from lan_demon.net.seats import NOBODY, Sender
 from lan_demon.net.settings import Settings
 from lan_demon.net.security import (KeyPair, SharedZap, make_curve_server, peer_address,
                                     peer_key)
+from lan_demon.net.watchers_pub import WatchersPub, bind_avoiding
 
 LOOPBACK = "127.0.0.1"
 # Frames read and handled per wake-up before time is looked at again: more than a burst from
@@ -163,10 +164,15 @@ class ArbiterServer:
         self.pub.setsockopt(zmq.SNDHWM, PUB_SNDHWM)
         try:
             self.port = self._bind(self.router, host, port)
-            self.pub_port = self._bind_pub(host, avoid_pub)
+            self.pub_port = self._bind(self.pub, host, 0, (avoid_pub,))
             self.host = host
             self.arbiter = arbiter or Arbiter(settings, None, now=clock(), code=code)
             self.arbiter.pub = f"tcp://{host}:{self.pub_port}"
+            # The spectators' PUB (§11): a relay of this one on a context of its own, so that
+            # a crowd of watchers costs the seats nothing they feel (net/watchers_pub.py).
+            self.watchers_pub = WatchersPub(self.pub, host, PUB_SNDHWM, keys, self.watch_domain,
+                                            self.arbiter.passed, (self.pub_port, avoid_pub))
+            self.arbiter.watch_pub = f"tcp://{host}:{self.watchers_pub.port}"
             # Journaled in the host record: a resume checks its secrets file against it.
             self.arbiter.server_key = keys.public.decode() if keys is not None else None
             # Read each frame's key and address only when the arbiter uses them: a plain table
@@ -186,23 +192,14 @@ class ArbiterServer:
         self._packer = msgpack.Packer(use_bin_type=True)  # this loop's own, reused
 
     @staticmethod
-    def _bind(sock: zmq.Socket, host: str, port: int) -> int:
+    def _bind(sock: zmq.Socket, host: str, port: int, avoid: tuple[int | None, ...] = ()) -> int:
         try:
             if port == 0:
-                return sock.bind_to_random_port(f"tcp://{host}")
+                return bind_avoiding(sock, host, avoid)
             sock.bind(f"tcp://{host}:{port}")
             return port
         except zmq.ZMQError as err:
             raise ServerError(f"cannot listen on {host}:{port}: {err.strerror}") from None
-
-    def _bind_pub(self, host: str, avoid: int | None) -> int:
-        port = self._bind(self.pub, host, 0)
-        for _ in range(8):
-            if port != avoid:
-                break
-            self.pub.unbind(f"tcp://{host}:{port}")
-            port = self._bind(self.pub, host, 0)
-        return port
 
     @property
     def address(self) -> str:
@@ -473,6 +470,8 @@ class ArbiterServer:
         if self._closed:
             return
         self._closed = True
+        if getattr(self, "watchers_pub", None) is not None:  # (its relay reads the PUB)
+            self.watchers_pub.close()
         for sock in (getattr(self, "router", None), getattr(self, "pub", None)):
             if sock is not None and not sock.closed:
                 sock.close(linger=linger)
