@@ -281,8 +281,8 @@ class Player:
                             rtts.append(time.monotonic() - sent.pop(msg["re"]))
                         elif t == "probe":
                             self.dealer.send(_pack("echo", a=msg["a"]))
-                        elif t == "beat":  # (the arbiter's clock is this machine's)
-                            lags.append(time.monotonic() - msg["a"])
+                        elif t == "beat" and msg["a"] >= t0:  # (sent while we read; the
+                            lags.append(time.monotonic() - msg["a"])  # clock is this machine's)
                         elif t == "update" and msg.get("k") == "move":
                             moves += 1
                         elif t == "update" and msg.get("k") == "round":

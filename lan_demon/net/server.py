@@ -170,7 +170,7 @@ class ArbiterServer:
             self.arbiter.pub = f"tcp://{host}:{self.pub_port}"
             # The spectators' PUB (§11): a relay of this one on a context of its own, so that
             # a crowd of watchers costs the seats nothing they feel (net/watchers_pub.py).
-            self.watchers_pub = WatchersPub(self.pub, host, PUB_SNDHWM, keys, self.watch_domain,
+            self.watchers_pub = WatchersPub(self.pub, host, keys, self.watch_domain,
                                             self.arbiter.passed, (self.pub_port, avoid_pub))
             self.arbiter.watch_pub = f"tcp://{host}:{self.watchers_pub.port}"
             # Journaled in the host record: a resume checks its secrets file against it.

@@ -31,6 +31,12 @@ from lan_demon.net.security import KeyPair, SharedZap, WatchGate, make_curve_ser
 #: libzmq I/O threads of the watchers' context: one keeps the fan-out off the seats'; more
 #: would only spread it over cores the table shares.
 IO_THREADS = 1
+#: Messages queued for one watcher that does not read before the PUB drops its updates (it
+#: resyncs with a snapshot, §7): each costs a 64-byte slot (the frame itself is shared), so a
+#: watcher that stalls holds at most ~64 KB, 2,000 of them ~130 MB — at the seats' PUB's 10,000,
+#: 2,000 slow watchers took the host to 650 MB. 1,000 frames are 2 minutes of a table of
+#: people (~8 a second) and a second or more of a flat-out one.
+SNDHWM = 1000
 _relays = itertools.count(1)
 
 
@@ -49,13 +55,12 @@ def bind_avoiding(sock: zmq.Socket, host: str, avoid: tuple[int | None, ...]) ->
 class WatchersPub:
     """A PUB for spectators on a context of its own, fed from ``seats_pub`` by a relay."""
 
-    def __init__(self, seats_pub: zmq.Socket, host: str, hwm: int,
-                 keys: KeyPair | None = None, domain: str | None = None,
-                 gate: WatchGate | None = None, avoid: tuple[int | None, ...] = ()):
+    def __init__(self, seats_pub: zmq.Socket, host: str, keys: KeyPair | None = None,
+                 domain: str | None = None, gate: WatchGate | None = None,
+                 avoid: tuple[int | None, ...] = ()):
         """``seats_pub``: the table's PUB (bound here to an inproc endpoint as well, which the
-        relay reads); ``hwm``: the send high-water mark, as the seats' PUB's; ``keys``: CURVE;
-        ``domain`` and ``gate``: a coded table's ZAP domain and who may pass it; ``avoid``:
-        ports not to take (the seats' PUB's, a crashed arbiter's)."""
+        relay reads); ``keys``: CURVE; ``domain`` and ``gate``: a coded table's ZAP domain and
+        who may pass it; ``avoid``: ports not to take (the seats' PUB's, a crashed arbiter's)."""
         self.context = zmq.Context(io_threads=IO_THREADS)
         self.auth = SharedZap.take(self.context) if keys is not None or domain else None
         if self.auth is not None and domain is not None:
@@ -63,7 +68,7 @@ class WatchersPub:
         self.domain = domain
         self.pub = self.context.socket(zmq.PUB)
         self.pub.setsockopt(zmq.LINGER, 0)
-        self.pub.setsockopt(zmq.SNDHWM, hwm)
+        self.pub.setsockopt(zmq.SNDHWM, SNDHWM)
         if keys is not None:
             make_curve_server(self.pub, keys)
         if domain is not None:
@@ -77,7 +82,7 @@ class WatchersPub:
             main = seats_pub.context
             self._inlet = main.socket(zmq.SUB)  # read by the relay thread alone
             self._inlet.setsockopt(zmq.LINGER, 0)
-            self._inlet.setsockopt(zmq.RCVHWM, hwm)
+            self._inlet.setsockopt(zmq.RCVHWM, SNDHWM)
             self._inlet.setsockopt(zmq.SUBSCRIBE, b"")
             self._inlet.connect(inproc)
             self._steer = main.socket(zmq.PAIR)  # ours: says TERMINATE to the relay
