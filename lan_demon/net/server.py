@@ -471,7 +471,7 @@ class ArbiterServer:
             return
         self._closed = True
         if getattr(self, "watchers_pub", None) is not None:  # (its relay reads the PUB)
-            self.watchers_pub.close()
+            self.watchers_pub.close(linger)
         for sock in (getattr(self, "router", None), getattr(self, "pub", None)):
             if sock is not None and not sock.closed:
                 sock.close(linger=linger)

@@ -106,8 +106,9 @@ class WatchersPub:
         except zmq.ZMQError:
             pass  # a context ended under it: the server is closing
 
-    def close(self) -> None:
-        """Stop the relay, close the sockets, end the context (idempotent)."""
+    def close(self, linger: int = 0) -> None:
+        """Stop the relay, close the sockets, end the context (idempotent); what is still
+        queued to spectators goes out for at most ``linger`` ms (a match's last updates)."""
         if getattr(self, "trimmer", None) is not None:
             self.trimmer.stop()
         if self._thread is not None:
@@ -116,7 +117,7 @@ class WatchersPub:
             self._thread = None
         for sock in (self._inlet, self._control, self._steer, self.pub):
             if sock is not None and not sock.closed:
-                sock.close(linger=0)
+                sock.close(linger=linger if sock is self.pub else 0)
         if self.auth is not None:  # after the sockets, as ZAP wants
             self.auth.gates.pop(self.domain, None)
             SharedZap.give_back(self.context)
