@@ -188,3 +188,19 @@ def test_a_spectator_that_leaves_or_falls_silent_is_forgotten():
     assert set(arb.spectators) == {b"tom"}
     arb.tick(t + TOKEN_LIFE + 1)
     assert arb.spectators == {}
+
+
+@pytest.mark.parametrize("soft, hard, raised", [(1024, 4096, 4096), (1024, 1 << 20, 16384),
+                                                (32768, 1 << 20, None)])
+def test_a_host_asks_for_files_enough_for_a_crowd(monkeypatch, soft, hard, raised):
+    """Two connections a watcher: ``lan-demon host`` raises its soft open-file limit to
+    ``OPEN_FILES`` or its hard limit, never lowers it (at 1,024, ~500 watchers made libzmq
+    retry the refused accept in a loop)."""
+    import resource
+
+    from lan_demon.commands.serve import OPEN_FILES, more_open_files
+    asked = []
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (soft, hard))
+    monkeypatch.setattr(resource, "setrlimit", lambda which, limits: asked.append(limits))
+    assert more_open_files() == (raised or soft) and OPEN_FILES == 16384
+    assert asked == ([] if raised is None else [(raised, hard)])

@@ -11,6 +11,31 @@ from typing import Any
 from lan_demon.commands.errors import LanError
 from lan_demon.commands.results import format_table
 
+#: Open files a host asks for, its soft limit raised towards its hard one: each watcher holds
+#: two connections, and at the usual 1,024 a crowd of ~500 reached it — libzmq then retries the
+#: refused accept in a loop, a whole core, and the ones past it wait (issue 30). 16,384 is
+#: ~8,000 watchers; past it the same happens.
+OPEN_FILES = 16384
+
+
+def more_open_files() -> int:
+    """Raise this process's soft limit of open files to :data:`OPEN_FILES` (or its hard limit,
+    if lower); the limit now. Where there is no such limit (Windows), or it cannot be raised,
+    it is left as it is."""
+    try:
+        import resource
+    except ImportError:
+        return OPEN_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = OPEN_FILES if hard == resource.RLIM_INFINITY else min(hard, OPEN_FILES)
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return OPEN_FILES if soft == resource.RLIM_INFINITY else soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ValueError, OSError):
+        return soft
+    return want
+
 
 class Announcement:
     """The table's mDNS announcement once made (``--lan``), told the seat counts by the serve
@@ -96,9 +121,9 @@ def announce(name: str, game: str, server: Any, keys: Any, code_needed: bool,
     except OSError as err:
         raise LanError(f"cannot announce the table on the LAN: {err}") from None
     where = ", ".join(f"{a}:{server.port}" for a in addresses)
-    print(f"lan-demon: on the LAN as {announcer.name!r} at {where} (updates on port "
-          f"{server.pub_port}; open both ports and UDP 5353 in the firewall)",
-          file=info, flush=True)
+    print(f"lan-demon: on the LAN as {announcer.name!r} at {where} (updates on ports "
+          f"{server.pub_port} and {server.watchers_pub.port} for spectators; open the three "
+          f"ports and UDP 5353 in the firewall)", file=info, flush=True)
     return announcer
 
 
@@ -108,6 +133,7 @@ def _serve_host(server: Any, as_json: bool) -> int:
         from lan_demon.commands.host_desk import Desk
         Desk(server.asks.put, sys.stdin, sys.stdout, level=server.asks.bot_level).start()
     try:
+        more_open_files()  # two a watcher (issue 30)
         result = server.serve()
     except KeyboardInterrupt:
         print(f"lan-demon: host stopped{stopped_how(server)}", file=sys.stderr)
