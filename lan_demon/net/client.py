@@ -32,8 +32,7 @@ from lan_demon.net.security import KeyPair, make_curve_client, new_keypair, norm
 from lan_demon.net.table_copy import PRIVATE_WAIT, Notice, TableCopy
 from lan_demon.net.tokens import TokenStore
 
-BEAT = 1.0
-WATCH_BEAT = 30.0  # a spectator's hb and clock ping (§11: forgotten after 5 silent minutes)
+BEAT, WATCH_BEAT = 1.0, 30.0  # a seat's hb; a spectator's hb and clock ping (§11)
 SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
 SYNC_PINGS = 5
 RATE_BACKOFF = 1.0  # told rate_limited: hold all we send this long, rather than keep a flood going
