@@ -42,7 +42,7 @@ import zmq
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from children import quantiles, read_line, stop  # noqa: E402
-from hostile import HOST, proc_cpu, proc_rss_mb  # noqa: E402
+from hostile import HOST, bots_worker, proc_cpu, proc_rss_mb  # noqa: E402
 from lan_demon.net.codec import VERSION  # noqa: E402
 
 HERE = os.path.abspath(__file__)
@@ -73,20 +73,6 @@ def host_worker(args: argparse.Namespace) -> None:
         server.serve(exit_when_over=False)
     finally:
         server.close()
-
-
-def bots_worker(args: argparse.Namespace) -> None:
-    from lan_demon.bots.runner import make_bot, run_pool
-    stopping: list[int] = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
-    bots = [make_bot(args.address, "greedy", f"bot-{i}", seed=f"{args.seed}:{i}",
-                     speed=args.speed, connect_timeout=30) for i in range(args.bots)]
-    try:
-        run_pool(bots, until=lambda: bool(stopping), timeout=3600)
-    finally:
-        for bot in bots:
-            bot.client.close()
-        zmq.Context.instance().term()
 
 
 class Crowd:
