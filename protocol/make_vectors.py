@@ -441,6 +441,7 @@ def errors(rd: Session, lan: Session) -> tuple[Session, dict[str, dict[str, Any]
                  "too_late": {}, "bad_reveal": {},  # from the commit-and-reveal session
                  "paused": {}, "not_paused": {}, "bad_seat": {}, "removed": {},  # evening()
                  "stalled": {},  # stall()
+                 "too_many": {},
                  "rate_limited": _flood(), "internal": _broken(),
                  **{code: lan.find("a2c", kind("error", code=code))
                     for code in ("bad_code", "slow_down", "wrong_key")}}
@@ -676,7 +677,9 @@ def evening() -> Session:
     """The host runs the evening (§24): Ann, the captain, pauses a Racing Demon round; Bob's
     move and his resume are refused; Ann resumes it after 30 s, pauses it again and resumes,
     then removes Bob, who cannot come back with his token; a remove of him again and a resume
-    of a running table are refused. Bob went away first, so his presence carries ``kept``."""
+    of a running table are refused. Bob went away first, so his presence carries ``kept``.
+    Last, Ann pauses and resumes at once, and her next pause half a second later is refused
+    ``too_many`` (a seat pauses the table at most once in 10 s)."""
     s = _seated("evening", "racing-demon", seed=1, turn_timeout=600.0)
     s.request("ann", "resume", 100.5)  # not paused: not_paused
     s.request("ann", "pause", 100.5)
@@ -692,6 +695,11 @@ def evening() -> Session:
     token = s.arbiter.seats[1].token
     s.request("ann", "remove", 136.25, seat=1)  # again: bad_seat
     s.request("bob2", "hello", 136.5, name="Bob", role="player", token=token)  # removed
+    # A pause and a resume at once, then another pause: a seat pauses the table at most once
+    # in 10 s (§2, Bounds): too_many, with the wait
+    s.request("ann", "pause", 137.0)
+    s.request("ann", "resume", 137.25)
+    s.request("ann", "pause", 137.5)
     return s
 
 
@@ -887,7 +895,7 @@ def build() -> list[tuple[str, dict[str, Any], str]]:
     errs["too_late"] = fd.find("a2c", kind("error", code="too_late"))
     errs["bad_reveal"] = fd.find("a2c", kind("error", code="bad_reveal"))
     ev = evening()
-    for code in ("paused", "not_paused", "bad_seat", "removed"):
+    for code in ("paused", "not_paused", "bad_seat", "removed", "too_many"):
         errs[code] = ev.find("a2c", kind("error", code=code))
     ho = handover()
     st = stall()

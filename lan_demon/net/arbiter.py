@@ -42,7 +42,8 @@ from lan_demon.net.guard import (MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, 
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.race import Held
 from lan_demon.net.record import Journal
-from lan_demon.net.seats import NOBODY, Seat, Sender
+from lan_demon.net.seats import (NOBODY, PRESENCE_BURST, PRESENCE_RATE, SEATING_RATE, Seat,
+                                 Sender)
 from lan_demon.net.security import CodeThrottle, WatchGate
 from lan_demon.net.settings import Settings
 from lan_demon.net.table_clock import BEAT_INTERVAL
@@ -102,6 +103,7 @@ class Arbiter:
         self.deal_before: HostDeal | None = None  # the round before's: its checks are owed
         self.disputes: set[tuple[int, int]] = set()  # (seat, round) already published
         self.checks: dict[int, dict[int, dict[str, Any]]] = {}  # round -> seat -> its check
+        self.checked: set[tuple[int, int]] = set()  # (seat, round) of every check published
         self._captain_told: int | None = None  # the captain the last lobby update named
         self.races = RaceBook(self.game)  # each stack's last committed play (RD-11)
         # Crash recovery (lan_demon.net.recovery): the journal's header, the update numbers the
@@ -124,6 +126,17 @@ class Arbiter:
         self.passed = WatchGate()  # who gave the room code: only they may watch the PUB (§20)
         self.move_ids: dict[bytes, RecentIds] = {}
         self.probes: dict[bytes, deque[float]] = {}
+        # Bounds (PROTOCOL.md §2): what one peer's flood can make the journal keep and every
+        # screen show. A seat's presence changes published, by seat index; seats taken, by
+        # address (a whole table's worth at once); the seats whose stepping out the journal
+        # has (once a match is all a resume needs); refused moves journaled this round, by
+        # seat (race.REFUSED_PER_ROUND); the last pause by a seat (evening.PAUSE_GAP).
+        self.presence_brake = RateLimiter(PRESENCE_RATE, PRESENCE_BURST)
+        self.seatings = RateLimiter(SEATING_RATE, float(settings.players
+                                                        or self.game.max_players))
+        self.stepped_out: set[int] = set()
+        self.refused: tuple[int, dict[int, int]] = (-1, {})
+        self.seat_paused_at = float("-inf")
         # The arbiter's own msgpack Packer, reused for what it packs per move (a seal): a
         # Packer is built per call by ``msgpack.packb``. Used only on the arbiter's thread.
         self.packer = msgpack.Packer(use_bin_type=True)

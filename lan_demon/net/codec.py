@@ -126,7 +126,8 @@ ERROR_CODES = {
     "rate_limited": "too many messages from this connection; the rest were dropped unanswered",
     "internal": "the arbiter failed on this message (a bug, logged); the table goes on",
     "bad_code": "the room code is missing or wrong (a table started with a code)",
-    "slow_down": "too many wrong room codes from this address: wait the error's 'wait' seconds",
+    "slow_down": "too many wrong room codes, or seats taken, from this address: wait the "
+                 "error's 'wait' seconds",
     "wrong_key": "the seat belongs to another connection key (CURVE): a token is not enough",
     "too_late": "the commitments of that round's deal are already fixed (§22)",
     "bad_reveal": "the nonce or check word does not match the commitment sent, or none was "
@@ -140,6 +141,8 @@ ERROR_CODES = {
                "takes it back (§24)",
     "stalled": "the host's journal cannot be written (a full disk): the table stands still "
                "until it can, then goes on by itself; only a ping is answered meanwhile (§25)",
+    "too_many": "this seat has sent as many of this request as the table takes (§2, Bounds): "
+                "nothing changed; 'wait', when given, says in how many seconds it is taken",
 }
 REASON_LIMIT = 200  # characters of a refusal's reason: what a sender wrote is quoted, clipped
 

@@ -17,6 +17,10 @@ from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Seat
 
 CHECKS_KEPT = 2  # rounds whose published checks a snapshot repeats (they are owed a round)
+#: Different commitments one seat may make for one round (PROTOCOL.md §2, Bounds): each is
+#: journaled, so a seat that sends a new one in every frame would fill the disk. An honest
+#: program sends one, and again only when it was run anew; past this: ``too_many``.
+COMMITS_PER_ROUND = 8
 
 
 def on_commit(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
@@ -37,7 +41,15 @@ def on_commit(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
                             "SHA-256: 64 lowercase hex digits")
     if msg["ok"] == msg["fail"]:
         raise ProtocolError("malformed", "the two check words must differ")
-    player.commit = (upcoming, msg["hash"], msg["ok"], msg["fail"])
+    commit = (upcoming, msg["hash"], msg["ok"], msg["fail"])
+    if commit == player.commit:  # sent again (a resend after rate_limited): nothing new
+        out.private.append((peer, make("ok", re=msg["id"])))
+        return
+    if player.commits_made >= COMMITS_PER_ROUND:
+        raise ProtocolError("too_many", f"{COMMITS_PER_ROUND} commitments for round "
+                            f"{upcoming + 1} were taken from this seat already; the last "
+                            "one stands")
+    player.commit, player.commits_made = commit, player.commits_made + 1
     arb.record("commit", seat=player.index, round=upcoming, hash=msg["hash"], ok=msg["ok"],
                fail=msg["fail"])
     out.private.append((peer, make("ok", re=msg["id"])))
@@ -49,7 +61,7 @@ def fix(arb, deal: HostDeal) -> None:
     deal.fix({s.index: s.commit[1:] for s in arb.seats
               if s.commit is not None and s.commit[0] == deal.round})
     for s in arb.seats:
-        s.commit = None
+        s.commit, s.commits_made = None, 0
 
 
 def on_reveal(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
@@ -60,10 +72,12 @@ def on_reveal(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     if arb.phase != "countdown" or deal is None or msg["round"] != deal.round:
         raise ProtocolError("too_late", "nonces are revealed during the countdown; this "
                             "round is dealt without yours")
+    again = player.index in deal.nonces  # (only its own nonce matches its commitment)
     problem = deal.reveal(player.index, msg["nonce"])
     if problem is not None:
         raise ProtocolError("bad_reveal", problem)
-    arb.record("reveal", seat=player.index, round=deal.round, nonce=msg["nonce"])
+    if not again:  # the same nonce once more is answered ok, and journaled once (Bounds)
+        arb.record("reveal", seat=player.index, round=deal.round, nonce=msg["nonce"])
     out.private.append((peer, make("ok", re=msg["id"])))
 
 
@@ -72,7 +86,7 @@ def announced(arb, round_no: int) -> bool:
     if arb.match is None:
         return False
     current = arb.match.round_no
-    return round_no < current or (round_no == current and arb.phase in ("countdown",
+    return 0 <= round_no < current or (round_no == current and arb.phase in ("countdown",
                                                                        "playing"))
 
 
@@ -80,7 +94,9 @@ def on_dispute(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
                out: Outbox) -> None:
     """A client found a deal that does not match its commitment: every screen is told
     (once per seat and round), and the journal keeps it. A round never announced has no
-    deal to dispute: refused, so no seat can put a warning on every screen for nothing."""
+    deal to dispute (nor has a negative one: issue 30 found every one of them published):
+    refused, so no seat can put a warning on every screen for nothing. A dispute repeated is
+    answered ``ok`` again, with no new record or update: one per seat and round played."""
     player = arb._player(seat, peer)
     if not announced(arb, msg["round"]):
         raise ProtocolError("wrong_round", f"round {msg['round'] + 1} has not been announced: "
@@ -131,10 +147,13 @@ def on_check(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
 
 def _publish_check(arb, out: Outbox, fields: dict[str, Any]) -> None:
     """A seat's check, published once per seat and round (and journaled), for every client
-    to judge; a snapshot repeats the last rounds' ones."""
-    published = arb.checks.setdefault(fields["round"], {})
-    if fields["seat"] not in published:
-        published[fields["seat"]] = fields
+    to judge; a snapshot repeats the last rounds' ones. ``arb.checked`` remembers every
+    (seat, round) published, so a check of a round past the snapshot's is not published
+    again (issue 30: every repeat of one was)."""
+    key = (fields["seat"], fields["round"])
+    if key not in arb.checked:
+        arb.checked.add(key)
+        arb.checks.setdefault(fields["round"], {})[fields["seat"]] = fields
         for old in [r for r in arb.checks if r < arb.match.round_no - CHECKS_KEPT]:
             del arb.checks[old]
         arb.record("check", **fields)

@@ -35,6 +35,12 @@ from lan_demon.net.seats import (RUNNING, TOKEN_LIFE, Seat, captain, gone, kept,
 
 HOST = -1  # ``by`` of what the host did from its own terminal
 PAUSE_LIMIT = 600.0  # seconds paused after which any person seated may resume
+# Bounds (PROTOCOL.md §2): a pause and its resume are two records and two updates on every
+# screen, so a seat pauses the table at most once in PAUSE_GAP seconds (``too_many``, with
+# the wait); the host, at its own terminal, is not braked. Lobby seats removed are remembered
+# (their tokens refused ``removed``) up to REMOVED_KEPT, the oldest forgotten first.
+PAUSE_GAP = 10.0
+REMOVED_KEPT = 64
 
 
 @dataclass(frozen=True)
@@ -67,7 +73,15 @@ def on_pause(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
              out: Outbox) -> None:
     player = player_seat(arb, seat, peer)
     _captain_only(arb, player, "pause the table")
+    wait = arb.seat_paused_at + PAUSE_GAP - now
+    if wait > 0 and arb.paused is None:
+        out.private.append((peer, make(
+            "error", re=msg["id"], code="too_many", wait=wait,
+            reason=f"the table was paused less than {PAUSE_GAP:g} s ago: a seat pauses it "
+                   f"at most once in {PAUSE_GAP:g} s; try again in {wait:.0f} s")))
+        return
     pause(arb, player.index, now, out)
+    arb.seat_paused_at = now
     out.private.append((peer, make("ok", re=msg["id"])))
 
 
@@ -160,6 +174,8 @@ def remove(arb, by: int, index: int, now: float, out: Outbox, bot: int | None = 
     target.removed, target.removed_by = True, name_of(arb, by)
     if arb.phase == "lobby":  # the seat is freed; its token must not sit its client down again
         arb.removed_tokens[target.token] = target
+        for old in list(arb.removed_tokens)[:-REMOVED_KEPT]:
+            del arb.removed_tokens[old]  # (its token is then unknown: refused all the same)
     arb.record("remove", seat=index, by=by, at=now)
     arb._publish(out, "removed", seat=index, name=target.name, by=by, by_name=name_of(arb, by))
     if target.status != "left":  # (one that left already is only marked)

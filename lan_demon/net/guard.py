@@ -54,7 +54,9 @@ class RateLimiter:
     routing id); any hashable key will do (an IP address: ``Arbiter.strangers``)."""
 
     ADMIT, WARN, DROP = "admit", "warn", "drop"
-    PRUNE_AT = 4096  # buckets kept before the idle (full) ones are forgotten
+    # Buckets kept before the idle (full) ones are forgotten; if too few of them are idle, the
+    # oldest are forgotten too, down to half: never more than this many (~200 bytes each).
+    PRUNE_AT = 4096
 
     def __init__(self, rate: float, burst: float):
         self.rate, self.burst = rate, max(1.0, burst)
@@ -83,6 +85,12 @@ class RateLimiter:
         if self.rate > 0:
             self._refilled(peer, now).tokens -= cost
 
+    def wait(self, peer: Hashable, now: float, cost: float = 1.0) -> float:
+        """Seconds until ``peer``'s bucket holds ``cost`` tokens (0: now)."""
+        if self.rate <= 0:
+            return 0.0
+        return max(0.0, (cost - self._refilled(peer, now).tokens) / self.rate)
+
     def _refilled(self, peer: Hashable, now: float) -> Bucket:
         bucket = self.buckets.get(peer)
         if bucket is None:
@@ -96,6 +104,9 @@ class RateLimiter:
     def _prune(self, now: float) -> None:
         self.buckets = {peer: b for peer, b in self.buckets.items()
                         if b.tokens + (now - b.at) * self.rate < self.burst}
+        if len(self.buckets) >= self.PRUNE_AT:  # busy ones all: the oldest go (issue 30)
+            keep = list(self.buckets.items())[-(self.PRUNE_AT // 2):]
+            self.buckets = dict(keep)
 
 
 class RecentIds:

@@ -15,9 +15,10 @@ Records, by ``j``:
 * ``seat`` ``{seat, name, bot, key?}`` — a seat taken in the lobby, ``key`` the CURVE
   public key that took it (encrypted tables only), which a resumed arbiter binds the seat to
   again. Its session token is not here (version 1 had it): it is kept in the secrets file, by
-  the seat record's ordinal (:meth:`JournalWriter.keep_token`); ``leave`` ``{seat}`` — a seat
-  said leave (in the lobby the seats after it move up one);
-  ``ready`` ``{seat}``;
+  the seat record's ordinal (:meth:`JournalWriter.keep_token`); ``leave`` ``{seat, away?}`` —
+  a seat said leave (in the lobby the seats after it move up one; ``away`` during the match,
+  written the first time the seat steps out in the match only: all a resume needs);
+  ``ready`` ``{seat}`` — a seat that was not ready said so (ready again writes nothing);
 * ``seq`` ``{upto}`` — every update number handed out so far is at most ``upto`` (written
   before the first number above the last mark is used), so a resumed arbiter numbers on above
   anything a client has seen;
@@ -27,7 +28,8 @@ Records, by ``j``:
   one for the same round under another ``commit`` is a host giving itself a second chance:
   ``verify`` fails it);
 * ``commit`` ``{seat, round, hash, ok?, fail?}`` — a seat's nonce commitment for a round (with
-  its check words' hashes) was acknowledged (``ok``); ``reveal`` ``{seat, round, nonce}`` — its
+  its check words' hashes) was acknowledged (``ok``), when it differs from the one the seat
+  had (at most 8 a seat and round); ``reveal`` ``{seat, round, nonce}`` — its
   nonce was taken in the countdown (so a host that crashes in a countdown deals the round with
   it, and a resumed one lists the commitments acknowledged before the crash; ``verify`` finds
   a countdown that leaves out one acknowledged since the last ``resumed`` record);
@@ -39,7 +41,11 @@ Records, by ``j``:
   its arrival on the arbiter's clock, ``ts`` the time its client claimed, as sent;
 * ``refused`` ``{round, seat, move, at, ts, code, rule?, by?, ms?, top?}`` — a move refused in
   play (``illegal``, ``beaten``, ``bad_move``); a race lost (RD-11) names the winner ``by``
-  and, when it was a race in time, ``ms`` earlier and the stack's ``top`` card before;
+  and, when it was a race in time, ``ms`` earlier and the stack's ``top`` card before. At
+  most :data:`lan_demon.net.race.REFUSED_PER_ROUND` (256) of each seat in each round: the
+  rest are answered as ever and not journaled (PROTOCOL.md §2, Bounds), so a seat sending
+  refused moves as fast as the brake lets it cannot fill the disk; ``verify`` checks each one
+  written, and the coach's review reads the races lost among them;
 * ``round_end`` ``{round, result, secret?}`` and ``match_end`` ``{result}``;
 * ``resumed`` ``{port, pub_port, torn, at?}`` — an arbiter took the match up again from here.
 * ``dispute`` ``{seat, round, reason}`` — a seat's client found a round's deal not the one

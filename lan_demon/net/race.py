@@ -28,6 +28,10 @@ TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows 
 #: ``Held.place`` of a move committed as it arrives: where it was going is where it goes now
 #: (nothing has moved in between), so it is worked out only if the move is refused.
 AS_IT_ARRIVED = ""
+#: Refused moves journaled per seat and round (PROTOCOL.md §2, Bounds): a seat sending moves
+#: the rules refuse as fast as the brake lets it would otherwise write a record each. The
+#: refusals past it are answered as ever, and left out of the journal (journal.py says so).
+REFUSED_PER_ROUND = 256
 
 
 @dataclass(order=True, slots=True)
@@ -209,9 +213,17 @@ def record_refused(arb, held: Held, refusal: dict[str, Any]) -> None:
     """A client's move refused in play goes in the journal with its reason, so an auditor
     can check it was refused by the rules (``lan-demon verify``); a race lost (RD-11) also
     with the winner, by how many ms and the stack's top, as the loser was told — what the
-    coach's replay review says (``lan-demon replay --coach``)."""
+    coach's replay review says (``lan-demon replay --coach``). At most
+    :data:`REFUSED_PER_ROUND` a seat and round."""
     if held.rid < 0:
         return  # the table's own moves and stand-in turns: nobody asked
+    round_no, counts = arb.refused
+    if round_no != arb.match.round_no:
+        round_no, counts = arb.refused = (arb.match.round_no, {})
+    journaled = counts.get(held.seat, 0)
+    if journaled >= REFUSED_PER_ROUND:
+        return
+    counts[held.seat] = journaled + 1
     arb.record("refused", round=arb.match.round_no, seat=held.seat,
                move=held.move.to_data(), at=held.arrival,
                ts=held.claimed if held.claimed is not None else held.ts,

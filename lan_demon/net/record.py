@@ -228,6 +228,7 @@ def durable(arb) -> dict[str, Any]:
         "checks": arb.checks,
         "state": arb.game.state_to_data(arb.state) if arb.phase == "playing" else None,
         "disputes": sorted(arb.disputes),
+        "checked": sorted(arb.checked),
         "result": arb.result,
     })
 

@@ -136,6 +136,7 @@ class _Restorer:
         seat = self._seat_at(record)
         if record.get("away") and self.arbiter.phase != "lobby":
             seat.stepped_out = True  # kept for its token, absent at once (seats.on_leave)
+            self.arbiter.stepped_out.add(seat.index)
             return
         seat.status = "left"
         if self.arbiter.phase == "lobby":  # as seats.gone: the others move up one
@@ -201,6 +202,7 @@ class _Restorer:
         fields = {k: record[k] for k in ("seat", "round", "word", "reason", "lost")
                   if k in record}
         self.arbiter.checks.setdefault(record["round"], {}).setdefault(record["seat"], fields)
+        self.arbiter.checked.add((record["seat"], record["round"]))
         for old in [r for r in self.arbiter.checks
                     if r < self.arbiter.match.round_no - CHECKS_KEPT]:
             del self.arbiter.checks[old]

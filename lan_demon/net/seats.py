@@ -25,6 +25,15 @@ AWAY_AFTER = 3.0  # a seat silent this long (three beats) is marked away
 #: The phases of a match in progress: a pause stops their clocks, a seat may be handed over
 RUNNING = ("countdown", "playing", "between")
 TOKEN_LIFE = 300.0  # a session token reconnects to its seat for 5 minutes after going away
+# Bounds (PROTOCOL.md §2): what one peer can make every other screen show, or the journal
+# keep, however fast it sends. A seat's presence (here/away) changes are published at once
+# up to PRESENCE_BURST, then at most PRESENCE_RATE a second: a change within that is
+# published by a later tick, as it then stands (a flip and back in between shows nothing).
+PRESENCE_RATE, PRESENCE_BURST = 0.2, 4.0
+# Seats taken from one IP address (a connection's own id without one): as many as the table
+# has at once (a host's own bots), then one every 5 s — a seat taken and left in the lobby
+# is two records and three updates, so taking them in a loop is braked (``slow_down``).
+SEATING_RATE = 0.2
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,8 @@ class Seat:
     rtts: list[float] = field(default_factory=list)
     # (round, nonce hash, ok word's hash, fail word's hash): its commitment (§22)
     commit: tuple[int, str, str, str] | None = None
+    commits_made: int = 0  # different commitments taken for the next round (a Bound, §2)
+    told: str | None = None  # the status last published, when a newer one waits (Bounds)
     # The key its private halves are sealed with in the updates (§23), told in its welcome:
     # this arbiter process's alone, never journaled (a resumed table's seats have none until
     # their holders come back by token, and their rejoin's welcome gives a new one).
@@ -160,6 +171,15 @@ def take_seat(arb, peer: bytes, msg: dict, now: float, out: Outbox,
                             f"{TOKEN_LIFE / 60:g} minutes by running the same join again")
     if len(arb.seats) >= limit:
         raise ProtocolError("full", f"all {limit} seats are taken")
+    where = sender.address or peer
+    if arb.seatings.admit(where, now) != arb.seatings.ADMIT:
+        wait = arb.seatings.wait(where, now)
+        out.private.append((peer, make(
+            "error", re=msg["id"], code="slow_down", wait=wait,
+            reason=f"too many seats taken from this address; try again in {wait:.0f} s "
+                   f"(one every {1 / SEATING_RATE:g} s once as many as the table has are "
+                   "taken)")))
+        return
     name = seat_name(msg["name"])
     if not name:  # (a client asks for a name again before it sends one: this is a backstop)
         raise ProtocolError("malformed", "a player needs a name the others can read: "
@@ -257,11 +277,12 @@ def on_hb(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
 def on_ready(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
              out: Outbox) -> None:
     player = player_seat(arb, seat, peer)
-    player.ready = True
-    arb.record("ready", seat=player.index)
     out.private.append((peer, make("ok", re=msg["id"])))
-    if arb.phase in ("lobby", "between"):  # every screen shows who is ready (§5)
-        publish_lobby(arb, out)
+    if not player.ready:  # (ready again changes nothing: no record, no update — Bounds)
+        player.ready = True
+        arb.record("ready", seat=player.index)
+        if arb.phase in ("lobby", "between"):  # every screen shows who is ready (§5)
+            publish_lobby(arb, out)
     if arb.phase == "lobby":
         arb._start_when_ready(now, out)
     elif arb.phase == "between" and all_ready(arb) and arb.paused is None:
@@ -292,7 +313,9 @@ def on_leave(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
         # The seat is kept, away, for TOKEN_LIFE: its token takes it back, cards and score
         # intact; meanwhile it is absent at once (RD-13 votes, stand-in turns).
         seat.peer, seat.away_since, seat.stepped_out = None, standing(arb, now), True
-        arb.record("leave", seat=seat.index, away=True)
+        if seat.index not in arb.stepped_out:  # once a match: all a resume needs (Bounds)
+            arb.stepped_out.add(seat.index)
+            arb.record("leave", seat=seat.index, away=True)
         presence(arb, seat, "away", out)
     elif seat is not None:
         gone(arb, seat, now, out)
@@ -330,6 +353,8 @@ def all_ready(arb) -> bool:
 
 def absences(arb, now: float, out: Outbox) -> None:
     for seat in list(arb.seats):
+        if seat.told is not None:
+            tell_presence(arb, seat, now, out)
         if seat.status == "here" and now - seat.heard > AWAY_AFTER:
             seat.away_since = standing(arb, now)
             presence(arb, seat, "away", out)
@@ -357,16 +382,36 @@ def standing(arb, now: float) -> float:
 
 
 def presence(arb, seat: Seat, status: str, out: Outbox) -> None:
+    """The seat is ``status`` now, and every screen is told — if that is news, and within
+    the seat's presence brake (PRESENCE_RATE: Bounds); else :func:`tell_presence` tells it
+    later. A seat leaving for good, and any change in the lobby, is told at once."""
+    shown = seat.told if seat.told is not None else seat.status
     seat.status = status
     if status == "here":
         seat.away_since = None
         if arb.encore_until is not None:
             arb.encore_back[seat.index] = seat.heard
-    # An away seat is kept TOKEN_LIFE from now (§24: every screen counts it down).
-    arb._publish(out, "presence", seat=seat.index, status=status,
-                 kept=TOKEN_LIFE if status == "away" else None)
+    if status == shown:  # back to what the screens show (or nothing new): nothing to tell
+        seat.told = None
+    elif status == "left" or arb.phase == "lobby" or \
+            arb.presence_brake.admit(seat.index, arb.now) == arb.presence_brake.ADMIT:
+        seat.told = None
+        # An away seat is kept TOKEN_LIFE from now (§24: every screen counts it down).
+        arb._publish(out, "presence", seat=seat.index, status=status,
+                     kept=TOKEN_LIFE if status == "away" else None)
+    else:
+        seat.told = shown
     if arb.phase == "lobby" and status != "left" and captain(arb) != arb._captain_told:
         publish_lobby(arb, out)  # the captaincy moved (a lobby leave publishes its own)
+
+
+def tell_presence(arb, seat: Seat, now: float, out: Outbox) -> None:
+    """A presence change the brake held back, told as it now stands (absences: each tick)."""
+    if seat.told != seat.status and \
+            arb.presence_brake.admit(seat.index, now) == arb.presence_brake.ADMIT:
+        seat.told = None
+        arb._publish(out, "presence", seat=seat.index, status=seat.status,
+                     kept=kept(arb, seat, now))
 
 
 def publish_lobby(arb, out: Outbox) -> None:

@@ -51,7 +51,7 @@ def refusal_words(err: ConnectError) -> str:
             return "This table needs its room code: it is shown on the host's screen."
         return "Wrong room code. Check it on the host's screen and try again."
     if code == "slow_down":
-        return slow_down_words(err.wait)
+        return slow_down_words(err.wait, seats="seats taken" in reason)
     if code == "full":
         if "started" in reason:
             return ("The match has already started, so no seat is free. You can watch it "
@@ -62,12 +62,14 @@ def refusal_words(err: ConnectError) -> str:
     return f"Could not reach the table: {reason}. Is the host still running?"
 
 
-def slow_down_words(wait: float | None) -> str:
+def slow_down_words(wait: float | None, seats: bool = False) -> str:
+    """``seats``: the arbiter's brake on seats taken from one address (PROTOCOL.md §2,
+    Bounds), not the room code's."""
+    what = "Too many seats taken from here at once" if seats else "Too many wrong room codes"
     if not wait:
-        return "Too many wrong room codes. Try again in a little while."
+        return f"{what}. Try again in a little while."
     seconds = max(1, round(wait))
-    return f"Too many wrong room codes. Try again in {seconds} second" \
-           f"{'' if seconds == 1 else 's'}."
+    return f"{what}. Try again in {seconds} second{'' if seconds == 1 else 's'}."
 
 
 @dataclass
