@@ -4,9 +4,10 @@ admits, for minutes of table time (issue 30: every message kind is bounded).
     python benchmarks/bounds.py [--minutes 10] [--jobs 2] [--kinds dispute,ready] [--seed 5]
 
 For each kind a client may send (codec.FROM_CLIENT), and for the toggles that take two
-(``leave+hello``: a seat steps out and comes back by its token; ``pause+resume``), one flooder
-— a seat (the captain, seat 1 of 4), then separately a spectator — sends that kind through
-``Arbiter.handle`` at exactly the flood brake's rate (5 000 tokens a second: one per started
+(``leave+hello``: a seat steps out and comes back by its token; ``pause+resume``;
+``lobby-seat``: a fourth connection takes a seat in the lobby and leaves, over and over),
+one flooder — a seat (the captain, seat 1 of 4), then separately a spectator — sends that
+kind through ``Arbiter.handle`` at exactly the flood brake's rate (5 000 tokens a second: one per started
 512 bytes of the frame, a snapshot 16), while the clock this script moves goes on for
 ``--minutes`` of table time (not wall time) and ``Arbiter.tick`` runs every 50 ms of it. The
 three honest seats only send a heartbeat a second. No sockets. The table: Racing Demon
@@ -49,7 +50,7 @@ RATE = 5000.0  # the reference flood brake (PROTOCOL.md §2)
 TICK = 0.05  # seconds of table time between ticks
 SEAT_KINDS = ["idle", "hello", "ping", "echo", "ready", "start", "move", "move-refused",
               "snapshot", "hb", "leave+hello", "commit", "reveal", "dispute", "check", "pause",
-              "resume", "pause+resume", "remove"]
+              "resume", "pause+resume", "remove", "lobby-seat"]
 SPECTATOR_KINDS = ["idle", "hello", "ping", "echo", "snapshot", "hb", "leave+hello", "ready",
                    "move", "dispute", "check", "commit", "pause"]
 
@@ -84,17 +85,22 @@ class Flood:
         self.tokens: list[str] = []
         self.published: dict[str, int] = {}
         self.flooder_moves = 0
+        lobby = kind == "lobby-seat"  # the flooder takes a seat and leaves, in the lobby
         for i, peer in enumerate(self.peers):
+            if lobby and i == 0:
+                self.tokens.append("")
+                continue
             (welcome,) = [m for m in self._send(peer, "hello", name=f"seat {i}", role="player")
                           if m["t"] == "welcome"]
             self.tokens.append(welcome["token"])
-        for peer in self.peers:
-            self._send(peer, "ready")
-        self._until_playing()
-        for _ in range(3):  # three rounds played, so a check has past rounds to name
-            from lan_demon.net.outbox import Outbox
-            self.arbiter._end_round(self.now, Outbox())
+        if not lobby:
+            for peer in self.peers:
+                self._send(peer, "ready")
             self._until_playing()
+            for _ in range(3):  # three rounds played, so a check has past rounds to name
+                from lan_demon.net.outbox import Outbox
+                self.arbiter._end_round(self.now, Outbox())
+                self._until_playing()
         if who == "spectator":
             self._send(self.spectator, "hello", name="", role="spectator")
         self.flooder = self.peers[0] if who == "seat" else self.spectator
@@ -140,6 +146,8 @@ class Flood:
         record when it reaches the commit)."""
         from lan_demon.games import GameError, IllegalMove
         game, state = self.arbiter.game, self.arbiter.state
+        if state is None:
+            return {"t": "play", "from": "c1", "to": "c1"}
         for src in ["p", "c1", "c2", "c3", "c4", "w"]:
             for dst in [f"c{i}" for i in range(1, 5)] + ["middle"]:
                 data = {"t": "play", "from": src, "to": dst}
@@ -162,7 +170,10 @@ class Flood:
     def _message(self, n: int) -> tuple[str, dict[str, Any]]:
         """The ``n``-th message of the flood: its type and fields."""
         arb, kind = self.arbiter, self.kind
-        round_no = arb.match.round_no
+        round_no = arb.match.round_no if arb.match is not None else 0
+        if kind == "lobby-seat":
+            return ("hello", {"name": "seat 0", "role": "player"}) if n % 2 == 0 \
+                else ("leave", {})
         if kind == "hello":
             if self.who == "seat":
                 return "hello", {"name": "seat 0", "role": "player", "token": self.tokens[0]}

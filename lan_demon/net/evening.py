@@ -25,6 +25,7 @@ Plain functions of the table's state, no sockets: each takes the arbiter's core,
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from lan_demon.net import handover
@@ -78,7 +79,7 @@ def on_pause(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
         out.private.append((peer, make(
             "error", re=msg["id"], code="too_many", wait=wait,
             reason=f"the table was paused less than {PAUSE_GAP:g} s ago: a seat pauses it "
-                   f"at most once in {PAUSE_GAP:g} s; try again in {wait:.0f} s")))
+                   f"at most once in {PAUSE_GAP:g} s; try again in {math.ceil(wait)} s")))
         return
     pause(arb, player.index, now, out)
     arb.seat_paused_at = now

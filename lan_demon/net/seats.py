@@ -10,6 +10,7 @@ record, probe, start the match) they reach through it.
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -176,7 +177,7 @@ def take_seat(arb, peer: bytes, msg: dict, now: float, out: Outbox,
         wait = arb.seatings.wait(where, now)
         out.private.append((peer, make(
             "error", re=msg["id"], code="slow_down", wait=wait,
-            reason=f"too many seats taken from this address; try again in {wait:.0f} s "
+            reason=f"too many seats taken from this address; try again in {math.ceil(wait)} s "
                    f"(one every {1 / SEATING_RATE:g} s once as many as the table has are "
                    "taken)")))
         return
