@@ -30,7 +30,7 @@ TOLERANCE = 0.005  # seconds a timestamp may be earlier than its arrival allows 
 AS_IT_ARRIVED = ""
 #: Refused moves journaled per seat and round (PROTOCOL.md §2, Bounds): a seat sending moves
 #: the rules refuse as fast as the brake lets it would otherwise write a record each. The
-#: refusals past it are answered as ever, and left out of the journal (journal.py says so).
+#: refusals past it are answered as ever, and left out of the journal (journal_records.py).
 REFUSED_PER_ROUND = 256
 
 
