@@ -6,7 +6,8 @@ honest seats, measured against a baseline with no attacker in the same run, on 1
 The arbiter runs in a process of its own (``ArbiterServer``, Racing Demon, the default rate
 limits and high-water marks, RD-15 handicaps off so a long table keeps dealing), so its CPU
 time (utime + stime of every thread, ``/proc/PID/stat``) and its RSS (``VmRSS``) can be read.
-``--bots`` greedy bots at the ``--speed`` pace play in a second process; this process is a
+``--bots`` greedy bots at the ``--speed`` pace play in a second process (and one more in a
+third, the seat of (g)-(i)); this process is a
 spectator that pings the arbiter every 10 ms (ping p50/p99) and counts the committed moves on
 the PUB (moves/s). Phases, ``--seconds`` each, an attacker process started and stopped for each:
 
@@ -17,7 +18,21 @@ the PUB (moves/s). Phases, ``--seconds`` each, an attacker process started and s
 * (c) flat-out junk: random bytes and capped list frames, as fast as the attacker can send;
 * (d) a page flood: a browser's WebSocket (issue 28) watching the table and sending intents as
   fast as it can (the gateway's bucket reads 20 a second, bursts of 40, and drops the rest);
-* (e) page junk: a WebSocket sending frames that are not JSON, as fast as it can.
+* (e) page junk: a WebSocket sending frames that are not JSON, as fast as it can;
+* (f) the widest frame the arbiter still reads (a ``hb`` whose unknown field holds 64 lists of
+  28 empty lists: 1,857 containers in 1,998 bytes), as many a second as the brake admits: the
+  rate limit over what one such frame costs, asked of an :class:`Arbiter` of this tree;
+* (g) legal moves at the rate limit from a seat of its own (issue 30): the table has one seat
+  more than ``--bots``, a greedy bot at the same pace in a process of its own (the *seat*);
+  in (g) it stops playing and sends ``turn`` (RD-9: always legal while its Pack or waste
+  holds a card) as many a second as the brake admits;
+* (h) the seat asks ``snapshot`` as many a second as the brake admits (a snapshot costs 16
+  tokens);
+* (i) the seat disputes the round in hand as many a second as the brake admits;
+* baseline': no attacker again, so the two quiet phases show the run's own noise.
+
+Moves/s counts only the ``--bots`` bots' committed moves (not the seat's). Before each phase
+the seat plays as the bots do; after (g)-(i) it goes back to playing.
 
 The host process serves the page too (``WebServer`` on a thread of its own, as ``lan-demon
 host`` does), so its CPU is the arbiter's and the gateway's together.
@@ -57,7 +72,7 @@ def host_worker(args: argparse.Namespace) -> None:
     from lan_demon.net.server import ArbiterServer
     from lan_demon.net.settings import Settings, dealing_of
     from lan_demon.web.server import WebServer
-    config = Settings("racing-demon", dealing=dealing_of(args.seed), players=args.bots,
+    config = Settings("racing-demon", dealing=dealing_of(args.seed), players=args.bots + 1,
                       rounds=1_000_000, options={"handicap": False}, countdown=0, pause=0)
     server = ArbiterServer(config, host=HOST, port=0)
     page = WebServer(server.port, "racing-demon", host=HOST, port=0).start()
@@ -88,6 +103,100 @@ def _list_frame(n: int) -> bytes:
     """A map {"v": VERSION, "t": "hb", "x": [0] * n}: n one-byte elements (array32 header)."""
     return (b"\x83\xa1v" + bytes([VERSION]) + b"\xa1t\xa2hb\xa1x\xdd" + n.to_bytes(4, "big")
             + b"\x00" * n)
+
+
+def _widest_frame() -> bytes:
+    """(f): a ``hb`` (which any connection may send) whose unknown field ``x`` holds 64 lists of
+    28 empty lists, 1,998 bytes: within every limit of UNPACK_LIMITS, and as many containers as
+    a frame under MAX_MESSAGE holds, so the costliest frame the arbiter reads whole."""
+    return msgpack.packb({"v": VERSION, "t": "hb", "x": [[[]] * 28] * 64})
+
+
+def brake_rate(frame: bytes) -> float:
+    """Frames a second of ``frame`` the default brake admits from one connection: the rate
+    limit over the tokens one costs, found by handing it to an Arbiter of this tree (whatever
+    the tree charges: bytes, values, a snapshot's or a refused frame's price)."""
+    from lan_demon.net.arbiter import Arbiter
+    from lan_demon.net.settings import Settings
+    arbiter = Arbiter(Settings("racing-demon", players=2))
+    arbiter.handle(b"probe", frame, 1.0)
+    cost = arbiter.limiter.burst - arbiter.limiter.buckets[b"probe"].tokens
+    return arbiter.limiter.rate / max(1.0, cost)
+
+
+def seat_worker(args: argparse.Namespace) -> None:
+    """The seat of (g)-(i): a greedy bot at ``--speed`` that plays as the others do, until a
+    line on stdin says ``g``, ``h`` or ``i``: then it stops playing and floods from its seat's
+    connection at the brake's rate, until the line ``quiet``. Prints its seat index first."""
+    import select
+
+    from lan_demon.bots.runner import make_bot
+    stopping: list[int] = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    bot = make_bot(args.address, "greedy", "seat", seed=f"{args.seed}:seat", speed=args.speed,
+                   connect_timeout=30)
+    client = bot.client
+    print(client.seat, flush=True)
+    send = zmq.backend.Socket.send
+    poller = zmq.Poller()
+    polled: Any = None
+    mode, rid, sent, start, rate = "quiet", 10**9, 0, 0.0, 1.0
+    next_pump = 0.0
+    try:
+        while not stopping:
+            if select.select([sys.stdin], [], [], 0)[0]:
+                line = sys.stdin.readline().strip()
+                if not line:
+                    break
+                mode, sent, start = line, 0, time.monotonic()
+                if mode != "quiet":
+                    rate = brake_rate(_seat_frame(mode, client, 1))
+            now = time.monotonic()
+            if mode == "quiet":
+                if client.sockets() != polled:
+                    poller, polled = zmq.Poller(), client.sockets()
+                    for sock in polled:
+                        poller.register(sock, zmq.POLLIN)
+                poller.poll(min(bot.wake_in(now), 0.05) * 1000)
+                client.pump()
+                if client.notices:
+                    bot.handle(client.take_notices())
+                bot.step(time.monotonic())
+                continue
+            if now >= next_pump:  # keep the round number and the clock, not every update
+                client.pump()
+                client.take_notices()
+                next_pump = now + 0.05
+            due = start + sent / rate
+            if due > now:
+                time.sleep(min(due - now, 0.002))  # the flooder's own pace
+                continue
+            rid += 1
+            sent += 1
+            if client.dealer is not None:
+                try:
+                    send(client.dealer, _seat_frame(mode, client, rid), NOBLOCK)
+                except zmq.Again:
+                    pass
+    finally:
+        client.close()
+        zmq.Context.instance().term()
+
+
+NOBLOCK = int(zmq.NOBLOCK)
+
+
+def _seat_frame(mode: str, client: Any, rid: int) -> bytes:
+    round_no = client.table.get("round") or 0
+    if mode == "g":
+        msg = {"v": VERSION, "t": "move", "id": rid, "round": round_no, "move": {"t": "turn"},
+               "ts": client.arbiter_now()}
+    elif mode == "h":
+        msg = {"v": VERSION, "t": "snapshot", "id": rid}
+    else:
+        msg = {"v": VERSION, "t": "dispute", "id": rid, "round": round_no,
+               "reason": "your cards differ from the commitment"}
+    return msgpack.packb(msg)
 
 
 def page_attacker_worker(args: argparse.Namespace) -> None:
@@ -139,6 +248,9 @@ def attacker_worker(args: argparse.Namespace) -> None:
     if mode in ("lists", "capped"):
         frame = _list_frame(60_000 if mode == "lists" else 2_000)
         rate = 155.0
+    elif mode == "widest":
+        frame = _widest_frame()
+        rate = brake_rate(frame)
     elif mode == "snapshot":
         frames = [msgpack.packb({"v": VERSION, "t": "snapshot", "id": i + 1})
                   for i in range(4500)]
@@ -155,7 +267,7 @@ def attacker_worker(args: argparse.Namespace) -> None:
                 wait = due - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)  # the attacker's own pace, not a synchronisation
-            if mode in ("lists", "capped"):
+            if mode in ("lists", "capped", "widest"):
                 msg = frame
             elif mode == "snapshot":
                 msg = frames[sent % len(frames)]
@@ -189,6 +301,7 @@ class Spectator:
     SUB."""
 
     def __init__(self, ctx: zmq.Context, address: str):
+        self.skip: set[int] = {-1}  # seats whose moves are not counted: the table's, the seat's
         self.dealer = ctx.socket(zmq.DEALER)
         self.sub = ctx.socket(zmq.SUB)
         for sock in (self.dealer, self.sub):
@@ -210,7 +323,7 @@ class Spectator:
         poller.register(self.sub, zmq.POLLIN)
         rtts: list[float] = []
         sent: dict[int, float] = {}
-        moves = 0
+        moves = theirs = 0  # the bots' committed moves, and the seat's
         peak = proc_rss_mb(pid)
         cpu0, t0 = proc_cpu(pid), time.monotonic()
         end, next_ping, next_rss = t0 + seconds, t0, t0
@@ -234,15 +347,20 @@ class Spectator:
                         if sock is self.dealer and msg.get("t") == "pong" and \
                                 msg["re"] in sent:
                             rtts.append(time.monotonic() - sent.pop(msg["re"]))
-                        elif msg.get("t") == "update" and msg.get("k") == "move":
+                        elif msg.get("t") == "update" and msg.get("k") == "move" and \
+                                msg.get("seat") not in self.skip:
                             moves += 1
+                        elif msg.get("t") == "update" and msg.get("k") == "move" and \
+                                msg.get("seat", -1) >= 0:
+                            theirs += 1
         wall = time.monotonic() - t0
         cpu = proc_cpu(pid) - cpu0
         rtts.sort()
         lost = len([t for t in sent.values() if t < end - 1.0])
         return {"cpu": 100 * cpu / wall, "p50": 1e3 * statistics.median(rtts) if rtts else 0,
                 "p99": 1e3 * rtts[int(0.99 * (len(rtts) - 1))] if rtts else 0,
-                "pings": len(rtts), "lost": lost, "moves": moves / wall, "peak": peak}
+                "pings": len(rtts), "lost": lost, "moves": moves / wall, "seat": theirs / wall,
+                "peak": peak}
 
     def close(self) -> None:
         self.dealer.close(linger=0)
@@ -265,7 +383,12 @@ ATTACKS = [("baseline", None, "no attacker"),
            ("b", "snapshot", "snapshot 4,500/s, never reading"),
            ("c", "junk", "flat-out junk (random bytes, capped lists)"),
            ("d", "page-flood", "a page's WebSocket: intents flat out"),
-           ("e", "page-junk", "a page's WebSocket: junk frames flat out")]
+           ("e", "page-junk", "a page's WebSocket: junk frames flat out"),
+           ("f", "widest", "widest readable frames at the brake"),
+           ("g", "seat:g", "a seat's legal moves (turn) at the brake"),
+           ("h", "seat:h", "a seat's snapshots at the brake"),
+           ("i", "seat:i", "a seat's disputes at the brake"),
+           ("baseline'", None, "no attacker again")]
 
 
 def main() -> None:
@@ -276,6 +399,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--host-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bots-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--seat-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--only", help="run only these phases (comma-separated names; the "
+                        "baselines always run)")
     parser.add_argument("--attack", help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
     parser.add_argument("--web", help=argparse.SUPPRESS)
@@ -284,11 +410,13 @@ def main() -> None:
         return host_worker(args)
     if args.bots_worker:
         return bots_worker(args)
+    if args.seat_worker:
+        return seat_worker(args)
     if args.attack:
         return attacker_worker(args)
 
     print(f"command: python benchmarks/hostile.py --seconds {args.seconds:g} --bots {args.bots} "
-          f"--speed {args.speed} --seed {args.seed}")
+          f"--speed {args.speed} --seed {args.seed}" + (f" --only {args.only}" if args.only else ""))
     print(f"python {sys.version.split()[0]}, pyzmq {zmq.__version__} (libzmq "
           f"{zmq.zmq_version()}), msgpack {'.'.join(map(str, msgpack.version))}, "
           f"{os.cpu_count()} cores, loopback {HOST}")
@@ -306,22 +434,36 @@ def main() -> None:
         bots = subprocess.Popen([sys.executable, HERE, "--bots-worker", "--address", address]
                                 + common)
         procs.append(bots)
+        seat = subprocess.Popen([sys.executable, HERE, "--seat-worker", "--address", address]
+                                + common, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True)
+        procs.append(seat)
         watcher = Spectator(ctx, address)
+        watcher.skip.add(int(seat.stdout.readline()))
         watcher.run(3.0, host.pid)  # warm-up: the bots sit down and the first round is dealt
+        only = set(args.only.split(",")) if args.only else None
         for name, mode, what in ATTACKS:
+            if only is not None and mode is not None and name not in only:
+                continue
             before = proc_rss_mb(host.pid)
             attacker = None
-            if mode is not None:
+            if mode is not None and mode.startswith("seat:"):
+                seat.stdin.write(mode[5:] + "\n")
+                seat.stdin.flush()
+            elif mode is not None:
                 attacker = subprocess.Popen([sys.executable, HERE, "--attack", mode,
                                              "--address", address, "--web", web] + common)
                 procs.append(attacker)
             got = watcher.run(args.seconds, host.pid)
             if attacker is not None:
                 stop(attacker)
+            if mode is not None and mode.startswith("seat:"):
+                seat.stdin.write("quiet\n")
+                seat.stdin.flush()
             after = watcher.run(2.0, host.pid)["peak"]  # 2 s after the attacker stopped
-            print(f"{name:>8}  {what:<46} arbiter CPU {got['cpu']:5.1f}%  ping p50 "
+            print(f"{name:>9}  {what:<46} arbiter CPU {got['cpu']:5.1f}%  ping p50 "
                   f"{got['p50']:5.2f} ms p99 {got['p99']:6.2f} ms ({got['pings']} pings, "
-                  f"{got['lost']} lost)  moves {got['moves']:6.1f}/s  RSS {before:5.1f} → "
+                  f"{got['lost']} lost)  moves {got['moves']:6.1f}/s (seat {got['seat']:6.1f}/s)  RSS {before:5.1f} → "
                   f"{got['peak']:5.1f} → {after:5.1f} MB", flush=True)
     finally:
         if watcher is not None:
