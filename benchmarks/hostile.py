@@ -2,6 +2,7 @@
 honest seats, measured against a baseline with no attacker in the same run, on 127.0.0.1.
 
     python benchmarks/hostile.py [--seconds 8] [--bots 3] [--speed expert] [--seed 1]
+                                 [--rate-limit N] [--only f,g,...]
 
 The arbiter runs in a process of its own (``ArbiterServer``, Racing Demon, the default rate
 limits and high-water marks, RD-15 handicaps off so a long table keeps dealing), so its CPU
@@ -20,25 +21,26 @@ the PUB (moves/s). Phases, ``--seconds`` each, an attacker process started and s
   fast as it can (the gateway's bucket reads 20 a second, bursts of 40, and drops the rest);
 * (e) page junk: a WebSocket sending frames that are not JSON, as fast as it can;
 * (f) the widest frame the arbiter still reads (a ``hb`` whose unknown field holds 64 lists of
-  28 empty lists: 1,857 containers in 1,998 bytes), as many a second as the brake admits: the
-  rate limit over what one such frame costs, asked of an :class:`Arbiter` of this tree;
+  28 empty lists: 1,857 containers in 1,998 bytes), as many as the brake admits: its burst at
+  once, then its rate (the rate limit and burst over what one such frame costs, asked of an
+  :class:`Arbiter` of this tree; so too in (g)-(i));
 * (g) legal moves at the rate limit from a seat of its own (issue 30): the table has one seat
-  more than ``--bots``, a greedy bot at the same pace in a process of its own (the *seat*);
-  in (g) it stops playing and sends ``turn`` (RD-9: always legal while its Pack or waste
-  holds a card) as many a second as the brake admits;
+  more than ``--bots``, a greedy bot at the same pace in a process of its own (the *seat*),
+  which plays in every phase; in (g) it also sends ``turn`` (RD-9: always legal while its Pack
+  or waste holds a card) as many a second as the brake admits;
 * (h) the seat asks ``snapshot`` as many a second as the brake admits (a snapshot costs 16
   tokens);
 * (i) the seat disputes the round in hand as many a second as the brake admits;
 * baseline': no attacker again, so the two quiet phases show the run's own noise.
 
-Moves/s counts only the ``--bots`` bots' committed moves (not the seat's). Before each phase
-the seat plays as the bots do; after (g)-(i) it goes back to playing.
+Moves/s counts only the ``--bots`` bots' committed moves (not the seat's, shown apart).
 
 The host process serves the page too (``WebServer`` on a thread of its own, as ``lan-demon
 host`` does), so its CPU is the arbiter's and the gateway's together.
 
-For each: arbiter CPU% (CPU time / wall time), ping p50/p99, moves/s, and the arbiter's RSS
-before, at its peak during, and 2 s after the attacker stopped. Nothing is asserted; the
+For each: arbiter CPU% (CPU time / wall time), ping p50/p99, moves/s, the CPU% of the bots'
+process and of the flooder's (the attacker's, or the seat's), and the arbiter's RSS before,
+at its peak during, and 2 s after the attacker stopped. Nothing is asserted; the
 figures go to docs/benchmarks.md. Every process and socket started here is stopped by its id.
 """
 
@@ -73,7 +75,8 @@ def host_worker(args: argparse.Namespace) -> None:
     from lan_demon.net.settings import Settings, dealing_of
     from lan_demon.web.server import WebServer
     config = Settings("racing-demon", dealing=dealing_of(args.seed), players=args.bots + 1,
-                      rounds=1_000_000, options={"handicap": False}, countdown=0, pause=0)
+                      rounds=1_000_000, options={"handicap": False}, countdown=0, pause=0,
+                      **brake(args))
     server = ArbiterServer(config, host=HOST, port=0)
     page = WebServer(server.port, "racing-demon", host=HOST, port=0).start()
     print(server.address, page.url, flush=True)
@@ -112,22 +115,32 @@ def _widest_frame() -> bytes:
     return msgpack.packb({"v": VERSION, "t": "hb", "x": [[[]] * 28] * 64})
 
 
-def brake_rate(frame: bytes) -> float:
-    """Frames a second of ``frame`` the default brake admits from one connection: the rate
-    limit over the tokens one costs, found by handing it to an Arbiter of this tree (whatever
-    the tree charges: bytes, values, a snapshot's or a refused frame's price)."""
+def brake(args: argparse.Namespace) -> dict[str, float]:
+    """The host's brake: the default, or ``--rate-limit N`` with bursts of 2N (as ``host``)."""
+    return {} if args.rate_limit is None else {"rate_limit": args.rate_limit,
+                                               "rate_burst": 2 * args.rate_limit}
+
+
+def brake_rate(frame: bytes, args: argparse.Namespace) -> tuple[float, int]:
+    """Frames a second of ``frame`` the default brake admits from one connection, and how many
+    at once (its burst): the rate limit and the burst over the tokens one costs, found by
+    handing it to an Arbiter of this tree (whatever the tree charges: bytes, a snapshot's or a
+    refused frame's price). A flooder sends the burst at once, then the rate."""
     from lan_demon.net.arbiter import Arbiter
     from lan_demon.net.settings import Settings
-    arbiter = Arbiter(Settings("racing-demon", players=2))
+    arbiter = Arbiter(Settings("racing-demon", players=2, **brake(args)))
     arbiter.handle(b"probe", frame, 1.0)
     cost = arbiter.limiter.burst - arbiter.limiter.buckets[b"probe"].tokens
-    return arbiter.limiter.rate / max(1.0, cost)
+    return arbiter.limiter.rate / max(1.0, cost), int(arbiter.limiter.burst / max(1.0, cost))
 
 
 def seat_worker(args: argparse.Namespace) -> None:
-    """The seat of (g)-(i): a greedy bot at ``--speed`` that plays as the others do, until a
-    line on stdin says ``g``, ``h`` or ``i``: then it stops playing and floods from its seat's
-    connection at the brake's rate, until the line ``quiet``. Prints its seat index first."""
+    """The seat of (g)-(i): a greedy bot at ``--speed`` that plays as the others do, all the
+    time (a seat that stopped playing would change the game the bots play: fewer cards on the
+    stacks, RD-13 waiting for it). While the last line on stdin is ``g``, ``h`` or ``i`` it
+    also floods from its seat's connection, as many frames a second as the brake admits
+    (sent raw, beside the client's own traffic), until the line ``quiet``. Prints its seat
+    index first."""
     import select
 
     from lan_demon.bots.runner import make_bot
@@ -140,44 +153,36 @@ def seat_worker(args: argparse.Namespace) -> None:
     send = zmq.backend.Socket.send
     poller = zmq.Poller()
     polled: Any = None
-    mode, rid, sent, start, rate = "quiet", 10**9, 0, 0.0, 1.0
-    next_pump = 0.0
+    mode, rid, sent, start, rate = "quiet", 10**9, 0, 0.0, 0.0  # (ids clear of the client's)
     try:
         while not stopping:
             if select.select([sys.stdin], [], [], 0)[0]:
                 line = sys.stdin.readline().strip()
                 if not line:
                     break
-                mode, sent, start = line, 0, time.monotonic()
-                if mode != "quiet":
-                    rate = brake_rate(_seat_frame(mode, client, 1))
+                mode, start = line, time.monotonic()
+                rate, burst = (0.0, 0) if mode == "quiet" else \
+                    brake_rate(_seat_frame(mode, client, 1), args)
+                sent = -burst  # the burst at once, then the rate
             now = time.monotonic()
-            if mode == "quiet":
-                if client.sockets() != polled:
-                    poller, polled = zmq.Poller(), client.sockets()
-                    for sock in polled:
-                        poller.register(sock, zmq.POLLIN)
-                poller.poll(min(bot.wake_in(now), 0.05) * 1000)
-                client.pump()
-                if client.notices:
-                    bot.handle(client.take_notices())
-                bot.step(time.monotonic())
-                continue
-            if now >= next_pump:  # keep the round number and the clock, not every update
-                client.pump()
-                client.take_notices()
-                next_pump = now + 0.05
-            due = start + sent / rate
-            if due > now:
-                time.sleep(min(due - now, 0.002))  # the flooder's own pace
-                continue
-            rid += 1
-            sent += 1
-            if client.dealer is not None:
+            due = min(int((now - start) * rate) - sent, 1000)  # (the flooder's own pace)
+            for _ in range(max(0, due) if client.dealer is not None else 0):
+                rid += 1
                 try:
                     send(client.dealer, _seat_frame(mode, client, rid), NOBLOCK)
                 except zmq.Again:
                     pass
+            sent += max(0, due)
+            if client.sockets() != polled:
+                poller, polled = zmq.Poller(), client.sockets()
+                for sock in polled:
+                    poller.register(sock, zmq.POLLIN)
+            wait = min(bot.wake_in(now), 0.05, 0.002 if rate else 0.05)
+            poller.poll(wait * 1000)
+            client.pump()
+            if client.notices:
+                bot.handle(client.take_notices())
+            bot.step(time.monotonic())
     finally:
         client.close()
         zmq.Context.instance().term()
@@ -250,7 +255,7 @@ def attacker_worker(args: argparse.Namespace) -> None:
         rate = 155.0
     elif mode == "widest":
         frame = _widest_frame()
-        rate = brake_rate(frame)
+        rate, burst = brake_rate(frame, args)
     elif mode == "snapshot":
         frames = [msgpack.packb({"v": VERSION, "t": "snapshot", "id": i + 1})
                   for i in range(4500)]
@@ -260,6 +265,8 @@ def attacker_worker(args: argparse.Namespace) -> None:
                 for _ in range(64)] + [_list_frame(2_000)] * 16
         rate = None
     start, sent = time.monotonic(), 0
+    if mode == "widest":
+        sent = -burst  # the burst at once, then the rate
     try:
         while not stopping:
             if rate is not None:
@@ -317,7 +324,8 @@ class Spectator:
         self.sub.setsockopt(zmq.SUBSCRIBE, b"")
         self.sub.connect(f"tcp://{HOST}:{port}")
 
-    def run(self, seconds: float, pid: int) -> dict[str, Any]:
+    def run(self, seconds: float, pid: int, others: tuple[int, ...] = ()) -> dict[str, Any]:
+        """``others``: processes whose CPU% is reported too (the bots, the attacker)."""
         poller = zmq.Poller()
         poller.register(self.dealer, zmq.POLLIN)
         poller.register(self.sub, zmq.POLLIN)
@@ -326,6 +334,7 @@ class Spectator:
         moves = theirs = 0  # the bots' committed moves, and the seat's
         peak = proc_rss_mb(pid)
         cpu0, t0 = proc_cpu(pid), time.monotonic()
+        theirs0 = [proc_cpu(p) for p in others]
         end, next_ping, next_rss = t0 + seconds, t0, t0
         while (now := time.monotonic()) < end:
             if now >= next_ping:
@@ -355,11 +364,12 @@ class Spectator:
                             theirs += 1
         wall = time.monotonic() - t0
         cpu = proc_cpu(pid) - cpu0
+        spent = [100 * (proc_cpu(p) - c) / wall for p, c in zip(others, theirs0)]
         rtts.sort()
         lost = len([t for t in sent.values() if t < end - 1.0])
         return {"cpu": 100 * cpu / wall, "p50": 1e3 * statistics.median(rtts) if rtts else 0,
                 "p99": 1e3 * rtts[int(0.99 * (len(rtts) - 1))] if rtts else 0,
-                "pings": len(rtts), "lost": lost, "moves": moves / wall, "seat": theirs / wall,
+                "pings": len(rtts), "lost": lost, "moves": moves / wall, "seat": theirs / wall, "others": spent,
                 "peak": peak}
 
     def close(self) -> None:
@@ -397,6 +407,8 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=3)
     parser.add_argument("--speed", default="expert")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rate-limit", type=float, help="the host's --rate-limit (default: "
+                        "the host's default)")
     parser.add_argument("--host-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bots-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seat-worker", action="store_true", help=argparse.SUPPRESS)
@@ -416,12 +428,15 @@ def main() -> None:
         return attacker_worker(args)
 
     print(f"command: python benchmarks/hostile.py --seconds {args.seconds:g} --bots {args.bots} "
-          f"--speed {args.speed} --seed {args.seed}" + (f" --only {args.only}" if args.only else ""))
+          f"--speed {args.speed} --seed {args.seed}"
+          + (f" --rate-limit {args.rate_limit:g}" if args.rate_limit is not None else "")
+          + (f" --only {args.only}" if args.only else ""))
     print(f"python {sys.version.split()[0]}, pyzmq {zmq.__version__} (libzmq "
           f"{zmq.zmq_version()}), msgpack {'.'.join(map(str, msgpack.version))}, "
           f"{os.cpu_count()} cores, loopback {HOST}")
     began = time.monotonic()
-    common = ["--seed", str(args.seed), "--bots", str(args.bots), "--speed", args.speed]
+    common = ["--seed", str(args.seed), "--bots", str(args.bots), "--speed", args.speed] + \
+        ([] if args.rate_limit is None else ["--rate-limit", f"{args.rate_limit:g}"])
     host = subprocess.Popen([sys.executable, HERE, "--host-worker"] + common,
                             stdout=subprocess.PIPE, text=True)
     procs = [host]
@@ -454,7 +469,8 @@ def main() -> None:
                 attacker = subprocess.Popen([sys.executable, HERE, "--attack", mode,
                                              "--address", address, "--web", web] + common)
                 procs.append(attacker)
-            got = watcher.run(args.seconds, host.pid)
+            flooder = attacker.pid if attacker is not None else seat.pid
+            got = watcher.run(args.seconds, host.pid, (bots.pid, flooder))
             if attacker is not None:
                 stop(attacker)
             if mode is not None and mode.startswith("seat:"):
@@ -463,8 +479,9 @@ def main() -> None:
             after = watcher.run(2.0, host.pid)["peak"]  # 2 s after the attacker stopped
             print(f"{name:>9}  {what:<46} arbiter CPU {got['cpu']:5.1f}%  ping p50 "
                   f"{got['p50']:5.2f} ms p99 {got['p99']:6.2f} ms ({got['pings']} pings, "
-                  f"{got['lost']} lost)  moves {got['moves']:6.1f}/s (seat {got['seat']:6.1f}/s)  RSS {before:5.1f} → "
-                  f"{got['peak']:5.1f} → {after:5.1f} MB", flush=True)
+                  f"{got['lost']} lost)  moves {got['moves']:4.1f}/s (seat {got['seat']:6.1f}/s)  "
+                  f"CPU bots {got['others'][0]:4.1f}% flooder {got['others'][1]:4.1f}%  RSS "
+                  f"{before:5.1f} → {got['peak']:5.1f} → {after:5.1f} MB", flush=True)
     finally:
         if watcher is not None:
             watcher.close()

@@ -17,7 +17,8 @@ from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Sender
 from lan_demon.net.codec import (MAX_MESSAGE, UNPACK_LIMITS, ProtocolError, decode, encode,
                                  make)
-from lan_demon.net.guard import MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE
+from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST,
+                                 SNAPSHOT_RATE, frame_cost)
 from lan_demon.net.security import (CODE_ALPHABET, CodeThrottle, codes_match, format_code,
                                     new_code, normalize_code)
 from lan_demon.net.server import PUB_SNDHWM, ROUTER_RCVHWM, ROUTER_SNDHWM, ArbiterServer
@@ -70,17 +71,19 @@ def test_item4_msgpack_refuses_a_long_list_from_its_header_before_building_it() 
 
 
 def test_item4_the_rate_limit_weighs_a_frame_by_its_bytes() -> None:
-    """One token per started 512 bytes: a 2 KiB frame drains the bucket four times as fast."""
+    """One token per started 128 bytes (issue 30; 512 before): a 2 KiB frame drains the
+    bucket fifteen or sixteen times as fast as a small one."""
     small = encode(make("hb"))
     big = encode({**make("hb"), "pad": "x" * 200, **{f"p{i}": "y" * 200 for i in range(8)}})
-    assert 1536 < len(big) <= MAX_MESSAGE
-    t = race_table(rate_limit=1.0, rate_burst=20.0)
-    for frame, admitted in ((small, 20), (big, 5)):
+    assert 1792 < len(big) <= MAX_MESSAGE and BYTES_PER_TOKEN == 128
+    assert frame_cost(len(small)) == 1 and frame_cost(len(big)) == 15
+    t = race_table(rate_limit=1.0, rate_burst=48.0)
+    for frame, admitted in ((small, 48), (big, 3)):
         t.arbiter.limiter.buckets.clear()
         before = t.arbiter.limiter.dropped
-        for _ in range(40):
+        for _ in range(80):
             t.deliver(b"X", frame)
-        assert t.arbiter.limiter.dropped - before == 40 - admitted
+        assert t.arbiter.limiter.dropped - before == 80 - admitted
 
 
 def test_item4_a_frame_the_codec_refuses_costs_the_rate_limit_sixteen_times_a_move() -> None:

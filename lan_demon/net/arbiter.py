@@ -36,7 +36,7 @@ from lan_demon.net import (commitments, evening, handover, race, record, seats, 
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, SharedPacker, decode, make,
                                  request_id)
 from lan_demon.net.fairdeal import HostDeal
-from lan_demon.net.guard import (MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE,
+from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE,
                                  STRANGER_BURST, STRANGER_RATE, RateLimiter, RecentIds,
                                  frame_cost, log_internal)
 from lan_demon.net.outbox import Outbox
@@ -228,7 +228,7 @@ class Arbiter:
 
     def _admit(self, peer: bytes, frame: bytes, now: float, out: Outbox) -> bool:
         """The flood brake (PROTOCOL.md §2), weighed by bytes: a frame costs one token per
-        started 512 bytes, so big frames drain the bucket faster than small ones."""
+        started BYTES_PER_TOKEN bytes, so big frames drain the bucket faster than small ones."""
         if self.limiter.rate <= 0:  # (--rate-limit 0: no brake, nothing to weigh)
             return True
         verdict = self.limiter.admit(peer, now, frame_cost(len(frame)))
@@ -236,8 +236,9 @@ class Arbiter:
             out.private.append((peer, make(
                 "error", re=request_id(frame), code="rate_limited",
                 reason=f"more than {self.settings.rate_limit:g} tokens a second (bursts of "
-                       f"{self.settings.rate_burst:g}; a message costs one per started 512 "
-                       f"bytes, a snapshot {SNAPSHOT_COST}); the rest are dropped unanswered")))
+                       f"{self.settings.rate_burst:g}; a message costs one per started "
+                       f"{BYTES_PER_TOKEN} bytes, a snapshot {SNAPSHOT_COST}); the rest are "
+                       f"dropped unanswered")))
         return verdict == RateLimiter.ADMIT
 
     def _handle(self, peer: bytes, frame: bytes, now: float, out: Outbox,
@@ -246,7 +247,7 @@ class Arbiter:
             msg = decode(frame, "client")
         except ProtocolError as err:
             self.limiter.charge(peer, MALFORMED_COST - 1, now)  # junk is dear (§2)
-            out.private.append((peer, make("error", re=request_id(frame), code=err.code,
+            out.private.append((peer, make("error", re=err.re, code=err.code,
                                            reason=err.reason)))
             return
         seat, kind = self._seat_of(peer), msg["t"]

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 RECENT_MOVE_IDS = 1024  # move ids remembered per connection, so a replayed move is refused
 RATE_WARN_EVERY = 1.0  # seconds between rate_limited errors to a flooding connection
-BYTES_PER_TOKEN = 512  # a frame costs one token per started 512 bytes (PROTOCOL.md §2)
+# A frame costs one token per started 128 bytes (PROTOCOL.md §2): every value in it takes a
+# byte at least, so a token buys at most 128 values built (a move, ~70 bytes, costs one; a
+# 2 KiB frame of 1,900 values costs 16, not the 4 of 512-byte tokens: issue 30).
+BYTES_PER_TOKEN = 128
 SNAPSHOT_COST = 16  # tokens a snapshot costs in all: building one is dearer than a move
 # Tokens a frame the codec refuses costs in all (not msgpack, not a message, a bad field): no
 # honest client sends one, and each costs an error reply, so junk is held to ~1/16 of the rate.
@@ -29,7 +32,7 @@ STRANGER_RATE, STRANGER_BURST = 2.0, 4.0
 
 def frame_cost(size: int) -> int:
     """Tokens a frame of ``size`` bytes costs: one per started :data:`BYTES_PER_TOKEN` bytes,
-    at least one (an empty frame too), so a 2 KiB frame costs what four small ones do."""
+    at least one (an empty frame too), so a 2 KiB frame costs what sixteen small ones do."""
     return max(1, -(-size // BYTES_PER_TOKEN))
 
 
@@ -45,7 +48,7 @@ class Bucket:
 
 class RateLimiter:
     """A token bucket per connection: ``burst`` tokens at once, then ``rate`` a second; a
-    message costs the tokens :meth:`admit` is told (:func:`frame_cost`: one per started 512
+    message costs the tokens :meth:`admit` is told (:func:`frame_cost`: one per started 128
     bytes), and :meth:`charge` takes more for work found dear once the message is read.
 
     A message over the limit is dropped unread; the connection is told so at most once a

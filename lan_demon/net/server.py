@@ -38,6 +38,9 @@ DRAIN = 1024
 # then looks again every RESTAMP frames once RESTAMP_AFTER has passed since its last look; a
 # busy table's wake-up (20 moves, ~0.3 ms) never pays for it (_drain, _read_ahead).
 RESTAMP, RESTAMP_AFTER = 4, 0.001
+# Such a slow wake-up (a burst of frames dear to handle) sends what it has said every FLUSH_AFTER
+# s, not all at its end: a ping read first is answered within about that (issue 30, _read_ahead).
+FLUSH_AFTER = 0.002
 # Send queues, in messages (ZeroMQ high-water marks; PROTOCOL.md §2). ROUTER: what waits for one
 # peer that does not read — replies are 20-100 B, a `private` round message up to ~8 kB and a
 # snapshot 8-22 kB at 20 seats, and snapshots are answered at most 4 a second; 256 of the
@@ -241,7 +244,7 @@ class ArbiterServer:
                 # would hold back the frames behind a burst from hundreds of connections.)
                 dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
                 began = time.perf_counter()
-                self._drain(out, most)
+                self._drain(out, most, flush=True)
                 spent = time.perf_counter() - began
                 flooded = arbiter.limiter.dropped + arbiter.snapshots.dropped > dropped
                 self._send(out)  # before tick: a move's update waits for nothing else
@@ -260,7 +263,7 @@ class ArbiterServer:
             self._watched()  # the last round's end, before the final table
         return arbiter.result
 
-    def _drain(self, out: Outbox, most: int = DRAIN) -> None:
+    def _drain(self, out: Outbox, most: int = DRAIN, flush: bool = False) -> None:
         """Handle up to ``most`` ready frames, each **at the time it was read** (``now``),
         adding what the arbiter says to ``out``. Why: RD-11 believes a move's ``ts`` only down
         to its arrival less the lag cap (§8); a move read behind frames slow to handle (a
@@ -291,7 +294,7 @@ class ArbiterServer:
                 return
             at = clock()
             if at - began >= RESTAMP_AFTER:  # slow going: what waits is read before handled
-                self._read_ahead(out, [(peer, payload, sender, at)], most - n - 1)
+                self._read_ahead(out, [(peer, payload, sender, at)], most - n - 1, flush)
                 return
             try:
                 if len(payload) == 1:  # a message is exactly one frame
@@ -302,14 +305,15 @@ class ArbiterServer:
                 log_internal("a message", err)
 
     def _read_ahead(self, out: Outbox, inbox: list[tuple[bytes, list[bytes], Sender, float]],
-                    room: int) -> None:
+                    room: int, flush: bool = False) -> None:
         """The rest of a slow wake-up (:meth:`_drain`): up to ``room`` more frames read into
         ``inbox`` first, stamped, then handled in order at their stamps; frames that came
-        meanwhile are read every :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed."""
+        meanwhile are read every :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed.
+        ``flush`` (the loop's wake-ups): ``out``'s lists are sent every :data:`FLUSH_AFTER`."""
         arbiter, clock = self.arbiter, self.clock
         handle = arbiter.handle_into
         room = self._read(inbox, room)
-        done, looked = 0, inbox[-1][3]
+        done, looked, flushed = 0, inbox[-1][3], inbox[0][3]
         while done < len(inbox):  # (frames read meanwhile join its end)
             chunk = inbox[done:done + RESTAMP]
             for peer, payload, sender, at in chunk:
@@ -321,6 +325,9 @@ class ArbiterServer:
                 except Exception as err:
                     log_internal("a message", err)
             done += len(chunk)
+            if flush and clock() - flushed >= FLUSH_AFTER and (out.public or out.private):
+                self._send(Outbox(out.private, out.public))
+                out.private, out.public, flushed = [], [], clock()
             if room and clock() - looked >= RESTAMP_AFTER:  # (a look costs a few µs)
                 looked = clock()
                 if self._waiting():

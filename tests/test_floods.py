@@ -1,0 +1,160 @@
+"""Issue 30, item 5: one peer's flood costs the other seats nothing they feel (PROTOCOL.md §2).
+
+The widest frame a client could make the arbiter read — 1,998 bytes holding 1,857 empty lists
+in a field nobody reads — took ~100 µs to build and ~800 µs to walk for the depth check, at
+1,250 a second under the brake. Now only the fields the arbiter reads are walked, a walk gives
+up past 64 maps and lists, and a frame costs one token per started 128 bytes (16 for 2 KiB).
+A slow wake-up sends what it has said every ``FLUSH_AFTER``, so a ping read among a burst is
+answered without waiting for the whole burst. Pure codec and arbiter, and the server's drain
+on a fake wire with a fake clock: no timing is measured (benchmarks/hostile.py does)."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+import zmq
+
+from arbiter_harness import Table, race_table
+from lan_demon.net import codec
+from lan_demon.net.codec import (MAX_CONTAINERS, MAX_DEPTH, MAX_MESSAGE, VERSION, decode,
+                                 encode, make, shape_refusal)
+from lan_demon.net.guard import BYTES_PER_TOKEN, frame_cost
+from lan_demon.net.outbox import Outbox
+from lan_demon.net.seats import NOBODY
+from lan_demon.net.server import DRAIN, FLUSH_AFTER, RESTAMP_AFTER, ArbiterServer
+
+pytestmark = pytest.mark.timeout(30)
+
+WIDEST = msgpack.packb({"v": VERSION, "t": "hb", "x": [[[]] * 28] * 64})
+
+
+def test_the_widest_frame_fits_and_its_unread_field_is_never_walked(monkeypatch) -> None:
+    """1,857 empty lists in 1,998 bytes, in a field a ``hb`` does not have: read as the
+    ``hb`` it is, and the lists are never walked (a field the arbiter does not know is
+    ignored, whatever it holds); a move's map, which the arbiter reads, is walked."""
+    walked = []
+
+    def spy(value, *args, **kwargs):
+        walked.append(value)
+        return shape_refusal(value, *args, **kwargs)
+
+    monkeypatch.setattr(codec, "shape_refusal", spy)
+    assert len(WIDEST) <= MAX_MESSAGE
+    assert decode(WIDEST)["t"] == "hb"
+    ping = {**make("ping", id=3, c=1.5), "x": [[0] * 64] * 30}  # 1,920 ints beside a ping
+    assert len(encode(ping)) <= MAX_MESSAGE and decode(encode(ping))["id"] == 3
+    assert walked == []
+    move = make("move", id=4, round=0, move={"t": "play", "from": {"col": 1}}, ts=1.0)
+    decode(encode(move))
+    assert walked == [{"t": "play", "from": {"col": 1}}]
+
+
+def test_a_walk_gives_up_past_the_most_maps_and_lists_or_the_deepest() -> None:
+    assert shape_refusal({"t": "turn"}, inside=1) is None
+    assert shape_refusal([[]] * (MAX_CONTAINERS - 2), inside=1) is None  # 64 with the message
+    assert "at most 64 maps and lists" in shape_refusal([[]] * (MAX_CONTAINERS - 1), inside=1)
+    deep: list = []
+    for _ in range(MAX_DEPTH - 2):
+        deep = [deep]
+    assert shape_refusal(deep, inside=1) is None  # 16 deep with the message
+    assert f"nest at most {MAX_DEPTH} deep" in shape_refusal([deep], inside=1)
+    assert shape_refusal(7) is None and shape_refusal("x" * 9) is None
+
+
+def test_a_move_holding_more_than_64_maps_and_lists_is_malformed_with_its_id() -> None:
+    """The move's own map and 62 lists in it make 64 with the message: read, and refused as
+    a move (bad_move, its fields are single values); one list more is malformed, answered
+    with the move's id, and nothing at the table changes."""
+    t = race_table(rtts=None)
+    seq = t.arbiter.seq
+    read = make("move", id=5, round=0, move={"t": "turn", "x": [[]] * 61}, ts=t.now)
+    (err,) = t.deliver(b"A", encode(read))
+    assert (err["code"], err["re"]) == ("bad_move", 5)
+    wide = make("move", id=6, round=0, move={"t": "turn", "x": [[]] * 62}, ts=t.now)
+    (err,) = t.deliver(b"A", encode(wide))
+    assert (err["code"], err["re"]) == ("malformed", 6)
+    assert "64 maps and lists" in err["reason"] and t.arbiter.seq == seq
+
+
+def test_a_refused_frame_is_answered_with_its_id_read_once() -> None:
+    """The id of a message refused after it was unpacked comes with the refusal: the frame is
+    not unpacked a second time to find it (a wide frame would cost twice)."""
+    frame = msgpack.packb({"v": VERSION + 1, "t": "ping", "id": 9, "x": [[0] * 64] * 30})
+    with pytest.raises(codec.ProtocolError) as err:
+        decode(frame)
+    assert (err.value.code, err.value.re) == ("version", 9)
+
+
+def test_the_widest_frame_costs_sixteen_tokens_of_the_brake() -> None:
+    """A token per started 128 bytes: a 2 KiB frame costs what 16 moves do, so a bucket of
+    64 tokens reads four of them and drops the rest unread."""
+    assert BYTES_PER_TOKEN == 128 and frame_cost(len(WIDEST)) == 16 and frame_cost(70) == 1
+    t = Table(rate_limit=1.0, rate_burst=64.0)
+    for _ in range(10):
+        t.deliver(b"X", WIDEST)
+    assert t.arbiter.limiter.dropped == 6
+
+
+class Wire:
+    """The ROUTER as the drain sees it (frames handed over in order) and a clock that moves
+    only as the arbiter works: 10 µs a read, 500 µs a frame handled (a dear one)."""
+
+    READ, HANDLE = 10e-6, 500e-6
+
+    def __init__(self, frames: list[tuple[bytes, bytes]]):
+        self.now, self.frames = 1000.0, list(frames)
+
+    def receive(self):
+        if not self.frames:
+            raise zmq.Again()
+        self.now += self.READ
+        peer, frame = self.frames.pop(0)
+        return peer, [frame], NOBODY
+
+
+def drained(context, flush: bool) -> tuple[list[list[tuple[bytes, str]]], Outbox]:
+    """A ping from Sam among 20 dear frames from Eve, drained in one wake-up: what each send
+    carried (peer, message type), and what was left in the wake-up's outbox."""
+    t = race_table(rtts=None)
+    t.send(b"S", "hello", name="Sam", role="spectator")
+    frames = [(b"E", encode(make("ping", id=k + 1, c=0.0))) for k in range(20)]
+    frames.insert(3, (b"S", encode(make("ping", id=77, c=0.0))))
+    server = ArbiterServer(t.arbiter.settings, arbiter=t.arbiter, context=context)
+    wire, sent = Wire(frames), []
+    server.clock, server._receive_plain, server._waiting = \
+        (lambda: wire.now), wire.receive, (lambda: bool(wire.frames))
+    handle = t.arbiter.handle_into
+
+    def dear(peer, frame, now, out, sender=NOBODY):
+        handle(peer, frame, now, out, sender)
+        wire.now += wire.HANDLE
+
+    t.arbiter.handle_into = dear
+    server._send = lambda box: sent.append([(p, m["t"]) for p, m in box.private])
+    server._receive_identified = wire.receive
+    out = Outbox()
+    try:
+        first = frames[0]
+        wire.frames.pop(0)
+        server._read_ahead(out, [(first[0], [first[1]], NOBODY, wire.now)], DRAIN, flush)
+    finally:
+        server.close()
+    return sent, out
+
+
+def test_a_slow_wake_up_sends_what_it_has_every_flush_after(context) -> None:
+    """21 frames that take 0.5 ms each: Sam's pong leaves with the first flush, FLUSH_AFTER
+    into the wake-up, not 10 ms later with the last; every reply is sent once, in order."""
+    assert FLUSH_AFTER >= RESTAMP_AFTER
+    sent, out = drained(context, flush=True)
+    assert len(sent) >= 3 and (b"S", "pong") in sent[0]
+    assert len(sent[0]) <= FLUSH_AFTER / Wire.HANDLE + 1
+    everything = [r for box in sent for r in box] + [(p, m["t"]) for p, m in out.private]
+    assert everything == [(b"E", "pong")] * 3 + [(b"S", "pong")] + [(b"E", "pong")] * 17
+
+
+def test_a_drain_asked_for_no_flush_keeps_one_outbox(context) -> None:
+    """Tests and the final grace of ``finish`` drive the drain themselves: nothing is sent
+    from inside it, and the outbox holds every reply."""
+    sent, out = drained(context, flush=False)
+    assert sent == [] and len(out.private) == 21
