@@ -369,8 +369,8 @@ class Spectator:
         lost = len([t for t in sent.values() if t < end - 1.0])
         return {"cpu": 100 * cpu / wall, "p50": 1e3 * statistics.median(rtts) if rtts else 0,
                 "p99": 1e3 * rtts[int(0.99 * (len(rtts) - 1))] if rtts else 0,
-                "pings": len(rtts), "lost": lost, "moves": moves / wall, "seat": theirs / wall, "others": spent,
-                "peak": peak}
+                "pings": len(rtts), "lost": lost, "moves": moves / wall, "seat": theirs / wall,
+                "others": spent, "peak": peak}
 
     def close(self) -> None:
         self.dealer.close(linger=0)

@@ -36,9 +36,9 @@ from lan_demon.net import (commitments, evening, handover, race, record, seats, 
 from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, SharedPacker, decode, make,
                                  request_id)
 from lan_demon.net.fairdeal import HostDeal
-from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE,
-                                 STRANGER_BURST, STRANGER_RATE, RateLimiter, RecentIds,
-                                 frame_cost, log_internal)
+from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, SNAPSHOT_BURST,
+                                 SNAPSHOT_COST, SNAPSHOT_RATE, STRANGER_BURST, STRANGER_RATE,
+                                 RateLimiter, RecentIds, frame_cost, log_internal)
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.race import Held
 from lan_demon.net.record import Journal

@@ -39,13 +39,10 @@ VERSION = 7
 #: and bounds everything a hostile frame can make the arbiter build (see :data:`UNPACK_LIMITS`).
 MAX_MESSAGE = 2 * 1024
 MAX_DEPTH = 16  # how deep a client's maps and lists may nest (a move is 2 deep)
-#: Maps and lists a client message may hold in all, counting itself (a move holds 2), in the
-#: fields the arbiter reads: they alone are walked, for this and :data:`MAX_DEPTH`. Why not the
-#: whole frame: msgpack builds a frame whole before anything can look at it, and 1,998 bytes
-#: hold 1,857 empty lists, or 1,900 small ints in 31 lists, in a field nobody reads — ~100 µs
-#: to build but up to 800 µs more to walk in Python, at 1,250 such frames a second under the
-#: brake (issue 30: the arbiter at 45-93% of a core, a seated player's ping p99 74 ms to
-#: 1.5 s). Building is bounded by the bytes, which the brake weighs (guard.BYTES_PER_TOKEN).
+#: Maps and lists a message may hold, itself counted (a move: 2), in the fields the arbiter
+#: reads, which alone are walked (for this and MAX_DEPTH): 1,998 bytes hold 1,857 empty lists in
+#: a field nobody reads, ~100 µs to build but 800 µs to walk (issue 30: 1,250 a second under the
+#: brake took the arbiter to 93% of a core). The building is weighed by guard.BYTES_PER_TOKEN.
 MAX_CONTAINERS = 64
 #: What msgpack's unpacker may build from a client's frame, checked from each header *before*
 #: the object is built: a 60,000-element list is refused on reading its length, not after
@@ -114,11 +111,9 @@ PUBLISHED: dict[str, dict[str, tuple[str, bool]]] = {  # over the PUB, to everyo
     "stall": {"on": (BOOL, True), "why": (STR, True), "stood": (FLOAT, True)},
 }
 SCHEMAS = {"client": FROM_CLIENT, "private": TO_CLIENT, "pub": PUBLISHED}
-#: A client message's fields that hold maps or lists (a ``move``'s move): the only values of a
-#: client's frame walked for depth and count. Every other field is a single value, refused by
-#: kind if it holds a map or list, and a field the arbiter does not know is never looked at.
-_NESTED = {kind: [name for name, (field_kind, _) in schema.items()
-                  if field_kind in (MAP, LIST, ANY)]
+#: The fields of a client message that hold maps or lists (a move's ``move``), the only ones
+#: walked: any other field is refused by kind if it holds one, and an unknown one is ignored.
+_NESTED = {kind: [name for name, (of, _) in schema.items() if of in (MAP, LIST, ANY)]
            for kind, schema in FROM_CLIENT.items()}
 
 ERROR_CODES = {
@@ -332,11 +327,9 @@ _IS_CONTAINER = frozenset((dict, list)).__contains__
 
 def shape_refusal(value: Any, depth: int = MAX_DEPTH, most: int = MAX_CONTAINERS,
                   inside: int = 0) -> str | None:
-    """Why ``value``'s maps and lists are more than a client's message may hold — nested more
-    than ``depth`` deep, or more than ``most`` of them in all, counting the ``inside`` maps
-    that hold ``value`` (a field of a message: 1) — or None. Walked a level at a time with C
-    iterators (no Python step per item), and given up as soon as a level is too deep or too
-    many. Only exact ``dict`` and ``list`` count, which is all msgpack builds."""
+    """Why ``value``'s maps and lists, in the ``inside`` that hold it (a message's field: 1),
+    are more than ``most`` or nest deeper than ``depth``; or None. Walked a level at a time by
+    C iterators (no Python step per item), given up at the first level over either limit."""
     level, level_no, seen = [value], inside + 1, inside + 1
     while level:
         if level_no > depth:
@@ -405,10 +398,8 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
         if "id" in FROM_CLIENT[kind] and msg.get("id") is not None and msg["id"] < 1:
             raise ProtocolError("malformed", f"{kind!r} field 'id' must be a positive int, "
                                 f"not {msg['id']}")
-        for name in _NESTED.get(kind, ()):  # only what is read is walked (PROTOCOL.md §2)
-            refusal = shape_refusal(msg[name], inside=1) if msg.get(name) is not None \
-                else None
-            if refusal is not None:
+        for name in _NESTED[kind]:  # only what is read is walked (PROTOCOL.md §2)
+            if (refusal := shape_refusal(msg.get(name), inside=1)) is not None:
                 raise ProtocolError("malformed", refusal)
     except ProtocolError as err:  # its id is read here, not by unpacking the frame again
         rid = msg.get("id") if type(msg) is dict else None

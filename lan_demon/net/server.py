@@ -36,11 +36,9 @@ LOOPBACK = "127.0.0.1"
 DRAIN = 1024
 # A wake-up that has handled for RESTAMP_AFTER s reads (stamps) what waits before handling it,
 # then looks again every RESTAMP frames once RESTAMP_AFTER has passed since its last look; a
-# busy table's wake-up (20 moves, ~0.3 ms) never pays for it (_drain, _read_ahead).
-RESTAMP, RESTAMP_AFTER = 4, 0.001
-# Such a slow wake-up (a burst of frames dear to handle) sends what it has said every FLUSH_AFTER
-# s, not all at its end: a ping read first is answered within about that (issue 30, _read_ahead).
-FLUSH_AFTER = 0.002
+# busy table's wake-up (20 moves, ~0.3 ms) never pays for it (_drain, _read_ahead). Such a slow
+# wake-up sends what it has said every FLUSH_AFTER s: a ping read in a burst is answered then.
+RESTAMP, RESTAMP_AFTER, FLUSH_AFTER = 4, 0.001, 0.002
 # Send queues, in messages (ZeroMQ high-water marks; PROTOCOL.md §2). ROUTER: what waits for one
 # peer that does not read — replies are 20-100 B, a `private` round message up to ~8 kB and a
 # snapshot 8-22 kB at 20 seats, and snapshots are answered at most 4 a second; 256 of the
@@ -54,15 +52,13 @@ FLUSH_AFTER = 0.002
 # MAX_MESSAGE per connection wait in libzmq; beyond that it stops reading that TCP connection
 # (the sender waits; nothing is lost).
 ROUTER_SNDHWM, PUB_SNDHWM, ROUTER_RCVHWM = 256, 10_000, 256
-# A flood is cheap to drop but not free: every frame read costs a wake-up, a receive and a
-# bucket lookup, so a peer sending thousands of frames a second would take a core just to be
-# dropped. After a wake-up that dropped frames the loop reads at most FLOOD_DRAIN frames a
-# wake-up and rests NAP_FACTOR times as long as that reading took (at least MIN_NAP, at most
-# MAX_NAP) before reading again, so dropping costs at most about 1 / (1 + NAP_FACTOR) of a core
-# (~14%); the flooder's frames wait in its own queue (ROUTER_RCVHWM, then TCP backpressure),
-# ROUTER's fair queueing still reads every honest peer's frames in each small batch, and the
-# rest of the table waits at most MAX_NAP more. A wake-up that drops nothing ends the flood
-# mode. benchmarks/hostile.py measures it (docs/benchmarks.md).
+# A flood is cheap to drop but not free (a wake-up, a receive, a bucket lookup a frame). After a
+# wake-up that dropped frames the loop reads at most FLOOD_DRAIN frames a wake-up and rests
+# NAP_FACTOR times as long as that took (MIN_NAP to MAX_NAP): dropping costs at most ~1 / (1 +
+# NAP_FACTOR) of a core (~14%); the flooder's frames wait in its own queue (ROUTER_RCVHWM, then
+# TCP backpressure), fair queueing still reads every honest peer's frames in each small batch,
+# and the table waits at most MAX_NAP more. A wake-up that drops nothing ends the flood mode.
+# benchmarks/hostile.py measures it (docs/benchmarks.md).
 FLOOD_DRAIN, NAP_FACTOR, MIN_NAP, MAX_NAP = 16, 6.0, 0.002, 0.004
 # A wake-up after a wait of QUIET seconds or more reads one frame, and sends what it says, before
 # it reads on. A drain ends with a receive that finds the socket empty, and pyzmq raises that as
@@ -275,8 +271,7 @@ class ArbiterServer:
         handle, identify = arbiter.handle_into, self.identify
         began = clock()
         for n in range(most):
-            # An empty socket ends the drain with Again (~9 µs, once a wake-up); asking
-            # EVENTS before every frame would cost ~4 µs a frame.
+            # Again ends the drain (~9 µs, once a wake-up); EVENTS per frame would cost ~4 µs.
             try:
                 if identify:
                     peer, payload, sender = self._receive_identified()
@@ -308,8 +303,8 @@ class ArbiterServer:
                     room: int, flush: bool = False) -> None:
         """The rest of a slow wake-up (:meth:`_drain`): up to ``room`` more frames read into
         ``inbox`` first, stamped, then handled in order at their stamps; frames that came
-        meanwhile are read every :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed.
-        ``flush`` (the loop's wake-ups): ``out``'s lists are sent every :data:`FLUSH_AFTER`."""
+        meanwhile are read every :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed;
+        with ``flush`` (the loop's wake-ups) ``out`` is sent every :data:`FLUSH_AFTER`."""
         arbiter, clock = self.arbiter, self.clock
         handle = arbiter.handle_into
         room = self._read(inbox, room)
@@ -334,8 +329,7 @@ class ArbiterServer:
                     room = self._read(inbox, room)
 
     def _read(self, inbox: list[tuple[bytes, list[bytes], Sender, float]], most: int) -> int:
-        """Read up to ``most`` ready frames into ``inbox``, each with its sender and the clock
-        as it was read; how many more this wake-up may read."""
+        """Read up to ``most`` ready frames into ``inbox``, stamped; how many more may be read."""
         clock, keep = self.clock, inbox.append
         receive = self._receive_identified if self.identify else self._receive_plain
         for n in range(most):
@@ -347,8 +341,7 @@ class ArbiterServer:
         return 0
 
     def _receive_plain(self) -> tuple[bytes, list[bytes], Sender]:
-        """One message without its sender's key or address (:meth:`_drain` does the same
-        inline, the hot path of a plain table)."""
+        """One message without its sender's key or address (as :meth:`_drain` inline)."""
         peer, payload, _ = self._receive_parts()
         return peer, payload, NOBODY
 
