@@ -4,8 +4,8 @@ The widest frame a client could make the arbiter read — 1,998 bytes holding 1,
 in a field nobody reads — took ~100 µs to build and ~800 µs to walk for the depth check, at
 1,250 a second under the brake. Now only the fields the arbiter reads are walked, a walk gives
 up past 64 maps and lists, and a frame costs one token per started 128 bytes (16 for 2 KiB).
-A slow wake-up sends what it has said every ``FLUSH_AFTER``, so a ping read among a burst is
-answered without waiting for the whole burst. Pure codec and arbiter, and the server's drain
+A slow wake-up handles what it read ahead a peer at a time in turn and sends what it has said
+every ``FLUSH_AFTER``, so a ping read among a burst is answered without waiting for the burst. Pure codec and arbiter, and the server's drain
 on a fake wire with a fake clock: no timing is measured (benchmarks/hostile.py does)."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from lan_demon.net import codec
 from lan_demon.net.codec import (MAX_CONTAINERS, MAX_DEPTH, MAX_MESSAGE, VERSION, decode,
                                  encode, make, shape_refusal)
 from lan_demon.net.guard import BYTES_PER_TOKEN, frame_cost
+from lan_demon.net.inbox import Inbox
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import NOBODY
 from lan_demon.net.server import DRAIN, FLUSH_AFTER, RESTAMP_AFTER, ArbiterServer
@@ -95,6 +96,25 @@ def test_the_widest_frame_costs_sixteen_tokens_of_the_brake() -> None:
     assert t.arbiter.limiter.dropped == 6
 
 
+def test_the_inbox_hands_out_a_peer_at_a_time_each_in_its_own_order() -> None:
+    """Eve's backlog of five, then Sam's and Bob's frames: one of each in turn, each peer's in
+    the order read; frames of peers that each have one come out as read (the liar's burst of
+    300 snapshots from 300 connections keeps its order, RD-11)."""
+    inbox = Inbox()
+    for read in ([(b"E", [b"%d" % k], NOBODY, k) for k in range(5)]
+                 + [(b"S", [b"s"], NOBODY, 5.0), (b"B", [b"b"], NOBODY, 6.0)]):
+        inbox.append(read)
+    got = [(peer, at) for peer, _, _, at in inbox.take(4)]
+    inbox.append((b"S", [b"s2"], NOBODY, 7.0))  # read meanwhile: Sam's turn comes again
+    got += [(peer, at) for peer, _, _, at in inbox.take(100)]
+    assert got == [(b"E", 0), (b"S", 5.0), (b"B", 6.0), (b"E", 1), (b"E", 2), (b"S", 7.0),
+                   (b"E", 3), (b"E", 4)]
+    assert len(inbox) == 0 and not inbox.queues
+    for k in range(300):
+        inbox.append((b"x%03d" % k, [b""], NOBODY, float(k)))
+    assert [at for _, _, _, at in inbox.take(1000)] == [float(k) for k in range(300)]
+
+
 class Wire:
     """The ROUTER as the drain sees it (frames handed over in order) and a clock that moves
     only as the arbiter works: 10 µs a read, 500 µs a frame handled (a dear one)."""
@@ -134,23 +154,23 @@ def drained(context, flush: bool) -> tuple[list[list[tuple[bytes, str]]], Outbox
     server._receive_identified = wire.receive
     out = Outbox()
     try:
-        first = frames[0]
-        wire.frames.pop(0)
-        server._read_ahead(out, [(first[0], [first[1]], NOBODY, wire.now)], DRAIN, flush)
+        server._read_ahead(out, wire.receive() + (wire.now,), DRAIN, flush)
     finally:
         server.close()
     return sent, out
 
 
 def test_a_slow_wake_up_sends_what_it_has_every_flush_after(context) -> None:
-    """21 frames that take 0.5 ms each: Sam's pong leaves with the first flush, FLUSH_AFTER
-    into the wake-up, not 10 ms later with the last; every reply is sent once, in order."""
+    """21 frames that take 0.5 ms each, Sam's ping read fourth behind Eve's: it is handled
+    second (a peer at a time, in turn), and its pong leaves with the first flush, FLUSH_AFTER
+    into the wake-up, not 10 ms later with the last; every reply is sent once, each peer's in
+    order."""
     assert FLUSH_AFTER >= RESTAMP_AFTER
     sent, out = drained(context, flush=True)
     assert len(sent) >= 3 and (b"S", "pong") in sent[0]
     assert len(sent[0]) <= FLUSH_AFTER / Wire.HANDLE + 1
     everything = [r for box in sent for r in box] + [(p, m["t"]) for p, m in out.private]
-    assert everything == [(b"E", "pong")] * 3 + [(b"S", "pong")] + [(b"E", "pong")] * 17
+    assert everything == [(b"E", "pong"), (b"S", "pong")] + [(b"E", "pong")] * 19
 
 
 def test_a_drain_asked_for_no_flush_keeps_one_outbox(context) -> None:

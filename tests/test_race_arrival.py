@@ -161,9 +161,11 @@ def test_rd11_a_frame_is_handled_at_the_time_it_was_read(context):
         server._drain(Outbox())
     finally:
         server.close()
-    assert [p for p, _ in handled] == [b"S"] * 8 + [BOB]
+    # Read ahead, the frames are handled a peer at a time in turn (net/inbox.py, issue 30):
+    # Bob's move right after the snapshot that was handling when the read-ahead began.
+    assert [p for p, _ in handled] == [b"S"] * 4 + [BOB] + [b"S"] * 4
     assert wire.now - at == pytest.approx(9 * (Wire.RECEIVE + Wire.HANDLE) + 8 * Wire.SNAPSHOT)
-    stamped = handled[-1][1]
+    stamped = handled[4][1]
     assert stamped - at <= RESTAMP_AFTER + Wire.HANDLE + Wire.SNAPSHOT + 9 * Wire.RECEIVE
     assert wire.now - at > 2 * RESTAMP_AFTER
     assert t.arbiter.held[0].arrival == stamped

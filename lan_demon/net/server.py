@@ -21,6 +21,7 @@ from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.asks import Asks
 from lan_demon.net.guard import log_internal
+from lan_demon.net.inbox import Inbox, Read
 from lan_demon.net.codec import MAX_MESSAGE, Packed, encode_many
 from lan_demon.net.journal import JournalWriter
 from lan_demon.net.outbox import Outbox
@@ -289,7 +290,7 @@ class ArbiterServer:
                 return
             at = clock()
             if at - began >= RESTAMP_AFTER:  # slow going: what waits is read before handled
-                self._read_ahead(out, [(peer, payload, sender, at)], most - n - 1, flush)
+                self._read_ahead(out, (peer, payload, sender, at), most - n - 1, flush)
                 return
             try:
                 if len(payload) == 1:  # a message is exactly one frame
@@ -299,19 +300,19 @@ class ArbiterServer:
             except Exception as err:
                 log_internal("a message", err)
 
-    def _read_ahead(self, out: Outbox, inbox: list[tuple[bytes, list[bytes], Sender, float]],
-                    room: int, flush: bool = False) -> None:
-        """The rest of a slow wake-up (:meth:`_drain`): up to ``room`` more frames read into
-        ``inbox`` first, stamped, then handled in order at their stamps; frames that came
-        meanwhile are read every :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed;
-        with ``flush`` (the loop's wake-ups) ``out`` is sent every :data:`FLUSH_AFTER`."""
+    def _read_ahead(self, out: Outbox, first: Read, room: int, flush: bool = False) -> None:
+        """The rest of a slow wake-up (:meth:`_drain`): up to ``room`` more frames read first,
+        stamped, then handled at their stamps, a peer at a time in turn (:class:`Inbox`: one
+        peer's backlog holds back no other's); frames that came meanwhile are read every
+        :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed; with ``flush`` (the loop's
+        wake-ups) ``out`` is sent every :data:`FLUSH_AFTER`."""
         arbiter, clock = self.arbiter, self.clock
-        handle = arbiter.handle_into
+        handle, inbox = arbiter.handle_into, Inbox()
+        inbox.append(first)
         room = self._read(inbox, room)
-        done, looked, flushed = 0, inbox[-1][3], inbox[0][3]
-        while done < len(inbox):  # (frames read meanwhile join its end)
-            chunk = inbox[done:done + RESTAMP]
-            for peer, payload, sender, at in chunk:
+        looked, flushed = clock(), first[3]
+        while inbox:
+            for peer, payload, sender, at in inbox.take(RESTAMP):
                 try:
                     if len(payload) == 1:
                         handle(peer, payload[0], at, out, sender)
@@ -319,7 +320,6 @@ class ArbiterServer:
                         out.extend(arbiter.handle_multipart(peer, payload, at, sender))
                 except Exception as err:
                     log_internal("a message", err)
-            done += len(chunk)
             if flush and clock() - flushed >= FLUSH_AFTER and (out.public or out.private):
                 self._send(Outbox(out.private, out.public))
                 out.private, out.public, flushed = [], [], clock()
@@ -328,7 +328,7 @@ class ArbiterServer:
                 if self._waiting():
                     room = self._read(inbox, room)
 
-    def _read(self, inbox: list[tuple[bytes, list[bytes], Sender, float]], most: int) -> int:
+    def _read(self, inbox: Inbox, most: int) -> int:
         """Read up to ``most`` ready frames into ``inbox``, stamped; how many more may be read."""
         clock, keep = self.clock, inbox.append
         receive = self._receive_identified if self.identify else self._receive_plain
