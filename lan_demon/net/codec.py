@@ -39,10 +39,9 @@ VERSION = 7
 #: and bounds everything a hostile frame can make the arbiter build (see :data:`UNPACK_LIMITS`).
 MAX_MESSAGE = 2 * 1024
 MAX_DEPTH = 16  # how deep a client's maps and lists may nest (a move is 2 deep)
-#: Maps and lists a message may hold, itself counted (a move: 2), in the fields the arbiter
-#: reads, which alone are walked (for this and MAX_DEPTH): 1,998 bytes hold 1,857 empty lists in
-#: a field nobody reads, ~100 µs to build but 800 µs to walk (issue 30: 1,250 a second under the
-#: brake took the arbiter to 93% of a core). The building is weighed by guard.BYTES_PER_TOKEN.
+#: Maps and lists a message may hold, itself counted (a move: 2), in the fields it reads, which
+#: alone are walked: 1,998 bytes hold 1,857 empty lists, 800 µs to walk (issue 30: 1,250 a second
+#: under the brake took the arbiter to 93% of a core). guard.BYTES_PER_TOKEN weighs the building.
 MAX_CONTAINERS = 64
 #: What msgpack's unpacker may build from a client's frame, checked from each header *before*
 #: the object is built: a 60,000-element list is refused on reading its length, not after
@@ -111,8 +110,7 @@ PUBLISHED: dict[str, dict[str, tuple[str, bool]]] = {  # over the PUB, to everyo
     "stall": {"on": (BOOL, True), "why": (STR, True), "stood": (FLOAT, True)},
 }
 SCHEMAS = {"client": FROM_CLIENT, "private": TO_CLIENT, "pub": PUBLISHED}
-#: The fields of a client message that hold maps or lists (a move's ``move``), the only ones
-#: walked: any other field is refused by kind if it holds one, and an unknown one is ignored.
+#: A client message's fields of maps or lists (a move's ``move``), the only ones walked (§2).
 _NESTED = {kind: [name for name, (of, _) in schema.items() if of in (MAP, LIST, ANY)]
            for kind, schema in FROM_CLIENT.items()}
 
@@ -320,16 +318,14 @@ def quote(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-_IS_DICT = frozenset((dict,)).__contains__
-_IS_LIST = frozenset((list,)).__contains__
-_IS_CONTAINER = frozenset((dict, list)).__contains__
+_IS_DICT, _IS_LIST, _IS_CONTAINER = (frozenset(t).__contains__
+                                     for t in ((dict,), (list,), (dict, list)))
 
 
 def shape_refusal(value: Any, depth: int = MAX_DEPTH, most: int = MAX_CONTAINERS,
                   inside: int = 0) -> str | None:
-    """Why ``value``'s maps and lists, in the ``inside`` that hold it (a message's field: 1),
-    are more than ``most`` or nest deeper than ``depth``; or None. Walked a level at a time by
-    C iterators (no Python step per item), given up at the first level over either limit."""
+    """Why ``value``'s maps and lists (in ``inside`` maps) are over ``most`` or ``depth`` deep,
+    or None: walked a level at a time by C iterators, given up at the first level over either."""
     level, level_no, seen = [value], inside + 1, inside + 1
     while level:
         if level_no > depth:
@@ -338,8 +334,7 @@ def shape_refusal(value: Any, depth: int = MAX_DEPTH, most: int = MAX_CONTAINERS
             return f"a message holds at most {most} maps and lists"
         types = list(map(type, level))
         items = list(chain(chain.from_iterable(compress(level, map(_IS_LIST, types))),
-                           chain.from_iterable(map(dict.values,
-                                                   compress(level, map(_IS_DICT, types))))))
+                           *map(dict.values, compress(level, map(_IS_DICT, types)))))
         level = list(compress(items, map(_IS_CONTAINER, map(type, items))))
         seen += len(level)
         level_no += 1
