@@ -10,6 +10,8 @@ on a fake wire with a fake clock: no timing is measured (benchmarks/hostile.py d
 
 from __future__ import annotations
 
+import gc
+
 import msgpack
 import pytest
 import zmq
@@ -18,7 +20,7 @@ from arbiter_harness import Table, race_table
 from lan_demon.net import codec
 from lan_demon.net.codec import (MAX_CONTAINERS, MAX_DEPTH, MAX_MESSAGE, VERSION, decode,
                                  encode, make, shape_refusal)
-from lan_demon.net.guard import BYTES_PER_TOKEN, frame_cost
+from lan_demon.net.guard import BYTES_PER_TOKEN, NoCollection, frame_cost
 from lan_demon.net.inbox import Inbox
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import NOBODY
@@ -48,6 +50,37 @@ def test_the_widest_frame_fits_and_its_unread_field_is_never_walked(monkeypatch)
     move = make("move", id=4, round=0, move={"t": "play", "from": {"col": 1}}, ts=1.0)
     decode(encode(move))
     assert walked == [{"t": "play", "from": {"col": 1}}]
+
+
+def test_no_collection_starts_while_a_wide_frame_is_read_and_handled() -> None:
+    """Building 1,857 lists would start a collection or two (every 700 new containers), which
+    finds them alive and moves them to an older generation: the full collections that came of
+    it every 0.2 s took 8-57 ms of the arbiter's loop. None starts while the arbiter reads and
+    handles a frame over SMALL bytes, whose lists are freed before it is done with it; the
+    collector is left as it was found, on or off."""
+    started = []
+
+    def count(phase: str, info: dict) -> None:
+        started.append(phase == "start")
+
+    t = race_table(rtts=None)
+    gc.callbacks.append(count)
+    try:
+        gc.collect()  # (the young generation empty: what follows alone can start one)
+        started.clear()
+        assert t.deliver(b"X", WIDEST) == []  # a hb: nothing to answer, nothing left alive
+        assert gc.isenabled() and not any(started)
+        gc.collect()
+        started.clear()
+        decode(WIDEST)  # the same frame read without it: a collection starts
+        assert any(started)
+        gc.disable()
+        with NoCollection():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.callbacks.remove(count)
 
 
 def test_a_walk_gives_up_past_the_most_maps_and_lists_or_the_deepest() -> None:

@@ -33,12 +33,13 @@ from lan_demon.games.demon_races import RaceBook
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
 from lan_demon.net import (commitments, evening, handover, race, record, seats, stall,
                            table_clock)
-from lan_demon.net.codec import (FROM_CLIENT, ProtocolError, SharedPacker, decode, make,
-                                 request_id)
+from lan_demon.net.codec import (FROM_CLIENT, SMALL, ProtocolError, SharedPacker, decode,
+                                 make, request_id)
 from lan_demon.net.fairdeal import HostDeal
 from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, SNAPSHOT_BURST,
                                  SNAPSHOT_COST, SNAPSHOT_RATE, STRANGER_BURST, STRANGER_RATE,
-                                 RateLimiter, RecentIds, frame_cost, log_internal)
+                                 NoCollection, RateLimiter, RecentIds, frame_cost,
+                                 log_internal)
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.race import Held
 from lan_demon.net.record import Journal
@@ -208,7 +209,11 @@ class Arbiter:
             return
         self.now = now
         try:
-            self._handle(peer, frame, now, out, sender)
+            if len(frame) <= SMALL:  # (a move)
+                self._handle(peer, frame, now, out, sender)
+            else:  # what it builds (2 KiB: up to 1,900 lists) is freed before a collection
+                with NoCollection():
+                    self._handle(peer, frame, now, out, sender)
         except Exception as err:  # a bug; the table must outlive it
             log_internal(f"a frame from peer {peer.hex()}", err)
             out.private.append((peer, make("error", re=request_id(frame), code="internal",

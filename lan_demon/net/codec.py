@@ -49,9 +49,8 @@ MAX_CONTAINERS = 64
 #: ``hello`` (8 entries); the longest strings are a name and a dispute's reason, which a client
 #: cuts to fit (:func:`fit_text`); ``bin`` and extension types are never used (PROTOCOL.md §2)
 #: but are bounded like strings, so that a ``bin`` where a string belongs is still read and
-#: refused by field, with its request id. Depth and the total number of objects are then
-#: bounded by :data:`MAX_MESSAGE`: every object takes at least one byte, so a frame holds at
-#: most 2,048 of them; :data:`MAX_DEPTH` and :data:`MAX_CONTAINERS` bound the fields read.
+#: refused by field, with its request id. Every object takes a byte at least, so a frame holds
+#: at most 2,048 (:data:`MAX_DEPTH` and :data:`MAX_CONTAINERS` bound the fields read).
 UNPACK_LIMITS = {"max_array_len": 64, "max_map_len": 32, "max_str_len": 256,
                  "max_bin_len": 256, "max_ext_len": 256}
 #: Characters the arbiter keeps of a ``hello``'s name (trimmed first) and of a ``dispute``'s
@@ -357,10 +356,9 @@ def request_id(frame: bytes) -> int | None:
 
 def unpack_client(frame: bytes) -> Any:
     """msgpack-unpack a client's frame within :data:`UNPACK_LIMITS` (a ``ValueError`` from the
-    unpacker when a header asks for more). The caller checks the size first. A frame of at most
-    :data:`SMALL` bytes — a move — is unpacked with msgpack's own limits, which ``unpackb``
-    sets to the frame's length (half of it for a map), so they are within UNPACK_LIMITS
-    already; passing these costs as much as the unpacking of a small frame."""
+    unpacker when a header asks for more), the caller having checked its size. A frame of at
+    most :data:`SMALL` bytes — a move — is unpacked with msgpack's own limits, which are within
+    UNPACK_LIMITS already (the frame's length); passing these costs as much as the unpacking."""
     if len(frame) <= SMALL:  # (raw=False and strict_map_key=True are msgpack 1's defaults)
         return msgpack.unpackb(frame)
     return msgpack.unpackb(frame, raw=False, strict_map_key=True, **UNPACK_LIMITS)
@@ -371,8 +369,7 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
     ROUTER receives), ``private`` (what a client's DEALER receives) or ``pub``, holding one
     message (:func:`decode_all` reads a frame from the arbiter, which may hold several)."""
     if channel != "client":
-        msg = _unpack_arbiter(frame)
-        return check(msg, channel)
+        return check(_unpack_arbiter(frame), channel)
     size = len(frame)
     if size > MAX_MESSAGE:
         raise ProtocolError("too_big", f"{size} bytes; the limit is {MAX_MESSAGE}")
@@ -388,8 +385,7 @@ def decode(frame: bytes, channel: str = "client") -> dict[str, Any]:
     if _plain_move(msg):
         return msg
     try:
-        msg = check(msg, "client")
-        kind = msg["t"]
+        kind = check(msg, "client")["t"]
         if "id" in FROM_CLIENT[kind] and msg.get("id") is not None and msg["id"] < 1:
             raise ProtocolError("malformed", f"{kind!r} field 'id' must be a positive int, "
                                 f"not {msg['id']}")
