@@ -165,16 +165,18 @@ class Wire:
         return peer, [frame], NOBODY
 
 
-def drained(context, flush: bool) -> tuple[list[list[tuple[bytes, str]]], Outbox]:
-    """A ping from Sam among 20 dear frames from Eve, drained in one wake-up: what each send
-    carried (peer, message type), and what was left in the wake-up's outbox."""
+def drained(context, flush: bool, most: int = DRAIN
+            ) -> tuple[list[list[tuple[bytes, str]]], Outbox, ArbiterServer, Wire]:
+    """A ping from Sam among 20 dear frames from Eve, drained in one wake-up of at most
+    ``most`` frames handled: what each send carried (peer, message type), what was left in the
+    wake-up's outbox, the server (closed) and its wire."""
     t = race_table(rtts=None)
     t.send(b"S", "hello", name="Sam", role="spectator")
     frames = [(b"E", encode(make("ping", id=k + 1, c=0.0))) for k in range(20)]
     frames.insert(3, (b"S", encode(make("ping", id=77, c=0.0))))
     server = ArbiterServer(t.arbiter.settings, arbiter=t.arbiter, context=context)
     wire, sent = Wire(frames), []
-    server.clock, server._receive_plain, server._waiting = \
+    server.clock, server._receive_parts, server._waiting = \
         (lambda: wire.now), wire.receive, (lambda: bool(wire.frames))
     handle = t.arbiter.handle_into
 
@@ -187,10 +189,10 @@ def drained(context, flush: bool) -> tuple[list[list[tuple[bytes, str]]], Outbox
     server._receive_identified = wire.receive
     out = Outbox()
     try:
-        server._read_ahead(out, wire.receive() + (wire.now,), DRAIN, flush)
+        server._read_ahead(out, wire.receive() + (wire.now,), most, flush)
     finally:
         server.close()
-    return sent, out
+    return sent, out, server, wire
 
 
 def test_a_slow_wake_up_sends_what_it_has_every_flush_after(context) -> None:
@@ -199,7 +201,7 @@ def test_a_slow_wake_up_sends_what_it_has_every_flush_after(context) -> None:
     into the wake-up, not 10 ms later with the last; every reply is sent once, each peer's in
     order."""
     assert FLUSH_AFTER >= RESTAMP_AFTER
-    sent, out = drained(context, flush=True)
+    sent, out, _, _ = drained(context, flush=True)
     assert len(sent) >= 3 and (b"S", "pong") in sent[0]
     assert len(sent[0]) <= FLUSH_AFTER / Wire.HANDLE + 1
     everything = [r for box in sent for r in box] + [(p, m["t"]) for p, m in out.private]
@@ -209,5 +211,20 @@ def test_a_slow_wake_up_sends_what_it_has_every_flush_after(context) -> None:
 def test_a_drain_asked_for_no_flush_keeps_one_outbox(context) -> None:
     """Tests and the final grace of ``finish`` drive the drain themselves: nothing is sent
     from inside it, and the outbox holds every reply."""
-    sent, out = drained(context, flush=False)
+    sent, out, _, _ = drained(context, flush=False)
     assert sent == [] and len(out.private) == 21
+
+
+def test_what_a_wake_up_read_but_did_not_handle_is_the_next_ones_first(context) -> None:
+    """A wake-up handles at most its ``most`` frames; the rest it read stay, stamped, and the
+    next wake-up handles them before reading anything new (the loop wakes for them)."""
+    sent, out, server, wire = drained(context, flush=False, most=5)
+    assert [(p, m["t"]) for p, m in out.private] == [(b"E", "pong"), (b"S", "pong")] + \
+        [(b"E", "pong")] * 3
+    assert len(server._inbox) == 16 and not wire.frames  # all read, stamped as they came
+    stamps = [read[3] for queue in server._inbox.queues.values() for read in queue]
+    handled: list = []
+    server.arbiter.handle_into = lambda peer, frame, now, out, sender: handled.append(now)
+    rest = Outbox()
+    server._drain(rest)
+    assert handled == sorted(stamps) and len(server._inbox) == 0

@@ -190,6 +190,7 @@ class ArbiterServer:
         self.sent_bytes = 0
         self.published = 0  # messages published (several may share a frame)
         self._packer = msgpack.Packer(use_bin_type=True)  # this loop's own, reused
+        self._inbox = Inbox()  # frames read ahead and not yet handled (_read_ahead)
 
     @staticmethod
     def _bind(sock: zmq.Socket, host: str, port: int, avoid: tuple[int | None, ...] = ()) -> int:
@@ -229,7 +230,7 @@ class ArbiterServer:
             wait = min(0.1, max(0.0, arbiter.next_deadline(now) - now))
             most = FLOOD_DRAIN if flooded else DRAIN
             # Frames that came while the last wake-up was handled are read without a poll.
-            ready = _get(router, EVENTS) & POLLIN
+            ready = self._inbox or _get(router, EVENTS) & POLLIN
             if not ready:
                 asleep = time.perf_counter()
                 ready = poller.poll(wait * 1000)
@@ -271,6 +272,8 @@ class ArbiterServer:
         arbiter, clock, router = self.arbiter, self.clock, self.router
         handle, identify = arbiter.handle_into, self.identify
         began = clock()
+        if self._inbox:  # read by the last wake-up, not handled yet: before what is new
+            return self._read_ahead(out, None, most, flush)
         for n in range(most):
             # Again ends the drain (~9 µs, once a wake-up); EVENTS per frame would cost ~4 µs.
             try:
@@ -300,19 +303,22 @@ class ArbiterServer:
             except Exception as err:
                 log_internal("a message", err)
 
-    def _read_ahead(self, out: Outbox, first: Read, room: int, flush: bool = False) -> None:
-        """The rest of a slow wake-up (:meth:`_drain`): up to ``room`` more frames read first,
-        stamped, then handled at their stamps, a peer at a time in turn (:class:`Inbox`: one
-        peer's backlog holds back no other's); frames that came meanwhile are read every
-        :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed; with ``flush`` (the loop's
-        wake-ups) ``out`` is sent every :data:`FLUSH_AFTER`."""
-        arbiter, clock = self.arbiter, self.clock
-        handle, inbox = arbiter.handle_into, Inbox()
-        inbox.append(first)
-        room = self._read(inbox, room)
-        looked, flushed = clock(), first[3]
-        while inbox:
-            for peer, payload, sender, at in inbox.take(RESTAMP):
+    def _read_ahead(self, out: Outbox, first: Read | None, most: int, flush: bool) -> None:
+        """The rest of a slow wake-up (:meth:`_drain`): what waits is read first, stamped, and
+        read again every :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed, as long as
+        fewer than :data:`DRAIN` wait (:attr:`_inbox`); up to ``most`` of them are handled at
+        their stamps, a peer at a time in turn (one peer's backlog holds back no other's), the
+        rest are the next wake-up's; ``flush``: ``out`` is sent every :data:`FLUSH_AFTER`."""
+        arbiter, clock, inbox = self.arbiter, self.clock, self._inbox
+        handle = arbiter.handle_into
+        if first is not None:
+            inbox.append(first)
+        looked = flushed = clock()
+        self._read(inbox, DRAIN - len(inbox))
+        while inbox and most > 0:
+            chunk = inbox.take(min(RESTAMP, most))
+            most -= len(chunk)
+            for peer, payload, sender, at in chunk:
                 try:
                     if len(payload) == 1:
                         handle(peer, payload[0], at, out, sender)
@@ -323,32 +329,26 @@ class ArbiterServer:
             if flush and clock() - flushed >= FLUSH_AFTER and (out.public or out.private):
                 self._send(Outbox(out.private, out.public))
                 out.private, out.public, flushed = [], [], clock()
-            if room and clock() - looked >= RESTAMP_AFTER:  # (a look costs a few µs)
+            if len(inbox) < DRAIN and clock() - looked >= RESTAMP_AFTER:  # (a look: a few µs)
                 looked = clock()
                 if self._waiting():
-                    room = self._read(inbox, room)
+                    self._read(inbox, DRAIN - len(inbox))
 
-    def _read(self, inbox: Inbox, most: int) -> int:
-        """Read up to ``most`` ready frames into ``inbox``, stamped; how many more may be read."""
-        clock, keep = self.clock, inbox.append
-        receive = self._receive_identified if self.identify else self._receive_plain
-        for n in range(most):
+    def _read(self, inbox: Inbox, most: int) -> None:
+        """Read up to ``most`` ready frames into ``inbox``, each stamped as it was read."""
+        clock, keep, identify = self.clock, inbox.append, self.identify
+        receive = self._receive_identified if identify else self._receive_parts
+        for _ in range(most):
             try:
                 peer, payload, sender = receive()
             except zmq.Again:
-                return most - n
-            keep((peer, payload, sender, clock()))
-        return 0
-
-    def _receive_plain(self) -> tuple[bytes, list[bytes], Sender]:
-        """One message without its sender's key or address (as :meth:`_drain` inline)."""
-        peer, payload, _ = self._receive_parts()
-        return peer, payload, NOBODY
+                return
+            keep((peer, payload, sender if identify else NOBODY, clock()))
 
     def _receive_parts(self) -> tuple[bytes, list[bytes], Any]:
         """The routing id, the message's parts, and its last part as a Frame (which carries
         the sender's key and address): received through the backend, as the plain receive in
-        :meth:`_read` — pyzmq's ``recv_multipart`` costs three times as much (~10 µs a
+        :meth:`_drain` — pyzmq's ``recv_multipart`` costs three times as much (~10 µs a
         message against ~3.5)."""
         router = self.router
         peer = _recv(router, NOBLOCK)
@@ -492,7 +492,7 @@ class ArbiterServer:
         deadline = self.clock() + grace
         while self.clock() < deadline and any(s.status == "here" for s in self.arbiter.seats):
             out = Outbox()
-            if poller.poll(50):
+            if self._inbox or poller.poll(50):
                 self._drain(out)
             out.extend(self._step("a tick", self.arbiter.tick))
             self._send(out)
