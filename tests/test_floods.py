@@ -165,14 +165,14 @@ class Wire:
         return peer, [frame], NOBODY
 
 
-def drained(context, flush: bool, most: int = DRAIN
+def drained(context, flush: bool, most: int = DRAIN, eve: int = 20
             ) -> tuple[list[list[tuple[bytes, str]]], Outbox, ArbiterServer, Wire]:
-    """A ping from Sam among 20 dear frames from Eve, drained in one wake-up of at most
+    """A ping from Sam among ``eve`` dear frames from Eve, drained in one wake-up of at most
     ``most`` frames handled: what each send carried (peer, message type), what was left in the
     wake-up's outbox, the server (closed) and its wire."""
     t = race_table(rtts=None)
     t.send(b"S", "hello", name="Sam", role="spectator")
-    frames = [(b"E", encode(make("ping", id=k + 1, c=0.0))) for k in range(20)]
+    frames = [(b"E", encode(make("ping", id=k + 1, c=0.0))) for k in range(eve)]
     frames.insert(3, (b"S", encode(make("ping", id=77, c=0.0))))
     server = ArbiterServer(t.arbiter.settings, arbiter=t.arbiter, context=context)
     wire, sent = Wire(frames), []
@@ -189,7 +189,8 @@ def drained(context, flush: bool, most: int = DRAIN
     server._receive_identified = wire.receive
     out = Outbox()
     try:
-        server._read_ahead(out, wire.receive() + (wire.now,), most, flush)
+        server._inbox.append(wire.receive() + (wire.now,))
+        server._read_ahead(out, most, flush)
     finally:
         server.close()
     return sent, out, server, wire
@@ -216,15 +217,17 @@ def test_a_drain_asked_for_no_flush_keeps_one_outbox(context) -> None:
 
 
 def test_what_a_wake_up_read_but_did_not_handle_is_the_next_ones_first(context) -> None:
-    """A wake-up handles at most its ``most`` frames; the rest it read stay, stamped, and the
-    next wake-up handles them before reading anything new (the loop wakes for them)."""
-    sent, out, server, wire = drained(context, flush=False, most=5)
-    assert [(p, m["t"]) for p, m in out.private] == [(b"E", "pong"), (b"S", "pong")] + \
-        [(b"E", "pong")] * 3
-    assert len(server._inbox) == 16 and not wire.frames  # all read, stamped as they came
+    """A wake-up handles at most DRAIN frames, reading as long as fewer than DRAIN wait; the
+    rest it read stay, stamped, and the next wake-up handles them before reading anything new
+    (the loop wakes for them). A flooded wake-up (a rest follows it) reads no more frames than
+    it may handle: what a flood sends waits in its own queue."""
+    sent, out, server, wire = drained(context, flush=False, eve=DRAIN + 10)
+    assert len(out.private) == DRAIN and (b"S", "pong") == (out.private[1][0], "pong")
+    assert len(server._inbox) == 11 and not wire.frames  # all read, stamped as they came
     stamps = [read[3] for queue in server._inbox.queues.values() for read in queue]
     handled: list = []
     server.arbiter.handle_into = lambda peer, frame, now, out, sender: handled.append(now)
-    rest = Outbox()
-    server._drain(rest)
+    server._drain(Outbox())
     assert handled == sorted(stamps) and len(server._inbox) == 0
+    sent, out, server, wire = drained(context, flush=False, most=16)
+    assert len(out.private) == 16 and len(server._inbox) == 0 and len(wire.frames) == 5

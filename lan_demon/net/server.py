@@ -21,7 +21,7 @@ from lan_demon.games import GameError
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.asks import Asks
 from lan_demon.net.guard import log_internal
-from lan_demon.net.inbox import Inbox, Read
+from lan_demon.net.inbox import Inbox
 from lan_demon.net.codec import MAX_MESSAGE, Packed, encode_many
 from lan_demon.net.journal import JournalWriter
 from lan_demon.net.outbox import Outbox
@@ -273,7 +273,7 @@ class ArbiterServer:
         handle, identify = arbiter.handle_into, self.identify
         began = clock()
         if self._inbox:  # read by the last wake-up, not handled yet: before what is new
-            return self._read_ahead(out, None, most, flush)
+            return self._read_ahead(out, most, flush)
         for n in range(most):
             # Again ends the drain (~9 µs, once a wake-up); EVENTS per frame would cost ~4 µs.
             try:
@@ -293,7 +293,8 @@ class ArbiterServer:
                 return
             at = clock()
             if at - began >= RESTAMP_AFTER:  # slow going: what waits is read before handled
-                self._read_ahead(out, (peer, payload, sender, at), most - n - 1, flush)
+                self._inbox.append((peer, payload, sender, at))
+                self._read_ahead(out, most - n, flush)
                 return
             try:
                 if len(payload) == 1:  # a message is exactly one frame
@@ -303,18 +304,16 @@ class ArbiterServer:
             except Exception as err:
                 log_internal("a message", err)
 
-    def _read_ahead(self, out: Outbox, first: Read | None, most: int, flush: bool) -> None:
-        """The rest of a slow wake-up (:meth:`_drain`): what waits is read first, stamped, and
-        read again every :data:`RESTAMP` frames once :data:`RESTAMP_AFTER` passed, as long as
-        fewer than :data:`DRAIN` wait (:attr:`_inbox`); up to ``most`` of them are handled at
-        their stamps, a peer at a time in turn (one peer's backlog holds back no other's), the
-        rest are the next wake-up's; ``flush``: ``out`` is sent every :data:`FLUSH_AFTER`."""
+    def _read_ahead(self, out: Outbox, most: int, flush: bool) -> None:
+        """A slow wake-up (:meth:`_drain`): what waits is read into :attr:`_inbox`, stamped,
+        first and every :data:`RESTAMP` frames after :data:`RESTAMP_AFTER`, while fewer than
+        :data:`DRAIN` wait (flooded, ``most`` < DRAIN: no more than handled); ``most`` handled
+        at their stamps a peer at a time in turn (no one's backlog holds back another's), the
+        rest next wake-up; ``flush``: ``out`` is sent every :data:`FLUSH_AFTER`."""
         arbiter, clock, inbox = self.arbiter, self.clock, self._inbox
-        handle = arbiter.handle_into
-        if first is not None:
-            inbox.append(first)
+        handle, room = arbiter.handle_into, most - len(inbox) if most < DRAIN else 1 << 30
         looked = flushed = clock()
-        self._read(inbox, DRAIN - len(inbox))
+        room -= self._read(inbox, min(room, DRAIN - len(inbox)))
         while inbox and most > 0:
             chunk = inbox.take(min(RESTAMP, most))
             most -= len(chunk)
@@ -329,21 +328,22 @@ class ArbiterServer:
             if flush and clock() - flushed >= FLUSH_AFTER and (out.public or out.private):
                 self._send(Outbox(out.private, out.public))
                 out.private, out.public, flushed = [], [], clock()
-            if len(inbox) < DRAIN and clock() - looked >= RESTAMP_AFTER:  # (a look: a few µs)
-                looked = clock()
+            if room > 0 and len(inbox) < DRAIN and clock() - looked >= RESTAMP_AFTER:
+                looked = clock()  # (a look costs a few µs)
                 if self._waiting():
-                    self._read(inbox, DRAIN - len(inbox))
+                    room -= self._read(inbox, min(room, DRAIN - len(inbox)))
 
-    def _read(self, inbox: Inbox, most: int) -> None:
-        """Read up to ``most`` ready frames into ``inbox``, each stamped as it was read."""
+    def _read(self, inbox: Inbox, most: int) -> int:
+        """Read up to ``most`` ready frames into ``inbox``, each stamped as read; how many."""
         clock, keep, identify = self.clock, inbox.append, self.identify
         receive = self._receive_identified if identify else self._receive_parts
-        for _ in range(most):
+        for n in range(most):
             try:
                 peer, payload, sender = receive()
             except zmq.Again:
-                return
+                return n
             keep((peer, payload, sender if identify else NOBODY, clock()))
+        return max(most, 0)
 
     def _receive_parts(self) -> tuple[bytes, list[bytes], Any]:
         """The routing id, the message's parts, and its last part as a Frame (which carries
