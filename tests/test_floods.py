@@ -231,3 +231,16 @@ def test_what_a_wake_up_read_but_did_not_handle_is_the_next_ones_first(context) 
     assert handled == sorted(stamps) and len(server._inbox) == 0
     sent, out, server, wire = drained(context, flush=False, most=16)
     assert len(out.private) == 16 and len(server._inbox) == 0 and len(wire.frames) == 5
+
+
+def test_a_flooded_wake_up_behind_a_backlog_still_reads_a_ping(context) -> None:
+    """Eleven of Eve's frames left over, then a flooded wake-up (4 frames, a rest after it):
+    it reads a few new frames all the same, and Sam's ping among them is handled in turn,
+    not after the backlog."""
+    _, _, server, wire = drained(context, flush=False, eve=DRAIN + 10)
+    assert len(server._inbox) == 11
+    wire.frames = [(b"S", encode(make("ping", id=78, c=0.0)))] + \
+        [(b"E", encode(make("ping", id=2000 + k, c=0.0))) for k in range(8)]
+    out = Outbox()
+    server._drain(out, 4)
+    assert (b"S", 78) in [(p, m["re"]) for p, m in out.private]

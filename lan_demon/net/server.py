@@ -307,11 +307,12 @@ class ArbiterServer:
     def _read_ahead(self, out: Outbox, most: int, flush: bool) -> None:
         """A slow wake-up (:meth:`_drain`): what waits is read into :attr:`_inbox`, stamped,
         first and every :data:`RESTAMP` frames after :data:`RESTAMP_AFTER`, while fewer than
-        :data:`DRAIN` wait (flooded, ``most`` < DRAIN: no more than handled); ``most`` handled
+        :data:`DRAIN` wait (flooded, ``most`` < DRAIN: about as many as handled); ``most`` handled
         at their stamps a peer at a time in turn (no one's backlog holds back another's), the
         rest next wake-up; ``flush``: ``out`` is sent every :data:`FLUSH_AFTER`."""
         arbiter, clock, inbox = self.arbiter, self.clock, self._inbox
-        handle, room = arbiter.handle_into, most - len(inbox) if most < DRAIN else 1 << 30
+        handle = arbiter.handle_into  # (flooded: a few new frames still read, a ping among them)
+        room = max(RESTAMP, most - len(inbox)) if most < DRAIN else 1 << 30
         looked = flushed = clock()
         room -= self._read(inbox, min(room, DRAIN - len(inbox)))
         while inbox and most > 0:
