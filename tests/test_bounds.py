@@ -329,3 +329,34 @@ def test_move_ids_are_kept_only_for_a_few_connections_beyond_the_seats(tmp_path)
         t.send(peer, "move", round=0, move={"t": "turn"}, ts=t.now)
     assert len(t.arbiter.move_ids) <= 2 * len(t.arbiter.seats) + 8 + 1
     assert len(t.arbiter.probes) <= 2 * len(t.arbiter.seats) + 8 + 1
+
+
+# --- moves taken from one seat (§2) --------------------------------------------------------
+
+@pytest.mark.parametrize("rate_limit", [None, 0])
+def test_rd11_one_seat_turning_its_pack_at_the_brake_is_taken_500_a_second(tmp_path,
+                                                                           rate_limit):
+    """Every move taken is applied by every client: a seat turning its Pack (RD-9: always
+    legal) at the connection brake's 5,000 a second is taken 500 a second (bursts of 1,000);
+    each one past it is refused rate_limited with its id, nothing taken, nothing published.
+    With --rate-limit 0 (benchmarks) nothing is braked."""
+    from lan_demon.net.guard import MOVE_BURST, MOVE_RATE
+    config = {} if rate_limit is None else {"rate_limit": rate_limit}
+    t = journaled(tmp_path / "m.journal", **config)
+    start = len(t.published)
+    refused = []
+    for n in range(2500):  # half a second at 5,000 a second
+        answers = t.send(b"A", "move", at=t.now + STEP, round=0, move={"t": "turn"},
+                         ts=t.now + STEP)
+        refused += [a for a in answers if a.get("code") == "rate_limited"]
+    taken = [m for m in t.published[start:] if m.get("k") == "move" and m["seat"] == 0]
+    if rate_limit == 0:
+        assert len(taken) == 2500 and not refused
+        return
+    # the burst at once, then the rate over the 2,499 steps after the first
+    assert len(taken) == MOVE_BURST + int(2499 * STEP * MOVE_RATE)
+    assert len(refused) == 2500 - len(taken)
+    assert all(r.get("re") is not None and "moves a second" in r["reason"] for r in refused)
+    assert len(records(tmp_path / "m.journal", "move")) == len(taken)
+    t.send(b"B", "move", at=t.now + STEP, round=0, move={"t": "turn"}, ts=t.now + STEP)
+    assert t.published[-1]["seat"] == 1  # another seat's move is taken: the brake is per seat

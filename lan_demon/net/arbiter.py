@@ -36,8 +36,9 @@ from lan_demon.net import (commitments, evening, handover, race, record, seats, 
 from lan_demon.net.codec import (FROM_CLIENT, SMALL, ProtocolError, SharedPacker, decode,
                                  make, request_id)
 from lan_demon.net.fairdeal import HostDeal
-from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, SNAPSHOT_BURST,
-                                 SNAPSHOT_COST, SNAPSHOT_RATE, STRANGER_BURST, STRANGER_RATE,
+from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, MOVE_BURST, MOVE_RATE,
+                                 SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE, STRANGER_BURST,
+                                 STRANGER_RATE,
                                  NoCollection, RateLimiter, RecentIds, frame_cost,
                                  log_internal)
 from lan_demon.net.outbox import Outbox
@@ -118,6 +119,8 @@ class Arbiter:
         # Hostile input (PROTOCOL.md §10): a token bucket per connection, the move ids each
         # seated connection has used, and the probes whose echo each is awaited.
         self.limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
+        self.seat_moves = RateLimiter(MOVE_RATE if settings.rate_limit > 0 else 0,
+                                      MOVE_BURST)  # moves taken per seat (by its index)
         self.snapshots = RateLimiter(SNAPSHOT_RATE if settings.rate_limit > 0 else 0,
                                      SNAPSHOT_BURST)  # snapshots answered per connection
         self.throttle = CodeThrottle()  # wrong room codes, by the sender's IP address

@@ -29,6 +29,13 @@ SNAPSHOT_RATE, SNAPSHOT_BURST = 4.0, 8.0  # snapshots one connection is answered
 # (RD-11: the issue's 300 snapshots made an honest move wait 33-113 ms). Always on, even with
 # ``--rate-limit 0``: it is part of what makes a race fair, not a brake on floods.
 STRANGER_RATE, STRANGER_BURST = 2.0, 4.0
+# Moves one seat may have taken a second (bursts of MOVE_BURST), whatever its connection's
+# tokens allow: every move taken is published to every screen and applied by every client, so a
+# seat turning its Pack at the brake's 5,000 a second cost the others' processes a core between
+# them (a seated player's ping p99 14-19 ms; 500 a second: 4 ms, docs/benchmarks.md). A person
+# makes a few a second, a flat-out bot ~1,600; past it a move is refused rate_limited, each with
+# its id (PROTOCOL.md §2). Off with ``--rate-limit 0`` (benchmarks).
+MOVE_RATE, MOVE_BURST = 500.0, 1000.0
 
 
 def frame_cost(size: int) -> int:

@@ -70,6 +70,10 @@ def on_move(arb, peer: bytes, seat: Seat | None, msg: dict, now: float,
     if msg["round"] != arb.match.round_no:
         raise ProtocolError("wrong_round", f"the round in progress is {arb.match.round_no}, "
                             f"not {msg['round']}")
+    brake = arb.seat_moves
+    if brake.rate and brake.admit(player.index, now) != brake.ADMIT:
+        raise ProtocolError("rate_limited", f"more than {brake.rate:g} moves a second from "
+                            f"one seat (bursts of {brake.burst:g}): this one was not taken")
     # The claimed time is believed only between the earliest the network allows (the
     # measured delay and the tolerance, together capped at lag_cap_ms: slow echoes buy no
     # more) and the arrival: never a way to jump the queue by more than the cap (§8).
