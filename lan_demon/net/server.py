@@ -327,7 +327,7 @@ class ArbiterServer:
                 except Exception as err:
                     log_internal("a message", err)
             if flush and clock() - flushed >= FLUSH_AFTER and (out.public or out.private):
-                self._send(Outbox(out.private, out.public))
+                self._send(Outbox(out.private, out.public, out.stalled))
                 out.private, out.public, flushed = [], [], clock()
             if room > 0 and len(inbox) < DRAIN and clock() - looked >= RESTAMP_AFTER:
                 looked = clock()  # (a look costs a few µs)
