@@ -168,3 +168,17 @@ def test_the_host_names_a_seat_as_it_can_type_it():
         seat_named(arb, "an")
     with pytest.raises(LookupError, match=r"seated: 1 Ann, 2 🃏Bob🎉, 3 Ann ²"):
         seat_named(arb, "Zed")
+
+
+def test_while_the_disk_is_full_the_host_is_told_not_now_for_what_would_change_the_table():
+    """§25: pause, resume and remove would be journaled, so while the journal cannot be
+    written they are refused in words; help, seats and a typo are answered as ever."""
+    from lan_demon.net.stall import Stall
+    t = race_table()
+    t.arbiter.stall = Stall(t.now, "disk_full", "No space left on device")
+    for line in ("pause", "resume", "remove bob"):
+        assert typed(t, line).startswith("not now: the host's disk is full"), line
+    assert not t.arbiter.seats[1].removed and t.arbiter.paused is None
+    assert typed(t, "help").startswith("pause")
+    assert "Bob" in typed(t, "seats")
+    assert typed(t, "bogus") == "there is no command 'bogus' here; type help"

@@ -10,6 +10,7 @@ import pytest
 from lan_demon.net.evening import PAUSE_LIMIT
 from lan_demon.net.table_copy import Notice
 from lan_demon.seat import Seat
+from lan_demon.seat import evening
 from lan_demon.seat.face import face
 from lan_demon.tui.style import text_of
 from test_seat_face_phases import seat_in
@@ -221,8 +222,8 @@ def test_a_full_disk_is_said_on_every_screen_and_nothing_is_sent_meanwhile(size)
     assert seat.line.words == "The host's disk is full: the table waits until there is room"
     client.clock.now += 12
     assert face(seat)["paused"] == ("The host's disk is full: the table waits until there is "
-                                    "room (0:12) — every clock stands still, and play goes on "
-                                    "by itself")
+                                    "room (0:12) — no move is taken and every clock stands "
+                                    "still; the table goes on by itself once it can")
     refusal = seat.act("turn")
     assert refusal.words == "The host's disk is full: the table waits until there is room"
     assert client.sent == []
@@ -242,3 +243,14 @@ def test_a_full_disk_is_said_on_every_screen_and_nothing_is_sent_meanwhile(size)
     seat.pump()
     assert seat.line.words == "The host's disk takes the journal again after 1:15: play on"
     assert face(seat)["paused"] is None
+
+
+def test_away_seats_stand_still_while_the_hosts_disk_is_full():
+    """§25: every clock stands still while the table stands for the host's disk — the away
+    seats' counts too (a fresh-eyes trial saw them tick under a banner saying they did not)."""
+    client = playing(0)
+    client.kept_until = {1: client.clock() + 217}
+    stall(client)
+    seat = Seat(client, clock=client.clock)
+    client.clock.now += 40
+    assert evening.away_lines(seat) == ["Bob away 1:23 — seat kept 3:37 more"]

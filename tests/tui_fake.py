@@ -42,9 +42,9 @@ class EveningFake:
     sent: list[Any]
     clock: Any
 
-    def kept(self, seat: int) -> float | None:
-        until = self.kept_until.get(seat)
-        return None if until is None else max(0.0, until - (self.paused_since or self.clock()))
+    def kept(self, seat: int) -> float | None:  # (the real table copy's: pause and stall)
+        from lan_demon.net.table_copy import TableCopy
+        return TableCopy.kept(self, seat)  # type: ignore[arg-type]
 
     def pause(self) -> None:
         self.sent.append("pause")

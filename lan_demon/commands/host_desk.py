@@ -35,6 +35,8 @@ def answer(line: str, arb: Any, now: float, out: Outbox,
     word, rest = word.lower(), rest.strip()
     if not word:
         return ""
+    if word in ("pause", "resume", "remove") and arb.stall is not None:  # (§25)
+        return f"not now: {arb.stall.words()} (nothing is journaled, so nothing changes)"
     try:
         if word in ("help", "?"):
             return HELP

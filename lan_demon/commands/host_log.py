@@ -102,7 +102,7 @@ def _stall_news(before: Look, now: Look, arb: Any) -> list[str]:
                 "itself within a second of it"]
     if before.stall is not None and now.stall is None:
         stood = max(0.0, getattr(arb, "now", 0.0) - before.stall.since)
-        return [f"the journal is written again: the table goes on (it stood {stood:.0f} s; "
+        return [f"the journal is written again: the table goes on (it stood {int(stood)} s; "
                 "every clock moved on by that)"]
     return []
 

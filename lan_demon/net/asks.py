@@ -42,9 +42,6 @@ class Asks:
         """On the loop's thread: run what waits, send what each said to the table."""
         while self._waiting:
             ask, done = self._waiting.popleft()
-            if arbiter.stall is not None:  # nothing can be journaled: nothing changes (§25)
-                done.set_result(f"not now: {arbiter.stall.words()}")
-                continue
             out = Outbox()
             try:
                 said = ask(arbiter, clock(), out)

@@ -60,6 +60,11 @@ class Problem(Exception):
     """The first thing wrong with a journal, in words."""
 
 
+class NotYet(Problem):
+    """Nothing wrong up to here, but the rest cannot be checked until the match goes on: a
+    secret round in play, whose deal is checked once its end reveals the host secret."""
+
+
 @dataclass
 class Verdict:
     ok: bool
@@ -134,6 +139,8 @@ class _Audit:
                 self.round = record["round"]
             try:
                 self.feed(record)
+            except NotYet as err:  # (a round in play at a table with secret deals)
+                return _unfinished(number, record["j"], self.round, str(err))
             except (Problem, JournalError) as err:
                 return _fail(number, record["j"], self.round, getattr(err, "words", str(err)))
         last = len(records)
@@ -254,8 +261,8 @@ class _Audit:
                               "differs from the commits list)")
         secret = self.fold.secrets.get(record["round"])
         if secret is None:
-            raise Problem("the journal ends before the match does: the end of this round, "
-                          "which reveals the host secret it was dealt from, is not in it")
+            raise NotYet("the journal ends before the match does: this round's deal is "
+                         "checked once its end reveals the host secret it was dealt from")
         if commitment(bytes.fromhex(secret)) != record["commit"]:
             raise Problem("the host secret its round_end reveals does not match the "
                           "commitment published before the round: the deal was not the one "

@@ -406,9 +406,9 @@ class Client(TableCopy):
     def _reconnect(self) -> None:
         """The arbiter went quiet: a new connection, the same seat by its token."""
         self.notices.append(Notice("reconnecting", "reconnecting…"))
-        self._reconnect_soon = False
         self._close_sockets()
-        self._snapshot_asked = False
+        self._reconnect_soon = self._snapshot_asked = False
+        self.table["stall"] = None  # (a host that went quiet standing still: we know no more)
         self.heard = self.clock()
         self._open()
 

@@ -88,6 +88,10 @@ def on_frame(arb, peer: bytes, seat: Seat | None, msg: dict, now: float, out: Ou
     if kind in HARMLESS:
         getattr(arb, "_on_" + kind)(peer, seat, msg, now, out)
         return
+    if kind == "hello" and seat is None:  # (a newcomer's program stops here: say what to do)
+        why = WHY_WORDS.get(arb.stall.why, WHY_WORDS["io_error"])
+        raise ProtocolError("stalled", f"{why}: nobody can sit down or watch until the host "
+                            "frees some space; try again in a minute")
     raise ProtocolError("stalled", arb.stall.words())
 
 

@@ -383,7 +383,9 @@ class TableCopy(DealDuties):
         until = self.kept_until.get(seat)
         if until is None:
             return None
-        return max(0.0, until - (self.paused_since or self.clock()))
+        stall = self.table.get("stall")  # (§25: every clock stands still then too)
+        since = self.paused_since or (stall["since"] if stall else None)
+        return max(0.0, until - (since or self.clock()))
 
     def _unready(self) -> None:
         """The arbiter clears every seat's ready at a countdown and at a round's end: so does

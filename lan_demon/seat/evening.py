@@ -71,7 +71,8 @@ def stall_words(seat: Any, with_clock: bool = True) -> str | None:
     if not with_clock:
         return words
     stood = max(0.0, seat.client.clock() - now.get("since", seat.client.clock()))
-    return f"{words} ({clock(stood)}) — every clock stands still, and play goes on by itself"
+    return f"{words} ({clock(stood)}) — no move is taken and every clock stands still; the " \
+           "table goes on by itself once it can"
 
 
 def may_pause(seat: Any) -> bool:
