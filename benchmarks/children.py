@@ -38,6 +38,16 @@ def stop(proc: subprocess.Popen | None, sig: int = signal.SIGTERM, timeout: floa
     return out or ""
 
 
+def stop_all(client: Any, procs: list[subprocess.Popen], ctx: Any) -> None:
+    """The end of a run: its measuring client closed (if it got one), every child stopped,
+    the last started first, and the ZeroMQ context ended."""
+    if client is not None:
+        client.close()
+    for proc in reversed(procs):
+        stop(proc)
+    ctx.term()
+
+
 def read_line(proc: subprocess.Popen, timeout: float = 15.0) -> str:
     """The next line a child prints, within ``timeout`` seconds (else RuntimeError)."""
     ready, _, _ = select.select([proc.stdout], [], [], timeout)

@@ -61,6 +61,7 @@ import zmq
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from lan_demon.net.codec import VERSION  # noqa: E402  (the protocol version this table speaks)
+from children import stop_all  # noqa: E402  (benchmarks/children.py: the end of a run)
 
 HOST = "127.0.0.1"
 HERE = os.path.abspath(__file__)
@@ -486,11 +487,7 @@ def main() -> None:
                   f"CPU bots {got['others'][0]:4.1f}% flooder {got['others'][1]:4.1f}%  RSS "
                   f"{before:5.1f} → {got['peak']:5.1f} → {after:5.1f} MB", flush=True)
     finally:
-        if watcher is not None:
-            watcher.close()
-        for proc in reversed(procs):
-            stop(proc)
-        ctx.term()
+        stop_all(watcher, procs, ctx)
     print(f"took {time.monotonic() - began:.0f} s")
 
 

@@ -41,7 +41,7 @@ import msgpack
 import zmq
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from children import quantiles, read_line, stop  # noqa: E402
+from children import quantiles, read_line, stop_all  # noqa: E402
 from hostile import HOST, bots_worker, proc_cpu, proc_rss_mb  # noqa: E402
 from lan_demon.net.codec import VERSION  # noqa: E402
 
@@ -377,11 +377,7 @@ def main() -> None:
                   f"after {rss10:.1f} MB; ping p99 2 s after {after2['p99']:.2f} ms",
                   flush=True)
     finally:
-        if player is not None:
-            player.close()
-        for proc in reversed(procs):
-            stop(proc)
-        ctx.term()
+        stop_all(player, procs, ctx)
     print(f"took {time.monotonic() - began:.0f} s; load {os.getloadavg()[0]:.2f}")
 
 

@@ -38,9 +38,8 @@ from lan_demon.net.codec import (FROM_CLIENT, SMALL, ProtocolError, SharedPacker
 from lan_demon.net.fairdeal import HostDeal
 from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, MOVE_BURST, MOVE_RATE,
                                  SNAPSHOT_BURST, SNAPSHOT_COST, SNAPSHOT_RATE, STRANGER_BURST,
-                                 STRANGER_RATE,
-                                 NoCollection, RateLimiter, RecentIds, frame_cost,
-                                 log_internal)
+                                 STRANGER_RATE, NoCollection, RateLimiter, RecentIds,
+                                 frame_cost, log_internal)
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.race import Held
 from lan_demon.net.record import Journal

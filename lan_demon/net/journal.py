@@ -238,7 +238,7 @@ class JournalWriter:
         try:
             self._append(raw)
         except OSError as err:
-            self.fail(err, ("record", raw))
+            self._fail(err, ("record", raw))
 
     def write_now(self, record: dict[str, Any]) -> None:
         """Write ``record`` or raise :class:`JournalError` with nothing of it left in the
@@ -289,7 +289,7 @@ class JournalWriter:
         except OSError:
             pass  # (retry cuts again before it writes)
 
-    def fail(self, err: OSError, what: tuple[str, bytes]) -> None:
+    def _fail(self, err: OSError, what: tuple[str, bytes]) -> None:
         self.failed = err
         self.pending.append(what)
         self._cut()
@@ -353,7 +353,7 @@ class JournalWriter:
         try:
             _write_private(secret_path(self.path), data)
         except OSError as err:
-            self.fail(err, ("secrets", data))
+            self._fail(err, ("secrets", data))
 
     def close(self) -> None:
         """Close the file. Records still waiting are dropped: nobody was shown them."""

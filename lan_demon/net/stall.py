@@ -50,10 +50,14 @@ class Stall:
     next_notice: float = 0.0
     next_try: float = 0.0
 
+    def cause(self) -> str:
+        """Why, in words: "the host's disk is full"."""
+        return WHY_WORDS.get(self.why, WHY_WORDS["io_error"])
+
     def words(self) -> str:
         """What a refused frame is told (and the host's commands)."""
-        return (f"{WHY_WORDS.get(self.why, WHY_WORDS['io_error'])}: the table waits until "
-                "the journal can be written, then goes on by itself")
+        return f"{self.cause()}: the table waits until the journal can be written, then goes " \
+               "on by itself"
 
 
 def outgoing(arb, out: Outbox, now: float) -> Outbox:
@@ -89,9 +93,8 @@ def on_frame(arb, peer: bytes, seat: Seat | None, msg: dict, now: float, out: Ou
         getattr(arb, "_on_" + kind)(peer, seat, msg, now, out)
         return
     if kind == "hello" and seat is None:  # (a newcomer's program stops here: say what to do)
-        why = WHY_WORDS.get(arb.stall.why, WHY_WORDS["io_error"])
-        raise ProtocolError("stalled", f"{why}: nobody can sit down or watch until the host "
-                            "frees some space; try again in a minute")
+        raise ProtocolError("stalled", f"{arb.stall.cause()}: nobody can sit down or watch "
+                            "until the host frees some space; try again in a minute")
     raise ProtocolError("stalled", arb.stall.words())
 
 
