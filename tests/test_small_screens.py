@@ -89,7 +89,7 @@ def rows_text(rows: list[Any]) -> str:
 
 def pages(ctl: Any, width: int, height: int) -> list[list[str]]:
     """Every page of the screen as rows of text, each checked to fit the terminal."""
-    ctl.render(width, height)
+    ctl.size = (width, height)
     out = []
     for page in range(max(1, ctl.pages)):
         ctl.page = page

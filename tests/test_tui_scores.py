@@ -70,6 +70,7 @@ def test_the_chart_is_several_rows_tall_and_has_a_legend():
 def test_twenty_players_at_80x24_page_and_lose_no_row():
     names = [f"P{i:02d}" for i in range(20)]
     ctl, client = ended("racing-demon", names, [list(range(20))])
+    ctl.size = (80, 24)  # the terminal's size, as the application gives it with each key
     first = rows(ctl, 80, 24)
     assert "page 1 of " in "\n".join(first)
     pages = int(re.search(r"page 1 of (\d+)", "\n".join(first)).group(1))

@@ -417,6 +417,7 @@ def test_too_small_fits_40_by_12_and_enter_behind_it_does_nothing():
     ctl, _ = controller(client)
     text = shown(ctl, 40, 12)
     assert "Too small: 40×12" in text and "60×20" in text
+    ctl.size = (40, 12)  # the terminal's size, as the application gives it with each key
     ctl.key("enter")
     ctl.key("y")
     assert client.sent == [] and ctl.confirm is None

@@ -32,7 +32,7 @@ class TableFacts(Seat):
     """The seat's facts, and the terminal's; the attributes below are the Controller's."""
 
     speeds: Sequence[str]  # the bots' levels the lobby offers (their labels), lowest first
-    size: tuple[int, int]  # the terminal at the last render or key
+    size: tuple[int, int]  # the terminal at the last key
     screen: Any  # the game's own screen (its ``keys``)
 
     @property

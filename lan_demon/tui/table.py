@@ -12,6 +12,7 @@ The facts they all read (the phase, the seats, the captain, …) are ``facts.py`
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from collections.abc import Sequence
 from typing import Any, Callable
 
@@ -37,6 +38,16 @@ BANNER_SECONDS = 3.0  # "Cy is OUT!" is held this long before the scores
 SAID_ROWS = 3  # the rows a sentence on the status line may take
 PAGE_KEYS = {"pagedown": 1, "space": 1, "pageup": -1}
 NOTHING = "'{key}' does nothing here — press ? for the keys"  # a key without a meaning now
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A screen drawn, and what drawing it found (the big cards' choice and the page keys
+    read these)."""
+
+    fragments: Fragments
+    cut: bool = False  # a row of the body was cut at the edge
+    pages: int = 1  # the pages the body took
 
 
 class GameScreen:
@@ -88,11 +99,9 @@ class Controller(TableFacts):
         self.banner_until = 0.0
         self.banner_seconds = BANNER_SECONDS
         self.page = 0  # the page of a long scoreboard or help
-        self.pages = 1  # how many pages it had at the last render
-        self.size = (MIN_WIDTH, MIN_HEIGHT)  # the terminal at the last render or key
+        self.size = (MIN_WIDTH, MIN_HEIGHT)  # the terminal at the last key (resize sets it)
         self.keys_seen = 0  # key presses handled so far (tests wait on it)
         self.big = False  # --big: larger cards where they fit
-        self.cut = False  # the last screen drawn had a row of its body cut at the edge
 
     # --- the seat ---------------------------------------------------------------------------
 
@@ -196,7 +205,8 @@ class Controller(TableFacts):
                        "the round is over: Enter when you are ready for the next — q leaves")
 
     def _turn_page(self, step: int) -> None:
-        self.page = max(0, min(self.pages - 1, self.page + step))
+        last = self.pages - 1
+        self.page = max(0, min(last, min(self.page, last) + step))
 
     def _lobby_key(self, key: str) -> bool:
         """A lobby key: False when it means nothing there (the caller says so)."""
@@ -231,31 +241,38 @@ class Controller(TableFacts):
     def render(self, width: int, height: int) -> Fragments:
         """The whole screen: never wider than ``width`` nor taller than ``height``. With
         ``--big`` (:attr:`big`) the cards are drawn big where the screen then says all that
-        the usual one says (nothing cut, folded, shortened or paged), else as usual."""
+        the usual one says (nothing cut, folded, shortened or paged), else as usual. Drawing
+        changes nothing: the same state draws the same screen however often it is drawn."""
         if not self.big:
-            return self._render(width, height)
+            return self.draw(width, height).fragments
         with big_cards():
-            drawn, cut, pages = self._render(width, height), self.cut, self.pages
-        usual = self._render(width, height)
-        if not cut and pages == 1 and text_of(drawn).split() == text_of(usual).split():
-            return drawn
+            drawn = self.draw(width, height)
+        usual = self.draw(width, height).fragments
+        if not drawn.cut and drawn.pages == 1 and \
+                text_of(drawn.fragments).split() == text_of(usual).split():
+            return drawn.fragments
         return usual
 
-    def _render(self, width: int, height: int) -> Fragments:
-        self.size = (width, height)
-        self.cut = False
+    @property
+    def pages(self) -> int:
+        """How many pages the scoreboard or help takes on the terminal (:attr:`size`)."""
+        return self.draw(*self.size).pages
+
+    def draw(self, width: int, height: int) -> Drawn:
+        """The screen at ``width`` × ``height`` in the usual cards, with what the drawing
+        found: a row of the body cut at the edge, the pages the body took."""
         if self.too_small(width, height):
-            return self._too_small(width, height)
+            return Drawn(self._too_small(width, height))
         status = self._status_rows(width, height)  # the bottom rows: a sentence, or the keys
         top = lines_of(self._alarms(width) + self._question(width))
         foot = lines_of(self._footer(width))  # stays on every page
         room = height - 1 - len(status) - len(top) - len(foot)
-        body = self._paged(lines_of(self._body(width, room)), room, width)
+        body, pages = self._paged(lines_of(self._body(width, room)), room)
         rows = lines_of(self._title(width)) + top + body
         rows += [[]] * max(0, height - len(status) - len(foot) - len(rows))
-        self.cut = any(cells(text_of(r)) > width for r in body)  # (the cards' rows: body's)
+        cut = any(cells(text_of(r)) > width for r in body)  # (the cards' rows: body's)
         rows = [clip_line(r, width) for r in keep_rows(rows + foot, height - len(status))]
-        return join_lines(rows + status[:-1]) + status[-1]
+        return Drawn(join_lines(rows + status[:-1]) + status[-1], cut, pages)
 
     def _too_small(self, width: int, height: int) -> Fragments:
         say = f"Too small: {width}×{height} — needs at least {MIN_WIDTH}×{MIN_HEIGHT}"
@@ -266,18 +283,18 @@ class Controller(TableFacts):
             rows.append(clip_line([("class:dim", "q leaves")], width))
         return join_lines(rows[:height])
 
-    def _paged(self, body: list[Fragments], room: int, width: int) -> list[Fragments]:
-        """A body taller than ``room`` shown a page at a time, the last line saying which."""
+    def _paged(self, body: list[Fragments], room: int) -> tuple[list[Fragments], int]:
+        """A body taller than ``room`` shown a page at a time, the last line saying which;
+        with how many pages it takes."""
         if len(body) <= room:
-            self.page, self.pages = 0, 1
-            return body
+            return body, 1
         per = max(1, room - 1)
-        pages = self.pages = -(-len(body) // per)
-        self.page = max(0, min(self.page, pages - 1))
-        shown = body[self.page * per:(self.page + 1) * per]
+        pages = -(-len(body) // per)
+        page = max(0, min(self.page, pages - 1))  # (a page past the end: the terminal grew)
+        shown = body[page * per:(page + 1) * per]
         shown += [[]] * (per - len(shown))
-        return shown + [[("class:key", f" page {self.page + 1} of {pages}"),
-                         ("class:dim", " — PgDn/space next, PgUp back")]]
+        return shown + [[("class:key", f" page {page + 1} of {pages}"),
+                         ("class:dim", " — PgDn/space next, PgUp back")]], pages
 
     def _alarms(self, width: int) -> Fragments:
         return deal_rows(self, width) + evening_rows(self, width)
