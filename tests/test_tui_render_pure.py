@@ -7,7 +7,8 @@ the terminal happened to redraw. Every scene of tests/small_scenes.py is drawn (
 its question, the countdown, play with a line said, each key's result, the leave and remove
 questions, the help, the paused table, a spectator's table, the banner, the scores, the
 match end), plus the moments the scenes lack: Racing Demon's stuck vote (your own, and the
-table's for a seat away) and Rack-O's turn played for a seat away.
+table's for a seat away), its coach fed and reviewing, and Rack-O's turn played for a seat
+away. The seat's face (what a browser is sent) is checked the same way.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from typing import Any
 
 import pytest
 
+from lan_demon.coach import coach_for
+from lan_demon.net.table_copy import Notice
+from lan_demon.seat.face import face
 from lan_demon.tui.style import text_of
 from small_scenes import GAMES, SIZES, SceneClient, Scene, controller, scenes
 
@@ -96,6 +100,16 @@ def extra_scenes(game_id: str) -> Iterator[Scene]:
         client = SceneClient(game_id, 3)
         client.mirror.seats[0].voted = True  # the table voted while this seat was away
         yield Scene("playing, voted stuck by the table", controller(client))
+        client = SceneClient(game_id, 3)
+        ctl = controller(client, coach=coach_for(game_id))
+        ctl.pump()  # the coach is fed the view this seat is shown
+        yield Scene("playing, with the coach", ctl)
+        client.ended("between")
+        client.notices.append(Notice("round_end", data={
+            "result": client.table["results"][-1], "next_at": client.table["next_at"]}))
+        ctl.pump()
+        ctl.banner_until = 0.0  # the scores, and the coach's review under them
+        yield Scene("between, the coach's review", ctl)
     if game_id == "racko":
         client = SceneClient(game_id, 3)
         ctl = controller(client)
@@ -118,3 +132,14 @@ def test_drawing_twice_draws_the_same_and_changes_nothing(game_id: str) -> None:
             second = text_of(ctl.render(width, height))
             assert second == first, f"{scene.what} at {width}×{height}: drawn twice, not the same"
             assert not changed(before, snapshot(ctl)), f"{scene.what} at {width}×{height}"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_seats_face_is_made_twice_the_same_and_changes_nothing(game_id: str) -> None:
+    """The seat layer's drawing (the face a browser is sent) is as pure as the terminal's."""
+    for scene in every_scene(game_id):
+        before = snapshot(scene.ctl)
+        first = face(scene.ctl)
+        assert not changed(before, snapshot(scene.ctl)), scene.what
+        assert face(scene.ctl) == first, f"{scene.what}: made twice, not the same"
+        assert not changed(before, snapshot(scene.ctl)), scene.what
