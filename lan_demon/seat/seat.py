@@ -2,9 +2,9 @@
 
 :class:`Seat` wraps one :class:`~lan_demon.net.client.Client`. It holds
 
-* the **facts** of the table as this seat knows them (:class:`SeatFacts`: the phase, the seats
-  and their shown names, the captain, the ping, the deal-check alarms and notes, the
-  reconnecting / gone state, the countdown);
+* the **facts** of the table as this seat knows them (:class:`~lan_demon.seat.facts.SeatFacts`:
+  the phase, the seats and their shown names, the captain, the ping, the reconnecting / gone
+  state, the countdown), and the deal-check alarms and notes;
 * the **events** of :mod:`lan_demon.seat.events`, each with its words: :meth:`Seat.pump`
   pumps the client and returns the new ones; the latest thing said is kept as :attr:`line`
   (with its rule) and a round's end as :attr:`banner` — how long each shows is the screen's;
@@ -32,99 +32,18 @@ from lan_demon.net.table_copy import Notice
 from lan_demon.seat import evening
 from lan_demon.seat import events as ev
 from lan_demon.seat.demon import DemonSeat
+from lan_demon.seat.facts import SeatFacts
 from lan_demon.seat.gin import GinSeat
 from lan_demon.seat.outcomes import Banner, Line, Outcome, Question, Refusal, Sent
 from lan_demon.seat.racko import RackOSeat
 from lan_demon.seat.scores import ending_text
 from lan_demon.seat.words import (named_seats, names_list, presence_words, rotation_words,
-                                  shown, split_rule)
+                                  split_rule)
 
 #: a seat left during a match is kept this long — its token's life, in minutes (contract 2)
 SEAT_KEPT_MINUTES = round(TOKEN_LIFE / 60)
 ALARMS_KEPT = 4  # the newest deal alarms kept; the first of them stays (it says the most)
 NOTES_KEPT = 4
-
-
-class SeatFacts:
-    """The facts of the table as one seat knows them, from its client's state."""
-
-    client: Client
-    reconnecting: bool = False
-
-    @property
-    def phase(self) -> str:
-        return self.client.table.get("phase", "lobby")
-
-    @property
-    def seats(self) -> list[dict[str, Any]]:
-        return self.client.table.get("seats", [])
-
-    @property
-    def gone(self) -> str | None:
-        """Why the table this seat was at is no more (a reconnect refused), or None."""
-        return self.client.table.get("gone")
-
-    @property
-    def spectator(self) -> bool:
-        """This seat watches: no cards, no moves."""
-        return self.client.seat is None or getattr(self.client, "role", "player") == "spectator"
-
-    @property
-    def captain_seat(self) -> int | None:
-        """Who starts the match: the table's captain (contract 1), else seat 0 as on tables
-        that do not name one."""
-        table = self.client.table
-        if "captain" in table:
-            return table["captain"]
-        return 0 if self.seats else None
-
-    @property
-    def captain(self) -> bool:
-        """This seat is the captain's: it starts the match."""
-        return not self.spectator and self.client.seat == self.captain_seat
-
-    @property
-    def self_starting(self) -> bool:
-        """``host --players N``: the match starts by itself once N seats are ready."""
-        return bool(self.client.config.get("players"))
-
-    def name(self, seat: int, as_was: dict[str, Any] | None = None) -> str:
-        """A seat's name as every screen shows it: whole, as seated (at most 12 cells, unique
-        at the table; a bot's with its level mark, "Ada L10": PROTOCOL.md §4.5).
-        ``as_was``: the seat as a notice saw it (a presence notice carries its ``name``: a
-        lobby leave's next update drops the seat, and its number then named another)."""
-        if as_was is not None and as_was.get("name"):
-            return shown(as_was)
-        seats = self.seats
-        if not 0 <= seat < len(seats):
-            return f"seat {seat}"
-        return shown(seats[seat])
-
-    def names(self) -> list[str]:
-        """Every seat's shown name, in seat order."""
-        return [self.name(i) for i in range(len(self.seats))]
-
-    def not_ready(self) -> list[str]:
-        """The present people, other than this seat, who have not said ready."""
-        return [s["name"] for i, s in enumerate(self.seats)
-                if i != self.client.seat and not s.get("ready")
-                and s.get("status", "here") == "here"]
-
-    def ping_text(self) -> str:
-        """The last round trip to the host; a dash while it does not answer (the last figure
-        stood on a newcomer's screen through a stopped host, as if all were well)."""
-        rtt = self.client.rtt
-        return "ping —" if rtt is None or self.reconnecting else f"ping {rtt * 1000:.1f} ms"
-
-    def countdown(self) -> float | None:
-        """Seconds to Go (countdown) or to the next round (between), or None."""
-        phase, table = self.phase, self.client.table
-        if phase == "countdown":
-            return max(0.0, (table.get("go") or 0) - self.client.arbiter_now())
-        next_at = table.get("next_at", getattr(self, "next_at", None))
-        if phase == "between" and next_at is not None:
-            return max(0.0, next_at - self.client.arbiter_now())
-        return None
 
 
 class Seat(SeatFacts):
@@ -136,7 +55,7 @@ class Seat(SeatFacts):
     def __init__(self, client: Client, coach: Any = None,
                  clock: Callable[[], float] = time.monotonic, local: Any = None,
                  game: Any = None):
-        self.client = client
+        super().__init__(client)
         self.clock = clock
         self.local = local
         self.coach = coach
@@ -148,11 +67,8 @@ class Seat(SeatFacts):
         self.quit = False  # this seat is leaving: the screen closes its client
         self.confirm: str | None = None  # "start" or "leave": a question waits for its answer
         self.waiting: Line | None = None  # the captain's "waiting: Bob is not ready yet"
-        self.next_at: float | None = None  # from the round_end notice, when the table lacks it
         self.rotations = 0  # RD-13 rotations seen this round
         self.last_notices: list[Notice] = []
-        self.reconnecting = False
-        self.reconnect_since = 0.0  # when the arbiter went quiet
         self.changed = False  # the last pump changed something a screen shows
         self.keyed = False  # a keyboard's screen: the words name its keys (the terminal)
         # A round whose deal did not match the host's commitments (§22): said on every screen
