@@ -47,7 +47,7 @@ def test_rd6_rd14_a_king_claimed_is_announced_with_what_it_scores(german, by):
     ctl.pump()
     client.game.apply(client.truth, by, Play("pile", "s7"))
     client.sync()
-    events = Seat.pump(ctl)  # (the Controller's pump answers only "redraw?")
+    events = ctl.seat.pump()  # (the Controller's pump answers only "redraw?")
     kings = [e for e in events if e.kind == "king"]
     assert len(kings) == 1 and kings[0].seat == by and kings[0].card == "KH@%d" % by
     who = "You" if by == 0 else "Ada"
@@ -57,7 +57,7 @@ def test_rd6_rd14_a_king_claimed_is_announced_with_what_it_scores(german, by):
     assert ctl.flash_rule == ("RD-6" if german else "RD-6, RD-14")
     line = face(ctl)["line"]  # the page's words: the same sentence and rule
     assert line["words"] == expect and line["rule"] == ctl.flash_rule
-    assert not [e for e in Seat.pump(ctl) if e.kind == "king"]  # said once
+    assert not [e for e in ctl.seat.pump() if e.kind == "king"]  # said once
 
 
 def test_rd6_anothers_king_is_not_said_over_the_refusal_you_are_reading():
@@ -69,7 +69,7 @@ def test_rd6_anothers_king_is_not_said_over_the_refusal_you_are_reading():
     ctl.say("5♥ fits no stack (needs a 4♥)", rule="RD-5", kind="refusal")
     client.game.apply(client.truth, 1, Play("pile", "s7"))
     client.sync()
-    kings = [e for e in Seat.pump(ctl) if e.kind == "king"]
+    kings = [e for e in ctl.seat.pump() if e.kind == "king"]
     assert kings[0].words == "Ada took the ♥ King: +6 (+5 King, +1 card)"
     assert ctl.flash_text == "5♥ fits no stack (needs a 4♥)" and ctl.flash_rule == "RD-5"
 
@@ -79,7 +79,7 @@ def test_rd6_a_screen_that_comes_in_mid_round_does_not_announce_old_kings():
     client.game.apply(client.truth, 1, Play("pile", "s7"))
     client.sync()
     ctl = demon_controller(client)
-    assert not [e for e in Seat.pump(ctl) if e.kind == "king"]
+    assert not [e for e in ctl.seat.pump() if e.kind == "king"]
 
 
 def test_sentences_take_the_verb_their_subject_takes():

@@ -139,7 +139,7 @@ def test_the_seats_face_is_made_twice_the_same_and_changes_nothing(game_id: str)
     """The seat layer's drawing (the face a browser is sent) is as pure as the terminal's."""
     for scene in every_scene(game_id):
         before = snapshot(scene.ctl)
-        first = face(scene.ctl)
+        first = face(scene.ctl.seat)
         assert not changed(before, snapshot(scene.ctl)), scene.what
-        assert face(scene.ctl) == first, f"{scene.what}: made twice, not the same"
+        assert face(scene.ctl.seat) == first, f"{scene.what}: made twice, not the same"
         assert not changed(before, snapshot(scene.ctl)), scene.what

@@ -13,7 +13,6 @@ from lan_demon.bots.speed import PROFILES
 from lan_demon.net.client import Client
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
-from lan_demon.seat import Seat
 from lan_demon.tui.table import GameScreen
 from tui_fake import FakeClient, Levels, controller, seats
 from tui_harness import Keys, drive
@@ -449,7 +448,7 @@ def test_rd11_the_seat_words_a_beaten_notice_for_every_screen():
     ctl, _ = controller(client)
     client.notices.append(Notice("beaten", data={"reason": "raw", "rule": "RD-11", "ms": 12,
                                                  "by": 1, "top": "AH"}))
-    [event] = [e for e in Seat.pump(ctl) if e.kind == "beaten"]  # (the Controller's says redraw)
+    [event] = [e for e in ctl.seat.pump() if e.kind == "beaten"]  # (the Controller's says redraw)
     assert ctl.flash_text == event.words == "Bob beat you to the A♥ stack, by 12 ms"
     assert ctl.flash_rule == event.rule == "RD-11"
     assert ctl.line is not None and ctl.line.kind == "race"

@@ -12,10 +12,10 @@
   ask), and the game's own in :attr:`Seat.game` (a DemonSeat, RackOSeat or GinSeat), each
   returning :class:`Sent` or :class:`Refusal`. Every legality question goes to the engine.
 
-The terminal's :class:`~lan_demon.tui.table.Controller` is a Seat that draws; the web gateway
-holds one per browser seat and sends :func:`lan_demon.seat.face.face`; the SDK's events are
-built from these. A screen overrides :meth:`Seat.heard` to time what is said and :meth:`ring`
-to make a sound; nothing here knows keys, colours, widths or seconds on screen.
+The terminal's :class:`~lan_demon.tui.table.Controller` holds a Seat and draws it, told what
+happens as a :class:`SeatListener` (to time what is said, make a sound, hold a banner); the
+web gateway holds one per browser seat and sends :func:`lan_demon.seat.face.face`; the SDK's
+events are built from these. Nothing here knows keys, colours, widths or seconds on screen.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from lan_demon.games import GameError, IllegalMove
 from lan_demon.net.client import Client
@@ -46,16 +46,31 @@ ALARMS_KEPT = 4  # the newest deal alarms kept; the first of them stays (it says
 NOTES_KEPT = 4
 
 
+class SeatListener(Protocol):
+    """A screen that shows a seat, told what happens as the seat handles it."""
+
+    def heard(self, line: Line, read: bool) -> None:
+        """``line`` was just said (``read``: a sentence to give time to)."""
+
+    def ring(self) -> None:
+        """Something worth a sound: the OUT banner, a deal alarm."""
+
+    def told(self, event: ev.Event) -> None:
+        """An event of the table's course, once the seat has handled it (before the next
+        notice is)."""
+
+
 class Seat(SeatFacts):
     """One seat (or spectator) at a table: its facts, its events with their words, its
     intents. ``coach`` (:func:`lan_demon.coach.coach_for`, handed in by the command, as
     players import no bot): the review or advice of the seat's game; ``local``: the in-process
-    table of ``lan-demon play``."""
+    table of ``lan-demon play``; ``listener``: the screen told what is said and done."""
 
     def __init__(self, client: Client, coach: Any = None,
                  clock: Callable[[], float] = time.monotonic, local: Any = None,
-                 game: Any = None):
+                 game: Any = None, listener: SeatListener | None = None):
         super().__init__(client)
+        self.listener = listener
         self.clock = clock
         self.local = local
         self.coach = coach
@@ -110,10 +125,14 @@ class Seat(SeatFacts):
         return keys if self.keyed else taps
 
     def heard(self, line: Line, read: bool) -> None:
-        """A screen's hook: ``line`` was just said (``read``: give it time)."""
+        """``line`` was just said (``read``: give it time): the listener is told."""
+        if self.listener is not None:
+            self.listener.heard(line, read)
 
     def ring(self) -> None:
-        """A screen's hook: something worth a sound (the OUT banner, a deal alarm)."""
+        """Something worth a sound (the OUT banner, a deal alarm): the listener is told."""
+        if self.listener is not None:
+            self.listener.ring()
 
     def refuse(self, text: str) -> Refusal:
         """A refusal worded ``RULE: words``: said as the words, the rule after."""
@@ -131,16 +150,23 @@ class Seat(SeatFacts):
         notices = client.take_notices()
         out: list[ev.Event] = []
         for notice in notices:
-            out += self._notice(notice)
+            out += self._told(self._notice(notice))
             self.last_notices.append(notice)
             del self.last_notices[:-20]
-        out += self._watch_rotations()
-        out += self._watch_ready()
+        out += self._told(self._watch_rotations())
+        out += self._told(self._watch_ready())
         game = self.game
         if game is not None:
-            out += game.watch()
+            out += self._told(game.watch())
         self.changed = bool(notices) or bool(out) or before != (client.seq, len(client.pending))
         return out
+
+    def _told(self, events: list[ev.Event]) -> list[ev.Event]:
+        """``events``, each told to the listener."""
+        if self.listener is not None:
+            for event in events:
+                self.listener.told(event)
+        return events
 
     def _notice(self, notice: Notice) -> list[ev.Event]:
         kind, data = notice.kind, notice.data

@@ -15,10 +15,10 @@ from lan_demon.tui.text import wrap
 def evening_rows(ctl: Any, width: int) -> Fragments:
     """The pause in warning colour, then the away seats, dimmed, each wrapped to ``width``."""
     out: Fragments = []
-    words = evening.pause_words(ctl)
+    words = evening.pause_words(ctl.seat)
     if words is not None:
         out += wrap(f"⏸ {words}", width, "class:warn")
-    for text in evening.away_lines(ctl):
+    for text in evening.away_lines(ctl.seat):
         out += wrap(f"· {text}", width, "class:dim")
     return out
 
@@ -29,7 +29,7 @@ def evening_hints(ctl: Any) -> list[str]:
     help (it would take a 20-seat table's last row at 60x20, for a key pressed once an
     evening)."""
     hints = []
-    for key, intent in evening.keys(ctl).items():
+    for key, intent in evening.keys(ctl.seat).items():
         if intent["do"] == "resume":
             hints.append(f"{key} resume")
         elif intent["do"] == "remove":

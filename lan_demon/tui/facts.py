@@ -1,24 +1,27 @@
 """The facts about a table that every screen reads — the lobby, the scores, each game's table.
 
 They are the seat's (:class:`lan_demon.seat.seat.Seat`, decided once for the terminal, the page
-and the SDK); :class:`TableFacts` adds what only a terminal has: its size.
-:class:`lan_demon.tui.table.Controller` is one, adding the keys and the frame around them. The
-drawing modules take a TableFacts, so none of them needs the Controller's module.
+and the SDK) and the terminal's: its size, the game's screen. :class:`TableFacts` says which
+the drawing modules read; :class:`lan_demon.tui.table.Controller`, which holds the seat and
+adds the keys and the frame around them, is one. The drawing modules take a TableFacts, so
+none of them needs the Controller's module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from lan_demon.net.cells import cells
 from lan_demon.net.names import NAME_CELLS  # (a column this wide shows every name whole)
+from lan_demon.seat.outcomes import Question
 from lan_demon.seat.seat import Seat
 from lan_demon.seat.words import (fit_name, named_seats, rotation_words, shown, split_level,
                                   starting)
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "NAME_CELLS", "TableFacts", "name_column", "fit_name", "key_hints", "named_seats",
-           "rotation_words", "shown", "split_level", "starting"]
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "NAME_CELLS", "TableFacts", "name_column", "fit_name",
+           "key_hints", "named_seats", "rotation_words", "shown", "split_level", "starting",
+           "too_small"]
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
 
@@ -28,21 +31,63 @@ def name_column(names: Sequence[str]) -> int:
     return min(NAME_CELLS, max([cells(n) for n in names] or [1]))
 
 
-class TableFacts(Seat):
-    """The seat's facts, and the terminal's; the attributes below are the Controller's."""
+class TableFacts(Protocol):
+    """What the drawing modules read of a table: the seat's facts, and the terminal's (the
+    game's screen, the bots' levels, the terminal's size). The
+    :class:`~lan_demon.tui.table.Controller` is one."""
 
+    client: Any
+    seat: Seat
+    screen: Any  # the game's own screen (its ``keys``)
     speeds: Sequence[str]  # the bots' levels the lobby offers (their labels), lowest first
     size: tuple[int, int]  # the terminal at the last key
-    screen: Any  # the game's own screen (its ``keys``)
+    local: Any  # the in-process table of ``lan-demon play``, or None
+    confirm: str | None
+    reconnecting: bool
+    reconnect_since: float  # when the host went quiet (:attr:`clock`)
+    removed_by: dict[str, Any] | None  # the removed notice of our own seat
+    alarms: list[str]
+    deal_notes: list[tuple[int, str]]
+    next_at: float | None
 
     @property
-    def banner_text(self) -> str:
-        """"Cy is OUT!" at a round's end."""
-        return self.banner.words if self.banner is not None else ""
+    def phase(self) -> str: ...
 
-    def too_small(self, width: int | None = None, height: int | None = None) -> bool:
-        w, h = (width, height) if width is not None else self.size
-        return w < MIN_WIDTH or h < MIN_HEIGHT
+    @property
+    def seats(self) -> list[dict[str, Any]]: ...
+
+    @property
+    def gone(self) -> str | None: ...
+
+    @property
+    def spectator(self) -> bool: ...
+
+    @property
+    def captain_seat(self) -> int | None: ...
+
+    @property
+    def captain(self) -> bool: ...
+
+    @property
+    def self_starting(self) -> bool: ...
+
+    @property
+    def banner_text(self) -> str: ...
+
+    def clock(self) -> float: ...
+
+    def name(self, seat: int, as_was: dict[str, Any] | None = None) -> str: ...
+
+    def not_ready(self) -> list[str]: ...
+
+    def question(self) -> Question | None: ...
+
+    def too_small(self, width: int | None = None, height: int | None = None) -> bool: ...
+
+
+def too_small(width: int, height: int) -> bool:
+    """A terminal too small to draw the table in."""
+    return width < MIN_WIDTH or height < MIN_HEIGHT
 
 
 def key_hints(facts: TableFacts) -> list[str]:

@@ -1,12 +1,14 @@
 """What the terminal shows and what each key means — without prompt_toolkit's machinery.
 
 :class:`Controller` turns the client's state into formatted text and key presses into moves.
-It holds no rules: legal moves come from the client's local engine, and a move the engine
-refuses is flashed with its rule id, never sent. The game's own table and keys live in one
-:class:`GameScreen` per game (``demon.py``, ``racko.py``, ``gin.py``); the frame around them
-is shared here: the title, the countdown, the banner, the status line and the pages, with the
-lobby from ``lobby.py``, the round-end scores from ``scores.py`` and the help from ``text.py``.
-The facts they all read (the phase, the seats, the captain, …) are ``facts.py``'s.
+It holds the seat (:class:`~lan_demon.seat.seat.Seat`: the facts, the words, the intents) and
+listens to it. It holds no rules: legal moves come from the client's local engine, and a move
+the engine refuses is flashed with its rule id, never sent. The game's own table and keys
+live in one :class:`GameScreen` per game (``demon.py``, ``racko.py``, ``gin.py``); the frame
+around them is shared here: the title, the countdown, the banner, the status line and the
+pages, with the lobby from ``lobby.py``, the round-end scores from ``scores.py``, the help
+from ``text.py`` and what shows while cut off from the table from ``cut_off.py``. The facts
+they all read (the phase, the seats, the captain, …) are ``facts.py``'s.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from typing import Any, Callable
 
 from lan_demon.net.cells import cells
 from lan_demon.net.client import Client
-from lan_demon.net.table_copy import Notice
 from lan_demon.seat.outcomes import Line
-from lan_demon.seat.seat import SEAT_KEPT_MINUTES
+from lan_demon.seat.events import Event, Go, RoundEnd
+from lan_demon.seat.seat import SEAT_KEPT_MINUTES, Seat  # noqa: F401 (join says it from here)
 from lan_demon.seat.words import watching
+from lan_demon.tui.cut_off import cut_off_rows
 from lan_demon.tui.deal_words import deal_rows
-from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, TableFacts, key_hints, starting
+from lan_demon.tui.facts import MIN_HEIGHT, MIN_WIDTH, key_hints, starting, too_small
 from lan_demon.seat import evening
 from lan_demon.tui.evening_rows import evening_rows
 from lan_demon.tui.lobby import lobby, lobby_footer, next_speed
@@ -32,7 +35,6 @@ from lan_demon.tui.style import Fragments, big_cards, clip_line, keep_rows, line
 from lan_demon.tui.text import help_page, hint_rows, join_lines, lines_of, wrap, wrap_lines
 
 FLASH_SECONDS = 2.5
-GIVE_UP_HINT = 8.0  # seconds reconnecting before the screen says the host may be gone
 READ_SECONDS = 6.0  # a refusal or a lost race: long enough to read a sentence
 BANNER_SECONDS = 3.0  # "Cy is OUT!" is held this long before the scores
 SAID_ROWS = 3  # the rows a sentence on the status line may take
@@ -75,9 +77,68 @@ class GameScreen:
         return []
 
 
-class Controller(TableFacts):
-    """The state of one player's (or spectator's) screen: a :class:`~lan_demon.seat.seat.Seat`
-    that draws, with the terminal's keys and timings."""
+class SeatsOwn:
+    """One of the seat's attributes or intents, read (and set) through the controller that
+    holds the seat, by the same name: the screens and their tests say ``ctl.phase``,
+    ``ctl.confirm``, ``ctl.say(…)`` whether a fact is the seat's or the terminal's."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, ctl: Controller | None, owner: type | None = None) -> Any:
+        if ctl is None:
+            return self
+        return getattr(ctl.seat, self.name)
+
+    def __set__(self, ctl: Controller, value: Any) -> None:
+        setattr(ctl.seat, self.name, value)
+
+
+class Controller:
+    """The state of one player's (or spectator's) screen: it holds a
+    :class:`~lan_demon.seat.seat.Seat` (:attr:`seat`, which it listens to) and draws it, with
+    the terminal's keys and timings."""
+
+    # the seat's facts, kept by the seat
+    client = SeatsOwn()
+    clock = SeatsOwn()
+    local = SeatsOwn()
+    game = SeatsOwn()
+    phase = SeatsOwn()
+    seats = SeatsOwn()
+    gone = SeatsOwn()
+    spectator = SeatsOwn()
+    captain_seat = SeatsOwn()
+    captain = SeatsOwn()
+    self_starting = SeatsOwn()
+    reconnecting = SeatsOwn()
+    reconnect_since = SeatsOwn()
+    next_at = SeatsOwn()
+    confirm = SeatsOwn()
+    quit = SeatsOwn()
+    changed = SeatsOwn()
+    line = SeatsOwn()
+    banner = SeatsOwn()
+    alarms = SeatsOwn()
+    deal_notes = SeatsOwn()
+    removed_by = SeatsOwn()
+    name = SeatsOwn()
+    names = SeatsOwn()
+    not_ready = SeatsOwn()
+    ping_text = SeatsOwn()
+    countdown = SeatsOwn()
+    question = SeatsOwn()
+    how = SeatsOwn()
+    # the seat's intents
+    say = SeatsOwn()
+    refuse = SeatsOwn()
+    play = SeatsOwn()
+    act = SeatsOwn()
+    ready = SeatsOwn()
+    start = SeatsOwn()
+    start_anyway = SeatsOwn()
+    leave = SeatsOwn()
+    dismiss = SeatsOwn()
 
     def __init__(self, client: Client, screen: GameScreen, host: bool = False,
                  clock: Callable[[], float] = time.monotonic, bell: bool = True,
@@ -85,8 +146,9 @@ class Controller(TableFacts):
         """``local``: the in-process table of ``lan-demon play``, whose bots' level the lobby
         can change (``v``) to each of ``speeds`` in turn (the levels' labels, lowest first;
         empty when the table has no bots)."""
-        super().__init__(client, clock=clock, local=local, game=getattr(screen, "game", None))
-        self.keyed = True  # the words name this screen's keys
+        self.seat = Seat(client, clock=clock, local=local, game=getattr(screen, "game", None),
+                         listener=self)
+        self.seat.keyed = True  # the words name this screen's keys
         self.screen = screen
         self.host = host
         self.bell = bell  # False: never ring the terminal bell (--no-bell)
@@ -103,22 +165,32 @@ class Controller(TableFacts):
         self.keys_seen = 0  # key presses handled so far (tests wait on it)
         self.big = False  # --big: larger cards where they fit
 
+    @property
+    def banner_text(self) -> str:
+        """"Cy is OUT!" at a round's end."""
+        return self.banner.words if self.banner is not None else ""
+
+    def too_small(self, width: int | None = None, height: int | None = None) -> bool:
+        """The terminal (at ``width`` × ``height``, else at :attr:`size`) is too small."""
+        if width is None or height is None:
+            return too_small(*self.size)
+        return too_small(width, height)
+
     # --- the seat ---------------------------------------------------------------------------
 
-    def pump(self) -> bool:  # type: ignore[override]
+    def pump(self) -> bool:
         """Handle what arrived; True when the screen should be redrawn."""
-        super().pump()
+        self.seat.pump()
         return self.changed
 
-    def _notice(self, notice: Notice) -> list[Any]:
-        said = super()._notice(notice)
-        if notice.kind == "round":
+    def told(self, event: Event) -> None:
+        """A new round clears the game's screen; a round's end holds its banner a moment."""
+        if isinstance(event, Go):
             self.screen.reset()
             self.banner_until = 0.0
-        elif notice.kind == "round_end":
+        elif isinstance(event, RoundEnd):
             self.flash_text, self.flash_until, self.page = "", 0.0, 0
             self.banner_until = self.clock() + self.banner_seconds
-        return said
 
     def heard(self, line: Line, read: bool) -> None:
         """What the seat says shows on the status line, a sentence long enough to read."""
@@ -175,7 +247,7 @@ class Controller(TableFacts):
             return
         if key in ("P", "R") and not self.spectator and not self.reconnecting and \
                 not self.gone:  # the captain runs the evening (§24)
-            intent = evening.keys(self).get(key)
+            intent = evening.keys(self.seat).get(key)
             if intent is not None:
                 self.act(intent["do"], intent)
                 return
@@ -185,8 +257,8 @@ class Controller(TableFacts):
             return
         if phase == "playing":
             self.flash_text, self.flash_rule = "", None  # the last message was about the last key
-            if (evening.paused(self) or evening.stalled(self)) and not self.spectator:
-                self.flash(evening.pause_words(self) or "")
+            if (evening.paused(self.seat) or evening.stalled(self.seat)) and not self.spectator:
+                self.flash(evening.pause_words(self.seat) or "")
             elif self.spectator:
                 self.flash(watching(self.how))
             elif not self.screen.key(self, key):
@@ -229,7 +301,7 @@ class Controller(TableFacts):
             self.leave(sure=True)
         elif self.confirm == "start" and key in ("enter", "y"):
             self.start_anyway()
-        elif (question := evening.question(self)) is not None and \
+        elif (question := evening.question(self.seat)) is not None and \
                 (key in ("enter", "y") or (key == "b" and question.other)):
             intent = dict(question.other if key == "b" else question.yes)  # (the seat's)
             self.act(intent.pop("do"), intent)
@@ -323,31 +395,9 @@ class Controller(TableFacts):
                 [] if self.spectator else list(self.screen.keys) +
                 (captain if self.captain else []), self.screen.rules, width)
         phase = self.phase
-        if self.gone and self.removed_by:
-            heading = " A bot plays your seat" if self.removed_by.get("bot") is not None \
-                else " You were removed"
-            return line(("class:warn", heading)) + wrap(
-                evening.removed_text(self.removed_by.get("by_name", "the host"),
-                                     self.removed_by) +
-                " — q leaves", width)
-        if self.gone:
-            return line(("class:warn", " This table is gone")) + wrap(
-                f"The host no longer knows your seat: {self.gone} (a host started again, "
-                f"or a seat away for over {SEAT_KEPT_MINUTES} minutes). q leaves; joining "
-                "again sits you at the table hosted there now.", width)
-        if self.reconnecting and phase != "over":
-            back = "the same join lets you watch again" if self.spectator else \
-                f"within {SEAT_KEPT_MINUTES} minutes, the same join takes your seat again"
-            out = line(("class:warn", " reconnecting…")) + wrap(
-                f"{'' if self.spectator else 'the seat is kept; '}it resumes when the host "
-                "answers", width)
-            quiet = self.clock() - self.reconnect_since
-            if quiet >= GIVE_UP_HINT:  # (waiting is right: "q leaves" first read as "do")
-                out += wrap(f"The host has not answered for {quiet:.0f} s: it may have been "
-                            "stopped. Stay here: when it comes back, this screen takes "
-                            f"{'its place' if self.spectator else 'your seat'} back by itself. "
-                            f"(q leaves; then, if it comes back, {back}.)", width, "class:dim")
-            return out
+        cut_off = cut_off_rows(self, width)
+        if cut_off is not None:
+            return cut_off
         if phase == "lobby":
             return lobby(self, width, height)
         if phase == "countdown":
