@@ -13,6 +13,7 @@ under each top, and the other players' waste tops (not public until played) — 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any, Callable
 
 from lan_demon.games.cards import Card, full_pack, hidden
@@ -182,6 +183,29 @@ def redacted_data(state: DemonState, seats: list[int | None]) -> list[dict[str, 
         mine["waste"] = mine["waste"][:-1] + [state.seats[viewer].waste[-1].to_data()]
         found.append(data)
     return found
+
+
+def conceal(mirror: DemonState, seats: Iterable[int]) -> None:
+    """On a redacted table, turn ``seats``' Packs and the waste under each top face down again
+    (placeholders ``??@owner``): cards a move put out of sight."""
+    for i in seats:
+        s = mirror.seats[i]
+        blank = hidden(i)
+        s.pack = [blank] * len(s.pack)
+        s.waste[:-1] = [blank] * (len(s.waste) - 1)
+
+
+def reveal_tops(mirror: DemonState, events: list[dict[str, Any]]) -> None:
+    """On a redacted table, the tops a committed move's ``events`` show: a new waste top (its
+    owner's only, from the event's ``private`` part) and a new Pile top (the ``pile`` event)."""
+    for e in events:
+        private = e.get("private")
+        if private and private.get("waste_top") is not None:
+            waste = mirror.seats[e["seat"]].waste
+            if waste:  # empty when the turn completed RD-13's rotation (waste to Pack)
+                waste[-1] = Card.from_data(private["waste_top"])
+        if e.get("e") == "pile" and e.get("top") is not None:
+            mirror.seats[e["seat"]].pile[-1] = Card.from_data(e["top"])
 
 
 def cards_in_play(state: DemonState) -> list[Card]:

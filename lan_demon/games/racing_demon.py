@@ -8,7 +8,8 @@ Who was first when two cards meet (RD-11) is settled before that, by whoever cal
 Around the engine, in modules named after what they hold: the moves and their parsing
 (:mod:`.demon_moves`), the table as data — plain data, copies, redaction, views
 (:mod:`.demon_table`), the Pack and RD-13's stuck table (:mod:`.demon_stuck`), the scores and
-handicaps (:mod:`.demon_scoring`), how stacks build (:mod:`.demon_stacks`). One method,
+handicaps (:mod:`.demon_scoring`), how stacks build (:mod:`.demon_stacks`), how columns build
+(:mod:`.demon_ladders`). One method,
 :meth:`RacingDemon.to_middle`, resolves where a "to the middle" play goes, for ``apply``, the
 mirror's ``replay`` (a client's redacted copy kept in step) and ``destination`` alike.
 """
@@ -16,20 +17,22 @@ mirror's ``replay`` (a client's redacted copy kept in step) and ``destination`` 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from lan_demon.games.base import BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
-from lan_demon.games.cards import Card, hidden
-from lan_demon.games.demon_moves import (COLUMN_NAMES, COLUMNS, PLACE, CallOut, Move, Play,
+from lan_demon.games.cards import Card
+from lan_demon.games.demon_ladders import check_ladder, ladder_moves
+from lan_demon.games.demon_moves import (COLUMN_NAMES, PLACE, CallOut, Move, Play,
                                          Timeout, TurnPack, VoteStuck, move_from_data,
                                          parse_move)
 from lan_demon.games.demon_scoring import handicap_setup, score_round
 from lan_demon.games.demon_stacks import card_key, next_key
 from lan_demon.games.demon_stuck import (empty_pack, out_refusal, over_refusal, timeout, turn_pack,
                                          vote_stuck, voted_already)
-from lan_demon.games.demon_table import (DemonSeat, DemonState, Stack, cards_in_play, copy_table,
-                                         deal_table, redacted_data, table_from_data, table_to_data,
-                                         table_view)
+from lan_demon.games.demon_table import (DemonSeat, DemonState, Stack, cards_in_play, conceal,
+                                         copy_table, deal_table, redacted_data, reveal_tops,
+                                         table_from_data, table_to_data, table_view)
 
 CLASSIC_PILE = 13  # RD-3
 GERMAN_PILE = 11  # RG-2
@@ -128,27 +131,11 @@ class RacingDemon(Game):
                 for sid in wants.get(self._key(card), ()):
                     moves.append(Play(name, f"s{sid}"))
         if not self.german:
-            moves.extend(self._ladders(me, sources))
+            moves.extend(ladder_moves(me, sources))
         if me.pack or me.waste:
             moves.append(TurnPack())
         if not me.voted:
             moves.append(VoteStuck())
-        return moves
-
-    def _ladders(self, me: DemonSeat, sources: list[tuple[str, Card]]) -> list[Move]:
-        """RD-7: pile or waste top onto a column, or a run of one column onto another."""
-        moves: list[Move] = []
-        for j, target in enumerate(me.columns):
-            top = target[-1]
-            for name, card in sources[COLUMNS:]:
-                if card.rank == top.rank - 1 and card.red != top.red:
-                    moves.append(Play(name, COLUMN_NAMES[j]))
-            for i, col in enumerate(me.columns):
-                if i == j:
-                    continue
-                n = top.rank - col[-1].rank
-                if 1 <= n <= len(col) and col[-n].red != top.red:
-                    moves.append(Play(COLUMN_NAMES[i], COLUMN_NAMES[j], n))
         return moves
 
     def view(self, state: DemonState, seat: int | None) -> dict[str, Any]:
@@ -187,7 +174,7 @@ class RacingDemon(Game):
             if isinstance(move, Play):
                 cards = self._source_cards(me, move)
                 if move.target in COLUMN_NAMES:
-                    self._check_ladder(me, move, cards)
+                    check_ladder(me, move, cards, self.german)
                 else:
                     self._check_stack(state, move, cards)
                 return
@@ -209,9 +196,7 @@ class RacingDemon(Game):
         if src in ("pile", "waste"):
             cards = me.pile if src == "pile" else me.waste
             if not cards:
-                rule = ("RG-5" if self.german else "RD-9") if src == "waste" else "RD-3"
-                raise IllegalMove(rule, f"your {src} is empty",
-                                  move)
+                raise IllegalMove(self._empty_rule(src), f"your {src} is empty", move)
             if n != 1:
                 raise IllegalMove("RD-10", f"only the top card of your {src} may be played",
                                   move)
@@ -228,28 +213,22 @@ class RacingDemon(Game):
             raise BadMove("that card is not known yet")
         return taken
 
+    def _empty_rule(self, source: str) -> str:
+        """The rule that says a Pile (RD-3) or a waste (RD-9, RG-5) may be empty."""
+        if source == "pile":
+            return "RD-3"
+        return "RG-5" if self.german else "RD-9"
+
     def _play(self, state: DemonState, seat: int, move: Play,
               placed: str | None = None) -> list[dict[str, Any]]:
         me = state.seats[seat]
         cards = self._source_cards(me, move)
         if move.target in COLUMN_NAMES:
-            self._check_ladder(me, move, cards)
+            check_ladder(me, move, cards, self.german)
             sid = None
         else:
             sid = self._check_stack(state, move, cards, placed)
         return self._commit(state, seat, move, cards, sid)
-
-    def _check_ladder(self, me: DemonSeat, move: Play, cards: list[Card]) -> None:
-        if self.german:
-            raise IllegalMove("RG-4", "no laddering in the German variant: cards go to the "
-                              "stacks only", move)
-        if move.target == move.source:
-            raise IllegalMove("RD-7", "a run moves to another column, not onto itself", move)
-        top = me.columns[COLUMN_NAMES.index(move.target)][-1]
-        base = cards[0]
-        if base.rank != top.rank - 1 or base.red == top.red:
-            raise IllegalMove("RD-7", f"{base.symbol} does not go on {top.symbol}: columns "
-                              "build down in rank, alternating red and black", move)
 
     def _check_stack(self, state: DemonState, move: Play, cards: list[Card],
                      placed: str | None = None) -> int | None:
@@ -316,8 +295,12 @@ class RacingDemon(Game):
         """Move the cards, refill (RD-8), claim a King (RD-6), call OUT (RD-12)."""
         me = state.seats[seat]
         src = move.source
-        source_list = me.pile if src == "pile" else me.waste if src == "waste" else \
-            me.columns[COLUMN_NAMES.index(src)]
+        if src == "pile":
+            source_list = me.pile
+        elif src == "waste":
+            source_list = me.waste
+        else:
+            source_list = me.columns[COLUMN_NAMES.index(src)]
         del source_list[-len(cards):]
         event: dict[str, Any] = {"e": "play", "seat": seat, "from": src,
                                  "cards": [c.to_data() for c in cards]}
@@ -339,7 +322,8 @@ class RacingDemon(Game):
         self._after_play(state)
         if not me.pile:
             me.out = True
-            state.over, state.ended = True, "out"
+            state.over = True
+            state.ended = "out"
             events.append({"e": "out", "seat": seat})
         return events
 
@@ -395,13 +379,8 @@ class RacingDemon(Game):
         and, for the mover's own table, the new waste top from the event's ``private`` part.
         Cards that went face down (a waste turned back into the Pack, a waste card now under
         another) become placeholders again."""
-        play, rotated = None, False
-        for e in events:
-            kind = e.get("e")
-            if kind == "play" and play is None:
-                play = e
-            elif kind == "rotate":
-                rotated = True
+        play = next((e for e in events if e.get("e") == "play"), None)
+        rotated = any(e.get("e") == "rotate" for e in events)
         is_play = isinstance(move, Play)
         seated = 0 <= seat < len(mirror.seats)
         top = mirror.seats[seat].waste[-1:] if seated else []
@@ -413,27 +392,18 @@ class RacingDemon(Game):
                 me.waste[-1] = Card.from_data(play["cards"][0])
             placed = play.get("to")  # a "to the middle" card goes where the table put it
         if placed is not None and not mirror.over and seated:
-            self._play(mirror, seat, move, placed)  # what apply does with a play, told that
+            self._play(mirror, seat, move, placed)  # as apply plays it, on the table's stack
         else:
             self.apply(mirror, seat, move)
         if rotated:
-            touched: Any = range(len(mirror.seats))
-        else:  # a play turns no card face down; a turn may put a known waste top (ours) under,
-            touched = [seat] if knew_top and not is_play else []  # the rest are placeholders
-        for i in touched:
-            s = mirror.seats[i]
-            blank = hidden(i)
-            s.pack = [blank] * len(s.pack)
-            s.waste[:-1] = [blank] * (len(s.waste) - 1)
-        from_data = Card.from_data
-        for e in events:
-            private = e.get("private")
-            if private and private.get("waste_top") is not None:
-                waste = mirror.seats[e["seat"]].waste
-                if waste:  # empty when the turn completed RD-13's rotation (waste to Pack)
-                    waste[-1] = from_data(private["waste_top"])
-            if e.get("e") == "pile" and e.get("top") is not None:
-                mirror.seats[e["seat"]].pile[-1] = from_data(e["top"])
+            face_down: Iterable[int] = range(len(mirror.seats))
+        elif knew_top and not is_play:
+            # a turn may put a known waste top (ours) under; a play turns no card face down
+            face_down = [seat]
+        else:
+            face_down = []
+        conceal(mirror, face_down)
+        reveal_tops(mirror, events)
 
     def destination(self, state: DemonState, seat: int, move: Move) -> str | None:
         """The stack a play goes to now (``s7``), a "middle" play resolved as ``apply`` would;
