@@ -78,8 +78,10 @@ class RaceBook:
             return
         sid = int(to[1:])  # the engine's own event: always s<stack id> for a stack
         stack = state.stacks.get(sid)
-        cards = stack.cards if stack is not None else \
-            (state.kings_cards[-1] if state.kings_cards else [])
+        if stack is not None:
+            cards = stack.cards
+        else:  # a King closed the stack: its cards are the last claimed
+            cards = state.kings_cards[-1] if state.kings_cards else []
         top = cards[-2] if len(cards) >= 2 else None
         self.last_on[sid] = LastPlay(seat, ts, top)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lan_demon.games.cards import Card
-from lan_demon.games.demon_moves import COLUMN_NAMES, Play
+from lan_demon.games.demon_moves import Play
 from lan_demon.games.demon_table import DemonState
 
 
@@ -61,8 +61,7 @@ def no_place(game: Any, state: DemonState, seat: int, source: str) -> NoPlace | 
     caller's to ask first: only the caller knows what the seat saw (:func:`race_lost`)."""
     german = game.german
     me = state.seats[seat]
-    cards = me.pile if source == "pile" else me.waste if source == "waste" else \
-        me.columns[COLUMN_NAMES.index(source)]
+    cards = me.cards_at(source)
     if not cards:
         if source == "waste":
             return NoPlace("empty_waste", "RG-5" if german else "RD-9", None)

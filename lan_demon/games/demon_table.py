@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from lan_demon.games.cards import Card, full_pack, hidden
 from lan_demon.games.deal import Shuffler
-from lan_demon.games.demon_moves import COLUMNS
+from lan_demon.games.demon_moves import COLUMN_NAMES, COLUMNS
 
 
 @dataclass
@@ -35,6 +35,14 @@ class DemonSeat:
     out: bool = False
     voted: bool = False
     turned: int = 0  # cards turned since the last play anywhere (RD-13)
+
+    def cards_at(self, source: str) -> list[Card]:
+        """The cards a source names: ``pile``, ``waste`` or a column ``c1`` … ``c4``."""
+        if source == "pile":
+            return self.pile
+        if source == "waste":
+            return self.waste
+        return self.columns[COLUMN_NAMES.index(source)]
 
     def cycled(self) -> bool:
         """Turned through the whole Pack (and the waste it became) since the last play (RD-13);

@@ -60,6 +60,16 @@ def deals_mode(value: Any) -> str:
     return mode
 
 
+def least_deadwood(hand: list[Card]) -> int:
+    """The deadwood a view shows (GS-5): holding 11 cards, what is left after the best
+    discard; holding 10, the hand's own; holding none, 0."""
+    if not hand:
+        return 0
+    if len(hand) == HAND_SIZE:
+        return mask_deadwood_discard(hand_mask(hand))
+    return mask_deadwood(hand_mask(hand))
+
+
 # --- state -------------------------------------------------------------------------------------
 
 @dataclass
@@ -439,9 +449,7 @@ class GinSolitaire(Game):
         v = self._public(s, seat)
         blind = any(c.hidden for c in hand)  # a redacted hand: its drawn card not known yet
         v.update({"game": self.id, "round_over": over, "hand": [c.to_data() for c in hand],
-                  "deadwood": None if blind else
-                  (mask_deadwood_discard(hand_mask(hand)) if len(hand) == HAND_SIZE
-                   else mask_deadwood(hand_mask(hand))) if hand else 0})
+                  "deadwood": None if blind else least_deadwood(hand)})
         if s.done and len(state.seats) > 1:
             v["seats"] = [self._public(x, i) for i, x in enumerate(state.seats)]
         return v

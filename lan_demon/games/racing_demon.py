@@ -295,12 +295,7 @@ class RacingDemon(Game):
         """Move the cards, refill (RD-8), claim a King (RD-6), call OUT (RD-12)."""
         me = state.seats[seat]
         src = move.source
-        if src == "pile":
-            source_list = me.pile
-        elif src == "waste":
-            source_list = me.waste
-        else:
-            source_list = me.columns[COLUMN_NAMES.index(src)]
+        source_list = me.cards_at(src)
         del source_list[-len(cards):]
         event: dict[str, Any] = {"e": "play", "seat": seat, "from": src,
                                  "cards": [c.to_data() for c in cards]}

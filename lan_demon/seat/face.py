@@ -70,8 +70,7 @@ def face(seat: Any) -> dict[str, Any]:
                if question.other is not None else {})},
         "countdown": seat.countdown(),
         "waiting_for": [] if phase not in ("lobby", "between") else waiting_for(seat),
-        "state": "gone" if gone else "reconnecting" if seat.reconnecting else
-        "closed" if client.table.get("closed") else "ok",
+        "state": connection_state(seat),
         "gone": gone,
         "acts": acts(seat),
         "keys": key_map(seat),
@@ -97,10 +96,33 @@ def title(seat: Any) -> str:
     return f"{name} — round {rnd}" + (f" of {rounds}" if rounds else "")
 
 
+def connection_state(seat: Any) -> str:
+    """Whether the seat is at its table: ``gone``, ``reconnecting``, ``closed`` or ``ok``."""
+    if seat.gone:
+        return "gone"
+    if seat.reconnecting:
+        return "reconnecting"
+    if seat.client.table.get("closed"):
+        return "closed"
+    return "ok"
+
+
 def waiting_for(seat: Any) -> list[str]:
     """The present people who have not said ready (this seat too)."""
     return [seat.name(i) for i, s in enumerate(seat.seats)
             if not s.get("bot") and not s.get("ready") and s.get("status", "here") == "here"]
+
+
+def not_checked_words(seen: Any) -> str:
+    """Why this screen could not check a round's deal (§22), from what its witness saw of the
+    round (None: nothing at all)."""
+    if seen is not None and seen.why:
+        why = seen.why
+    elif seen is not None and seen.announced:
+        why = "this screen missed the round's end"
+    else:
+        why = "this screen never saw what the host promised for it"
+    return f"this round's deal was NOT checked by this screen: {why}"
 
 
 def deal_check(seat: Any) -> dict[str, str] | None:
@@ -115,12 +137,7 @@ def deal_check(seat: Any) -> dict[str, str] | None:
         return None
     last = len(results) + client.table.get("results_from", 0) - 1
     if witness.outcome(last) != "ok":
-        seen = witness.rounds.get(last)
-        why = seen.why if seen is not None and seen.why else \
-            "this screen missed the round's end" if seen is not None and seen.announced else \
-            "this screen never saw what the host promised for it"
-        return {"verdict": "not checked",
-                "words": f"this round's deal was NOT checked by this screen: {why}"}
+        return {"verdict": "not checked", "words": not_checked_words(witness.rounds.get(last))}
     if client.config.get("seeded"):
         return {"verdict": "checked", "words": "this round's deal came from a fixed seed "
                                                "(--seed): checked, but not secret"}

@@ -51,8 +51,8 @@ def sides(seat: Any, count: int | None = None) -> list[str]:
     """The names of the match's sides; Gin Solitaire's Jokers score too (GS-9)."""
     names = [seat.name(i) for i in range(len(seat.seats))]  # as every screen names them
     results = seat.client.table.get("results", [])
-    count = count if count is not None else (len(results[-1]["scores"]) if results
-                                             else len(names))
+    if count is None:
+        count = len(results[-1]["scores"]) if results else len(names)
     if count > len(names):
         jokers = ["Joker"] if len(names) == 1 else \
             [f"Joker ({n})" for n in names]

@@ -210,9 +210,13 @@ class DemonScreen(GameScreen):
             groups = [(s, sorted((c for c in cards if c[1].suit == s),
                                  key=lambda c: (c[1].rank, c[0]))) for s in SUIT_ROWS]
         body: Fragments = []
-        for fold in (False, True):  # wrapped past ``rows``: fold identical tops everywhere
-            body = [frag for label, group in groups if group for row in
-                    self._stack_rows(label, group, german, width, lit, fold) for frag in row]
+        for folded in (False, True):  # wrapped past ``rows``: fold identical tops everywhere
+            body = []
+            for label, group in groups:
+                if not group:
+                    continue
+                for row in self._stack_rows(label, group, german, width, lit, folded):
+                    body += row
             if _rows(body) <= rows:
                 break
         return head + body
@@ -313,8 +317,9 @@ class DemonScreen(GameScreen):
             return out + [("class:good", " OUT" if full else "★")]
         if status != "here":
             return out + [("class:away", f" {status}" if full else "!")]
-        return out + [("class:good", (" ✓" if full else "✓") if p["voted"] else
-                       "  " if full else " ")]
+        if p["voted"]:
+            return out + [("class:good", " ✓" if full else "✓")]
+        return out + [("class:good", "  " if full else " ")]
 
     # your own cards -------------------------------------------------------------------------
 
@@ -325,10 +330,8 @@ class DemonScreen(GameScreen):
         pile, waste = code_card(me["pile_top"]), code_card(me.get("waste_top"))
         so_far = running_score(me, german)  # RG-6: a penalty, the cards left in the Pile
         tally: Fragments = [("", f"penalty {so_far}" if german else f"score {signed(so_far)}")]
-        if me["voted"]:  # not by this screen: the table votes for a seat that is away (RD-13)
-            tally.append(("class:good", "  stuck ✓" if self.game.voted_here else
-                          "  stuck ✓ (the table voted for you while you were away)"
-                          if width >= 80 else "  stuck ✓ (voted by the table: away)"))
+        if me["voted"]:
+            tally.append(("class:good", self._voted_words(width)))
         if ctl.client.pending:
             tally.append(("class:dim", f"  ({len(ctl.client.pending)} on the way)"))
         head: Fragments = []
@@ -348,6 +351,14 @@ class DemonScreen(GameScreen):
             head = line(cards) + line(("", "      "), tally)
         return head + (self._line_of_4(me, width, lit) if german else
                        self._columns(me, width, lit))
+
+    def _voted_words(self, width: int) -> str:
+        """This seat voted stuck — or the table voted for it while it was away (RD-13)."""
+        if self.game.voted_here:
+            return "  stuck ✓"
+        if width >= 80:
+            return "  stuck ✓ (the table voted for you while you were away)"
+        return "  stuck ✓ (voted by the table: away)"
 
     def _columns(self, me: dict[str, Any], width: int, lit: set[str]) -> Fragments:
         room = max(1, (width - 6) // card_cells())

@@ -34,10 +34,19 @@ DEALS_WORDS = {
 }
 
 
+def option_word(value: Any) -> str:
+    """A host option's value as the lobby says it: a switch is on or off."""
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
+
+
 def lobby(ctl: TableFacts, width: int, height: int = 99) -> Fragments:
     """The game, its rounds and options, and every seat (in two columns when many)."""
     cfg = ctl.client.config
-    options = ", ".join(f"{k} {'on' if v is True else 'off' if v is False else v}"
+    options = ", ".join(f"{k} {option_word(v)}"
                         for k, v in cfg.get("options", {}).items()) or "none"
     said = wrap_lines(f"Lobby  {cfg.get('game', '')} · {rounds_text(ctl.client)} · "
                       f"options: {options}", width - 1, " ", "   ")
@@ -86,7 +95,11 @@ def seat_cell(ctl: TableFacts, i: int, seat: dict[str, Any], short: bool = False
     if away:
         tags.append(seat.get("status", ""))
     mark = "▶" if i == ctl.client.seat else " "
-    style = "class:away" if away else "class:me" if i == ctl.client.seat else ""
+    style = ""
+    if away:
+        style = "class:away"
+    elif i == ctl.client.seat:
+        style = "class:me"
     return [("", f" {mark}{i + 1:>3}. "), (style, pad_name(ctl.name(i), NAME_CELLS) + " "),
             ("class:good" if seat.get("ready") else "class:dim", " · ".join(tags))]
 

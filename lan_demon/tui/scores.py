@@ -14,6 +14,7 @@ from typing import Any
 from lan_demon.seat.scores import (LEGEND, PARTS, SCORE_WORD, ending_text, knocked_with,
                                    lower_is_better, order, parts_of, rounds_text, running,
                                    sides)
+from lan_demon.seat.face import not_checked_words
 from lan_demon.seat.scores import part as _part
 from lan_demon.net.cells import cells as cell_count
 from lan_demon.net.cells import pad
@@ -30,6 +31,15 @@ CHART_LINES = 5  # sides drawn in the chart: the leaders, and you
 
 # --- the board ---------------------------------------------------------------------------------
 
+def winners_words(winners: list[str]) -> str:
+    """What the match's end says after "Match over": the winner, or who share the win."""
+    if not winners:
+        return ""
+    if len(winners) == 1:
+        return f" — the winner: {winners[0]}"
+    return f" — a tie: {names_list(winners, most=len(winners))} share the win"
+
+
 def score_board(ctl: TableFacts, width: int) -> Fragments:
     table = ctl.client.table
     game = ctl.client.game.id
@@ -39,8 +49,7 @@ def score_board(ctl: TableFacts, width: int) -> Fragments:
     if over:
         shown = {s.get("name"): ctl.name(i) for i, s in enumerate(ctl.seats)}  # as the table
         winners = [shown.get(w, w) for w in (table.get("result") or {}).get("winner", [])]
-        won = "" if not winners else f" — the winner: {winners[0]}" if len(winners) == 1 \
-            else f" — a tie: {names_list(winners, most=len(winners))} share the win"
+        won = winners_words(winners)
         out = line(("class:me", " Match over"), ("class:good", won)) \
             if cell_count(f" Match over{won}") < width else \
             line(("class:me", " Match over")) + wrap(won.removeprefix(" — "), width, "class:good")
@@ -166,7 +175,11 @@ def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragmen
     word = "penalty, lowest at the top (RG-7)" if low else "total"
     out = line(("class:dim", f" running {word} by round"))
     for y, cells in enumerate(grid):
-        label = str(top) if y == 0 else str(bottom) if y == CHART_ROWS - 1 else ""
+        label = ""
+        if y == 0:
+            label = str(top)
+        elif y == CHART_ROWS - 1:
+            label = str(bottom)
         out += line(("class:dim", f" {label:>{label_w}} ┤"), cells)
     axis = "".join(f"{first + k + 1 + ctl.client.table.get('results_from', 0):<{step}}"
                    for k in range(len(results) - first))
@@ -223,12 +236,7 @@ def deal_checked(ctl: TableFacts, width: int) -> Fragments:
         return []
     outcome = witness.outcome(last)
     if outcome != "ok":
-        seen = witness.rounds.get(last)
-        why = seen.why if seen is not None and seen.why else \
-            "this screen missed the round's end" if seen is not None and seen.announced else \
-            "this screen never saw what the host promised for it"
-        return wrap(f"this round's deal was NOT checked by this screen: {why}", width,
-                    "class:warn")
+        return wrap(not_checked_words(witness.rounds.get(last)), width, "class:warn")
     if ctl.client.config.get("seeded"):  # checked, but anyone with the seed knew it (§22)
         return wrap("this round's deal came from a fixed seed (--seed): checked, but not "
                     "secret", width, "class:dim")

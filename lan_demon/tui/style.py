@@ -110,7 +110,11 @@ def back(seat: int) -> str:
 
 def signed(n: int) -> str:
     """A score with its sign, a real minus for negatives: ``+3``, ``0``, ``−13``."""
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"−{-n}"
+    return "0"
 
 
 #: ``--big``: cards drawn with a cell of card on each side of the face (`` 10♥ `` on white),
@@ -186,8 +190,10 @@ def card_fragments(card: Card | None, owner_edge: bool = False, width: int = 3) 
         frags.append(owner_mark(card.owner))
     else:
         frags.append(("", " "))
-    style = "class:card.hidden" if card.hidden else "class:card.red" if card.red else \
-        "class:card.black"
+    if card.hidden:
+        style = "class:card.hidden"
+    else:
+        style = "class:card.red" if card.red else "class:card.black"
     frags.append((style, card_margin() + face(card, width) + card_margin()))
     return frags
 
