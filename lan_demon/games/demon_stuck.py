@@ -85,7 +85,8 @@ def rotate(state: DemonState, why: str) -> list[dict[str, Any]]:
     state.rotations += 1
     events: list[dict[str, Any]] = [{"e": "rotate", "why": why, "n": state.rotations}]
     if state.rotations >= MAX_ROTATIONS:
-        state.over, state.ended = True, "stuck"
+        state.over = True
+        state.ended = "stuck"
         events.append({"e": "stuck_end"})
     return events
 

@@ -89,7 +89,8 @@ def deal_table(pile_sizes: list[int], rng: Shuffler, german: bool) -> DemonState
     if zero:
         for seat in zero:
             seat.out = True
-        state.over, state.ended = True, "out"
+        state.over = True
+        state.ended = "out"
     return state
 
 

@@ -403,7 +403,8 @@ class GinSolitaire(Game):
         elif isinstance(move, Draw):
             s.draw.pop()
             if drawn is not None and drawn.get("joker"):
-                s.joker_drawn, s.phase = True, OVER
+                s.joker_drawn = True
+                s.phase = OVER
             else:
                 s.hand.append(HIDDEN)
                 s.phase = DISCARD

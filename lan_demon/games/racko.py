@@ -9,6 +9,8 @@ drawer only.
 Over the network each client keeps a *redacted* copy of the round (:meth:`RackO.redact`): every
 card its seat may not see — other racks, the Draw pile, the Discard cards under the top, another
 player's drawn card — is the placeholder :data:`HIDDEN_CARD` (0, a number no card bears).
+
+The moves and their text and wire forms are :mod:`.racko_moves`'s.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from lan_demon.games.base import (BadConfig, BadMove, Game, IllegalMove, Match, RoundResult,
-                                  move_fields)
+from lan_demon.games.base import BadConfig, BadMove, Game, IllegalMove, Match, RoundResult
+from lan_demon.games.racko_moves import (MOVE_FORMS, DiscardHeld, Draw, Move, Place,
+                                         TakeDiscard, move_from_data, parse_move)
 
 #: Slot numbers as printed on a rack, slot 5 first (RK-2).
 SLOTS: tuple[int, ...] = tuple(range(5, 55, 5))
@@ -71,71 +74,6 @@ def run_bonus(rack: list[int]) -> int:
     """The RK-9 bonus for a rack: 3 → 50, 4 → 100, 5 → 200, 6 or more → 400."""
     run = min(longest_run(rack), 6)
     return RUN_BONUS.get(run, 0)
-
-
-# --- moves -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TakeDiscard:
-    """Take the top Discard into ``slot`` (a printed number); the replaced card is discarded."""
-
-    slot: int
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "take", "slot": self.slot}
-
-    def __str__(self) -> str:
-        return f"take {self.slot}"
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Take the top Draw card into the hand; it must then be placed or discarded."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "draw"}
-
-    def __str__(self) -> str:
-        return "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Put the drawn card into ``slot``; the replaced card is discarded."""
-
-    slot: int
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "place", "slot": self.slot}
-
-    def __str__(self) -> str:
-        return f"place {self.slot}"
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardHeld:
-    """Discard the drawn card, leaving the rack as it is."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {"t": "discard"}
-
-    def __str__(self) -> str:
-        return "discard"
-
-
-Move = TakeDiscard | Draw | Place | DiscardHeld
-_SLOT_MOVES: dict[str, type] = {"take": TakeDiscard, "place": Place}
-_BARE_MOVES: dict[str, type] = {"draw": Draw, "discard": DiscardHeld}
-_BARE_FIELDS, _SLOT_FIELDS = frozenset(("t",)), frozenset(("t", "slot"))
-MOVE_FORMS = "take <slot>, draw, place <slot>, discard (slots 5, 10, … 50)"
-
-
-def _slot_move(kind: str, slot: Any) -> Move:
-    """A slot move from its kind and slot; the slot's range is checked by ``apply`` (RK-2)."""
-    if isinstance(slot, bool) or not isinstance(slot, int):
-        raise BadMove(f"{kind!r} needs a slot number (5, 10, … 50), not {slot!r}")
-    return _SLOT_MOVES[kind](slot)
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -329,7 +267,8 @@ class RackO(Game):
         rack = state.racks[seat]
         # a redacted rack (a card not known yet) never calls Rack-O: the table's events tell
         if HIDDEN_CARD not in rack and ascending_prefix(rack) == RACK_SIZE:
-            state.over, state.racko = True, seat
+            state.over = True
+            state.racko = seat
             return [{"e": "racko", "seat": seat}]
         state.turn = (seat + 1) % state.players
         return [{"e": "turn", "seat": state.turn}]
@@ -410,7 +349,9 @@ class RackO(Game):
             elif kind == "draw":
                 mirror.held = (e.get("private") or {}).get("card", hide)
             elif kind == "racko":
-                mirror.over, mirror.racko, mirror.turn = True, e["seat"], e["seat"]
+                mirror.over = True
+                mirror.racko = e["seat"]
+                mirror.turn = e["seat"]
 
     # --- the end of a round --------------------------------------------------------------------
 
@@ -435,34 +376,11 @@ class RackO(Game):
 
     def parse_move(self, text: str) -> Move:
         """A move from ``take 25``, ``draw``, ``place 25`` or ``discard`` (any case or spacing)."""
-        words = str(text).lower().split()
-        if not words:
-            raise BadMove(f"empty move; the moves are {MOVE_FORMS}")
-        kind, args = words[0], words[1:]
-        if kind in _BARE_MOVES and not args:
-            return _BARE_MOVES[kind]()
-        if kind in _SLOT_MOVES and len(args) == 1:
-            try:
-                return _slot_move(kind, int(args[0]))
-            except ValueError:
-                raise BadMove(f"{text.strip()!r}: {args[0]!r} is not a slot number "
-                              f"(5, 10, … 50)") from None
-        raise BadMove(f"cannot read {text.strip()!r}; the moves are {MOVE_FORMS}")
+        return parse_move(text)
 
     def move_from_data(self, data: Any) -> Move:
         """A move from its ``to_data()`` dict; anything else is a :class:`BadMove`."""
-        if not isinstance(data, dict) or not isinstance(data.get("t"), str):
-            raise BadMove(f"a Rack-O move is a map with a type 't', not {data!r}")
-        kind = data["t"]
-        if kind in _BARE_MOVES:
-            move_fields(data, _BARE_FIELDS)  # its fields and no others (§15); nil: left out
-            return _BARE_MOVES[kind]()
-        if kind in _SLOT_MOVES:
-            slot = move_fields(data, _SLOT_FIELDS).get("slot")
-            if slot is None:
-                raise BadMove(f"{kind!r} needs a slot (5, 10, … 50)")
-            return _slot_move(kind, slot)
-        raise BadMove(f"not a Rack-O move: {data!r}; the moves are {MOVE_FORMS}")
+        return move_from_data(data)
 
     def state_to_data(self, state: RackOState) -> dict[str, Any]:
         return {

@@ -61,7 +61,8 @@ class AdviceShown:
         self.numbers = False
 
     def clear(self) -> None:
-        self.advice, self.numbers = None, False
+        self.advice = None
+        self.numbers = False
 
     def current(self, moment: tuple[Any, ...] | None) -> Any | None:
         """The advice, while the table is still at the moment it was asked at."""
@@ -74,7 +75,8 @@ class AdviceShown:
         what to say, if anything."""
         advice = self.current(moment)
         if advice is None:
-            self.advice, self.numbers = (moment, make()), False
+            self.advice = (moment, make())
+            self.numbers = False
             return None
         if not self.numbers and figures(advice):
             self.numbers = True

@@ -58,7 +58,9 @@ class DemonSeat:
         self.seat = seat
 
     def reset(self) -> None:
-        self.seen, self.review, self.voted_here = SeenTops(), None, False
+        self.seen = SeenTops()
+        self.review = None
+        self.voted_here = False
         self.kings_seen = 0  # a new round: every King from Go on is news
 
     @property
@@ -281,7 +283,8 @@ class DemonSeat:
 
     def stuck(self) -> Any:
         """Vote stuck (RD-13)."""
-        self.voted_here, self.voted_at = True, _plays(self.seat)
+        self.voted_here = True
+        self.voted_at = _plays(self.seat)
         return self.seat.play(VoteStuck())
 
 

@@ -138,7 +138,10 @@ class GinSeat:
         self.seat = seat
 
     def reset(self) -> None:
-        self._layout, self.drawn, self.knocked, self.knock_card = None, None, None, None
+        self._layout = None
+        self.drawn = None
+        self.knocked = None
+        self.knock_card = None
         self.advice.clear()
         self.freed = set()
         if self.coach is not None:

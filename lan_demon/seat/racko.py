@@ -46,7 +46,8 @@ class RackOSeat:
         self.seat = seat
 
     def reset(self) -> None:
-        self.source, self.stood_in = None, {}
+        self.source = None
+        self.stood_in = {}
         self.advice.clear()
 
     def explain(self, data: dict[str, Any]) -> str | None:

@@ -195,14 +195,16 @@ class Seat(SeatFacts):
         if kind == "round":
             if self.game is not None:
                 self.game.reset()
-            self.rotations, self.confirm = 0, None
+            self.rotations = 0
+            self.confirm = None
             return [replace(event, words=self.say("Go!").words)]
         if isinstance(event, ev.RoundEnd):
             return [self._round_end(data, event)]
         if isinstance(event, ev.MatchEnd):
             return [replace(event, words="the match is over")]
         if kind == "gone":  # a reconnect refused: the table it was at is no more
-            self.reconnecting, self.confirm = False, None
+            self.reconnecting = False
+            self.confirm = None
             return [ev.Gone(notice.text)]
         if kind == "closed":
             self.reconnecting = False
@@ -356,7 +358,8 @@ class Seat(SeatFacts):
     def leave(self, sure: bool = False) -> Outcome:
         """Leave: during a match ask first (the seat is kept a while); otherwise at once."""
         if sure or self.spectator or self.gone or self.phase in ("lobby", "over"):
-            self.quit, self.confirm = True, None
+            self.quit = True
+            self.confirm = None
         else:
             self.confirm = "leave"
         return None

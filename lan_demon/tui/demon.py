@@ -90,7 +90,8 @@ class DemonScreen(GameScreen):
         self.game.voted_here = value
 
     def reset(self) -> None:
-        self.choosing, self.options = False, []
+        self.choosing = False
+        self.options = []
 
     def who_is_who(self, ctl: Controller, width: int) -> Fragments:
         """Every pack's mark and whose it is: a small terminal at a big table shows some
@@ -138,7 +139,8 @@ class DemonScreen(GameScreen):
             return True
         # "t" asked to see where it goes: one place is listed too
         moves = moves[:len(LETTERS)]  # best first: a big table's last few go unlisted
-        self.choosing, self.options = False, moves
+        self.choosing = False
+        self.options = moves
         listing = "  ".join(f"{LETTERS[i]}: {self.game.place_words(m)}"
                             for i, m in enumerate(moves))
         ctl.flash(f"to where? {listing}" + ("  (the only place)" if len(moves) == 1 else ""))

@@ -111,7 +111,8 @@ class PlainTable(Seat):
         """Pump the client and say what happened; the events."""
         events = self.pump()
         if any(isinstance(event, ev.Go) for event in events):
-            self.tops, self.tops_round = {}, self.client.table.get("round")
+            self.tops = {}
+            self.tops_round = self.client.table.get("round")
         elif self.phase == "playing":
             self.watch_stacks()
         for event in events:

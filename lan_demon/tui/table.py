@@ -189,7 +189,9 @@ class Controller:
             self.screen.reset()
             self.banner_until = 0.0
         elif isinstance(event, RoundEnd):
-            self.flash_text, self.flash_until, self.page = "", 0.0, 0
+            self.flash_text = ""
+            self.flash_until = 0.0
+            self.page = 0
             self.banner_until = self.clock() + self.banner_seconds
 
     def heard(self, line: Line, read: bool) -> None:
@@ -256,7 +258,9 @@ class Controller:
                        "— q leaves" if not self.gone else "this table is gone — q leaves")
             return
         if phase == "playing":
-            self.flash_text, self.flash_rule = "", None  # the last message was about the last key
+            # the last message was about the last key
+            self.flash_text = ""
+            self.flash_rule = None
             if (evening.paused(self.seat) or evening.stalled(self.seat)) and not self.spectator:
                 self.flash(evening.pause_words(self.seat) or "")
             elif self.spectator:
