@@ -4,7 +4,7 @@ The engine (:class:`~lan_demon.games.racing_demon.RacingDemon`) keys its stacks 
 takes next; a screen needs the same answers outside a move: whether a top takes a card, which
 stacks are one place for play (the same next card), why a source's card has no place and which
 rules say so, and who won a stack a seat saw and lost. They live here, pure functions of the
-state, so that no screen decides a rule for itself (issue 28) and the words stay the seat's.
+state, so that no screen decides a rule for itself and the words stay the seat's.
 """
 
 from __future__ import annotations

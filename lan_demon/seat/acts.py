@@ -6,7 +6,7 @@ nothing changed. :func:`key_map` is the terminal's key map as intents (``face["k
 a keyboard on the page does exactly what the terminal's does; keys whose meaning is the
 terminal's own (its help, its pages, "choose the place") are not in it.
 
-The keys are one vocabulary for every game (issue 29, "no key that bites"): a key that means
+The keys are one vocabulary for every game ("no key that bites"): a key that means
 something in one game (``h`` a hint, ``n`` draw, ``d`` the Discard, ``x`` discard, ``s`` stuck,
 ``q`` leave, ``y`` yes…) is never a card's or a place's letter in another, so a habit from
 Racing Demon never throws a Gin card away. Cards and places take :data:`PICK_LETTERS`.
@@ -149,7 +149,7 @@ class KeyHelp:
     """One line of a game's keys: the key as written (``1-4``, ``space``, ``letter``), what
     it does, and whether a keyboard on the page does it too (some are the terminal's own:
     its "choose the place", the page's long press); ``short``: the words in one, for a
-    status line too narrow for them all (60 columns: issue 29), when ``words`` are longer."""
+    status line too narrow for them all (60 columns), when ``words`` are longer."""
 
     key: str
     words: str

@@ -2,9 +2,10 @@
 Gin Solitaire): what to do and why in plain words first, the numbers behind it only for those
 who ask.
 
-Issue 29: "work left 1.50, against 1.51 on average after a blind draw" (Rack-O) and "expected
-+0.9 vs play on +2.1" (Gin) were true and unreadable for a family. An advice object (the bots'
-``Advice``) has ``text()`` — the plain words — and ``numbers()`` — the figures, "" when none.
+Figures such as "work left 1.50, against 1.51 on average after a blind draw" (Rack-O) and
+"expected +0.9 vs play on +2.1" (Gin) are true and unreadable for a family, so they come
+second. An advice object (the bots' ``Advice``) has ``text()`` — the plain words — and
+``numbers()`` — the figures, "" when none.
 
 The advice key (whatever key the game's key map gives ``hint``; no key is added) goes round:
 the advice, then the advice with its numbers, then nothing. The page has the advice's own

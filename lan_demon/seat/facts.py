@@ -43,7 +43,7 @@ class SeatFacts:
 
     @property
     def captain_seat(self) -> int | None:
-        """Who starts the match: the table's captain (contract 1), else seat 0 as on tables
+        """Who starts the match: the table's captain, else seat 0 as on tables
         that do not name one."""
         table = self.client.table
         if "captain" in table:
@@ -83,8 +83,8 @@ class SeatFacts:
                 and s.get("status", "here") == "here"]
 
     def ping_text(self) -> str:
-        """The last round trip to the host; a dash while it does not answer (the last figure
-        stood on a newcomer's screen through a stopped host, as if all were well)."""
+        """The last round trip to the host; a dash while it does not answer (the last figure,
+        standing through a stopped host, would say all is well)."""
         rtt = self.client.rtt
         return "ping —" if rtt is None or self.reconnecting else f"ping {rtt * 1000:.1f} ms"
 

@@ -21,7 +21,7 @@ PARTS: dict[str, list[tuple[str, str, int]]] = {
     "racko": [("racko", "Rack-O", 7), ("in_order", "in order", 9), ("bonus", "bonus", 6)],
     "gin-solitaire": [("result", "result", 9), ("deadwood", "dw", 4), ("count", "C", 4)],
 }
-#: What a game's short headings mean, said under its table (a newcomer met "dw" and "C").
+#: What a game's short headings mean, said under its table ("dw" and "C" mean nothing alone).
 LEGEND = {"gin-solitaire": "dw deadwood · C cards left above the Joker (GS-7)"}
 SCORE_WORD = {"racing-demon": "score (RD-14)", "racing-demon-german": "penalty (RG-6)",
               "racko": "score (RK-6)", "gin-solitaire": "score (GS-7)"}

@@ -40,7 +40,7 @@ from lan_demon.seat.scores import ending_text
 from lan_demon.seat.words import (named_seats, names_list, presence_words, rotation_words,
                                   split_rule)
 
-#: a seat left during a match is kept this long — its token's life, in minutes (contract 2)
+#: a seat left during a match is kept this long — its token's life, in minutes
 SEAT_KEPT_MINUTES = round(TOKEN_LIFE / 60)
 ALARMS_KEPT = 4  # the newest deal alarms kept; the first of them stays (it says the most)
 NOTES_KEPT = 4
@@ -187,7 +187,8 @@ class Seat(SeatFacts):
                 self.confirm = None
             if not self.reconnecting:
                 self.reconnect_since = self.clock()
-            self.reconnecting = self.phase != "over"  # contract 5: no reconnecting once over
+            # once the match is over there is nothing to come back to: the scores stay
+            self.reconnecting = self.phase != "over"
             return [ev.Reconnecting(notice.text)]
         if kind == "resync" and self.reconnecting:
             self.reconnecting = False

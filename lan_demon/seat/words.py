@@ -57,8 +57,8 @@ def named_seats(text: str, seats: Sequence[Mapping[str, Any]]) -> str:
 
 
 def rotation_words(count: int, minute: bool) -> str:
-    """An RD-13 rotation as the table announces it, in what it does (a newcomer read "each Pack
-    moves one card" as Packs swapped between players): why it came — every player stuck (votes,
+    """An RD-13 rotation as the table announces it, in what it does ("each Pack moves one card"
+    reads as Packs swapped between players): why it came — every player stuck (votes,
     or each turned through their Pack), or the table's own minute without a card played, which
     a player who still had a card to play must not read as "everyone is stuck" — and which in
     a row of three it is."""
@@ -68,8 +68,8 @@ def rotation_words(count: int, minute: bool) -> str:
 
 
 def starting(left: float) -> str:
-    """The countdown to Go in words: whole seconds rounded up ("in 3…", never "in 0…", which a
-    newcomer saw stand for two seconds while the deal was on its way), then the deal coming."""
+    """The countdown to Go in words: whole seconds rounded up ("in 3…", never "in 0…", which
+    would stand for seconds while the deal is on its way), then the deal coming."""
     if left <= 0:
         return "now: the cards are being dealt…"
     return f"in {max(1, math.ceil(left - 0.05))}…"  # (2.0001 s is "2": clocks are not exact)

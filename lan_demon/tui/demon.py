@@ -20,7 +20,7 @@ Fitting the height (``render`` is given the rows it may use and never uses more)
   ``5♥×3`` (for play they are the same place), then wraps;
 * the other players get what is left. Each is *full* — mark, name, Pile count, Pile top and the
   tops of the four columns — or *compact* — mark, name, Pile count, Pile top. A name is shown
-  whole (a column as wide as the widest, 12 cells at most), never cut (issue 29). When not
+  whole (a column as wide as the widest, 12 cells at most), never cut. When not
   everyone fits in full, the seats after yours (clockwise, as around a real table: the
   players next to you) are full and the rest compact; all are listed in seat order from
   yours. Names come before Lines: when even the compact list does not fit (20 players and

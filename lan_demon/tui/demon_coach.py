@@ -1,4 +1,4 @@
-"""The coach on the Racing Demon screen (issue 14): fed the views this seat is shown and the
+"""The coach on the Racing Demon screen: fed the views this seat is shown and the
 races it is told it lost (by the seat, :class:`lan_demon.seat.demon.DemonSeat`), it gives the
 review the round-end screen draws here, under the scores.
 

@@ -146,8 +146,8 @@ def waiting_text(ctl: TableFacts) -> str:
 
 
 def next_speed(ctl: TableFacts, step: int = 1) -> str:
-    """``v`` in ``play``'s lobby: the bots' next level (``V``, ``step`` −1: the one before; a
-    newcomer had to go round all ten to step back one), set on the local table; its label."""
+    """``v`` in ``play``'s lobby: the bots' next level (``V``, ``step`` −1: the one before, so
+    stepping back one is not a round of all ten), set on the local table; its label."""
     names = list(ctl.speeds)
     now = getattr(ctl.local, "speed", names[0])
     name = names[(names.index(now) + step) % len(names)] if now in names else names[0]

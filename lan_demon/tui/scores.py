@@ -1,7 +1,7 @@
 """The round-end and match screen, drawn (the scores as data are the seat's,
 :mod:`lan_demon.seat.scores`): who went out, every score with its parts, sorted, the
 round's winner and the match leader marked, the next round's Piles (RD-15), a chart of the
-running totals by round, and what the table waits for before the next round (contract 4).
+running totals by round, and what the table waits for before the next round.
 
 German Racing Demon scores penalties (RG-6, RG-7): its board is sorted lowest first and its
 chart is drawn with the lowest total at the top, so the best is always up and first.
@@ -191,8 +191,8 @@ def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragmen
 
 
 def footer(ctl: TableFacts, width: int) -> Fragments:
-    """What happens next: the countdown to the next round and who is ready (contract 4), or,
-    once the match is over, how to leave (contract 5)."""
+    """What happens next: the countdown to the next round and who is ready, or, once the
+    match is over, how to leave."""
     table = ctl.client.table
     checked = deal_checked(ctl, width)
     if table.get("phase") == "over":

@@ -276,7 +276,7 @@ class Controller:
             self.flash("the round starts in a moment: the keys play from Go")
         elif key == "enter" and phase == "between":
             self.ready()
-        elif phase in ("between", "over"):  # (a key there said nothing, in a newcomer's trial)
+        elif phase in ("between", "over"):  # a key that says nothing looks broken
             self.flash("the match is over — q leaves" if phase == "over" else
                        "the round is over: Enter when you are ready for the next — q leaves")
 
