@@ -179,8 +179,9 @@ class DemonSeat:
         me = self.me()
         moves = [m for m in self.seat.client.legal_moves()
                  if isinstance(m, Play) and m.source == source]
-        size = len(me["columns"][COLUMN_NAMES.index(source)]) if me and source.startswith(
-            "c") else 0
+        size = 0  # the source column's cards: moving them all ranks before moving part
+        if me and source in COLUMN_NAMES:
+            size = len(me["columns"][COLUMN_NAMES.index(source)])
         return sorted(moves, key=lambda m: (rank_target(m, size), m.target, -m.count))
 
     def place_words(self, move: Play) -> str:

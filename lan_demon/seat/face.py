@@ -305,8 +305,10 @@ def gin_table(seat: Any, view: dict[str, Any]) -> dict[str, Any]:
     if seat.spectator or "hand" not in view:
         return {"hand": None, "others": others}
     lay = game.layout(view)
-    meld_of = {c: k for k, (kind, cards) in enumerate(lay.groups) if kind == "meld"
-               for c in cards}
+    meld_of = {}  # card -> the index of the meld it is in
+    for k, (kind, cards) in enumerate(lay.groups):
+        if kind == "meld":
+            meld_of.update((c, k) for c in cards)
     drawn = game.drawn if game.drawn in lay.letters and view["phase"] == "discard" else None
     return {"hand": [{"card": c.code, "letter": lay.letters.get(c), "meld": meld_of.get(c),
                       "group": kind} for kind, cards in lay.groups for c in cards],
