@@ -60,6 +60,20 @@ class SeatListener(Protocol):
         notice is)."""
 
 
+class NoScreen:
+    """The listener of a seat that no screen times or rings for (the page's, the SDK's): what
+    it is told is in the seat's :attr:`~Seat.line`, :attr:`~Seat.banner` and events."""
+
+    def heard(self, line: Line, read: bool) -> None:
+        pass
+
+    def ring(self) -> None:
+        pass
+
+    def told(self, event: ev.Event) -> None:
+        pass
+
+
 class Seat(SeatFacts):
     """One seat (or spectator) at a table: its facts, its events with their words, its
     intents. ``coach`` (:func:`lan_demon.coach.coach_for`, handed in by the command, as
@@ -70,7 +84,7 @@ class Seat(SeatFacts):
                  clock: Callable[[], float] = time.monotonic, local: Any = None,
                  game: Any = None, listener: SeatListener | None = None):
         super().__init__(client)
-        self.listener = listener
+        self.listener: SeatListener = NoScreen() if listener is None else listener
         self.clock = clock
         self.local = local
         self.coach = coach
@@ -126,13 +140,11 @@ class Seat(SeatFacts):
 
     def heard(self, line: Line, read: bool) -> None:
         """``line`` was just said (``read``: give it time): the listener is told."""
-        if self.listener is not None:
-            self.listener.heard(line, read)
+        self.listener.heard(line, read)
 
     def ring(self) -> None:
         """Something worth a sound (the OUT banner, a deal alarm): the listener is told."""
-        if self.listener is not None:
-            self.listener.ring()
+        self.listener.ring()
 
     def refuse(self, text: str) -> Refusal:
         """A refusal worded ``RULE: words``: said as the words, the rule after."""
@@ -163,9 +175,8 @@ class Seat(SeatFacts):
 
     def _told(self, events: list[ev.Event]) -> list[ev.Event]:
         """``events``, each told to the listener."""
-        if self.listener is not None:
-            for event in events:
-                self.listener.told(event)
+        for event in events:
+            self.listener.told(event)
         return events
 
     def _notice(self, notice: Notice) -> list[ev.Event]:
