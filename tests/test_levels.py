@@ -260,9 +260,9 @@ def test_the_table_shows_a_bots_name_whole_with_its_level_mark():
     the arbiter seats at most 12 cells, so no column cuts it to "Ada L1"."""
     from types import SimpleNamespace
 
-    from lan_demon.tui.facts import TableFacts
+    from lan_demon.seat.facts import SeatFacts
     facts = SimpleNamespace(seats=[{"name": "Ada L10", "bot": True},
                                    {"name": "Cal L7", "bot": False}])
-    assert TableFacts.name(facts, 0) == "Ada L10"
-    assert TableFacts.name(facts, 1) == "Cal L7"  # a person's name is theirs, mark or not
-    assert TableFacts.name(facts, 5) == "seat 5"
+    assert SeatFacts.name(facts, 0) == "Ada L10"
+    assert SeatFacts.name(facts, 1) == "Cal L7"  # a person's name is theirs, mark or not
+    assert SeatFacts.name(facts, 5) == "seat 5"
