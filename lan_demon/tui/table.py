@@ -22,7 +22,7 @@ from lan_demon.net.cells import cells
 from lan_demon.net.client import Client
 from lan_demon.seat.outcomes import Line
 from lan_demon.seat.events import Event, Go, RoundEnd
-from lan_demon.seat.seat import SEAT_KEPT_MINUTES, Seat  # noqa: F401 (join says it from here)
+from lan_demon.seat.seat import SEAT_KEPT_MINUTES, Seat  # noqa: F401 (commands/join.py reads it here)
 from lan_demon.seat.words import watching
 from lan_demon.tui.cut_off import cut_off_rows
 from lan_demon.tui.deal_words import deal_rows
@@ -161,7 +161,7 @@ class Controller:
         self.banner_until = 0.0
         self.banner_seconds = BANNER_SECONDS
         self.page = 0  # the page of a long scoreboard or help
-        self.size = (MIN_WIDTH, MIN_HEIGHT)  # the terminal at the last key (resize sets it)
+        self.size = (MIN_WIDTH, MIN_HEIGHT)  # the terminal, as the application gives it with a key
         self.keys_seen = 0  # key presses handled so far (tests wait on it)
         self.big = False  # --big: larger cards where they fit
 
