@@ -22,7 +22,8 @@ from lan_demon.net.cells import cells
 from lan_demon.net.client import Client
 from lan_demon.seat.outcomes import Line
 from lan_demon.seat.events import Event, Go, RoundEnd
-from lan_demon.seat.seat import SEAT_KEPT_MINUTES, Seat  # noqa: F401 (commands/join.py reads it here)
+# SEAT_KEPT_MINUTES: commands/join.py reads it from here
+from lan_demon.seat.seat import SEAT_KEPT_MINUTES, Seat  # noqa: F401
 from lan_demon.seat.words import watching
 from lan_demon.tui.cut_off import cut_off_rows
 from lan_demon.tui.deal_words import deal_rows
