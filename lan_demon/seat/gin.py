@@ -156,8 +156,8 @@ class GinSeat:
         return self.seat.client.view()
 
     def prompt(self, view: dict[str, Any], lay: Layout) -> str:
-        """What the hand waits for, in one line, by keys or by taps (a phone showed the phase
-        alone — "discard, knock or Big Gin" — and nothing said a card is discarded by a tap)."""
+        """What the hand waits for, in one line, by keys or by taps: the phase alone ("discard,
+        knock or Big Gin") does not say that a tap on a card discards it."""
         how, phase = self.seat.how, view["phase"]
         if phase == OVER or lay.unknown:
             return ""
