@@ -113,7 +113,7 @@ def extra_scenes(game_id: str) -> Iterator[Scene]:
     if game_id == "racko":
         client = SceneClient(game_id, 3)
         ctl = controller(client)
-        away = (client.game.to_move(client.truth)[0] + 1) % 3
+        away = 2  # another seat than this screen's
         client.table["seats"][away]["status"] = "away"
         client.stood_in = [(1, away, "away", [{"e": "draw"}, {"e": "discard", "card": 44}])]
         ctl.pump()
