@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import partial
 
 import pytest
 
@@ -16,64 +17,24 @@ from lan_demon.bots.base import Strategy, Turn
 from lan_demon.bots.racing_demon import StrongDemon
 from lan_demon.bots.speed import PROFILES, SpeedProfile
 from lan_demon.games import TABLE, IllegalMove, get_game
-from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play, Timeout, TurnPack, VoteStuck
-from lan_demon.games.demon_table import DemonSeat, DemonState
+from lan_demon.games.demon_table import DemonState
 from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.bots.runner import NetBot
 from lan_demon.bots.simulator import _GlancingTurn, _Sight, play_round, simulate
+from hand_tables import KINGS, RD, RG, cs, table
+from hand_tables import seat as any_seat
+from sealed_turns import Sealed, SealedTurn, redacted_turn
 
 pytestmark = pytest.mark.timeout(60)
 
-RD = RacingDemon()
-RG = RacingDemon(german=True)
-
-
-# --- hand-made tables and a turn that cannot peek ---------------------------------------------
-
-
-def cs(codes: str, owner: int = 0) -> list[Card]:
-    return [parse_card(x, owner) for x in codes.split()]
-
-
-def seat(pile="2C", columns=("KS", "KH", "KD", "KC"), pack="", waste="", owner=0) -> DemonSeat:
-    """A hand-made seat; every list is written bottom to top."""
-    return DemonSeat(pile=cs(pile, owner), columns=[cs(col, owner) for col in columns],
-                     pack=cs(pack, owner), waste=cs(waste, owner), pile_size=13)
-
-
-def table(*seats: DemonSeat, german: bool = False,
-          stacks: tuple[list[Card], ...] = ()) -> DemonState:
-    game = RG if german else RD
-    data = game.state_to_data(DemonState(german=german, seats=list(seats)))
-    data["stacks"] = [{"id": i + 1, "cards": [x.to_data() for x in st]}
-                      for i, st in enumerate(stacks)]
-    data["next_stack"] = len(stacks) + 1
-    return game.state_from_data(data)
-
-
-class Sealed:
-    """Stands where the raw table would be: any read of it fails the test."""
-
-    def __getattr__(self, name):
-        raise AssertionError(f"the bot read the raw table ({name})")
-
-
-class SealedTurn(Turn):
-    """A turn built from the seat's redacted copy of the table, with the raw table sealed."""
-
-    __slots__ = ()
-
-    def __init__(self, game: RacingDemon, state: DemonState, seat_no: int, rng: random.Random):
-        mirror = game.redact(state, seat_no)
-        super().__init__(game, Sealed(), seat_no, rng)
-        self._legal = game.legal_moves(mirror, seat_no)
-        self._view = game.view(mirror, seat_no)
+#: A hand-made seat whose columns take nothing but a queen.
+seat = partial(any_seat, columns=KINGS)
 
 
 def choose(state: DemonState, seat_no: int = 0, bot: StrongDemon | None = None):
     game = RG if state.german else RD
-    return (bot or StrongDemon()).choose(SealedTurn(game, state, seat_no, random.Random(0)))
+    return (bot or StrongDemon()).choose(redacted_turn(game, state, seat_no, random.Random(0)))
 
 
 # --- registry, legality, what it may see --------------------------------------------------------
@@ -100,7 +61,7 @@ def test_rd10_rg4_strong_bots_play_whole_rounds_legally_on_redacted_views(game, 
             break
         moved = False
         for s in game.to_move(state):
-            turn = SealedTurn(game, state, s, rng)
+            turn = redacted_turn(game, state, s, rng)
             move = bots[s].choose(turn)
             if move is None:
                 continue
@@ -116,18 +77,14 @@ def test_rd10_rg4_strong_bots_play_whole_rounds_legally_on_redacted_views(game, 
     assert game.round_over(state)
 
 
-class ViewOnlyTurn(Turn):
+def view_only_turn(game: RacingDemon, state: DemonState, seat_no: int,
+                   rng: random.Random) -> SealedTurn:
     """A turn that holds the seat's redacted view and legal moves, and nothing else: the game
     and the table are sealed, so the bot can only read ``view``, ``legal``, ``seat`` and
     ``rng``."""
-
-    __slots__ = ()
-
-    def __init__(self, game: RacingDemon, state: DemonState, seat_no: int, rng: random.Random):
-        mirror = game.redact(state, seat_no)
-        super().__init__(Sealed(), Sealed(), seat_no, rng)
-        self._legal = game.legal_moves(mirror, seat_no)
-        self._view = game.view(mirror, seat_no)
+    mirror = game.redact(state, seat_no)
+    return SealedTurn(Sealed(), seat_no, game.legal_moves(mirror, seat_no),
+                      game.view(mirror, seat_no), rng)
 
 
 @pytest.mark.parametrize("game", [RD, RG], ids=["classic", "german"])
@@ -145,7 +102,7 @@ def test_the_strong_bot_reads_nothing_but_its_view_and_legal_moves(game):
             break
         moved = False
         for s in game.to_move(state):
-            turn = ViewOnlyTurn(game, state, s, rng)
+            turn = view_only_turn(game, state, s, rng)
             assert all("pack" not in p or isinstance(p["pack"], int) for p in turn.view["players"])
             move = bots[s].choose(turn)
             looks += 1

@@ -13,37 +13,21 @@ from typing import Any
 import pytest
 
 from lan_demon.bots import make_strategy, strategy_names
-from lan_demon.bots.base import Strategy, Turn
+from lan_demon.bots.base import Strategy
 from lan_demon.bots.gin import GreedyGin, SolverGin, knock_value, stop_value
 from lan_demon.bots.racko import GreedyRackO, Plan, PlannerRackO
 from lan_demon.games.base import Match
-from lan_demon.games.cards import JOKER, Card, full_pack, parse_card
+from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.gin_moves import BigGin, Discard, Draw, Knock
-from lan_demon.games.gin_solitaire import GinSolitaire
 from lan_demon.games.melds import deadwood_after_discard
 from lan_demon.games.racko import DiscardHeld, Place, RackO, RackOState, TakeDiscard
 from lan_demon.bots.simulator import play_round, simulate
+from hand_tables import GIN, gin_state
+from sealed_turns import sealed_turn
 
 pytestmark = pytest.mark.timeout(60)
 
 RACKO = RackO()
-GIN = GinSolitaire()
-
-
-class Sealed:
-    """A round state that may not be read: any attribute access fails the test."""
-
-    def __getattr__(self, name: str) -> Any:
-        raise AssertionError(f"the bot read the raw state ({name!r})")
-
-
-def sealed_turn(game: Any, state: Any, seat: int) -> Turn:
-    """A Turn holding only the seat's legal moves and view, worked out beforehand; the raw
-    state behind it is :class:`Sealed`."""
-    turn = Turn(game, Sealed(), seat, random.Random(0))
-    turn._legal = game.legal_moves(state, seat)
-    turn._view = game.view(state, seat)
-    return turn
 
 
 def play_sealed(game: Any, state: Any, bots: list[Strategy]) -> list[Any]:
@@ -64,21 +48,6 @@ def racko_state(rack: list[int], other: list[int], draw: list[int], discard: lis
                 held: int | None = None) -> RackOState:
     return RackOState(racks=[list(rack), list(other)], draw=list(draw), discard=list(discard),
                       dealer=1, turn=0, held=held)
-
-
-def gin_state(hand: str, draw_above_joker: str, phase: str = "discard",
-              long_pile: bool = True) -> Any:
-    """One seat holding ``hand``, the Draw pile ``rest + Joker + above`` (top = last code);
-    with ``long_pile`` off, the rest lies among the face-down discards instead."""
-    held = [parse_card(c) for c in hand.split()]
-    above = [parse_card(c) for c in draw_above_joker.split()]
-    rest = [c for c in full_pack() if c not in held and c not in above]
-    below = rest if long_pile else []
-    seat = {"hand": [c.to_data() for c in held],
-            "draw": [c.to_data() for c in below + [JOKER] + above],
-            "discarded": [] if long_pile else [c.to_data() for c in rest],
-            "phase": phase, "joker_drawn": False, "result": None}
-    return GIN.state_from_data({"players": 1, "seats": [seat]})
 
 
 # --- registry ---------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ Hand-made tables and seeded simulated ones, no network: each test names RD-13.""
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 import pytest
@@ -19,26 +20,23 @@ from lan_demon.bots.racing_demon import DemonBot, GreedyDemon, RandomDemon, Sigh
 from lan_demon.bots.simulator import play_round
 from lan_demon.games import Match, get_game
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack, VoteStuck
-from lan_demon.games.racing_demon import RacingDemon
-from test_bots_demon import SealedTurn, cs, seat, table
+from hand_tables import KINGS, RD, cs, table
+from hand_tables import seat as any_seat
+from sealed_turns import SealedTurn, redacted_turn
 
 pytestmark = pytest.mark.timeout(60)
 
-RD = RacingDemon()
+seat = partial(any_seat, columns=KINGS)
 CLUBS_TO_7 = cs("AC 2C 3C 4C 5C 6C 7C", 1)
 SPADES_TO_7 = cs("AS 2S 3S 4S 5S 6S 7S", 1)
 
 
-class Overlooking(SealedTurn):
+def overlooking(state: Any, seat_no: int = 0) -> SealedTurn:
     """A turn in which every card a stack would take is overlooked (a newcomer misses one play
     in five; here all of them), so only the column moves and the Pack are left to choose."""
-
-    __slots__ = ()
-
-    def __init__(self, state: Any, seat_no: int = 0) -> None:
-        super().__init__(RD, state, seat_no, random.Random(0))
-        self._legal = [m for m in self._legal
-                       if not (isinstance(m, Play) and m.target.startswith("s"))]
+    turn = redacted_turn(RD, state, seat_no, random.Random(0))
+    turn.moves = [m for m in turn.moves if not (isinstance(m, Play) and m.target.startswith("s"))]
+    return turn
 
 
 def dig_table() -> Any:
@@ -54,14 +52,14 @@ def test_rd13_a_bot_never_puts_back_the_run_it_just_moved():
     RD-13 that nobody can use, again and again. The bot turns its Pack instead."""
     bot = StrongDemon()
     state = dig_table()
-    first = bot.choose(Overlooking(state))
+    first = bot.choose(overlooking(state))
     assert first == Play("c1", "c2")
     RD.apply(state, 0, first)
     back = Play("c2", "c1")
     assert back in RD.legal_moves(state, 0)
-    assert bot.choose(Overlooking(state)) == TurnPack()
+    assert bot.choose(overlooking(state)) == TurnPack()
     fresh = StrongDemon()  # a bot that did not just move it sees a dig, and makes it
-    assert fresh.choose(Overlooking(state)) == back
+    assert fresh.choose(overlooking(state)) == back
 
 
 def test_rd13_rd11_no_part_of_a_column_moves_for_a_stack_the_bot_was_just_beaten_to():
@@ -70,13 +68,13 @@ def test_rd13_rd11_no_part_of_a_column_moves_for_a_stack_the_bot_was_just_beaten
     state = table(seat(pile="9C JH", columns=("8C 7H", "8S", "KH", "KD"), pack="5D 4H"),
                   seat(owner=1), stacks=(CLUBS_TO_7,))
     bot = StrongDemon()
-    turn = Overlooking(state)
+    turn = overlooking(state)
     sight = Sight.read(turn)
     eight = sight.columns[0][0]
-    assert bot.choose(Overlooking(state)) == Play("c1", "c2")  # before the race was lost
+    assert bot.choose(overlooking(state)) == Play("c1", "c2")  # before the race was lost
     bot = StrongDemon()
     bot._beaten.add(("s1", eight, sight.stacks["s1"]))
-    assert bot.choose(Overlooking(state)) == TurnPack()
+    assert bot.choose(overlooking(state)) == TurnPack()
 
 
 @pytest.mark.parametrize("bot", [GreedyDemon, RandomDemon, StrongDemon])
@@ -88,7 +86,7 @@ def test_rd13_no_bot_moves_part_of_a_column_that_uncovers_nothing_a_stack_takes(
     assert Play("c1", "c2") in RD.legal_moves(state, 0)
     for n in range(40):
         strategy = bot()
-        move = strategy.choose(SealedTurn(RD, state, 0, random.Random(n)))
+        move = strategy.choose(redacted_turn(RD, state, 0, random.Random(n)))
         assert not (isinstance(move, Play) and move.source in COLUMN_NAMES
                     and move.target in COLUMN_NAMES), (bot.name, move)
 

@@ -5,42 +5,23 @@ the strong bot's own play from what the seat could see."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from lan_demon.coach.demon import DemonCoach
 from lan_demon.coach.knowledge import known_table, pile_freed, strong_bot
 from lan_demon.coach.review import MISSED_AFTER
-from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.demon_moves import Play
-from lan_demon.games.demon_table import DemonSeat, DemonState
-from lan_demon.games.racing_demon import RacingDemon
+from lan_demon.games.demon_table import DemonState
+from hand_tables import KINGS, RD, RG, cs, table
+from hand_tables import seat as any_seat
 
 pytestmark = pytest.mark.timeout(30)
 
-RD = RacingDemon()
-RG = RacingDemon(german=True)
 NAMES = ["Tess", "Bob"]
-
-
-def cs(codes: str, owner: int = 0) -> list[Card]:
-    return [parse_card(x, owner) for x in codes.split()]
-
-
-def seat(pile="9C 2C", columns=("KS", "KH", "KD", "KC"), pack="5C 6C", waste="",
-         owner=0) -> DemonSeat:
-    """A hand-made seat; every list is written bottom to top."""
-    return DemonSeat(pile=cs(pile, owner), columns=[cs(col, owner) for col in columns],
-                     pack=cs(pack, owner), waste=cs(waste, owner), pile_size=13)
-
-
-def table(*seats: DemonSeat, stacks: tuple[list[Card], ...] = (),
-          german: bool = False) -> DemonState:
-    game = RG if german else RD
-    data = game.state_to_data(DemonState(german=german, seats=list(seats)))
-    data["stacks"] = [{"id": i + 1, "cards": [x.to_data() for x in st]}
-                      for i, st in enumerate(stacks)]
-    data["next_stack"] = len(stacks) + 1
-    return game.state_from_data(data)
+#: A hand-made seat: the 2♣ on the Pile, kings in the columns, 5♣ 6♣ in the Pack.
+seat = partial(any_seat, pile="9C 2C", columns=KINGS, pack="5C 6C")
 
 
 def seen(state: DemonState, who: int = 0) -> dict:

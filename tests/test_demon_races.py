@@ -6,8 +6,9 @@ import pytest
 
 from lan_demon.games import get_game
 from lan_demon.games import IllegalMove
+from lan_demon.games.demon_moves import Play
 from lan_demon.games.demon_races import Beaten, RaceBook, Taken, holder, placed, stack_id
-from test_racing_demon import RD, Play, c, seat, table  # the engine tests' hand-made tables
+from hand_tables import RD, c, seat, table
 
 pytestmark = pytest.mark.timeout(60)
 

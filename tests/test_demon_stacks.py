@@ -12,39 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.demon_moves import Play
 from lan_demon.games.demon_scoring import running_score
 from lan_demon.games.demon_stacks import NoPlace, no_place, race_lost, same_next, takes, won_by
-from lan_demon.games.demon_table import DemonSeat, DemonState, table_view
-from lan_demon.games.racing_demon import RacingDemon
+from lan_demon.games.demon_table import table_view
+from hand_tables import RD, RG, c, cs, seat, table
 
 pytestmark = pytest.mark.timeout(20)
 
-RD, RG = RacingDemon(), RacingDemon(german=True)
 PACKAGE = Path(__file__).resolve().parent.parent / "lan_demon"
-
-
-def c(code: str, owner: int = 0) -> Card:
-    return parse_card(code, owner)
-
-
-def cs(codes: str, owner: int = 0) -> list[Card]:
-    return [c(x, owner) for x in codes.split()]
-
-
-def seat(pile="2C", columns=("9S", "9H", "9D", "9C"), pack="", waste="", owner=0) -> DemonSeat:
-    return DemonSeat(pile=cs(pile, owner), columns=[cs(col, owner) for col in columns],
-                     pack=cs(pack, owner), waste=cs(waste, owner), pile_size=13)
-
-
-def table(*seats: DemonSeat, german: bool = False, stacks=()) -> DemonState:
-    game = RG if german else RD
-    data = game.state_to_data(DemonState(german=german, seats=list(seats)))
-    data["stacks"] = [{"id": i + 1, "cards": [x.to_data() for x in st]}
-                      for i, st in enumerate(stacks)]
-    data["next_stack"] = len(stacks) + 1
-    return game.state_from_data(data)
 
 
 def test_rd5_rg3_a_stack_takes_the_next_rank_in_suit_or_in_any_suit_in_german():

@@ -13,23 +13,21 @@ from typing import Any
 
 import pytest
 
-from lan_demon.bots.base import Turn
 from lan_demon.coach import coach_for
 from lan_demon.bots.gin import Advice, Seen, SolverGin
 from lan_demon.bots.gin_value import Belief, knock_value, knock_worth
 from lan_demon.games.base import Match
 from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.gin_moves import Discard, Draw, Knock
-from lan_demon.games.gin_solitaire import GinSolitaire
 from lan_demon.games.melds import deadwood_after_discard
 from lan_demon.tui.gin import GinScreen
 from lan_demon.tui.style import text_of
-from test_bots_racko_gin import Sealed, gin_state, sealed_turn
+from hand_tables import GIN, gin_state
+from sealed_turns import SealedTurn, sealed_turn
 from tui_harness import Keys, drive
 
 pytestmark = pytest.mark.timeout(60)
 
-GIN = GinSolitaire()
 #: A card as the advice writes it: rank then suit symbol (``10♦``, ``Q♠``).
 SYMBOL = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 
@@ -171,8 +169,8 @@ async def start(keys: Keys) -> None:
 
 def coach_advice(ctl: Any) -> Advice:
     """What a solver fed this seat's views alone advises now (the screen's memory)."""
-    turn = Turn(ctl.client.game, Sealed(), ctl.client.seat, random.Random(0))
-    turn._legal, turn._view = ctl.client.legal_moves(), ctl.client.view()
+    turn = SealedTurn(ctl.client.game, ctl.client.seat, ctl.client.legal_moves(),
+                      ctl.client.view())
     return SolverGin(seen=ctl.screen.coach.seen).advise(turn.view, turn.legal)
 
 

@@ -20,7 +20,8 @@ from lan_demon.games.cards import parse_card
 from lan_demon.games.gin_moves import Discard, Knock
 from lan_demon.games.gin_scoring import count_above_joker
 from lan_demon.games.melds import card_bit
-from test_bots_racko_gin import GIN, gin_state, sealed_turn
+from hand_tables import GIN, gin_state
+from sealed_turns import sealed_turn
 
 pytestmark = pytest.mark.timeout(60)
 

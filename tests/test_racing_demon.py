@@ -7,38 +7,12 @@ import random
 import pytest
 
 from lan_demon.games import TABLE, BadConfig, BadMove, IllegalMove, Match, RoundResult, get_game
-from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.demon_moves import CallOut, Play, Timeout, TurnPack, VoteStuck
-from lan_demon.games.demon_table import DemonSeat, DemonState
+from lan_demon.games.demon_table import DemonState
 from lan_demon.games.racing_demon import NOWHERE, RacingDemon
+from hand_tables import RD, RG, c, cs, seat, table
 
 pytestmark = pytest.mark.timeout(60)
-
-RD = RacingDemon()
-RG = RacingDemon(german=True)
-
-
-def c(code: str, owner: int = 0) -> Card:
-    return parse_card(code, owner)
-
-
-def cs(codes: str, owner: int = 0) -> list[Card]:
-    return [c(x, owner) for x in codes.split()]
-
-
-def seat(pile="2C", columns=("9S", "9H", "9D", "9C"), pack="", waste="", owner=0) -> DemonSeat:
-    """A hand-made seat; every list is written bottom to top."""
-    return DemonSeat(pile=cs(pile, owner), columns=[cs(col, owner) for col in columns],
-                     pack=cs(pack, owner), waste=cs(waste, owner), pile_size=13)
-
-
-def table(*seats: DemonSeat, german: bool = False, stacks: list[list[Card]] = ()) -> DemonState:
-    game = RG if german else RD
-    data = game.state_to_data(DemonState(german=german, seats=list(seats)))
-    data["stacks"] = [{"id": i + 1, "cards": [x.to_data() for x in st]}
-                      for i, st in enumerate(stacks)]
-    data["next_stack"] = len(stacks) + 1
-    return game.state_from_data(data)
 
 
 def refused(game: RacingDemon, state: DemonState, seat_no: int, move, rule: str) -> IllegalMove:

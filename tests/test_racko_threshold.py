@@ -6,31 +6,23 @@ discard), RK-5 (Rack-O ends the round), RK-8 (nothing left to draw).
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from lan_demon.bots import make_strategy, strategy_names
-from lan_demon.bots.base import Turn
 from lan_demon.bots.racko_threshold import (ThresholdRackO, band, in_order_count, slot_in_order,
                                             target)
 from lan_demon.bots.simulator import play_round
 from lan_demon.games.base import Match
 from lan_demon.games.racko import DiscardHeld, Draw, Place, RackO, RackOState, TakeDiscard
+from sealed_turns import sealed_turn
 
 pytestmark = pytest.mark.timeout(30)
 
 RACKO = RackO()
 #: One slot (slot 25 holds the 40) out of order; every other card in its band and in order.
 ONE_OFF = [2, 6, 9, 13, 40, 20, 24, 27, 31, 35]
-
-
-class Sealed:
-    """A round state that may not be read: any attribute access fails the test."""
-
-    def __getattr__(self, name: str) -> Any:
-        raise AssertionError(f"the bot read the raw state ({name!r})")
 
 
 def state(rack: list[int], top: int, held: int | None = None,
@@ -43,11 +35,9 @@ def state(rack: list[int], top: int, held: int | None = None,
 
 def choose(st: RackOState) -> Any:
     """The bot's move from the seat's view and legal moves alone (the raw state sealed)."""
-    turn = Turn(RACKO, Sealed(), 0, random.Random(0))
-    turn._legal = RACKO.legal_moves(st, 0)
-    turn._view = RACKO.view(st, 0)
+    turn = sealed_turn(RACKO, st, 0)
     move = ThresholdRackO().choose(turn)
-    assert move in turn._legal
+    assert move in turn.legal
     return move
 
 

@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 
 from lan_demon.coach.demon import DemonCoach
-from lan_demon.games.cards import Card, parse_card
 from lan_demon.games.demon_moves import Play, VoteStuck
-from lan_demon.games.demon_table import DemonSeat, DemonState
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
+from hand_tables import KINGS, cs, seat, table
 from tui_fake import FakeClient, controller, seats
 
 pytestmark = pytest.mark.timeout(30)
@@ -35,23 +34,11 @@ class TableClient(FakeClient):
         return self.game.legal_moves(self.game.redact(self.state, self.seat), self.seat)
 
 
-def cs(codes: str, owner: int) -> list[Card]:
-    return [parse_card(x, owner) for x in codes.split()]
-
-
 def dealt(client: TableClient) -> None:
     """Tess's lone 5♥ (column 1) fits Bob's 4♥ stack; Bob's Pile top is his own 5♥."""
-    seat_cards = [DemonSeat(pile=cs("9C 2C", 0), columns=[cs("5H", 0), cs("KH", 0),
-                                                         cs("KD", 0), cs("KC", 0)],
-                            pack=cs("6C", 0), pile_size=13),
-                  DemonSeat(pile=cs("9D 5H", 1), columns=[cs(k, 1) for k in ("KS", "KH",
-                                                                            "KD", "KC")],
-                            pack=cs("6D", 1), pile_size=13)]
-    game = client.game
-    data = game.state_to_data(DemonState(german=False, seats=seat_cards))
-    data["stacks"] = [{"id": 1, "cards": ["AH@1", "2H@1", "3H@1", "4H@1"]}]
-    data["next_stack"] = 2
-    client.state = game.state_from_data(data)
+    client.state = table(seat(pile="9C 2C", columns=("5H", "KH", "KD", "KC"), pack="6C"),
+                         seat(pile="9D 5H", columns=KINGS, pack="6D", owner=1),
+                         stacks=(cs("AH 2H 3H 4H", 1),))
 
 
 def play_round(seat: int | None = 0) -> tuple[Any, TableClient]:
