@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import zmq
 
+from host_stand_in import stand_in_server
 from table_settings import settings
 from lan_demon.net.client import Client
 from lan_demon.net.server import ArbiterServer
@@ -53,24 +54,14 @@ def state_home(tmp_path_factory, monkeypatch):
     return path
 
 
-class HostStopped(Exception):
-    """Raised by the stand-in ArbiterServer of :func:`host_configs`: the command got as far as
-    making its table, and no socket was bound."""
-
-
 @pytest.fixture
 def host_configs(monkeypatch):
     """The Configs that ``lan-demon host`` hands to its server, which is replaced by a stand-in
-    that records them and raises :class:`HostStopped` (no socket is bound)."""
+    that records them and raises :class:`HostStopped` (tests/host_stand_in.py; no socket is
+    bound)."""
     import lan_demon.net.server as server_mod
-    configs = []
-
-    class FakeServer:
-        def __init__(self, config, **kw):
-            configs.append(config)
-            raise HostStopped
-
-    monkeypatch.setattr(server_mod, "ArbiterServer", FakeServer)
+    configs: list = []
+    monkeypatch.setattr(server_mod, "ArbiterServer", stand_in_server(configs))
     return configs
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import HostStopped
+from host_stand_in import HostStopped
 from table_settings import settings
 from lan_demon.coach.demon import DemonCoach
 from lan_demon.bots import strategy_names, strongest

@@ -228,7 +228,7 @@ def test_gs2_gs9_every_seat_is_dealt_over_the_wire_as_section_21_6_says(scene):
 
 def test_gs9_host_passes_deals_to_the_match_and_refuses_it_for_another_game(host_configs,
                                                                           capsys):
-    from conftest import HostStopped
+    from host_stand_in import HostStopped
     from lan_demon.cli import main
     for argv, want in ((["--deals", "independent"], "independent"), ([], "duplicate"),
                        (["--deals", "duplicate"], "duplicate")):

@@ -124,7 +124,7 @@ class _Stop(Exception):
 def test_rd11_host_takes_its_lag_cap_from_the_command_line(host_configs, capsys):
     """``host --lag-cap MS`` reaches the arbiter's settings (default 10); a bad value is one line
     that names the rule and the range."""
-    from conftest import HostStopped
+    from host_stand_in import HostStopped
     from lan_demon.cli import main
     configs = host_configs
     for argv, want in (([], 10.0), (["--lag-cap", "25"], 25.0), (["--lag-cap", "0"], 0.0)):

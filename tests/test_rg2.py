@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conftest import HostStopped
+from host_stand_in import HostStopped
 from lan_demon.cli import main
 from lan_demon.games import Match, RoundResult, get_game
 
