@@ -1,5 +1,5 @@
-"""Helpers for tests at a live table: pumping clients until something holds, and running a
-program of ours as a process beside lan_demon bots."""
+"""Helpers for tests at a live table: pumping clients (or looking again) until something holds,
+and running a program of ours as a process beside lan_demon bots."""
 
 from __future__ import annotations
 
@@ -26,6 +26,15 @@ def pump_until(condition, clients, timeout: float = 10.0) -> None:
         poller.poll(20)
         for client in clients:
             client.pump()
+
+
+def until(condition, timeout: float = 10.0, what: str = "") -> None:
+    """Look every 10 ms until ``condition()`` holds, for a table whose own threads move it (a
+    host's bots, a server's loop): nothing here to poll on, so the test looks again."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what or condition}"
+        time.sleep(0.01)
 
 
 def play_beside_bots(argv: list[str], server: Any, context: Any, bots: int = 2,

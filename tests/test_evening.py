@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arbiter_harness import PLAY, Table, dealt_table, journaled_table, race_table
-from test_journal_audit import fails, twice
+from journal_harness import fails, play_uncrashed, twice
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
 from lan_demon.net import evening
 from lan_demon.net.audit import verify
@@ -346,7 +346,6 @@ def test_rd13_pauses_change_nothing_but_time_and_verify_passes_the_match(tmp_pat
     still), and ``verify`` finds every record right, pauses and all."""
     import random
 
-    from test_crash import play_uncrashed
     plain = play_uncrashed(tmp_path / "plain", game, 2, 5)
     paused = play_uncrashed(tmp_path / "paused", game, 2, 5, pauses=random.Random(7))
     assert paused == plain

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from arbiter_harness import Table, journaled_table, race_table
-from test_journal_audit import fails, first, twice
+from journal_harness import fails, first, twice
 from lan_demon.net import evening, handover
 from lan_demon.net.audit import verify
 from lan_demon.net.evening import HOST
@@ -197,7 +197,7 @@ def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, 
     from lan_demon.net.client import Client
     from lan_demon.net.security import new_keypair
     from lan_demon.net.server import ArbiterServer
-    from test_levels import until
+    from net_harness import until
     monkeypatch.setitem(levels.LEVELS, 6, replace(levels.LEVELS[6], pace=PROFILES["flat-out"]))
     keys, code = (new_keypair(), "ABCD2345") if secure else (None, None)
     server = ArbiterServer(settings("racing-demon", players=2, rounds=1, seed=3, countdown=0),

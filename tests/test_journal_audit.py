@@ -1,17 +1,14 @@
 """Issue 11, items 7-9: no secrets in the journal, records chained, a journal anyone can audit
 (``lan-demon verify``). Journals come from the pure arbiter driven by greedy bots on a fake
-clock (tests/test_crash.py's ``play_uncrashed``), or are written record by record here; each
+clock (tests/journal_harness.py's ``play_uncrashed``), or are written record by record here; each
 attack edits one and checks that it is found, and where."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import sys
-import zlib
 from pathlib import Path
-from typing import Any, Callable
 
 import msgpack
 import pytest
@@ -19,7 +16,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from arbiter_harness import Table  # noqa: E402
-from test_crash import play_uncrashed, tokens_of  # noqa: E402
+from journal_harness import (PORTS, edited, first, play_uncrashed, records_of,  # noqa: E402
+                             tokens_of, write_records)
 
 from lan_demon.bots import make_strategy  # noqa: E402
 from lan_demon.bots.base import Turn  # noqa: E402
@@ -36,71 +34,9 @@ from lan_demon.net.secrets_file import (HostSecrets, keep_round_secret, read_sec
 from lan_demon.net.replay import replay  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
-PORTS = {"port": 7700, "pub_port": 7701}
 
 
-# --- editing a journal as an attacker would -----------------------------------------------------
-
-
-def records_of(path: Path) -> list[dict[str, Any]]:
-    unpacker = msgpack.Unpacker(raw=False)
-    unpacker.feed(path.read_bytes())
-    return list(unpacker)
-
-
-def with_checksum(packer: msgpack.Packer, record: dict[str, Any]) -> bytes:
-    """A record packed as a version 4 writer packs it (PROTOCOL.md §19): ``crc`` last, a
-    4-byte bin holding the CRC-32 (big-endian) of every byte before it."""
-    fields = {k: v for k, v in record.items() if k != "crc"}
-    head = packer.pack({**fields, "crc": b"\0" * 4})[:-4]
-    return head + zlib.crc32(head).to_bytes(4, "big")
-
-
-def write_records(path: Path, records: list[dict[str, Any]], rechain: bool = False,
-                  checksum: bool = False) -> None:
-    """Write records back as they are (a naive edit: the chain and each record's checksum
-    are left as they were), each with its checksum made again (``checksum``: an editor who
-    knows a record ends with its checksum), or chained again from the start as well
-    (``rechain``: a forger who knows the format)."""
-    packer = msgpack.Packer(use_bin_type=True)
-    out, prev = b"", GENESIS
-    checksums = bool(records) and "crc" in records[0]  # a version 4 journal
-    for record in records:
-        if rechain:
-            record = {**{k: v for k, v in record.items() if k not in ("prev", "crc")},
-                      "prev": prev}
-        raw = with_checksum(packer, record) if (rechain or checksum) and checksums \
-            else packer.pack(record)
-        prev = hashlib.sha256(raw).hexdigest()
-        out += raw
-    path.write_bytes(out)
-
-
-def edited(path: Path, change: Callable[[list[dict[str, Any]]], Any],
-           rechain: bool = False, checksum: bool = False) -> Path:
-    records = records_of(path)
-    change(records)
-    target = path.with_name(path.name + ".edited")
-    write_records(target, records, rechain, checksum)
-    return target
-
-
-def first(records: list[dict[str, Any]], kind: str, nth: int = 0) -> int:
-    return [i for i, r in enumerate(records) if r["j"] == kind][nth]
-
-
-def twice(kind: str) -> Callable[[list[dict[str, Any]]], None]:
-    """An edit: the first record of ``kind`` written again right after it (a replay)."""
-    def again(records: list[dict[str, Any]]) -> None:
-        records.insert(first(records, kind) + 1, dict(records[first(records, kind)]))
-    return again
-
-
-def fails(path: Path, change: Callable[[list[dict[str, Any]]], Any], words: str) -> None:
-    """``verify`` fails the journal at ``path`` edited by ``change`` (rechained, so only
-    what the records say is wrong), saying ``words``."""
-    verdict = verify(edited(path, change, rechain=True))
-    assert "FAIL" in verdict.line and words in verdict.line, verdict.line
+# --- whole matches, journaled -------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from test_crash import finish_from, moves_of, play_uncrashed, tokens_of  # noqa: E402
+from journal_harness import finish_from, moves_of, play_uncrashed, tokens_of  # noqa: E402
 
 from lan_demon.cli import main  # noqa: E402
 from lan_demon.net import journal as journal_module  # noqa: E402

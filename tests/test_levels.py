@@ -6,11 +6,11 @@ lobby's drawing; here a real table's bots)."""
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import replace
 
 import pytest
 
+from net_harness import until
 from table_settings import settings
 from lan_demon.bots.levels import (DEFAULT_LEVEL, HIGHEST, LEVELS, LOWEST, Choice, bot_name,
                                    level)
@@ -27,13 +27,6 @@ from lan_demon.tui.facts import split_level
 pytestmark = pytest.mark.timeout(30)
 
 FLAT_OUT = PROFILES["flat-out"]
-
-
-def until(condition, timeout: float = 10.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what or condition}"
-        time.sleep(0.01)
 
 
 # --- the table of levels -----------------------------------------------------------------------

@@ -187,7 +187,7 @@ def test_the_gate_opens_for_the_code_and_for_a_seat_back_by_its_token(tmp_path):
     of a seat and a spectator that gave the code; not a wrong code nor none. A resumed host's
     gate starts empty: its seats come back by token, without the code (they gave it before),
     and are let in again from the key that took the seat."""
-    from test_crash import secure_journal  # a coded CURVE table's journal, ann and bob seated
+    from journal_harness import secure_journal  # a coded CURVE table's journal, ann and bob seated
     from lan_demon.net.journal import read_journal
     from lan_demon.net.recovery import restore
     t = Table("racko", code=CODE, players=None)
