@@ -19,8 +19,6 @@ import json
 import os
 import random
 import re
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -29,6 +27,7 @@ from typing import Any
 import msgpack
 import pytest
 
+from child_programs import Host
 from journal_harness import (CODE, PORTS, Driver, finish_from, moves_of, moves_of_records,
                              new_arbiter, play_uncrashed, secure_journal, tokens_of)
 from table_settings import settings
@@ -224,41 +223,7 @@ def test_an_old_journal_without_seats_replays_but_cannot_be_resumed(tmp_path):
 # --- (b) a real host process, SIGKILLed and resumed, with bots that reconnect by themselves ----
 
 CRASH_RUNS = int(os.environ.get("LAN_DEMON_CRASH_RUNS", "3"))
-LAN_DEMON = [sys.executable, "-m", "lan_demon"]
-ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONUNBUFFERED": "1"}
-LINE_DEADLINE = 30.0  # seconds for a host to say where it listens
 PROGRESS_DEADLINE = 60.0  # seconds for the journal to grow to the next kill point
-
-
-class Host:
-    """One ``lan-demon host`` process, its output in files (read while it runs)."""
-
-    def __init__(self, workdir: Path, argv: list[str], number: int):
-        self.out = workdir / f"host{number}.out"
-        self.err = workdir / f"host{number}.err"
-        with open(self.out, "w") as out, open(self.err, "w") as err:
-            self.popen = subprocess.Popen(LAN_DEMON + argv, cwd=workdir, env=ENV,
-                                          stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-
-    def first_line(self) -> str:
-        return self.first_lines(1)[0]
-
-    def first_lines(self, count: int) -> list[str]:
-        deadline = time.monotonic() + LINE_DEADLINE
-        while time.monotonic() < deadline:
-            text = self.err.read_text(encoding="utf-8")
-            if text.count("\n") >= count:
-                return text.split("\n")[:count]
-            if self.popen.poll() is not None:
-                break
-            time.sleep(0.01)  # polling the file, with a deadline
-        self.kill()
-        pytest.fail(f"the host wrote no {count} lines:\n{self.err.read_text(encoding='utf-8')}")
-
-    def kill(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.kill()  # SIGKILL
-        self.popen.wait(timeout=10)
 
 
 def journal_count(path: Path) -> int:

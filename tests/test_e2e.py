@@ -10,12 +10,9 @@ is stopped by it, whatever happens.
 from __future__ import annotations
 
 import json
-import os
 import queue
-import re
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -24,11 +21,10 @@ from typing import Any, Callable, Iterator
 import msgpack
 import pytest
 
+from child_programs import BANNER, ENV, LAN_DEMON
+
 pytestmark = pytest.mark.timeout(180)
 
-LAN_DEMON = [sys.executable, "-m", "lan_demon"]
-ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONUNBUFFERED": "1"}
-BANNER = re.compile(r"^lan-demon: hosting (\S+) at (127\.0\.0\.1):(\d+) \(updates on port (\d+)\)")
 START_DEADLINE = 30.0  # seconds for a host to say it is listening
 MATCH_DEADLINE = 120.0  # seconds for a whole match, every process included
 QUICK_DEADLINE = 30.0  # seconds for a command that should fail or finish at once

@@ -19,7 +19,7 @@ from lan_demon.games.gin_moves import Discard, Draw, Knock
 from lan_demon.net.client import Client
 from lan_demon.net.seal import open_seal, private_of
 from net_harness import pump_until
-from test_deal_vectors import gin_deal
+from deal_spec import gin_deal
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -22,8 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from test_e2e import BANNER, ENV, LAN_DEMON
-from test_tui_pty import PtyProgram
+from child_programs import BANNER, ENV, LAN_DEMON, PtyProgram
 
 pytestmark = pytest.mark.timeout(240)
 

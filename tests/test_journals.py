@@ -10,8 +10,6 @@ import os
 import re
 import signal
 import stat
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from child_programs import Host
 from lan_demon.cli import main
 from lan_demon.net import journals
 from lan_demon.net.journal import VERSION, JournalWriter, read_journal, secret_path
@@ -297,33 +296,7 @@ def test_the_stop_line_says_resume_alone_for_the_latest_unfinished_journal(state
 
 # --- a real host, Ctrl-C mid-round, then `host --resume` alone --------------------------------
 
-LAN_DEMON = [sys.executable, "-m", "lan_demon"]
 DEADLINE = 30.0
-
-
-class Host:
-    """One ``lan-demon host`` process; its output in files read while it runs."""
-
-    def __init__(self, workdir: Path, argv: list[str], number: int):
-        self.out, self.err = workdir / f"host{number}.out", workdir / f"host{number}.err"
-        env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONUNBUFFERED": "1"}
-        with open(self.out, "w") as out, open(self.err, "w") as err:
-            self.popen = subprocess.Popen(LAN_DEMON + argv, cwd=workdir, env=env,
-                                          stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-
-    def lines(self, count: int) -> list[str]:
-        deadline = time.monotonic() + DEADLINE
-        while time.monotonic() < deadline:
-            text = self.err.read_text(encoding="utf-8")
-            if text.count("\n") >= count or self.popen.poll() is not None:
-                return text.splitlines()
-            time.sleep(0.01)  # polling the file, with a deadline
-        pytest.fail(f"the host wrote no {count} lines:\n{self.err.read_text()}")
-
-    def stop(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.kill()
-        self.popen.wait(timeout=10)
 
 
 def moves_in_round(path: Path) -> int | None:
@@ -358,7 +331,7 @@ def test_a_plain_host_stopped_with_ctrl_c_comes_back_with_resume_alone(tmp_path,
     failure: list[BaseException] = []
     pool = None
     try:
-        first = hosts[0].lines(2)
+        first = hosts[0].first_lines(2)
         port = re.match(r"lan-demon: hosting racko at 127\.0\.0\.1:(\d+) ", first[0]).group(1)
         journal = Path(re.match(r"lan-demon: journaling the match to (\S+); ", first[1])
                        .group(1))
@@ -392,7 +365,7 @@ def test_a_plain_host_stopped_with_ctrl_c_comes_back_with_resume_alone(tmp_path,
             f"the players' seats with it, for 5 minutes (the latest unfinished match: " \
             f"{journal})" in said, said
         hosts.append(Host(tmp_path, ["host", "--resume", "--json"], 1))
-        again = hosts[1].lines(3)
+        again = hosts[1].first_lines(3)
         assert re.fullmatch(rf"lan-demon: resuming the match journaled until \d\d:\d\d in "
                             rf"{re.escape(str(journal))}: Rack-O \(bot0, bot1\), round \d+ "
                             r"under way", again[0]), again
@@ -409,7 +382,7 @@ def test_a_plain_host_stopped_with_ctrl_c_comes_back_with_resume_alone(tmp_path,
         if pool is not None:
             pool.join(timeout=10)
         for host in hosts:
-            host.stop()
+            host.kill()
         for bot in bots:
             bot.client.close()
     assert replay(journal).result == result

@@ -9,104 +9,20 @@ and check that quitting leaves the terminal as it was found (alternate screen le
 
 from __future__ import annotations
 
-import fcntl
-import os
 import re
-import select
-import struct
 import subprocess
 import sys
-import termios
-import time
-from typing import Callable
 
-import pyte
 import pytest
+
+from child_programs import COLS, ROWS, PtyProgram
 
 pytestmark = pytest.mark.timeout(120)
 
-COLS, ROWS = 100, 30
 ALT_SCREEN_ON, ALT_SCREEN_OFF = b"\x1b[?1049h", b"\x1b[?1049l"
 CURSOR_HIDE, CURSOR_SHOW = b"\x1b[?25l", b"\x1b[?25h"
 PLAY = [sys.executable, "-m", "lan_demon", "play", "--game", "racing-demon", "--bots", "3",
         "--seed", "4", "--rounds", "1", "--speed", "beginner"]
-
-
-class PtyProgram:
-    """A child process whose stdin, stdout and stderr are one pseudo-terminal."""
-
-    def __init__(self, argv: list[str], cols: int = COLS, rows: int = ROWS):
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        self.raw = bytearray()  # every byte the program wrote, for the escape-sequence checks
-        self.eof = False
-        master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows))
-        env.pop("NO_COLOR", None)
-        try:
-            self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
-                                         env=env, start_new_session=True, close_fds=True)
-        finally:
-            os.close(slave)  # the child holds it now; reading the master ends when it exits
-        self.master = master
-
-    # --- reading ---------------------------------------------------------------------------
-
-    def read(self, timeout: float) -> bool:
-        """Feed what the program wrote within ``timeout`` to the screen; False at end of output."""
-        if self.eof:
-            return False
-        ready, _, _ = select.select([self.master], [], [], max(0.0, timeout))
-        if not ready:
-            return True
-        try:
-            data = os.read(self.master, 65536)
-        except OSError:  # EIO: the child closed its end of the pty
-            data = b""
-        if not data:
-            self.eof = True
-            return False
-        self.raw += data
-        self.stream.feed(data)
-        return True
-
-    def text(self) -> str:
-        return "\n".join(row.rstrip() for row in self.screen.display)
-
-    def wait_for(self, condition: Callable[[str], bool], what: str,
-                 timeout: float = 30.0) -> str:
-        """Read until the screen's text satisfies ``condition``; the text then."""
-        deadline = time.monotonic() + timeout
-        while True:
-            text = self.text()
-            if condition(text):
-                return text
-            left = deadline - time.monotonic()
-            if left <= 0 or not self.read(min(0.2, left)):
-                raise AssertionError(f"the screen never showed {what} (status "
-                                     f"{self.proc.poll()}); it shows:\n{text}\n"
-                                     f"raw tail: {bytes(self.raw[-400:])!r}")
-
-    def wait_exit(self, timeout: float = 20.0) -> int:
-        """Drain the output until the program has exited; its exit status."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self.read(min(0.2, deadline - time.monotonic())):
-                break
-        left = max(0.1, deadline - time.monotonic())
-        return self.proc.wait(timeout=left)
-
-    # --- writing and ending ----------------------------------------------------------------
-
-    def press(self, data: bytes) -> None:
-        os.write(self.master, data)
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        os.close(self.master)
 
 
 def pack_of(text: str) -> int:
