@@ -6,6 +6,7 @@ import pytest
 import zmq
 
 from host_stand_in import stand_in_server
+from lan_harness import netns_pair_made
 from table_settings import settings
 from lan_demon.net.client import Client
 from lan_demon.net.server import ArbiterServer
@@ -104,3 +105,23 @@ def browser(web):
         browsers.check_consoles()
     finally:
         browsers.quit_all()
+
+
+@pytest.fixture
+def no_zeroconf(monkeypatch):
+    """Zeroconf in this process would multicast from the machine's own namespace: forbid it
+    (the LAN tests' modules use it for every test)."""
+    import zeroconf
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("zeroconf may only run inside a test's network namespace")
+    monkeypatch.setattr(zeroconf.Zeroconf, "__init__", refuse)
+
+
+@pytest.fixture
+def netns_pair():
+    """Two network namespaces joined by a veth pair made inside them (never in the machine's
+    own namespace; tests/lan_harness.py); both removed afterwards, whatever happened. Skipped,
+    saying why, where namespaces cannot be made."""
+    with netns_pair_made() as pair:
+        yield pair

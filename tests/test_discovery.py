@@ -10,24 +10,21 @@ their own veth pair, and remove them after.
 from __future__ import annotations
 
 import json
-import os
 import queue
 import random
-import shutil
 import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 import pytest
-import zeroconf
 import zmq
 from zmq.utils import z85
 from zmq.utils.monitor import recv_monitor_message
 
+from lan_harness import FIXED, HELPER, ROOT, Lines, NetnsPair, hosts, in_ns, netns_env
 from lan_demon.cli import main
 from lan_demon.net import discovery
 from lan_demon.net.codec import VERSION
@@ -38,19 +35,7 @@ from lan_demon.net.security import (CODE_ALPHABET, CodeThrottle, KeyPair, codes_
                                     make_curve_server, new_code, new_keypair, peer_address,
                                     peer_key, start_authenticator)
 
-ROOT = Path(__file__).resolve().parent.parent
-HELPER = ROOT / "tests" / "netns_helper.py"
-# A fixed CURVE key pair (z85), so fingerprints in these tests never change.
-FIXED = KeyPair(b"b(867Ga{TJxU{%xY3%lZ>Y{LNtBM)?HfeoEdLnOC",
-                b"tU4*ui/uQ79PK(F?NnZ8*%tdJz-1bvifo^>=Miui")
-
-
-@pytest.fixture(autouse=True)
-def no_zeroconf_here(monkeypatch):
-    """Zeroconf in this process would multicast from the machine's own namespace: forbid it."""
-    def refuse(*args, **kwargs):
-        raise AssertionError("zeroconf may only run inside a test's network namespace")
-    monkeypatch.setattr(zeroconf.Zeroconf, "__init__", refuse)
+pytestmark = pytest.mark.usefixtures("no_zeroconf")
 
 
 # --- TXT record (no network) ---------------------------------------------------------------
@@ -411,70 +396,13 @@ def test_plain_loopback_frames_have_no_key():
 
 # --- zeroconf between two network namespaces ---------------------------------------------
 
-@dataclass
-class NetnsPair:
-    host_ns: str
-    join_ns: str
-    host_ip: str = "10.77.0.1"
-    join_ip: str = "10.77.0.2"
-
-
-def _ip(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["ip", *args], capture_output=True, text=True, timeout=15)
-
-
-@pytest.fixture
-def netns_pair():
-    """Two namespaces joined by a veth pair made inside them (never in the machine's own
-    namespace); both removed afterwards, whatever happened."""
-    if shutil.which("ip") is None:
-        pytest.skip("no 'ip' command (iproute2): cannot make network namespaces")
-    if os.geteuid() != 0:
-        pytest.skip("making network namespaces (ip netns add) needs root")
-    pair = NetnsPair(f"ldF{os.getpid()}a", f"ldF{os.getpid()}b")
-    created: list[str] = []
-    try:
-        for ns in (pair.host_ns, pair.join_ns):
-            done = _ip("netns", "add", ns)
-            if done.returncode:
-                pytest.skip(f"cannot create a network namespace: {done.stderr.strip()}")
-            created.append(ns)
-        steps = [
-            ("link", "add", "ld0", "netns", pair.host_ns, "type", "veth",
-             "peer", "name", "ld1", "netns", pair.join_ns),
-            ("-n", pair.host_ns, "addr", "add", f"{pair.host_ip}/24", "dev", "ld0"),
-            ("-n", pair.join_ns, "addr", "add", f"{pair.join_ip}/24", "dev", "ld1"),
-            ("-n", pair.host_ns, "link", "set", "ld0", "up"),
-            ("-n", pair.join_ns, "link", "set", "ld1", "up"),
-            ("-n", pair.host_ns, "link", "set", "lo", "up"),
-            ("-n", pair.join_ns, "link", "set", "lo", "up"),
-        ]
-        for step in steps:
-            done = _ip(*step)
-            if done.returncode:
-                pytest.skip(f"cannot set up the veth pair: ip {' '.join(step)}: "
-                            f"{done.stderr.strip()}")
-        yield pair
-    finally:
-        for ns in created:
-            _ip("netns", "del", ns)
-
-
-def _in_ns(ns: str, *argv: str) -> list[str]:
-    return ["ip", "netns", "exec", ns, sys.executable, *argv]
-
-
-def _env() -> dict[str, str]:
-    return dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
-
-
 class Announcer:
     """tests/netns_helper.py announce, running in a namespace; stopped by the test."""
 
     def __init__(self, ns: str, *args: str):
-        self.proc = subprocess.Popen(_in_ns(ns, str(HELPER), "announce", *args), cwd=ROOT,
-                                     env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(in_ns(ns, str(HELPER), "announce", *args), cwd=ROOT,
+                                     env=netns_env(), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -510,18 +438,12 @@ class Announcer:
 
 
 def _browse(pair: NetnsPair, timeout: float = 10.0) -> list[dict]:
-    done = subprocess.run(_in_ns(pair.join_ns, str(HELPER), "browse", "--interface",
+    done = subprocess.run(in_ns(pair.join_ns, str(HELPER), "browse", "--interface",
                                  pair.join_ip, "--timeout", str(timeout), "--enough", "1"),
-                          cwd=ROOT, env=_env(), capture_output=True, text=True,
+                          cwd=ROOT, env=netns_env(), capture_output=True, text=True,
                           timeout=timeout + 20)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
-
-
-def _hosts(pair: NetnsPair, timeout: float) -> subprocess.CompletedProcess:
-    return subprocess.run(_in_ns(pair.join_ns, "-m", "lan_demon", "hosts", "--timeout",
-                                 str(timeout)), cwd=ROOT, env=_env(), capture_output=True,
-                          text=True, timeout=timeout + 20)
 
 
 @pytest.mark.timeout(90)
@@ -544,7 +466,7 @@ def test_a_table_announced_in_one_namespace_is_found_from_the_other(netns_pair):
         announcer.expect("updated")
         assert [(t["taken"], t["free"]) for t in _browse(pair)] == [(2, 2)]
 
-        listed = _hosts(pair, 5.0)
+        listed = hosts(pair, 5.0)
         assert listed.returncode == 0, listed.stderr
         assert listed.stdout == (f"Ann's table  {pair.host_ip}:7700  racing-demon  seats 2/4  "
                                  f"code needed  key {fingerprint(keys.public)}\n")
@@ -552,59 +474,12 @@ def test_a_table_announced_in_one_namespace_is_found_from_the_other(netns_pair):
         announcer.tell("quit")
         announcer.expect("closed")
         assert announcer.proc.wait(timeout=10) == 0
-        gone = _hosts(pair, 1.0)
+        gone = hosts(pair, 1.0)
         assert (gone.returncode, gone.stdout) == (0, "lan-demon: no tables answered within "
                                                      "1 s (a host must run 'lan-demon host "
                                                      "--lan')\n")
     finally:
         announcer.stop()
-
-
-class Lines:
-    """A command running in a namespace, its stdout read line by line; stopped by the test."""
-
-    def __init__(self, argv: list[str]):
-        self.proc = subprocess.Popen(argv, cwd=ROOT, env=_env(), stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put("")  # end of output
-
-    def expect(self, words: str, timeout: float = 30.0) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"never said {words!r}; said {self.seen}") from None
-            self.seen.append(line)
-            if words in line:
-                return line
-            if line == "" and self.proc.poll() is not None:
-                raise AssertionError(f"ended ({self.proc.returncode}) without saying "
-                                     f"{words!r}: {self.seen} {self.proc.stderr.read()}")
-
-    def finish(self, timeout: float) -> tuple[int, str, str]:
-        """Wait for the end; the exit status, the rest of stdout, and stderr."""
-        code = self.proc.wait(timeout=timeout)
-        rest = []
-        while True:
-            line = self.lines.get(timeout=10)
-            if line == "":
-                break
-            rest.append(line)
-        self.seen += rest
-        return code, "\n".join(rest), self.proc.stderr.read()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
 
 
 @pytest.mark.timeout(120)
@@ -614,7 +489,7 @@ def test_bots_find_a_lan_host_by_browsing_and_play_its_match(netns_pair):
     address browse, find it, take its key from the TXT record, sit and play the match out;
     the host prints the result and exits 0."""
     pair = netns_pair
-    host = Lines(_in_ns(pair.host_ns, "-m", "lan_demon", "host", "--lan", "--players", "2",
+    host = Lines(in_ns(pair.host_ns, "-m", "lan_demon", "host", "--lan", "--players", "2",
                         "--rounds", "1", "--game", "racko", "--code", "ABCDEFGH", "--seed", "11",
                         "--countdown", "0", "--name", "Ann's table"))
     bots: list[Lines] = []
@@ -624,7 +499,7 @@ def test_bots_find_a_lan_host_by_browsing_and_play_its_match(netns_pair):
         assert host.expect("on the LAN as").startswith(
             f"lan-demon: on the LAN as \"Ann's table\" at {pair.host_ip}:7700 (updates on ")
         for name in ("ann", "bob"):
-            bots.append(Lines(_in_ns(pair.join_ns, "-m", "lan_demon", "bot", "--code", "abcd-efgh",
+            bots.append(Lines(in_ns(pair.join_ns, "-m", "lan_demon", "bot", "--code", "abcd-efgh",
                                      "--name", name, "--speed", "flat-out", "--browse", "4")))
         for bot in bots:
             code, out, err = bot.finish(timeout=60)

@@ -12,7 +12,6 @@ import threading
 import time
 
 import pytest
-import zeroconf
 import zmq
 
 from table_settings import settings
@@ -25,33 +24,14 @@ from lan_demon.net.connect import ConnectError
 from lan_demon.net.seats import Sender
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.discovery import TableInfo
-from lan_demon.net.security import KeyPair, new_keypair
+from lan_demon.net.security import new_keypair
 from lan_demon.net.server import ArbiterServer
+from lan_harness import FIXED, Lines, hosts, in_ns
 from net_harness import pump_until
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.usefixtures("no_zeroconf")]
 
 CODE = "KQZR"
-# A fixed CURVE key pair (z85), so the announced key in the CLI tests never changes.
-FIXED = KeyPair(b"b(867Ga{TJxU{%xY3%lZ>Y{LNtBM)?HfeoEdLnOC",
-                b"tU4*ui/uQ79PK(F?NnZ8*%tdJz-1bvifo^>=Miui")
-
-
-@pytest.fixture(autouse=True)
-def no_zeroconf_here(monkeypatch):
-    """Zeroconf in this process would multicast from the machine's own namespace: forbid it."""
-    def refuse(*args, **kwargs):
-        raise AssertionError("zeroconf may only run inside a test's network namespace")
-    monkeypatch.setattr(zeroconf.Zeroconf, "__init__", refuse)
-
-
-@pytest.fixture
-def context():
-    ctx = zmq.Context()
-    yield ctx
-    ctx.term()
-
-
 class FrozenClock:
     """The arbiter's clock, moved only by the test: the code brake's waits are exact."""
 
@@ -372,9 +352,6 @@ def test_join_without_a_terminal_says_so_before_browsing(monkeypatch, capsys):
 
 # --- a LAN table resumed from its journal: only between the namespaces a test makes --------
 
-from test_discovery import Lines, _env, _hosts, _in_ns, netns_pair  # noqa: E402,F401
-
-
 @pytest.mark.timeout(120)
 def test_a_lan_host_resumed_from_its_journal_is_announced_as_the_same_table(netns_pair,
                                                                             tmp_path):
@@ -384,7 +361,7 @@ def test_a_lan_host_resumed_from_its_journal_is_announced_as_the_same_table(netn
     namespace lists it with the same key."""
     pair = netns_pair
     journal = tmp_path / "lan.journal"
-    first = Lines(_in_ns(pair.host_ns, "-m", "lan_demon", "host", "--lan", "--players", "2",
+    first = Lines(in_ns(pair.host_ns, "-m", "lan_demon", "host", "--lan", "--players", "2",
                          "--game", "racko", "--code", "abcdefgh", "--name", "Ann's table",
                          "--journal", str(journal)))
     hosts = [first]
@@ -393,7 +370,7 @@ def test_a_lan_host_resumed_from_its_journal_is_announced_as_the_same_table(netn
         key = first.expect("key fingerprint")
         first.expect("on the LAN as")
         first.stop()  # SIGKILL
-        again = Lines(_in_ns(pair.host_ns, "-m", "lan_demon", "host", "--resume",
+        again = Lines(in_ns(pair.host_ns, "-m", "lan_demon", "host", "--resume",
                              str(journal)))
         hosts.append(again)
         assert "in the lobby" in again.expect("lan-demon: resumed racko at 0.0.0.0:7700 ")
@@ -401,7 +378,7 @@ def test_a_lan_host_resumed_from_its_journal_is_announced_as_the_same_table(netn
         assert again.expect("key fingerprint") == key
         assert again.expect("on the LAN as").startswith(
             f"lan-demon: on the LAN as \"Ann's table\" at {pair.host_ip}:7700 (updates on ")
-        listed = _hosts(pair, 3.0)
+        listed = hosts(pair, 3.0)
         assert listed.returncode == 0, listed.stderr
         fingerprint = key.split("fingerprint ")[1].split(" ")[0]
         assert listed.stdout == (f"Ann's table  {pair.host_ip}:7700  racko  seats 0/2  "
