@@ -1,6 +1,10 @@
-"""Fixtures shared by the tests that run real sockets on 127.0.0.1."""
+"""Fixtures shared by the test modules: a ZeroMQ context; arbiters, web servers and browsers on
+127.0.0.1; a state folder of the test's own; the host command's stand-in server; the LAN
+tests' network namespaces and zeroconf ban; one Chromium a module for the sample-face pages."""
 
 from __future__ import annotations
+
+from typing import Any, Iterator
 
 import pytest
 import zmq
@@ -125,3 +129,17 @@ def netns_pair():
     saying why, where namespaces cannot be made."""
     with netns_pair_made() as pair:
         yield pair
+
+
+@pytest.fixture(scope="module")
+def driver() -> Iterator[Any]:
+    """One Chromium for the module (tests/browser.py's, at laptop size; each test sets its
+    viewport: tests/sample_faces.py), quit at the end. Console errors are read by each test."""
+    from browser import MISSING, Browsers
+    if MISSING:
+        pytest.skip(MISSING)
+    browsers = Browsers()
+    try:
+        yield browsers.open("laptop")
+    finally:
+        browsers.quit_all()

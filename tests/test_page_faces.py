@@ -6,50 +6,14 @@ that records what it sends: no server, no network."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from page_checks import SIZES, console_errors, problems, set_viewport
-
-FACES = Path(__file__).parent / "faces"
+from sample_faces import FACES, face, load, open_harness
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(scope="module")
-def driver() -> Iterator[Any]:
-    """One Chromium for the module (tests/browser.py's, at laptop size; each test sets its
-    viewport), quit at the end. Console errors are read by each test."""
-    from browser import MISSING, Browsers
-    if MISSING:
-        pytest.skip(MISSING)
-    browsers = Browsers()
-    try:
-        yield browsers.open("laptop")
-    finally:
-        browsers.quit_all()
-
-
-def face(name: str) -> dict[str, Any]:
-    return json.loads((FACES / f"{name}.json").read_text())
-
-
-def load(driver: Any, name: str | dict[str, Any], size: tuple[int, int] = SIZES["phone"],
-         touch: bool = True) -> None:
-    set_viewport(driver, *size, touch=touch)
-    open_harness(driver)
-    driver.execute_script("window.showFace(arguments[0])",
-                          face(name) if isinstance(name, str) else name)
-
-
-def open_harness(driver: Any) -> None:
-    from selenium.webdriver.support.ui import WebDriverWait
-    driver.get((FACES / "harness.html").as_uri())
-    WebDriverWait(driver, 10).until(
-        lambda d: d.execute_script("return typeof window.showFace === 'function'"))
 
 
 def sent(driver: Any) -> list[dict[str, Any]]:

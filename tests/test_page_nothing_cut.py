@@ -4,7 +4,7 @@ names are as wide as the table lets them be: 12 terminal cells, two alike, emoji
 widest Latin letters), every word is shown whole — no text overflows its box, no ellipsis —
 and what a player needs now is on the first screen, not under the sticky bar at the bottom:
 their rack or hand or cards and the move buttons, the round's "I'm ready", the TV's "Next
-round in". One Chromium for the module (test_page_faces.py's fixture); no server."""
+round in". One Chromium for the module (conftest's ``driver``); no server."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from page_checks import SIZES, console_errors, set_viewport
-from test_page_faces import driver, load, open_harness, face  # noqa: F401  (the fixture)
+from sample_faces import face, load, open_harness
 
 pytestmark = pytest.mark.timeout(60)
 
