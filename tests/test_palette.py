@@ -16,7 +16,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import print_formatted_text
 
 from colour_vision import MACHADO, ciede2000, contrast, delta_e
-from test_tui_demon_table import TableClient, controller
+from demon_client import TableClient, demon_controller
 from lan_demon.cli import main
 from lan_demon.seat.palette import CLASSIC, NONE, OWNER_CYCLE, PALETTES, SAFE, palette_for
 from lan_demon.tui.app import colour_depth
@@ -120,7 +120,7 @@ def test_no_color_chooses_none_and_a_flag_wins():
 def ansi(palette_name: str, width: int = 120, height: int = 40, big: bool = False) -> str:
     """A real Racing Demon screen (20 seats, cards lit) as a 256-colour terminal gets it."""
     palette = PALETTES[palette_name]
-    ctl = controller(TableClient(20, seed=5, steps=40))
+    ctl = demon_controller(TableClient(20, seed=5, steps=40))
     ctl.big = big
     buf = io.StringIO()
     out = Vt100_Output(buf, lambda: Size(height, width), term="xterm-256color",
@@ -168,7 +168,7 @@ def test_no_color_in_the_environment_is_honoured_by_the_app(monkeypatch):
     the colours (the flag wins: prompt_toolkit alone would drop them)."""
     from lan_demon.tui.app import build_app
     monkeypatch.setenv("NO_COLOR", "1")
-    ctl = controller(TableClient(2, seed=1, steps=5))
+    ctl = demon_controller(TableClient(2, seed=1, steps=5))
     assert build_app(ctl).color_depth == ColorDepth.DEPTH_1_BIT
     assert build_app(ctl, SAFE).color_depth == ColorDepth.DEPTH_8_BIT
 
@@ -177,12 +177,12 @@ def test_big_cards_where_they_fit_and_the_usual_ones_where_not():
     """--big: at 120×40 the cards take a cell of card each side of the face; at 80×24 a
     20-seat table has no room for that, and the screen is exactly the usual one."""
     for width, height in ((80, 24), (60, 20)):
-        usual = controller(TableClient(20, seed=5, steps=40))
-        big = controller(TableClient(20, seed=5, steps=40))
+        usual = demon_controller(TableClient(20, seed=5, steps=40))
+        big = demon_controller(TableClient(20, seed=5, steps=40))
         big.big = True
         assert text_of(big.render(width, height)) == text_of(usual.render(width, height))
-    usual = controller(TableClient(3, seed=5, steps=40))
-    big = controller(TableClient(3, seed=5, steps=40))
+    usual = demon_controller(TableClient(3, seed=5, steps=40))
+    big = demon_controller(TableClient(3, seed=5, steps=40))
     big.big = True
     drawn, before = big.render(120, 40), usual.render(120, 40)
     assert text_of(drawn) != text_of(before)

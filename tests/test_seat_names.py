@@ -8,7 +8,7 @@ import re
 
 import pytest
 from arbiter_harness import Table
-from test_tui_demon_table import TableClient, controller, lines_of
+from demon_client import TableClient, demon_controller, lines_of
 
 from lan_demon.net.cells import cells
 from lan_demon.net.names import NAME_CELLS, name_key, seat_name, seated_words, unique_name
@@ -93,7 +93,7 @@ def demon_table(seat: int) -> tuple[TableClient, object]:
     for entry, name in zip(client.table["seats"],
                            ["Ann", "Ann ²", seat_name(EMOJI_BOB), "Bartholomew"]):
         entry["name"] = name
-    return client, controller(client)
+    return client, demon_controller(client)
 
 
 @pytest.mark.parametrize("width,height", [(80, 24), (120, 40)])
@@ -251,7 +251,7 @@ def test_names_alike_stay_apart_when_cut_to_a_small_screens_column():
         [f"P{i}" for i in range(6, 20)]
     for entry, name in zip(client.table["seats"], names):
         entry["name"] = name
-    text = text_of(controller(client).render(60, 20))
+    text = text_of(demon_controller(client).render(60, 20))
     labels = [label for label in ("Ma…²", "Ma…³", "Maximilian ²", "Maximilian ³")
               if label in text]
     assert len(labels) == 2 and ("Ann ²" in text or "Ann²" in text), text

@@ -16,10 +16,8 @@ from lan_demon.seat.seat import Seat
 from lan_demon.seat.person import clause, group_clause, possessive
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
-from test_tui_demon_table import TableClient
-from test_tui_demon_table import controller as demon_controller
-from test_tui_scores import ended
-from tui_fake import FakeClient, controller, seats
+from demon_client import TableClient, demon_controller
+from tui_fake import FakeClient, controller, ended, seats
 
 pytestmark = pytest.mark.timeout(60)
 

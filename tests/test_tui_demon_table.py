@@ -6,110 +6,25 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
 
-import pyte
 import pytest
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import print_formatted_text
 from prompt_toolkit.data_structures import Size
 
 from lan_demon.games.cards import Card
-from lan_demon.games.demon_moves import Play, TurnPack
+from lan_demon.games.demon_moves import Play
 from lan_demon.games.demon_table import Stack
-from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.demon import SOURCE_KEYS, DemonScreen
 from lan_demon.tui.demon_words import RACE_GRACE, race_text
 from lan_demon.tui.style import STYLE, owner_mark, text_of
 from lan_demon.tui.table import Controller
+from demon_client import NAMES, TableClient, demon_controller, lines_of
 
 pytestmark = pytest.mark.timeout(120)
 
-NAMES = ["Tess", "Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit",
-         "Lu", "Mo", "Ned", "Oz", "Pam", "Quin", "Rex", "Sal"]  # (play's bots: plain names)
 SIZES = [(60, 20), (80, 24), (120, 40)]
-
-
-class TableClient:
-    """Just enough of :class:`lan_demon.net.client.Client` for the screen, over a real engine
-    state played forward by seeded greedy moves (stacks first, else a turn of the Pack)."""
-
-    def __init__(self, players: int, seat: int | None = 0, german: bool = False,
-                 seed: int = 1, steps: int = 30):
-        self.game = RacingDemon(german)
-        setup = self.game.first_setup(players, self.game.default_options())
-        self.truth = self.game.deal(setup, random.Random(seed))
-        rng = random.Random(seed)
-        for _ in range(steps):
-            for s in range(players):
-                self.greedy(s, rng)
-        self.seat = seat
-        self.table: dict[str, Any] = {"phase": "playing", "round": 0, "seats": [
-            {"name": NAMES[i % 20] if i < 20 else f"P{i}", "bot": i > 0, "status": "here",
-             "ready": False} for i in range(players)]}
-        self.config: dict[str, Any] = {}
-        self.name = "Sam"
-        self.pending: dict[int, Any] = {}
-        self.rtt, self.seq, self.sent = 0.0012, 0, []
-        self.sync()
-
-    def greedy(self, s: int, rng: random.Random) -> None:
-        if self.truth.over:
-            return
-        moves = self.game.legal_moves(self.truth, s)
-        stack = [m for m in moves if isinstance(m, Play) and not m.target.startswith("c")]
-        pick = rng.choice(stack) if stack else TurnPack() if TurnPack() in moves else None
-        if pick is not None and len(self.truth.seats[s].pile) > 3:  # nobody goes out
-            self.game.apply(self.truth, s, pick)
-
-    def pump(self) -> None:
-        """Nothing arrives: :meth:`sync` has put the table's news in the copy already."""
-
-    def take_notices(self) -> list[Any]:
-        return []
-
-    def kept(self, seat: int) -> float | None:
-        return None  # nobody away at these tables (§24)
-
-    def sync(self) -> None:
-        """The client's copy: the redacted table, as the arbiter would send it."""
-        self.mirror = self.game.redact(self.truth, self.seat)
-
-    @property
-    def predicted(self) -> Any:
-        return self.mirror
-
-    def view(self) -> dict[str, Any]:
-        return self.game.view(self.mirror, self.seat)
-
-    def legal_moves(self) -> list[Any]:
-        return [] if self.seat is None else self.game.legal_moves(self.mirror, self.seat)
-
-    def play(self, move: Any) -> int:
-        self.game.check(self.mirror, self.seat, move)
-        self.sent.append(move)
-        return len(self.sent)
-
-    def arbiter_now(self) -> float:
-        return 0.0
-
-
-def controller(client: TableClient) -> Controller:
-    return Controller(client, DemonScreen(), clock=lambda: 100.0)  # type: ignore[arg-type]
-
-
-def lines_of(ctl: Controller, width: int, height: int) -> list[str]:
-    """The screen as a terminal of width × height shows it (pyte), one string per row."""
-    frags = ctl.render(width, height)
-    text = text_of(frags)
-    rows = text.split("\n")
-    assert len(rows) <= height, f"{len(rows)} rows on a screen of {height}"
-    assert max(len(r) for r in rows) <= width, "a row wider than the screen: " + max(rows, key=len)
-    screen = pyte.Screen(width, height)
-    stream = pyte.Stream(screen)
-    stream.feed(text.replace("\n", "\r\n"))
-    return [row.rstrip() for row in screen.display]
 
 
 def ansi(ctl: Controller, width: int, height: int) -> bytes:
@@ -142,7 +57,7 @@ def segment(row: str, name: str) -> str:
 
 def test_rd3_others_pile_and_line_tops_shown_in_full_at_80x24_with_8_players():
     client = TableClient(8)
-    ctl = controller(client)
+    ctl = demon_controller(client)
     rows = lines_of(ctl, 80, 24)
     view = client.view()
     for seat in range(1, 8):
@@ -161,7 +76,7 @@ def test_rd1_twenty_players_fit_every_size_and_everyone_shows_pile_count_and_top
     not all names fit (20 players and 28 stacks at 60x20), the seat shows its mark alone —
     never a cut name (issue 29)."""
     client = TableClient(20, seed=5, steps=40)
-    ctl = controller(client)
+    ctl = demon_controller(client)
     rows = lines_of(ctl, width, height)
     text = "\n".join(rows)
     view = client.view()
@@ -181,7 +96,7 @@ def test_rd3_twenty_players_at_60x20_names_first_then_the_nearest_in_full_all_in
     """Names before Lines: at 60x20 with 28 stacks every other player is named (whole) and
     none has room for their Line; at 80x24 the nearest are in full; at 120x40 all are."""
     client = TableClient(20, seed=5, steps=40)
-    ctl = controller(client)
+    ctl = demon_controller(client)
     small = "\n".join(lines_of(ctl, 60, 20))
     middle = "\n".join(lines_of(ctl, 80, 24))
     big = "\n".join(lines_of(ctl, 120, 40))
@@ -194,7 +109,7 @@ def test_rd3_twenty_players_at_60x20_names_first_then_the_nearest_in_full_all_in
 def test_rd2_a_player_shown_by_mark_alone_is_named_in_the_help():
     """At 60x20 with 20 players and 28 stacks the farthest seats show their mark alone; the
     help says whose mark is whose, every name whole (issue 29)."""
-    ctl = controller(TableClient(20, seed=5, steps=40))
+    ctl = demon_controller(TableClient(20, seed=5, steps=40))
     small = lines_of(ctl, 60, 20)
     assert not any(" Sal " in row for row in small) and any(" t  " in row for row in small)
     ctl.key("?")
@@ -206,7 +121,7 @@ def test_rd2_owner_marks_are_distinct_for_twenty_seats_and_shown_on_stacks():
     marks = [owner_mark(seat) for seat in range(20)]
     assert len(set(marks)) == 20
     assert len({letter for _, letter in marks}) == 20  # the letter alone tells them apart
-    ctl = controller(TableClient(20, seed=5, steps=40))
+    ctl = demon_controller(TableClient(20, seed=5, steps=40))
     frags = ctl.render(120, 40)
     shown = {(style, text) for style, text in frags if style.startswith("class:owner")}
     assert set(marks) <= shown
@@ -226,7 +141,7 @@ def ranks_in(row: str) -> list[int]:
 
 def test_rd5_stacks_are_grouped_by_suit_and_ordered_by_top_rank():
     client = TableClient(8, seed=3, steps=40)
-    ctl = controller(client)
+    ctl = demon_controller(client)
     rows = lines_of(ctl, 120, 40)
     found = stack_rows(rows)
     tops = [Card.from_data(st["top"]) for st in client.view()["stacks"]]
@@ -240,7 +155,7 @@ def test_rd5_stacks_are_grouped_by_suit_and_ordered_by_top_rank():
 
 def test_rg3_german_stacks_are_one_run_ordered_by_top_rank_whatever_the_suit():
     client = TableClient(4, german=True, seed=2, steps=40)
-    ctl = controller(client)
+    ctl = demon_controller(client)
     rows = lines_of(ctl, 80, 24)
     assert not stack_rows(rows)  # no rows per suit
     tops = sorted(Card.from_data(st["top"]).rank for st in client.view()["stacks"])
@@ -252,7 +167,7 @@ def test_rg3_german_stacks_are_one_run_ordered_by_top_rank_whatever_the_suit():
 
 def test_h_toggles_the_highlight_of_your_cards_that_fit_and_their_stacks():
     client = fit_table()
-    ctl = controller(client)
+    ctl = demon_controller(client)
     screen: DemonScreen = ctl.screen
     sources, stacks = screen.fits(ctl)
     assert "pile" in sources and stacks == {7}
@@ -287,7 +202,7 @@ def race_table(german: bool = False) -> tuple[TableClient, Controller, str]:
     client = fit_table(german)
     truth = client.truth
     ada = truth.seats[1]
-    ctl = controller(client)
+    ctl = demon_controller(client)
     ctl.pump()  # the seat sees the A♥ stack (drawing changes nothing), and 2♥ fits it
     ctl.render(80, 24)
     assert any(m == Play("pile", "s7") for m in client.legal_moves())
@@ -340,7 +255,7 @@ def test_rd11_the_arbiters_beaten_fields_are_worded_with_the_stack_as_shown():
     assert race_text(names, {"reason": "Ann got there first"}) == "Ann got there first"
     client = TableClient(3)
     client.table["seats"][1]["name"] = "Ann"
-    ctl = controller(client)
+    ctl = demon_controller(client)
     notice = Notice("beaten", "RD-11: …", data)
     assert ctl.screen.explain(ctl, notice) == "Ann beat you to the A♥ stack, by 12 ms"
     assert ctl.screen.explain(ctl, Notice("refused", "x", {"rule": "RD-7"})) is None
@@ -353,7 +268,7 @@ def test_rd5_rd7_a_classic_card_with_no_place_says_what_it_needs():
     me.columns = [[Card(2, "S", 0)], [Card(3, "C", 0)], [Card(12, "D", 0)], [Card(5, "H", 0)]]
     client.truth.stacks, client.truth.wants = {}, {}
     client.sync()
-    ctl = controller(client)
+    ctl = demon_controller(client)
     ctl.render(80, 24)
     ctl.key("p")
     assert ctl.flash_text == "9♥ fits no stack (needs 8♥) and no column (a black 10)"
@@ -368,7 +283,7 @@ def test_rg3_rg4_german_refusal_cites_german_rules_never_rd5_or_rd7():
     me.columns[0][-1], me.columns[1][-1] = Card(5, "S", 0), Card(7, "C", 0)  # no aces: no place
     client.truth.stacks, client.truth.wants = {}, {}
     client.sync()
-    ctl = controller(client)
+    ctl = demon_controller(client)
     ctl.render(80, 24)
     for key in ("p", "1", "2"):
         ctl.key(key)
@@ -405,7 +320,7 @@ def test_the_place_chooser_names_stacks_by_their_top_card():
 
 def test_rd3_a_spectator_sees_every_players_public_cards_and_no_hidden_card():
     client = TableClient(8, seat=None, seed=4, steps=30)
-    ctl = controller(client)
+    ctl = demon_controller(client)
     for width, height in SIZES:
         rows = lines_of(ctl, width, height)
         text = "\n".join(rows)
@@ -437,7 +352,7 @@ def test_nothing_is_cut_at_any_size_and_your_score_reads_whole(players, width, h
     me = client.truth.seats[0]
     me.stacked = 0  # a score of −(cards left in the Pile): "score −13" must read whole
     client.sync()
-    ctl = controller(client)
+    ctl = demon_controller(client)
     rows = lines_of(ctl, width, height)
     score = -len(me.pile)
     assert f"score −{-score}" in "\n".join(rows)
@@ -454,7 +369,7 @@ def test_rd5_eighty_stacks_and_twenty_players_fold_same_tops_and_cut_nothing(wid
     client.truth.stacks = {i: Stack(i, [Card(rng.randint(1, 12), rng.choice("SHDC"),
                                              rng.randrange(20))]) for i in range(1, 81)}
     client.sync()
-    ctl = controller(client)
+    ctl = demon_controller(client)
     text = "\n".join(lines_of(ctl, width, height))
     assert "Stacks 80" in text and "more" not in text
     for seat in range(1, 20):

@@ -7,27 +7,10 @@ import re
 
 import pytest
 
-from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
-from tui_fake import FakeClient, controller, seats
+from tui_fake import ended
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def ended(game: str, names: list[str], rounds: list[list[int]], detail=None,
-          phase: str = "between") -> tuple:
-    client = FakeClient(game, table={"seats": seats(*names)})
-    results = [{"scores": s, "detail": detail or [{"pile_left": 2, "out": False,
-                                                   "stacked": 3, "kings": 0}
-                                                  for _ in s]} for s in rounds]
-    totals = [sum(r[i] for r in rounds) for i in range(len(names))]
-    client.table.update(phase=phase, results=results, totals=totals, next_at=None,
-                        setup={"pile_sizes": [13] * len(names)} if "demon" in game else None)
-    ctl, out = controller(client)
-    client.notices.append(Notice("round_end", data={"result": results[-1], "next_at": None}))
-    ctl.pump()
-    client.clock.now += 5
-    return ctl, client
 
 
 def rows(ctl, width=100, height=40) -> list[str]:

@@ -121,6 +121,25 @@ def controller(client: FakeClient, **kw: Any) -> tuple[Controller, FakeOutput]:
     return ctl, out
 
 
+def ended(game: str, names: list[str], rounds: list[list[int]], detail=None,
+          phase: str = "between") -> tuple:
+    """A fake client whose match has played ``rounds`` (each seat's scores, in ``names``'
+    order) and stands ``phase`` after the last one, its round_end notice taken and 5 s gone by;
+    the controller and the client."""
+    client = FakeClient(game, table={"seats": seats(*names)})
+    results = [{"scores": s, "detail": detail or [{"pile_left": 2, "out": False,
+                                                   "stacked": 3, "kings": 0}
+                                                  for _ in s]} for s in rounds]
+    totals = [sum(r[i] for r in rounds) for i in range(len(names))]
+    client.table.update(phase=phase, results=results, totals=totals, next_at=None,
+                        setup={"pile_sizes": [13] * len(names)} if "demon" in game else None)
+    ctl, out = controller(client)
+    client.notices.append(Notice("round_end", data={"result": results[-1], "next_at": None}))
+    ctl.pump()
+    client.clock.now += 5
+    return ctl, client
+
+
 class Levels:
     """What ``play``'s LocalTable shows the lobby: a level (``speed`` is its label), the words
     for it, and which seats are its bots."""
