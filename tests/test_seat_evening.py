@@ -13,7 +13,7 @@ from lan_demon.seat import Seat
 from lan_demon.seat import evening
 from lan_demon.seat.face import face
 from lan_demon.tui.style import text_of
-from test_seat_face_phases import seat_in
+from seat_faces import seat_in
 from tui_fake import FakeClient, controller, seats
 
 pytestmark = pytest.mark.timeout(20)

@@ -4,8 +4,6 @@ a player's seat and a spectator's are faced after every step)."""
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 import pytest
@@ -14,48 +12,9 @@ from lan_demon.bots.runner import make_bot, run_pool
 from lan_demon.games.cards import Card
 from lan_demon.net.client import Client
 from lan_demon.seat import Seat
-from lan_demon.seat.face import face
+from seat_faces import check
 
 pytestmark = pytest.mark.timeout(60)
-
-CARD = re.compile(r"^(?:[A2-9TJQK][SHDC]|\?\?)$")
-
-
-def strings(data: Any) -> list[str]:
-    if isinstance(data, dict):
-        return [s for v in data.values() for s in strings(v)]
-    if isinstance(data, list):
-        return [s for v in data for s in strings(v)]
-    return [data] if isinstance(data, str) else []
-
-
-def visible(view: Any) -> set[str]:
-    """Every card code in the seat's own redacted view, without owners."""
-    out = set()
-    for text in strings(view):
-        try:
-            out.add(Card.from_data(text).code)
-        except Exception:  # not a card: a name, a phase
-            continue
-    return out
-
-
-def check(seat: Seat, faces: list[dict[str, Any]]) -> None:
-    before = (seat.client.seq, len(seat.client.pending), seat.said, seat.confirm)
-    made = face(seat)
-    assert json.loads(json.dumps(made)) == made  # plain JSON, and back
-    assert face(seat) == made and before == (seat.client.seq, len(seat.client.pending),
-                                             seat.said, seat.confirm)  # changes nothing
-    view = seat.client.view()
-    table = made["table"]
-    if table is not None and view is not None:
-        if made["game"] == "racko":
-            assert table["rack"] == view.get("rack")
-            assert table["held"] in (None, view.get("held"))
-        else:
-            cards = {s for s in strings(table) if CARD.match(s)}
-            assert cards <= visible(view), cards - visible(view)
-    faces.append(made)
 
 
 @pytest.mark.parametrize("game, strategy", [("racing-demon", "greedy"),
