@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from host_stand_in import stand_in_arbiter
 from lan_demon.commands.host_log import HostLog, Look, news
 from lan_demon.games.demon_moves import VoteStuck
 from lan_demon.net.client import Client
@@ -61,32 +62,20 @@ def test_rd13_a_plain_host_says_who_sat_down_who_starts_who_left_and_the_round(h
     assert len(lines_of(log)) == len(set(lines_of(log)))  # each said once
 
 
-def table(seats, phase="lobby", captain=None, players=None, rounds=0, races=True):
-    """A stand-in arbiter with only what the log reads."""
-    seat_objects = [SimpleNamespace(name=n, bot=b, status=s, removed=False, away_since=None,
-                                    removed_by="")
-                    for n, b, s in seats]
-    return SimpleNamespace(seats=seat_objects, phase=phase, captain=lambda: captain,
-                           settings=SimpleNamespace(players=players),
-                           match=SimpleNamespace(rounds=[None] * rounds),
-                           game=SimpleNamespace(races=races), paused=None, now=0.0,
-                           resumed_by="")
-
-
 def test_rk4_a_turn_table_whose_people_all_went_away_says_it_waits():
     """table_clock.nobody_here: the arbiter plays no turn for nobody; the host's window says
     why the table stands still (in my trial it showed two seats away and nothing more)."""
     log = io.StringIO()
     watch = HostLog(log)
     seats = [("Ann", False, "here"), ("Bob", False, "away"), ("Robo L3", True, "here")]
-    watch(table(seats, phase="playing", captain=0, races=False))
+    watch(stand_in_arbiter(seats, phase="playing", captain=0, races=False))
     seats[0] = ("Ann", False, "away")
-    watch(table(seats, phase="playing", captain=0, races=False))
+    watch(stand_in_arbiter(seats, phase="playing", captain=0, races=False))
     assert lines_of(log)[-2:] == ["Ann is away (the seat is kept)", "every player is away: "
                                   "the table waits for one to come back (no turn is played "
                                   "for them meanwhile)"]
     racing = io.StringIO()  # Racing Demon's bots play on: nothing to say there
-    HostLog(racing)(table(seats, phase="playing", captain=0, races=True))
+    HostLog(racing)(stand_in_arbiter(seats, phase="playing", captain=0, races=True))
     assert "waits" not in racing.getvalue()
 
 
@@ -94,16 +83,16 @@ def test_a_lobby_leave_a_bot_captain_and_a_self_starting_table_in_words():
     before = Look({"Ann": (False, "here"), "Robo L2": (True, "here")}, "lobby", "Ann")
     now = Look({"Robo L2": (True, "here")}, "lobby", "Robo L2")
     # Ann left the lobby (her seat is freed); a bot is nobody's captain to name
-    assert news(before, now, table([("Robo L2", True, "here")], captain=0)) == \
+    assert news(before, now, stand_in_arbiter([("Robo L2", True, "here")], captain=0)) == \
         ["Ann left (1 at the table)"]
     # host --players 3: nobody starts it; the count is of the seats it waits for
     fresh = Look({"Cy": (False, "here")}, "lobby", "Cy")
-    assert news(Look(), fresh, table([("Cy", False, "here")], captain=0, players=3)) == \
-        ["Cy took seat 1 of 3"]
+    cy = stand_in_arbiter([("Cy", False, "here")], captain=0, players=3)
+    assert news(Look(), fresh, cy) == ["Cy took seat 1 of 3"]
 
 
 def test_a_resumed_table_is_news_only_from_where_it_stood():
-    resumed = table([("Ann", False, "away"), ("Bob", False, "here")], phase="playing",
+    resumed = stand_in_arbiter([("Ann", False, "away"), ("Bob", False, "here")], phase="playing",
                     captain=0, rounds=2)
     log = io.StringIO()
     HostLog(log, since=resumed)(resumed)
@@ -117,7 +106,7 @@ def test_a_bot_is_named_with_its_level_as_on_every_screen_and_the_final_table_ex
     table, which says under it what the mark is."""
     from lan_demon.commands.results import format_table
     now = Look({"Robo L2": (True, "here"), "Ada L3": (True, "here")}, "lobby")
-    said = news(Look(), now, table([], captain=None))
+    said = news(Look(), now, stand_in_arbiter([], captain=None))
     assert said == ["Robo L2 (bot) took seat 1",  # two between two looks: by seat
                     "Ada L3 (bot) took seat 2"]
     result = {"game": "racing-demon", "seed": 1, "rounds": [{"scores": {"Ann": 3, "Robo L2": 5}}],

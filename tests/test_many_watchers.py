@@ -15,7 +15,6 @@ import time
 import pytest
 import zmq
 
-import test_watch_gate as gate
 from lan_demon.net import client as client_module
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.client import BEAT, WATCH_BEAT, Client
@@ -24,6 +23,7 @@ from lan_demon.net.freed_memory import Trimmer
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.server import ArbiterServer
 from table_settings import settings
+from watchers import CODE, LET_IN, REFUSED, Watcher, pump_watchers
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -117,18 +117,18 @@ def test_a_coded_table_lets_watch_on_the_watchers_pub_only_those_who_gave_the_co
         host, context, monkeypatch):
     """§20 holds on the spectators' PUB too: before anyone gave the code a SUB there is
     refused; once Ann gave it from 127.0.0.1, a SUB from 127.0.0.1 is let in."""
-    server = host("racko", players=2, code=gate.CODE)
+    server = host("racko", players=2, code=CODE)
     monkeypatch.setattr(server, "pub_port", server.watchers_pub.port)  # (Watcher's port)
-    eve = gate.Watcher(context, server)
+    eve = Watcher(context, server)
     try:
-        gate.pump_watchers(lambda: gate.REFUSED in eve.events, [eve])
-        ann = Client(server.address, name="ann", context=context, code=gate.CODE)
+        pump_watchers(lambda: REFUSED in eve.events, [eve])
+        ann = Client(server.address, name="ann", context=context, code=CODE)
         host.clients.append(ann)
         ann.connect()
-        again = gate.Watcher(context, server)
+        again = Watcher(context, server)
         try:
-            gate.pump_watchers(lambda: again.published, [again, eve])
-            assert again.events == [gate.LET_IN] and eve.published == []
+            pump_watchers(lambda: again.published, [again, eve])
+            assert again.events == [LET_IN] and eve.published == []
         finally:
             again.close()
     finally:

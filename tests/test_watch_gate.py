@@ -8,88 +8,18 @@ must receive nothing. Every socket here is on 127.0.0.1, and every one a test op
 
 from __future__ import annotations
 
-import itertools
-import time
-
 import pytest
-import zmq
-from zmq.utils.monitor import recv_monitor_message
 
 from arbiter_harness import Table
 from lan_demon.bots.runner import leave_and_close, make_bot, run_pool
 from lan_demon.cli import main
 from lan_demon.net.client import Client
-from lan_demon.net.codec import decode_all, encode, make
+from lan_demon.net.codec import encode, make
 from lan_demon.net.seats import Sender
-from lan_demon.net.security import KeyPair, make_curve_client, new_keypair
-from net_harness import pump_until
+from lan_demon.net.security import new_keypair
+from watchers import CODE, LET_IN, REFUSED, Watcher, pump_watchers
 
 pytestmark = pytest.mark.timeout(60)
-
-CODE = "KQZRMWTB"
-ASK_EVERY = 0.05  # seconds between a watcher's snapshot requests
-REFUSED, LET_IN = zmq.EVENT_HANDSHAKE_FAILED_AUTH, zmq.EVENT_HANDSHAKE_SUCCEEDED
-
-
-class Watcher:
-    """A stranger who never says hello: a SUB subscribed to everything on the table's PUB port
-    and a DEALER asking ``snapshot`` on its ROUTER, both with ``keys`` (its own pair) as CURVE
-    clients of ``server_key`` when the table is encrypted. Everything it receives is kept, and
-    its SUB's handshake events (a monitor, attached before it connects)."""
-
-    def __init__(self, context: zmq.Context, server, keys: KeyPair | None = None):
-        self.sub = context.socket(zmq.SUB)
-        self.dealer = context.socket(zmq.DEALER)
-        for sock in (self.sub, self.dealer):
-            sock.setsockopt(zmq.LINGER, 0)
-            if server.keys is not None:
-                make_curve_client(sock, server.keys.public, keys or new_keypair())
-        self.sub.setsockopt(zmq.SUBSCRIBE, b"")
-        self.monitor = self.sub.get_monitor_socket(REFUSED | LET_IN)
-        self.sub.connect(f"tcp://127.0.0.1:{server.pub_port}")
-        self.dealer.connect(server.address)
-        self.published: list[dict] = []
-        self.replies: list[dict] = []
-        self.events: list[int] = []
-        self.ids = itertools.count(1)
-        self.next_ask = float("-inf")
-
-    def pump(self) -> None:
-        """Take everything waiting; ask a snapshot every :data:`ASK_EVERY` seconds."""
-        for sock, kept, channel in ((self.sub, self.published, "pub"),
-                                    (self.dealer, self.replies, "private")):
-            while sock.poll(0):
-                kept.extend(decode_all(sock.recv(), channel))
-        while self.monitor.poll(0):
-            self.events.append(recv_monitor_message(self.monitor)["event"])
-        if time.monotonic() >= self.next_ask:
-            self.next_ask = time.monotonic() + ASK_EVERY
-            self.dealer.send(encode(make("snapshot", id=next(self.ids))))
-
-    def close(self) -> None:
-        self.sub.disable_monitor()
-        self.monitor.close(linger=0)
-        self.sub.close(linger=0)
-        self.dealer.close(linger=0)
-
-
-def pump_watchers(condition, watchers: list[Watcher], clients=(), timeout: float = 10.0) -> None:
-    """Pump ``watchers`` (and ``clients``) until ``condition()`` holds, polling their sockets."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        poller = zmq.Poller()
-        for w in watchers:
-            for sock in (w.sub, w.dealer, w.monitor):
-                poller.register(sock, zmq.POLLIN)
-        for client in clients:
-            for sock in client.sockets():
-                poller.register(sock, zmq.POLLIN)
-        poller.poll(20)
-        for w in watchers:
-            w.pump()
-        for client in clients:
-            client.pump()
 
 
 def test_a_watcher_with_the_announced_key_alone_receives_nothing(host, context):

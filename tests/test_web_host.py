@@ -19,7 +19,7 @@ from lan_demon.commands.host_log import REMIND_AFTER, HostLog
 from lan_demon.commands.serve import web_reminder
 from lan_demon.commands.web_page import banner
 from lan_demon.web.qr import terminal
-from test_host_log import table
+from host_stand_in import stand_in_arbiter
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -100,12 +100,13 @@ def test_the_address_is_said_again_between_rounds_for_latecomers():
     watch = HostLog(log)
     watch.remind = web_reminder("http://192.168.1.20:8700/", lan=True, code="ABCDEFGH")
     watch.since_reminder = REMIND_AFTER
-    watch(table([("Ann", False, "here"), ("Bob", False, "here")], phase="between",
-                rounds=0))
+    watch(stand_in_arbiter([("Ann", False, "here"), ("Bob", False, "here")], phase="between",
+                           rounds=0))
     assert "open http://192.168.1.20:8700/" not in log.getvalue()  # no round has ended
     said = io.StringIO()
     watch.out = said
-    arb = table([("Ann", False, "here"), ("Bob", False, "here")], phase="between", rounds=1)
+    arb = stand_in_arbiter([("Ann", False, "here"), ("Bob", False, "here")], phase="between",
+                           rounds=1)
     arb.match.rounds = [type("R", (), {"scores": [3, -1]})()]
     arb.match.sides = ["Ann", "Bob"]
     watch(arb)
