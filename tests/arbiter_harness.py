@@ -153,3 +153,9 @@ def race_table(rtts: tuple[float, float] | None = (0.200, 0.002), **config: Any)
     data["stacks"], data["next_stack"] = [{"id": 1, "cards": ["AH@0"]}], 2
     t.arbiter.state = RD.state_from_data(data)
     return t
+
+
+def unmeasured_race_table(**config: Any) -> Table:
+    """:func:`race_table` before any round trip is measured: the arbiter holds no rtt for
+    either seat."""
+    return race_table(rtts=None, **config)

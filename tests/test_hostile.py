@@ -13,7 +13,7 @@ import msgpack
 import pytest
 
 from arbiter_harness import PLAY, RD, Table, c
-from arbiter_harness import race_table as _race_table
+from arbiter_harness import unmeasured_race_table
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.settings import LAG_CAP_MS
 from lan_demon.net.race import TOLERANCE
@@ -21,10 +21,6 @@ from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_DEPTH, MAX_MESSAG
                                  decode, encode, make)
 
 pytestmark = pytest.mark.timeout(30)
-
-def race_table(**config: Any) -> Table:
-    """The race table of tests/test_arbiter.py, with no round trip measured yet."""
-    return _race_table(rtts=None, **config)
 
 
 def fingerprint(arbiter: Arbiter) -> tuple:
@@ -70,19 +66,19 @@ NOT_MSGPACK = {
 
 @pytest.mark.parametrize("frame", NOT_MSGPACK.values(), ids=NOT_MSGPACK.keys())
 def test_bytes_that_are_not_a_msgpack_map_get_one_malformed_error(frame: bytes) -> None:
-    t = race_table()
+    t = unmeasured_race_table()
     refused_once(t, b"A", frame, "malformed")
 
 
 @pytest.mark.parametrize("value", [[1, 2], 7, "hello", None, 2.5, True, b"\x00bin"])
 def test_msgpack_that_is_not_a_map_is_malformed(value: Any) -> None:
-    refused_once(race_table(), b"A", pack(value), "malformed")
+    refused_once(unmeasured_race_table(), b"A", pack(value), "malformed")
 
 
 def test_nesting_deeper_than_the_limit_is_malformed_and_never_crashes() -> None:
     """Deep maps in a move (a repr of them would exhaust Python's stack) are refused; deep
     lists where a single value belongs are refused by kind, never walked (issue 30)."""
-    t = race_table()
+    t = unmeasured_race_table()
     for depth in (MAX_DEPTH, 200, 600):  # a move 600 deep is 1,800 bytes, under MAX_MESSAGE
         deep = b"\x82\xa1v" + b"\x91" * depth + b"\x01" + b"\xa1t\xa2hb"
         refused_once(t, b"A", deep, "version")  # the version is an int, not a list
@@ -99,7 +95,7 @@ def test_nesting_deeper_than_the_limit_is_malformed_and_never_crashes() -> None:
 
 
 def test_wrong_and_missing_versions_and_unknown_types() -> None:
-    t = race_table()
+    t = unmeasured_race_table()
     refused_once(t, b"A", pack({"v": 1, "t": "ping", "id": 3, "c": 1.0}), "version", re=3)
     refused_once(t, b"A", pack({"t": "hb"}), "version")
     refused_once(t, b"A", pack({"v": [1] * 50, "t": "hb"}), "version")
@@ -155,7 +151,7 @@ def test_every_field_of_every_client_message_is_covered() -> None:
                          ids=[f"{k}.{n}={v!r}"[:40] for k, n, v in CASES])
 def test_a_mistyped_field_gets_one_malformed_error_and_changes_nothing(kind: str, name: str,
                                                                       value: Any) -> None:
-    t = race_table()
+    t = unmeasured_race_table()
     msg = make(kind, **VALID[kind])
     msg[name] = value
     rid = msg["id"] if name != "id" and "id" in msg else None
@@ -169,20 +165,20 @@ def test_a_missing_required_field_is_malformed(kind: str, name: str) -> None:
     msg = make(kind, **VALID[kind])
     del msg[name]
     rid = msg.get("id")
-    refused_once(race_table(), b"A", pack(msg), "malformed", re=rid)
+    refused_once(unmeasured_race_table(), b"A", pack(msg), "malformed", re=rid)
 
 
 @pytest.mark.parametrize("rid", [0, -1, -5, -2**63])
 def test_a_request_id_must_be_positive(rid: int) -> None:
     """re 0 and -1 mean something else (§3), so such ids are refused and not echoed."""
-    t = race_table()
+    t = unmeasured_race_table()
     for kind in ("ping", "move", "snapshot"):
         msg = make(kind, **{**VALID[kind], "id": rid})
         refused_once(t, b"A", pack(msg), "malformed")
 
 
 def test_huge_numbers_in_the_right_type_are_answered_in_kind() -> None:
-    t = race_table()
+    t = unmeasured_race_table()
     (pong,) = t.send(b"A", "ping", id=2**64 - 1, c=1e308)
     assert pong["t"] == "pong" and pong["re"] == 2**64 - 1 and pong["c"] == 1e308
     before = fingerprint(t.arbiter)
@@ -192,7 +188,7 @@ def test_huge_numbers_in_the_right_type_are_answered_in_kind() -> None:
 
 def test_unknown_fields_are_ignored_as_the_protocol_says() -> None:
     """§2: a receiver ignores fields it does not know — extra fields are not an error."""
-    t = race_table()
+    t = unmeasured_race_table()
     msg = make("ping", id=9, c=1.0)
     msg.update({"zz": [1, {"a": b"\x00"}], "seat": 1, "token": 5})
     (pong,) = t.deliver(b"A", encode(msg))
@@ -201,7 +197,7 @@ def test_unknown_fields_are_ignored_as_the_protocol_says() -> None:
 
 def test_an_id_on_a_message_that_has_none_is_ignored_whatever_its_type() -> None:
     """Found by tests/test_fuzz.py: an ``hb`` carrying ``"id": []`` once failed inside."""
-    t = race_table()
+    t = unmeasured_race_table()
     for junk in ([], {}, "x", b"x", -1, 0, None, 1.5):
         before = fingerprint(t.arbiter)
         assert t.deliver(b"A", pack({"v": VERSION, "t": "hb", "id": junk})) == []
@@ -210,15 +206,15 @@ def test_an_id_on_a_message_that_has_none_is_ignored_whatever_its_type() -> None
 
 
 def test_a_non_ascii_token_is_a_bad_token_not_a_crash() -> None:
-    t = race_table()
+    t = unmeasured_race_table()
     for token in ("é" * 16, "\x00", "🂡" * 8):
         msg = make("hello", id=3, name="Eve", role="player", token=token)
         refused_once(t, b"E", encode(msg), "bad_token", re=3)
 
 
 def test_the_role_must_be_player_or_spectator() -> None:
-    refused_once(race_table(), b"E", encode(make("hello", id=3, name="Eve", role="god")),
-                 "malformed", re=3)
+    hello = encode(make("hello", id=3, name="Eve", role="god"))
+    refused_once(unmeasured_race_table(), b"E", hello, "malformed", re=3)
 
 
 # --- multi-frame, empty and oversized ------------------------------------------------------------
@@ -227,7 +223,7 @@ def test_the_role_must_be_player_or_spectator() -> None:
 @pytest.mark.parametrize("parts", [[], [b"", b""], [encode(make("hb")), encode(make("hb"))],
                                    [b"x"] * 50], ids=["none", "two-empty", "two-valid", "fifty"])
 def test_a_multi_part_message_gets_one_malformed_error_without_re(parts: list[bytes]) -> None:
-    t = race_table()
+    t = unmeasured_race_table()
     before = fingerprint(t.arbiter)
     (err,) = t.deliver_parts(b"A", parts)
     assert err["code"] == "malformed" and "re" not in err and "one frame" in err["reason"]
@@ -235,7 +231,7 @@ def test_a_multi_part_message_gets_one_malformed_error_without_re(parts: list[by
 
 
 def test_a_single_frame_through_the_multipart_door_is_an_ordinary_message() -> None:
-    t = race_table()
+    t = unmeasured_race_table()
     (pong,) = t.deliver_parts(b"A", [encode(make("ping", id=4, c=1.0))])
     assert pong["t"] == "pong"
     (err,) = t.deliver_parts(b"A", [b""])
@@ -245,7 +241,7 @@ def test_a_single_frame_through_the_multipart_door_is_an_ordinary_message() -> N
 def test_a_frame_over_the_limit_is_too_big_without_re() -> None:
     """Frames the ROUTER delivers (up to MAX_MESSAGE + 1024) but over 64 KiB are refused
     unread; larger ones never reach the arbiter (the socket drops the connection, §2)."""
-    t = race_table()
+    t = unmeasured_race_table()
     big = encode(make("ping", id=5, c=1.0, pad="x" * MAX_MESSAGE))
     assert MAX_MESSAGE < len(big) <= MAX_MESSAGE + 1024
     refused_once(t, b"A", big, "too_big")
@@ -255,7 +251,7 @@ def test_a_frame_over_the_limit_is_too_big_without_re() -> None:
 
 
 def test_a_bug_in_a_handler_is_logged_answered_internal_and_the_table_goes_on(capsys) -> None:
-    t = race_table()
+    t = unmeasured_race_table()
 
     def broken(*args: Any) -> None:
         raise KeyError("oops")
@@ -275,7 +271,7 @@ def test_a_bug_in_decoding_is_caught_at_the_boundary_too(capsys, monkeypatch) ->
     def broken_decode(frame: bytes, channel: str = "client") -> dict:
         raise RecursionError("deep")
 
-    t = race_table()
+    t = unmeasured_race_table()
     monkeypatch.setattr(arbiter_module, "decode", broken_decode)
     (err,) = t.deliver(b"A", encode(make("ping", id=8, c=1.0)))
     assert err["code"] == "internal" and err["re"] == 8
@@ -286,7 +282,7 @@ def test_a_bug_in_decoding_is_caught_at_the_boundary_too(capsys, monkeypatch) ->
 
 
 def test_a_flood_is_dropped_with_one_rate_limited_error_a_second_and_others_unaffected() -> None:
-    t = race_table(rate_limit=10.0, rate_burst=20.0)
+    t = unmeasured_race_table(rate_limit=10.0, rate_burst=20.0)
     start = t.now
     hb = encode(make("hb"))
     replies = [r for _ in range(20) for r in t.deliver(b"X", hb)]
@@ -311,7 +307,7 @@ def test_a_flood_is_dropped_with_one_rate_limited_error_a_second_and_others_unaf
 def test_flat_out_pace_is_never_limited_by_the_defaults() -> None:
     """A flat-out bot sends ~1,000-2,000 messages a second (benchmarks/net_latency.py,
     docs/benchmarks.md); three seconds at 3,000 a second pass untouched."""
-    t = race_table()
+    t = unmeasured_race_table()
     hb = encode(make("hb"))
     for i in range(9000):
         t.deliver(b"A", hb, at=100.0 + i / 3000)
@@ -319,14 +315,14 @@ def test_flat_out_pace_is_never_limited_by_the_defaults() -> None:
 
 
 def test_rate_limited_multipart_messages_count_too() -> None:
-    t = race_table(rate_limit=1.0, rate_burst=2.0)
+    t = unmeasured_race_table(rate_limit=1.0, rate_burst=2.0)
     replies = [r for _ in range(10) for r in t.deliver_parts(b"X", [b"a", b"b"])]
     assert [r["code"] for r in replies] == ["malformed", "malformed", "rate_limited"]
 
 
 def test_idle_buckets_are_forgotten_when_many_connections_come_and_go() -> None:
     from lan_demon.net.guard import RateLimiter
-    t = race_table()
+    t = unmeasured_race_table()
     for i in range(RateLimiter.PRUNE_AT + 10):
         t.deliver(b"p%d" % i, encode(make("hb")), at=100.0 + i / 1000)
     assert len(t.arbiter.limiter.buckets) < RateLimiter.PRUNE_AT
@@ -336,7 +332,7 @@ def test_idle_buckets_are_forgotten_when_many_connections_come_and_go() -> None:
 
 
 def test_a_replayed_move_frame_is_refused_as_duplicate_and_not_applied_again() -> None:
-    t = race_table(fairness_ms=0)
+    t = unmeasured_race_table(fairness_ms=0)
     turn = encode(make("move", id=40, round=0, move={"t": "turn"}, ts=t.now))
     assert t.committed(t.deliver(b"A", turn), 40)
     waste = RD.state_to_data(t.arbiter.state)["seats"][0]["waste"]
@@ -346,7 +342,7 @@ def test_a_replayed_move_frame_is_refused_as_duplicate_and_not_applied_again() -
 
 
 def test_a_refused_move_s_id_is_spent_too_and_other_connections_have_their_own_ids() -> None:
-    t = race_table(fairness_ms=0)
+    t = unmeasured_race_table(fairness_ms=0)
     (err,) = t.send(b"A", "move", id=7, round=0, move={"t": "jump"}, ts=t.now)
     assert err["code"] == "bad_move"
     refused_once(t, b"A", encode(make("move", id=7, round=0, move={"t": "turn"}, ts=t.now)),
@@ -356,7 +352,7 @@ def test_a_refused_move_s_id_is_spent_too_and_other_connections_have_their_own_i
 
 
 def test_a_reconnected_seat_counts_its_request_ids_afresh() -> None:
-    t = race_table(fairness_ms=0)
+    t = unmeasured_race_table(fairness_ms=0)
     t.send(b"A", "move", id=2, round=0, move={"t": "turn"}, ts=t.now)
     token = t.arbiter.seats[0].token
     t.send(b"A2", "hello", id=1, name="Ann", role="player", token=token)
@@ -367,7 +363,7 @@ def test_rd2_a_seat_named_anywhere_in_a_move_moves_only_the_sender_s_cards() -> 
     """RD-2 / RD-10: a connection plays for its own seat; a "seat" field is never obeyed: in
     the message it is ignored (§2: unknown fields are ignored), in the move map it is refused
     (bad_move: a move map holds its move's fields only, §14)."""
-    t = race_table(fairness_ms=0)
+    t = unmeasured_race_table(fairness_ms=0)
     bob = RD.state_to_data(t.arbiter.state)["seats"][1]
     inside = make("move", id=76, round=0, move={**PLAY, "seat": 1}, ts=t.now)
     refused_once(t, b"A", encode(inside), "bad_move", re=76)
@@ -379,7 +375,7 @@ def test_rd2_a_seat_named_anywhere_in_a_move_moves_only_the_sender_s_cards() -> 
 
 
 def test_a_connection_without_a_seat_cannot_move_for_one() -> None:
-    t = race_table()
+    t = unmeasured_race_table()
     refused_once(t, b"Z", encode(make("move", id=1, round=0, move=PLAY, ts=t.now, seat=0)),
                  "not_joined", re=1)
 
@@ -387,7 +383,7 @@ def test_a_connection_without_a_seat_cannot_move_for_one() -> None:
 def test_rd11_a_timestamp_from_the_future_counts_as_the_arrival() -> None:
     """A move that claims to be played later than it arrived is placed at its arrival: a
     future timestamp never helps, and never hurts an honest clock's slight skew."""
-    t = race_table(fairness_ms=100)
+    t = unmeasured_race_table(fairness_ms=100)
     t.send(b"B", "move", at=10.0, round=0, move=PLAY, ts=1e12)
     assert t.arbiter.held[0].ts == 10.0
 
@@ -395,7 +391,7 @@ def test_rd11_a_timestamp_from_the_future_counts_as_the_arrival() -> None:
 def test_rd11_a_timestamp_from_the_far_past_cannot_jump_the_queue() -> None:
     """Bob really played first; Ann claims a time long before the round began. She is placed
     no earlier than her arrival less her (capped) one-way delay and the tolerance: Bob wins."""
-    t = race_table(fairness_ms=100)
+    t = unmeasured_race_table(fairness_ms=100)
     t.send(b"B", "move", at=10.150, round=0, move=PLAY, ts=10.150)
     t.send(b"A", "move", at=10.160, round=0, move=PLAY, ts=-1e12)
     assert t.arbiter.held[-1].ts == pytest.approx(10.160 - TOLERANCE)
@@ -408,7 +404,7 @@ def test_rd11_a_timestamp_from_the_far_past_cannot_jump_the_queue() -> None:
 def test_rd11_made_up_echoes_cannot_buy_a_longer_delay() -> None:
     """The delay that lets a timestamp be earlier than its arrival is measured from probes the
     arbiter sent: echoes of probes never sent, or sent twice, are ignored."""
-    t = race_table(fairness_ms=100)
+    t = unmeasured_race_table(fairness_ms=100)
     ann = t.arbiter.seats[0]
     ann.rtts = []
     for i in range(8):
@@ -424,7 +420,7 @@ def test_rd11_made_up_echoes_cannot_buy_a_longer_delay() -> None:
 def test_rd11_even_a_slow_echo_buys_at_most_the_capped_delay() -> None:
     """A connection may hold its echoes back to look far away; the delay a timestamp is
     allowed is capped at the host's lag cap (LAG_CAP_MS, tolerance included) all the same."""
-    t = race_table(fairness_ms=250)
+    t = unmeasured_race_table(fairness_ms=250)
     t.arbiter.seats[0].rtts = [8.0]  # measured 8 s round trips (echoes held back)
     t.send(b"B", "move", at=50.0, round=0, move=PLAY, ts=50.0)
     t.send(b"A", "move", at=50.2, round=0, move=PLAY, ts=40.0)  # "played 10 s ago"

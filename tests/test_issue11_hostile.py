@@ -11,7 +11,7 @@ import zmq
 
 from table_settings import settings
 from arbiter_harness import Table
-from arbiter_harness import race_table as _race_table
+from arbiter_harness import unmeasured_race_table
 from lan_demon.commands.options import check_code
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.seats import Sender
@@ -24,10 +24,6 @@ from lan_demon.net.security import (CODE_ALPHABET, CodeThrottle, codes_match, fo
 from lan_demon.net.server import PUB_SNDHWM, ROUTER_RCVHWM, ROUTER_SNDHWM, ArbiterServer
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def race_table(**config) -> Table:
-    return _race_table(rtts=None, **config)
 
 
 def _list_frame(n: int) -> bytes:
@@ -77,7 +73,7 @@ def test_item4_the_rate_limit_weighs_a_frame_by_its_bytes() -> None:
     big = encode({**make("hb"), "pad": "x" * 200, **{f"p{i}": "y" * 200 for i in range(8)}})
     assert 1792 < len(big) <= MAX_MESSAGE and BYTES_PER_TOKEN == 128
     assert frame_cost(len(small)) == 1 and frame_cost(len(big)) == 15
-    t = race_table(rate_limit=1.0, rate_burst=48.0)
+    t = unmeasured_race_table(rate_limit=1.0, rate_burst=48.0)
     for frame, admitted in ((small, 48), (big, 3)):
         t.arbiter.limiter.buckets.clear()
         before = t.arbiter.limiter.dropped
@@ -90,7 +86,7 @@ def test_item4_a_frame_the_codec_refuses_costs_the_rate_limit_sixteen_times_a_mo
     """Junk (not msgpack, a bad field) is answered with an error, which is dearer than
     dropping it: each refused frame costs MALFORMED_COST tokens, so a junk flood is answered
     at a sixteenth of the rate an honest client's messages are."""
-    t = race_table(rate_limit=1.0, rate_burst=64.0)
+    t = unmeasured_race_table(rate_limit=1.0, rate_burst=64.0)
     before = t.arbiter.limiter.dropped
     replies = [r for _ in range(64) for r in t.deliver(b"X", b"\xc1junk")]
     assert len([r for r in replies if r["code"] == "malformed"]) == 64 // MALFORMED_COST
@@ -101,7 +97,7 @@ def test_item4_snapshots_are_limited_per_connection_and_cost_more_than_a_move() 
     """The (n+1)-th snapshot in a burst is refused rate_limited (once a second), the rest are
     dropped unanswered; a second later SNAPSHOT_RATE more are answered. Each costs
     SNAPSHOT_COST tokens of the connection's rate limit."""
-    t = race_table()
+    t = unmeasured_race_table()
     start = t.now
     kinds = [r["t"] if r["t"] != "error" else (r["code"], r["re"])
              for i in range(30) for r in t.send(b"A", "snapshot", id=100 + i)]
@@ -114,7 +110,7 @@ def test_item4_snapshots_are_limited_per_connection_and_cost_more_than_a_move() 
     (pong,) = t.send(b"B", "ping", c=1.0)  # another seat is not affected
     assert pong["t"] == "pong"
     # the weight: a bucket of 100 tokens pays for 100 pings, or for 100 // 16 snapshots
-    t = race_table(rate_limit=0.001, rate_burst=100.0)
+    t = unmeasured_race_table(rate_limit=0.001, rate_burst=100.0)
     t.arbiter.limiter.buckets.clear()
     answered = [r for i in range(20) for r in t.send(b"A", "snapshot", id=300 + i)]
     kinds = [r["t"] if r["t"] != "error" else r["code"] for r in answered]

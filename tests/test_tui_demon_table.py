@@ -197,7 +197,7 @@ def fit_table(german: bool = False) -> TableClient:
     return client
 
 
-def race_table(german: bool = False) -> tuple[TableClient, Controller, str]:
+def lost_race_screen(german: bool = False) -> tuple[TableClient, Controller, str]:
     """As :func:`fit_table`, drawn; then Ada's 2♥ lands on the A♥ stack first."""
     client = fit_table(german)
     truth = client.truth
@@ -214,7 +214,7 @@ def race_table(german: bool = False) -> tuple[TableClient, Controller, str]:
 
 
 def test_rd11_a_card_that_lost_a_race_locally_says_who_beat_you_to_which_stack():
-    client, ctl, key = race_table()
+    client, ctl, key = lost_race_screen()
     ctl.key(key)
     assert ctl.flash_text == "Ada beat you to the A♥ stack"
     assert ctl.flash_rule == "RD-11" and not client.sent
@@ -225,7 +225,7 @@ def test_rd11_a_card_pressed_just_after_a_rivals_landed_on_screen_still_lost_a_r
     screen had redrawn in between, so the refusal read '2♣ fits no stack (needs A♣)' with A♣
     nowhere to be seen. A person needs about a second to see a card land: a stack changed by
     another player within RACE_GRACE of the key is still a race lost; later, it is not."""
-    client, ctl, key = race_table()
+    client, ctl, key = lost_race_screen()
     now = [100.0]
     ctl.clock = lambda: now[0]
     ctl.pump()  # the seat sees Ada's 2♥ on the stack, and the screen draws it
@@ -233,7 +233,7 @@ def test_rd11_a_card_pressed_just_after_a_rivals_landed_on_screen_still_lost_a_r
     now[0] += RACE_GRACE - 0.1
     ctl.key(key)
     assert ctl.flash_text == "Ada beat you to the A♥ stack" and ctl.flash_rule == "RD-11"
-    client, ctl, key = race_table()
+    client, ctl, key = lost_race_screen()
     ctl.clock = lambda: now[0]
     ctl.pump()
     ctl.render(80, 24)
@@ -296,13 +296,13 @@ def test_rg3_rg4_german_refusal_cites_german_rules_never_rd5_or_rd7():
 
 
 def test_rg3_a_german_race_names_the_stack_and_no_classic_rule():
-    client, ctl, key = race_table(german=True)
+    client, ctl, key = lost_race_screen(german=True)
     ctl.key(key)
     assert ctl.flash_text == "Ada beat you to the A♥ stack" and ctl.flash_rule == "RD-11"
 
 
 def test_the_place_chooser_names_stacks_by_their_top_card():
-    client, ctl, _ = race_table()
+    client, ctl, _ = lost_race_screen()
     client.truth.wants = {}
     client.truth.stacks[7].cards.pop()
     client.truth.wants = {(2, "H"): [7]}
