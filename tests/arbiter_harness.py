@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from hand_tables import RD, c
 from table_settings import settings
-from lan_demon.games.cards import parse_card
 from lan_demon.games.demon_table import DemonSeat, DemonState
-from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.seal import open_seal, private_of
 from lan_demon.net.seats import NOBODY, Sender
 
-RD = RacingDemon()
 PLAY = {"t": "play", "from": "c1", "to": "s1"}
 NEEDS_ID = ("hello", "ready", "move", "snapshot", "leave", "start", "ping", "pause", "resume",
             "remove")
@@ -121,10 +119,6 @@ def racko_journal(path: Any) -> Any:
     """A small real journal at ``path``: a Rack-O table whose first round began."""
     journaled_table(path)[1].close()
     return path
-
-
-def c(code: str, owner: int) -> Any:
-    return parse_card(code, owner)
 
 
 def dealt_table(game: str = "racko", **config: Any) -> Table:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter_harness import PLAY, RD, Table, c, dealt_table, race_table
+from arbiter_harness import PLAY, Table, dealt_table, race_table
+from hand_tables import RD, c
 from lan_demon.net.seats import AWAY_AFTER
 from lan_demon.net.codec import VERSION, encode, make
 

@@ -12,8 +12,9 @@ from typing import Any
 import msgpack
 import pytest
 
-from arbiter_harness import PLAY, RD, Table, c
+from arbiter_harness import PLAY, Table
 from arbiter_harness import unmeasured_race_table
+from hand_tables import RD, c
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.settings import LAG_CAP_MS
 from lan_demon.net.race import TOLERANCE

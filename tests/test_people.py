@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from arbiter_harness import PLAY, RD, Table, c, dealt_table, race_table
+from arbiter_harness import PLAY, Table, dealt_table, race_table
+from hand_tables import RD, c
 from lan_demon.games import IllegalMove
 from lan_demon.games.demon_moves import COLUMN_NAMES, Play, TurnPack
 from lan_demon.games.demon_table import DemonSeat, DemonState

@@ -10,7 +10,8 @@ import random
 import pytest
 
 from table_settings import settings
-from arbiter_harness import PLAY, c, race_table
+from arbiter_harness import PLAY, race_table
+from hand_tables import c
 from lan_demon.games import GameError
 from lan_demon.net.settings import LAG_CAP_MS
 from lan_demon.net.arbiter import Arbiter
