@@ -75,7 +75,7 @@ def end_round(t: Table, seats: tuple[bytes, ...] = (b"A", b"B")) -> None:
 
 # --- dispute and check (§22) -------------------------------------------------------------
 
-def test_item4_disputes_for_rounds_that_never_existed_are_refused_unjournaled_unpublished(
+def test_disputes_for_rounds_that_never_existed_are_refused_unjournaled_unpublished(
         tmp_path):
     """Issue 30 item 4: at the rate limit, every dispute for a round that never existed was
     answered ok, journaled and published to every screen. A negative round, or one not yet

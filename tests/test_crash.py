@@ -438,7 +438,7 @@ def test_host_keeps_the_code_and_keys_beside_the_journal_not_in_it(tmp_path, no_
     assert f"key fingerprint {seen['keys'].fingerprint}" in capsys.readouterr().err
 
 
-def test_item7_a_plain_journaled_host_keeps_a_secrets_file_too(tmp_path, no_lan, monkeypatch):
+def test_a_plain_journaled_host_keeps_a_secrets_file_too(tmp_path, no_lan, monkeypatch):
     """Issue 11, item 7: every journaled table has its secrets file (0600) — the tokens go
     there — and a stale one from another match at the same path is replaced, not reused."""
     from lan_demon.net import server as server_module

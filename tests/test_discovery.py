@@ -162,7 +162,7 @@ def test_seat_updates_leave_the_loop_at_once_and_only_the_latest_is_published():
 
 # --- room code, throttle, fingerprint (no network) ------------------------------------------
 
-def test_item6_room_codes_are_eight_unambiguous_letters_and_follow_the_seed():
+def test_room_codes_are_eight_unambiguous_letters_and_follow_the_seed():
     codes = [new_code(random.Random(7)) for _ in range(2)]
     assert codes[0] == codes[1]  # the same seed, the same code
     many = {new_code(random.Random(seed)) for seed in range(200)}

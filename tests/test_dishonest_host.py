@@ -133,7 +133,7 @@ CHEATS = [
 
 @pytest.mark.parametrize("cheat, says, before, verdict", CHEATS,
                          ids=[c[0].__name__ for c in CHEATS])
-def test_item5_a_modified_host_is_flagged_by_every_client_on_screen_and_by_verify(
+def test_a_modified_host_is_flagged_by_every_client_on_screen_and_by_verify(
         host, tmp_path, capsys, cheat, says, before, verdict):
     """Item 5: drop, seeded flip, recommit and evade each let a host choose the deal, and no
     client noticed. Now every honest client flags it — the first three before Go, evade at
@@ -161,7 +161,7 @@ def test_item5_a_modified_host_is_flagged_by_every_client_on_screen_and_by_verif
     assert line.startswith("FAIL") and verdict in " ".join(line.split()), line
 
 
-def test_item5_an_honest_host_with_the_same_people_raises_no_alarm_and_verifies(
+def test_an_honest_host_with_the_same_people_raises_no_alarm_and_verifies(
         host, tmp_path, capsys):
     """The control: the same three, the same table, an honest host — no alarm, no note that
     anyone's randomness was missing, every round ✓, and verify OK."""
@@ -202,7 +202,7 @@ def play_out(bots: list[NetBot]) -> None:
             leave_and_close(bot.client)
 
 
-def test_item5_a_hidden_verdict_is_seen_by_the_others(host):
+def test_a_hidden_verdict_is_seen_by_the_others(host):
     """§22.6: a host that deals one seat (Bob) other cards than the promised deal gives and
     publishes the promised deal's fingerprint is caught by Bob alone — and hides Bob's
     dispute and failing check. Bob's check never reaching the table is then said on the
@@ -218,7 +218,7 @@ def test_item5_a_hidden_verdict_is_seen_by_the_others(host):
     assert ann.index(missing[0]) < where(ann, "match_end")  # at round 2's end, not later
 
 
-def test_item5_a_forged_verdict_is_caught_by_the_others_and_by_verify(host, tmp_path, capsys):
+def test_a_forged_verdict_is_caught_by_the_others_and_by_verify(host, tmp_path, capsys):
     """§22.6: the host cannot publish an "ok" in Bob's name in place of what Bob said: until
     Bob reveals it, it has only the ok word's hash. A word of its own making is caught by
     every other screen, and by verify."""
@@ -235,7 +235,7 @@ def test_item5_a_forged_verdict_is_caught_by_the_others_and_by_verify(host, tmp_
     assert "Bob (seat 1)'s check of this round is not one of the two words" in line, line
 
 
-def test_item5_a_withheld_reveal_is_said_on_every_screen_naming_the_seat(host, tmp_path,
+def test_a_withheld_reveal_is_said_on_every_screen_naming_the_seat(host, tmp_path,
                                                                            capsys):
     """Item 5 ("a withheld reveal is seen"): a round dealt without a committed seat's nonce
     said so only in the raw data. Now every screen names the seat, and verify reports it."""
@@ -262,7 +262,7 @@ def test_item5_a_withheld_reveal_is_said_on_every_screen_naming_the_seat(host, t
         "1): promised, not revealed" in " ".join(out.split()), out
 
 
-def test_item4_countdown_0_mixes_every_nonce_in_without_a_false_alarm(host):
+def test_countdown_0_mixes_every_nonce_in_without_a_false_alarm(host):
     """Item 4: at ``--countdown 0`` every check failed, every round ("your nonce was left
     out"), and no nonce was ever mixed in: Go came at once, and a reveal answered too_late
     counted as made. Now a countdown of 0 deals once every listed seat has revealed (§22.3),
@@ -280,7 +280,7 @@ def test_item4_countdown_0_mixes_every_nonce_in_without_a_false_alarm(host):
         assert all(len(witness.rounds[r].used) == 2 for r in played)  # both nonces, each round
 
 
-def test_item9_a_dispute_about_a_round_never_dealt_is_refused():
+def test_a_dispute_about_a_round_never_dealt_is_refused():
     """Item 9: a dispute for round 0 in the lobby was accepted and broadcast: any seat could
     put a deal warning on every screen before any deal existed."""
     from arbiter_harness import Table

@@ -75,7 +75,7 @@ def all_frames(t: Table) -> list[dict]:
 
 # --- item 1: unpredictable -----------------------------------------------------------------
 
-def test_item1_an_unseeded_round_is_dealt_from_256_fresh_bits_mixed_with_the_nonces():
+def test_an_unseeded_round_is_dealt_from_256_fresh_bits_mixed_with_the_nonces():
     t = countdown_table()
     countdown = to_go(t)
     deal = t.arbiter.deal_round
@@ -91,7 +91,7 @@ def test_item1_an_unseeded_round_is_dealt_from_256_fresh_bits_mixed_with_the_non
     assert other.arbiter.deal_round.secret != deal.secret  # the OS's bits, not a seed's
 
 
-def test_item1_the_host_secret_is_sent_to_nobody_until_the_round_is_over():
+def test_the_host_secret_is_sent_to_nobody_until_the_round_is_over():
     t = countdown_table()
     to_go(t)
     t.send(b"S", "hello", name="Eve", role="spectator")
@@ -103,7 +103,7 @@ def test_item1_the_host_secret_is_sent_to_nobody_until_the_round_is_over():
     assert end["secret"] == secret  # revealed at the round's end, and only then
 
 
-def test_item1_a_seeded_table_says_its_deals_are_not_secret():
+def test_a_seeded_table_says_its_deals_are_not_secret():
     t = Table(seed=7, countdown=1.0)
     (welcome, *_) = t.send(b"A", "hello", name="Ann", role="player")
     assert welcome["config"]["seeded"] is True
@@ -120,7 +120,7 @@ def test_item1_a_seeded_table_says_its_deals_are_not_secret():
 
 # --- item 3: unchosen ----------------------------------------------------------------------
 
-def test_item3_one_players_nonce_changes_the_whole_deal():
+def test_one_players_nonce_changes_the_whole_deal():
     game = get_game("racko")
     secret = bytes(32)
     setup = game.first_setup(2, game.default_options())
@@ -129,7 +129,7 @@ def test_item3_one_players_nonce_changes_the_whole_deal():
     assert a.racks != b.racks
 
 
-def test_item3_commitments_are_fixed_at_the_countdown_and_a_late_one_is_too_late():
+def test_commitments_are_fixed_at_the_countdown_and_a_late_one_is_too_late():
     t = countdown_table()
     t.send(b"A", "commit", id=901, round=0, **promise(NONCE_A))
     t.send(b"A", "ready")
@@ -142,7 +142,7 @@ def test_item3_commitments_are_fixed_at_the_countdown_and_a_late_one_is_too_late
     assert refused["code"] == "bad_reveal"
 
 
-def test_item3_a_nonce_that_does_not_match_its_commitment_is_refused_and_not_mixed_in():
+def test_a_nonce_that_does_not_match_its_commitment_is_refused_and_not_mixed_in():
     t = countdown_table()
     t.send(b"A", "commit", id=901, round=0, **promise(NONCE_A))
     t.send(b"B", "commit", id=902, round=0, **promise(NONCE_B))
@@ -161,7 +161,7 @@ def test_item3_a_nonce_that_does_not_match_its_commitment_is_refused_and_not_mix
     assert after["code"] == "too_late"
 
 
-def test_item3_a_host_that_deals_from_another_secret_than_it_committed_to_is_caught():
+def test_a_host_that_deals_from_another_secret_than_it_committed_to_is_caught():
     """The cheat of item 3, done as a host would: commit, then deal from a secret it likes
     better. Every client's check at the round's end names it."""
     t = countdown_table()
@@ -185,7 +185,7 @@ def test_item3_a_host_that_deals_from_another_secret_than_it_committed_to_is_cau
     assert "left {your} randomness out" in check(used=[], my_nonce=NONCE_A).problem
 
 
-def test_item3_the_witness_reveals_only_its_own_listed_commitment():
+def test_the_witness_reveals_only_its_own_listed_commitment():
     w = DealWitness()
     mine = w.promise(0)
     theirs = {"commit": "0" * 64, "commits": pairs({1: "f" * 64}), "words": [],
@@ -200,7 +200,7 @@ def test_item3_the_witness_reveals_only_its_own_listed_commitment():
     assert not problems and nonce is not None and commitment(bytes.fromhex(nonce)) == mine["hash"]
 
 
-def test_item3_hostdeal_draw_is_fresh_each_time():
+def test_hostdeal_draw_is_fresh_each_time():
     assert HostDeal.draw(0, Secret()).secret != HostDeal.draw(0, Secret()).secret
     assert HostDeal.draw(2, Seeded("x")).secret == seed_secret("x", 2)
 
@@ -238,7 +238,7 @@ def _play_one_round(host, cheat: bool) -> list[Client]:
     return [ann, bob]
 
 
-def test_item3_honest_clients_commit_reveal_and_find_the_deal_honest(host):
+def test_honest_clients_commit_reveal_and_find_the_deal_honest(host):
     clients = _play_one_round(host, cheat=False)
     notices = [n for c in clients for n in c.take_notices()]
     assert not [n for n in notices if n.kind in ("dishonest", "dispute")]
@@ -248,7 +248,7 @@ def test_item3_honest_clients_commit_reveal_and_find_the_deal_honest(host):
         assert [seat for seat, _ in seen.used] == [0, 1]  # both nonces mixed in
 
 
-def test_item3_a_cheating_host_is_named_loudly_at_every_seat(host):
+def test_a_cheating_host_is_named_loudly_at_every_seat(host):
     clients = _play_one_round(host, cheat=True)
     ann, bob = clients
     # (every seat's copy of the other's dispute: waiting on Ann's alone raced Bob's update)
@@ -261,7 +261,7 @@ def test_item3_a_cheating_host_is_named_loudly_at_every_seat(host):
         assert [n.data["seat"] for n in c.notices if n.kind == "dispute"] == [other.seat]
 
 
-def test_item3_during_a_round_a_commit_is_for_the_next_round_so_no_pause_still_takes_it():
+def test_during_a_round_a_commit_is_for_the_next_round_so_no_pause_still_takes_it():
     t = Table(seed=None, countdown=1.0, pause=0, rounds=2)
     t.seat(b"A", "Ann")
     t.seat(b"B", "Bob")
@@ -276,7 +276,7 @@ def test_item3_during_a_round_a_commit_is_for_the_next_round_so_no_pause_still_t
     assert countdown["round"] == 1 and countdown["commits"] == [[0, commitment(NONCE_B)]]
 
 
-def test_item3_a_journal_that_recorded_a_dispute_still_reads_and_verifies(tmp_path):
+def test_a_journal_that_recorded_a_dispute_still_reads_and_verifies(tmp_path):
     """A dispute is journaled (who said the deal was wrong, and why); the journal stays
     readable, resumable and verifiable — verify re-derives the deal itself."""
     from lan_demon.net.audit import verify

@@ -57,7 +57,7 @@ def racko(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # --- item 7: no secrets in the journal --------------------------------------------------------
 
 
-def test_item7_no_session_token_can_be_found_in_the_journal(racko):
+def test_no_session_token_can_be_found_in_the_journal(racko):
     """Every seat's token is in the secrets file (0600), none is anywhere in the journal."""
     tokens = tokens_of(racko)
     assert len(tokens) == 2 and all(tokens.values())
@@ -68,7 +68,7 @@ def test_item7_no_session_token_can_be_found_in_the_journal(racko):
     assert secret_path(racko).stat().st_mode & 0o777 == 0o600
 
 
-def test_item7_the_journal_is_written_0600_whatever_the_umask(tmp_path):
+def test_the_journal_is_written_0600_whatever_the_umask(tmp_path):
     old = os.umask(0)
     try:
         writer = JournalWriter(tmp_path / "j")
@@ -80,7 +80,7 @@ def test_item7_the_journal_is_written_0600_whatever_the_umask(tmp_path):
     assert secret_path(tmp_path / "j").stat().st_mode & 0o777 == 0o600
 
 
-def test_item7_a_resumed_seat_gets_its_token_from_the_secrets_file_by_seat_record(tmp_path):
+def test_a_resumed_seat_gets_its_token_from_the_secrets_file_by_seat_record(tmp_path):
     """Lobby leaves renumber seats; tokens are kept by the seat record's ordinal, so the seat
     that moved up keeps its own token."""
     t = Table("racko", players=3)
@@ -97,7 +97,7 @@ def test_item7_a_resumed_seat_gets_its_token_from_the_secrets_file_by_seat_recor
     assert not any(tok.encode() in path.read_bytes() for tok in tokens.values())
 
 
-def test_item7_a_journal_with_seats_and_no_secrets_file_is_not_resumed(racko, tmp_path):
+def test_a_journal_with_seats_and_no_secrets_file_is_not_resumed(racko, tmp_path):
     copy = tmp_path / "copy.journal"
     copy.write_bytes(racko.read_bytes())
     with pytest.raises(JournalError, match="secrets file .* is missing: the seats' session"):
@@ -107,13 +107,13 @@ def test_item7_a_journal_with_seats_and_no_secrets_file_is_not_resumed(racko, tm
 # --- item 8: records chained --------------------------------------------------------------------
 
 
-def test_item8_every_record_is_chained_to_the_one_before(racko):
+def test_every_record_is_chained_to_the_one_before(racko):
     read = read_journal(racko)
     assert read.version == 4 and read.chained == len(read.records) and read.checksums
     assert read.records[0]["prev"] == GENESIS and read.records[0]["v"] == 4
 
 
-def test_item8_an_edited_record_is_found_by_its_checksum(racko, capsys):
+def test_an_edited_record_is_found_by_its_checksum(racko, capsys):
     """A record edited and written back as it was: its own checksum finds it — the last
     record too, which no later prev covers."""
     k = first(records_of(racko), "seat") + 1  # the seat record's number (1-based)
@@ -133,7 +133,7 @@ def test_item8_an_edited_record_is_found_by_its_checksum(racko, capsys):
         "does not match): the journal was changed on disk after it was written\n", out
 
 
-def test_item8_an_edited_name_breaks_the_chain(racko, capsys):
+def test_an_edited_name_breaks_the_chain(racko, capsys):
     """Even with its checksum made again, an edited record breaks the chain."""
     def rename(records):
         records[first(records, "seat")]["name"] = "mallory"
@@ -150,7 +150,7 @@ def test_item8_an_edited_name_breaks_the_chain(racko, capsys):
     assert f"hash of record {k} (seat)" in out and f"record {k} was edited" in out
 
 
-def test_item8_an_added_token_is_found(racko):
+def test_an_added_token_is_found(racko):
     def add(records):
         records[first(records, "seat")]["token"] = "0123456789abcdef"
     bad = edited(racko, add, rechain=True)  # even chained again: a v2 seat holds no token
@@ -159,7 +159,7 @@ def test_item8_an_added_token_is_found(racko):
         verdict.line, verdict.line
 
 
-def test_item8_a_changed_move_breaks_the_chain(demon):
+def test_a_changed_move_breaks_the_chain(demon):
     def change(records):
         records[first(records, "move", 3)]["move"] = {"t": "stuck"}
     verdict = verify(edited(demon, change, checksum=True))
@@ -167,7 +167,7 @@ def test_item8_a_changed_move_breaks_the_chain(demon):
         verdict.line, verdict.line
 
 
-def test_item8_a_removed_middle_record_is_found_by_verify_and_by_resume(demon):
+def test_a_removed_middle_record_is_found_by_verify_and_by_resume(demon):
     records = records_of(demon)
     gone = first(records, "move", 5)
     bad = edited(demon, lambda rs: rs.pop(gone))
@@ -178,7 +178,7 @@ def test_item8_a_removed_middle_record_is_found_by_verify_and_by_resume(demon):
         restore(read_journal(bad), 0.0, bad)
 
 
-def test_item8_a_cut_at_the_end_is_told_as_ending_before_the_match(demon, tmp_path):
+def test_a_cut_at_the_end_is_told_as_ending_before_the_match(demon, tmp_path):
     records = records_of(demon)
     cut = tmp_path / "cut.journal"
     write_records(cut, records[:first(records, "round_end")], rechain=False)
@@ -192,7 +192,7 @@ def test_item8_a_cut_at_the_end_is_told_as_ending_before_the_match(demon, tmp_pa
     assert replay(cut).unfinished is not None  # a crash's journal still replays
 
 
-def test_item8_a_version_1_journal_replays_unchained_but_does_not_verify(tmp_path, capsys):
+def test_a_version_1_journal_replays_unchained_but_does_not_verify(tmp_path, capsys):
     """What lan-demon wrote before: no prev, tokens in seat records, dealt by CPython's
     random. It replays (marked unchained); verify says it cannot be audited."""
     path = tmp_path / "v1.journal"
@@ -216,7 +216,7 @@ def test_item8_a_version_1_journal_replays_unchained_but_does_not_verify(tmp_pat
         restore(read_journal(path), 0.0, path)
 
 
-def test_item8_a_host_record_edited_to_version_1_to_skip_the_chain_is_found(racko):
+def test_a_host_record_edited_to_version_1_to_skip_the_chain_is_found(racko):
     def downgrade(records):
         records[0]["v"] = 1
     with pytest.raises(JournalError, match="says it is version 1"):
@@ -227,7 +227,7 @@ def test_item8_a_host_record_edited_to_version_1_to_skip_the_chain_is_found(rack
 
 
 @pytest.mark.parametrize("name", ["demon", "racko"])
-def test_item9_a_whole_match_journal_verifies_ok(name, request, capsys):
+def test_a_whole_match_journal_verifies_ok(name, request, capsys):
     path = request.getfixturevalue(name)
     records = read_journal(path).records
     moves = sum(r["j"] == "move" for r in records)
@@ -239,7 +239,7 @@ def test_item9_a_whole_match_journal_verifies_ok(name, request, capsys):
         f"{len(records)} records chained\n"
 
 
-def test_item9_every_move_record_holds_its_arrival_and_claimed_time(demon):
+def test_every_move_record_holds_its_arrival_and_claimed_time(demon):
     moves = [r for r in read_journal(demon).records if r["j"] == "move"]
     assert all(isinstance(m["at"], float) for m in moves)
     assert all(("ts" in m) == (m["seat"] >= 0) for m in moves)  # the table claims no time
@@ -259,7 +259,7 @@ def journaled_racko(tmp_path):
     return t, path, writer
 
 
-def test_item9_the_claimed_ts_is_journaled_as_sent_before_any_clamp(tmp_path):
+def test_the_claimed_ts_is_journaled_as_sent_before_any_clamp(tmp_path):
     t, path, writer = journaled_racko(tmp_path)
     peer = (b"A", b"B")[t.arbiter.state.turn]
     t.send(peer, "move", round=0, move={"t": "draw"}, ts=-5000.0, at=101.0)  # a lie
@@ -268,7 +268,7 @@ def test_item9_the_claimed_ts_is_journaled_as_sent_before_any_clamp(tmp_path):
     assert (move["ts"], move["at"]) == (-5000.0, 101.0)
 
 
-def test_item9_refused_moves_are_journaled_and_verify_checks_them(tmp_path):
+def test_refused_moves_are_journaled_and_verify_checks_them(tmp_path):
     """An illegal move is recorded as refused with its rule; verify replays it and agrees;
     a legal move forged into a refusal is found."""
     t, path, writer = journaled_racko(tmp_path)
@@ -289,7 +289,7 @@ def test_item9_refused_moves_are_journaled_and_verify_checks_them(tmp_path):
     assert "refused as illegal was legal at that point" in forged.line, forged.line
 
 
-def test_item9_a_forged_score_fails_verify(demon):
+def test_a_forged_score_fails_verify(demon):
     def forge_total(records):
         end = records[first(records, "match_end")]["result"]
         name = next(iter(end["totals"]))
@@ -306,7 +306,7 @@ def test_item9_a_forged_score_fails_verify(demon):
         verdict.line
 
 
-def test_item9_rd13_a_table_move_before_the_minute_fails_verify(demon):
+def test_rd13_a_table_move_before_the_minute_fails_verify(demon):
     def hurry(records):
         k = first(records, "move", 0)
         for r in records[k:]:
@@ -357,7 +357,7 @@ def test_rd13_a_pack_turn_does_not_restart_the_minute_at_the_table_or_in_verify(
     assert verify(path).ok, verify(path).line
 
 
-def test_item9_an_arrival_time_that_goes_back_fails_verify(racko):
+def test_an_arrival_time_that_goes_back_fails_verify(racko):
     def back(records):
         records[first(records, "move", 4)]["at"] -= 10.0
     verdict = verify(edited(racko, back, rechain=True))
@@ -365,13 +365,13 @@ def test_item9_an_arrival_time_that_goes_back_fails_verify(racko):
         verdict.line
 
 
-def test_item9_verify_of_a_missing_file_is_one_line_exit_2(tmp_path, capsys):
+def test_verify_of_a_missing_file_is_one_line_exit_2(tmp_path, capsys):
     assert main(["verify", str(tmp_path / "nope.journal")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("lan-demon: cannot read the journal") and err.count("\n") == 1
 
 
-def test_item9_verify_of_a_file_that_is_not_a_journal_fails_in_one_line(tmp_path, capsys):
+def test_verify_of_a_file_that_is_not_a_journal_fails_in_one_line(tmp_path, capsys):
     path = tmp_path / "text"
     path.write_bytes(b"hello, this is not a journal\n")
     assert main(["verify", str(path)]) == 1
@@ -428,7 +428,7 @@ SECRET = bytes(range(32))
 NONCES = {0: b"\x01" * 16, 1: b"\x02" * 16}
 
 
-def test_item9_a_committed_deal_verifies_from_the_secret_and_the_nonces(tmp_path):
+def test_a_committed_deal_verifies_from_the_secret_and_the_nonces(tmp_path):
     path = tmp_path / "j"
     committed_journal(path, SECRET, NONCES)
     verdict = verify(path)
@@ -446,14 +446,14 @@ def test_item9_a_committed_deal_verifies_from_the_secret_and_the_nonces(tmp_path
                  "seeded round's commitment is not the hash of the seed's secret",
                  id="claims-seeded"),
 ])
-def test_item9_a_deal_that_is_not_the_committed_one_fails_verify(tmp_path, forge, words):
+def test_a_deal_that_is_not_the_committed_one_fails_verify(tmp_path, forge, words):
     path = tmp_path / "j"
     committed_journal(path, SECRET, NONCES)
     verdict = verify(edited(path, forge, rechain=True))
     assert not verdict.ok and words in verdict.line, verdict.line
 
 
-def test_item7_a_round_in_progress_is_dealt_again_from_the_secrets_file(tmp_path):
+def test_a_round_in_progress_is_dealt_again_from_the_secrets_file(tmp_path):
     """Killed mid-round: the secret is not revealed in the journal yet; the secrets file has
     it, and the resumed arbiter deals the same cards from it and the round's nonces."""
     full, cut = tmp_path / "full", tmp_path / "cut"

@@ -119,7 +119,7 @@ def version_3(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("journal", ["version_3", "small"])
-def test_issue_case_a_float_marker_flipped_mid_journal_refuses_and_keeps_the_file(
+def test_case_a_float_marker_flipped_mid_journal_refuses_and_keeps_the_file(
         journal, request, tmp_path):
     """The issue's exact case: a float marker 0xcb flipped to 0x4b inside a move record in
     the middle of a finished journal — here every float marker of every move record in its

@@ -132,7 +132,7 @@ CASES = [(game, n) for game in GAMES for n in counts(game)]
 
 
 @pytest.mark.parametrize("game,players", CASES)
-def test_item6_every_screen_at_60x20_and_80x24_cuts_no_word_and_drops_no_key(
+def test_every_screen_at_60x20_and_80x24_cuts_no_word_and_drops_no_key(
         game: str, players: int, cuts: Cuts) -> None:
     problems: list[str] = []
     for scene in scenes(game, players):
@@ -162,7 +162,7 @@ def test_item6_every_screen_at_60x20_and_80x24_cuts_no_word_and_drops_no_key(
 WIDTH_SLICE = re.compile(r"(?<=[\w)\]\"'])\[[^\]\[]*:[^\]\[]*\b(width|room|cols)\b[^\]\[]*\]")
 
 
-def test_item6_no_screen_cuts_text_with_a_slice_of_its_own():
+def test_no_screen_cuts_text_with_a_slice_of_its_own():
     """A screen cuts only through what the test above watches (``clip_line``,
     ``cells.fit``, ``fit_name``): a slice such as ``text[: width - 24]`` cut the bots'
     words in play's lobby to "demon, a card" between two words, where no check of the

@@ -621,7 +621,7 @@ def test_a_new_key_clears_the_last_refusal():
     assert "K♣" not in ctl.flash_text and ctl.flash_rule is None
 
 
-def test_item1_a_seeded_table_says_in_the_lobby_that_its_deals_are_not_secret():
+def test_a_seeded_table_says_in_the_lobby_that_its_deals_are_not_secret():
     client = lobby()
     client.config["seeded"] = True
     ctl, _ = controller(client)
@@ -630,7 +630,7 @@ def test_item1_a_seeded_table_says_in_the_lobby_that_its_deals_are_not_secret():
     assert "not secret" not in shown(ctl)
 
 
-def test_item3_a_failed_deal_check_stays_at_the_top_of_every_screen_with_the_bell():
+def test_a_failed_deal_check_stays_at_the_top_of_every_screen_with_the_bell():
     client = lobby()
     ctl, out = controller(client)
     client.table["seats"] = seats("Tess", "Bob")

@@ -33,7 +33,7 @@ def _list_frame(n: int) -> bytes:
 
 # --- item 4: cheap to refuse ------------------------------------------------------------------
 
-def test_item4_a_client_frame_is_capped_at_a_few_kilobytes() -> None:
+def test_a_client_frame_is_capped_at_a_few_kilobytes() -> None:
     hello = encode(make("hello", id=1, name="€" * 24, role="player", token="t" * 22,
                         bot=True, code="KQZR-MWTB"))
     assert len(hello) < 200 and 2 * 1024 <= MAX_MESSAGE <= 4 * 1024
@@ -43,7 +43,7 @@ def test_item4_a_client_frame_is_capped_at_a_few_kilobytes() -> None:
     assert err.value.code == "too_big"
 
 
-def test_item4_msgpack_refuses_a_long_list_from_its_header_before_building_it() -> None:
+def test_msgpack_refuses_a_long_list_from_its_header_before_building_it() -> None:
     """Under the byte cap, a list header asking for 60,000 elements is refused by msgpack on
     reading the header (the body is not even there to build); so is a real 1,500-element list
     that fits in 2 KiB, and a map, string, bin or ext longer than a client message needs."""
@@ -66,7 +66,7 @@ def test_item4_msgpack_refuses_a_long_list_from_its_header_before_building_it() 
         assert err.value.code == "malformed" and "exceeds" not in err.value.reason
 
 
-def test_item4_the_rate_limit_weighs_a_frame_by_its_bytes() -> None:
+def test_the_rate_limit_weighs_a_frame_by_its_bytes() -> None:
     """One token per started 128 bytes (issue 30; 512 before): a 2 KiB frame drains the
     bucket fifteen or sixteen times as fast as a small one."""
     small = encode(make("hb"))
@@ -82,7 +82,7 @@ def test_item4_the_rate_limit_weighs_a_frame_by_its_bytes() -> None:
         assert t.arbiter.limiter.dropped - before == 80 - admitted
 
 
-def test_item4_a_frame_the_codec_refuses_costs_the_rate_limit_sixteen_times_a_move() -> None:
+def test_a_frame_the_codec_refuses_costs_the_rate_limit_sixteen_times_a_move() -> None:
     """Junk (not msgpack, a bad field) is answered with an error, which is dearer than
     dropping it: each refused frame costs MALFORMED_COST tokens, so a junk flood is answered
     at a sixteenth of the rate an honest client's messages are."""
@@ -93,7 +93,7 @@ def test_item4_a_frame_the_codec_refuses_costs_the_rate_limit_sixteen_times_a_mo
     assert t.arbiter.limiter.dropped - before == 64 - 64 // MALFORMED_COST
 
 
-def test_item4_snapshots_are_limited_per_connection_and_cost_more_than_a_move() -> None:
+def test_snapshots_are_limited_per_connection_and_cost_more_than_a_move() -> None:
     """The (n+1)-th snapshot in a burst is refused rate_limited (once a second), the rest are
     dropped unanswered; a second later SNAPSHOT_RATE more are answered. Each costs
     SNAPSHOT_COST tokens of the connection's rate limit."""
@@ -120,7 +120,7 @@ def test_item4_snapshots_are_limited_per_connection_and_cost_more_than_a_move() 
 
 # --- item 5: bounded memory -------------------------------------------------------------------
 
-def test_item5_the_router_and_the_pub_bound_their_queues(context) -> None:
+def test_the_router_and_the_pub_bound_their_queues(context) -> None:
     server = ArbiterServer(settings("racko", players=2), port=0, context=context)
     try:
         assert server.router.getsockopt(zmq.SNDHWM) == ROUTER_SNDHWM
@@ -132,7 +132,7 @@ def test_item5_the_router_and_the_pub_bound_their_queues(context) -> None:
         server.stop()
 
 
-def test_item5_replies_to_a_peer_that_never_reads_are_dropped_not_queued(context) -> None:
+def test_replies_to_a_peer_that_never_reads_are_dropped_not_queued(context) -> None:
     """64 MB of replies to a peer that reads nothing: the ROUTER's send neither blocks nor
     raises (the loop goes on serving Bob), and what the peer finds when it reads at last is
     bounded by the high-water marks and the kernel's buffers, not everything that was sent."""
@@ -177,7 +177,7 @@ def test_item5_replies_to_a_peer_that_never_reads_are_dropped_not_queued(context
 
 # --- item 6: a room code that holds -----------------------------------------------------------
 
-def test_item6_the_code_is_eight_letters_shown_in_two_groups_and_typed_any_way() -> None:
+def test_the_code_is_eight_letters_shown_in_two_groups_and_typed_any_way() -> None:
     code = new_code()
     assert len(code) == 8 and set(code) <= set(CODE_ALPHABET)
     assert format_code("KQZRMWTB") == "KQZR-MWTB"
@@ -203,7 +203,7 @@ def _attack(throttle: CodeThrottle, addresses: list[str], start: float, seconds:
     return looked
 
 
-def test_item6_two_hundred_addresses_are_held_to_the_table_wide_rate() -> None:
+def test_two_hundred_addresses_are_held_to_the_table_wide_rate() -> None:
     """Fake clock. Each of 200 addresses guesses whenever allowed: beyond the table's burst and
     each address's small allowance, the whole table gets table_rate wrong codes a second; over
     a 4-hour evening that bound leaves under a 1-in-10,000 chance (CodeThrottle's docstring)."""
@@ -220,7 +220,7 @@ def test_item6_two_hundred_addresses_are_held_to_the_table_wide_rate() -> None:
     assert tries / len(CODE_ALPHABET) ** 8 < 1e-4
 
 
-def test_item6_the_right_code_from_a_slowed_address_gets_in_after_a_short_wait() -> None:
+def test_the_right_code_from_a_slowed_address_gets_in_after_a_short_wait() -> None:
     """While 200 other addresses keep the table-wide brake saturated, an address that has made
     eight mistakes itself is told to wait at most a few seconds, and then its right code is
     looked at and let in: the guessers cannot take its own allowance."""
@@ -260,7 +260,7 @@ def test_item6_the_right_code_from_a_slowed_address_gets_in_after_a_short_wait()
     assert reply["t"] == "welcome"
 
 
-def test_item6_a_host_cannot_pick_a_room_code_shorter_than_a_made_one(capsys) -> None:
+def test_a_host_cannot_pick_a_room_code_shorter_than_a_made_one(capsys) -> None:
     """`host --code CAT` would undo the long code: refused in one line, before anything binds."""
     from lan_demon.cli import main
     assert main(["host", "--port", "0", "--code", "cat"]) == 2
