@@ -1,7 +1,7 @@
-"""Modified hosts: the arbiter with one cheat each, as issue 27 found them (PROTOCOL.md §22).
+"""Modified hosts: the arbiter with one cheat each, each caught by the checks of PROTOCOL.md §22.
 
 Each is a few lines over :class:`lan_demon.net.arbiter.Arbiter`, and every one could choose the
-deal (the issue's seat 0 won 5–7 of 8–9 rounds against an honest 2 of 10). Which secret a real
+deal (seat 0 of such a host won 5–7 of 8–9 rounds against an honest 2 of 10). Which secret a real
 cheat would pick — the one of a thousand tries whose deal suits seat 0 — does not matter to the
 checks that must catch it, so these take :data:`CHOSEN`. :func:`dishonest` makes a running
 table's arbiter one of them (before anyone sits: its thread calls nothing they change until the

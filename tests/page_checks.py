@@ -1,6 +1,7 @@
-"""What every drawn page must hold on any screen (issue 28, "Touch and small screens"), as
-JavaScript run in the page: no horizontal scrolling, every control at least 44 CSS px, no
-text under 14 px, no text cut short by its box (a name ending in "…", issue 29). Shared by the sample-face tests and the end-to-end ones."""
+"""What every drawn page must hold on any screen, touch and small ones included, as JavaScript
+run in the page: no horizontal scrolling, every control at least 44 CSS px, no text under
+14 px, no text cut short by its box (a name ending in "…"). Shared by the sample-face tests
+and the end-to-end ones."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ for (const el of document.querySelectorAll("*")) {
     out.push(`past the right edge by ${Math.round(r.right - width)}px: ` +
              el.tagName + "." + el.className);
 }
-for (const el of document.querySelectorAll("*")) {  // a label cut short: issue 29's "whole"
+for (const el of document.querySelectorAll("*")) {  // a label cut short: a name is shown whole
   const style = getComputedStyle(el);
   if (!seen(el) || !el.textContent.trim() || style.overflowX === "visible") continue;
   if (el.scrollWidth > el.clientWidth + 0.5 && el.children.length === 0)

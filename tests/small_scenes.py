@@ -1,5 +1,5 @@
-"""Every terminal screen of every game, built in this process for a size test (issue 29,
-item 6): a :class:`SceneClient` is just enough of :class:`lan_demon.net.client.Client` over a
+"""Every terminal screen of every game, built in this process for the small-screen size
+test: a :class:`SceneClient` is just enough of :class:`lan_demon.net.client.Client` over a
 real engine state — dealt from a seed and played forward by seeded legal moves — and
 :func:`scenes` walks the phases a person sees (lobby, the captain's question, countdown,
 playing with a race line, the leave question, help, the banner, the scores, the match end)

@@ -1,4 +1,4 @@
-"""The strong Racing Demon bot (`demon`) and the person-like speed profiles (issue 5).
+"""The strong Racing Demon bot (`demon`) and the person-like speed profiles.
 
 The bot decides from the seat's redacted view and legal moves alone: every test here hands it a
 turn whose raw table explodes when touched. Rule tests name their rule id (RULES.md).

@@ -1,4 +1,4 @@
-"""Bots never stall a person (issue 29): RD-13 counts a card moved between columns as a play —
+"""Bots never stall a person: RD-13 counts a card moved between columns as a play —
 it clears every stuck vote — so a bot makes no column move that puts back the run it just moved,
 or that changes nothing a player could use, at any level. The rule stays as it is
 (docs/rules.md, RD-13); the bots' choice changes (lan_demon/bots/racing_demon.py).

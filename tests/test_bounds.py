@@ -1,4 +1,4 @@
-"""Issue 30: every message kind is bounded (PROTOCOL.md §2, Bounds). One peer sending any kind
+"""Every message kind is bounded (PROTOCOL.md §2, Bounds). One peer sending any kind
 as fast as the flood brake admits must not grow the arbiter's memory, the journal, or what
 every other screen is shown, beyond the stated bounds. Each test floods one kind at the pure
 :class:`~lan_demon.net.arbiter.Arbiter` (a fake clock, a few thousand messages at most) and

@@ -1,4 +1,4 @@
-"""Names measured in terminal cells (issue 29): emoji, wide characters, combining marks and
+"""Names measured in terminal cells: emoji, wide characters, combining marks and
 joiners never shift a row."""
 
 import pytest

@@ -1,5 +1,6 @@
-"""Issue 10's command-line items: bad input is one line and a non-zero exit, output piped into a
-reader that leaves early ends quietly, and the flags and help a person at the table needs."""
+"""The command line as a person meets it: bad input is one line and a non-zero exit, output
+piped into a reader that leaves early ends quietly, and the flags and help a person at the
+table needs."""
 
 from __future__ import annotations
 

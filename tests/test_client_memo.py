@@ -1,4 +1,4 @@
-"""Issue 28: a client works out its seat's view and legal moves once per change of its table,
+"""A client works out its seat's view and legal moves once per change of its table,
 however often a screen reads them — the host makes one face per browser seat for every update
 (20 at a full table), and a face read the view seven times. A change (an update, a move of its
 own in flight) gives a new view at once."""

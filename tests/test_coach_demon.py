@@ -1,4 +1,4 @@
-"""The Racing Demon coach on hand-made rounds (issue 14): a card that fitted a stack for a known
+"""The Racing Demon coach on hand-made rounds: a card that fitted a stack for a known
 time is a missed play with those seconds (RD-5), a lost race names the winner and the ms
 (RD-11), and the best missed move is the one that frees the most Pile (RD-8), worked out with
 the strong bot's own play from what the seat could see."""

@@ -1,4 +1,4 @@
-"""The coach never mentions a card the seat could not see (issue 14), over many seeded rounds of
+"""The coach never mentions a card the seat could not see, over many seeded rounds of
 both variants: every card the review names was face up for that seat at the time it names it
 — never a Pile card under the top, a Pack card, a waste card under its top, another seat's
 waste top (RD-3, RD-9) — and the review's words name no card beyond those."""

@@ -1,4 +1,4 @@
-"""``lan-demon replay JOURNAL --coach --seat NAME`` (issue 14): the coach's review of each Racing
+"""``lan-demon replay JOURNAL --coach --seat NAME``: the coach's review of each Racing
 Demon round from a journal a short in-process match wrote, the race it lost named with the ms
 the arbiter told it (RD-11), and one line with exit 2 for a seat or journal it cannot review."""
 

@@ -1,4 +1,4 @@
-"""Issue 14: the coach each game's screen is handed. The TUI imports no bot (tests/test_layers),
+"""The coach each game's screen is handed. The TUI imports no bot (tests/test_layers),
 so `play` and `join` hand it in through `coach_for`; a screen built without one has no coach."""
 
 from __future__ import annotations

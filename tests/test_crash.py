@@ -1,4 +1,4 @@
-"""Crash recovery (issue 6): an arbiter killed at any moment is taken up again from its journal.
+"""Crash recovery: an arbiter killed at any moment is taken up again from its journal.
 
 (a) Unit level, no sockets: a seeded match is played by greedy bots through the pure
 :class:`Arbiter` with a fake clock. Its journal is then cut at every record boundary (and in the

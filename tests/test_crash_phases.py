@@ -1,4 +1,4 @@
-"""Issue 27: a host killed in any phase, any number of times, comes back honest and whole.
+"""A host killed in any phase, any number of times, comes back honest and whole.
 
 The pure arbiter, real clients' table copies (``loop_table``), a clock the test moves. For every
 game, with secret deals and with a seed:

@@ -1,5 +1,5 @@
-"""PROTOCOL.md §21 "The deal" (issue 11): the golden deal vectors — secret → every seat's cards
-in order, for all four games, and Gin Solitaire's independent deals (GS-9, issue 27) — are what
+"""PROTOCOL.md §21 "The deal": the golden deal vectors — secret → every seat's cards
+in order, for all four games, and Gin Solitaire's independent deals (GS-9) — are what
 our Python deals (RD-3, RK-2, RK-3, GS-2), and the shuffle spec re-implemented here from SHA-256
 alone (as a stranger would, in any language) gives the same numbers as lan_demon.games.deal."""
 

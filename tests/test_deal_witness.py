@@ -1,5 +1,5 @@
 """PROTOCOL.md §22.7, rule by rule: what every client checks of a host's announcements, with no
-sockets — a :class:`DealWitness` fed what a host says (issue 27, items 4 and 5)."""
+sockets — a :class:`DealWitness` fed what a host says."""
 
 from __future__ import annotations
 

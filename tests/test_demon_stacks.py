@@ -1,4 +1,4 @@
-"""Issue 28, "no screen re-implements a rule": the questions a Racing Demon screen asks — the
+"""No screen re-implements a rule: the questions a Racing Demon screen asks — the
 running score of a seat, which stack takes a card, which stacks are the same place, why a source
 has no place (with the rule id), who won a contested stack — are answered by the engine
 (``lan_demon.games.demon_stacks``, ``demon_scoring.running_score``), and no module of the seat

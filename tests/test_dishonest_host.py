@@ -1,13 +1,12 @@
-"""Issue 27, items 4, 5 and 9: a modified host is caught, by every client, within the round.
+"""A modified host is caught, by every client, within the round.
 
-Each cheat of item 5 (drop, seeded flip, recommit, evade: ``tests/dishonest.py``) runs a real
-table on 127.0.0.1 with three honest clients of three kinds — Ann, the reference ``Client``;
+Each cheat that chooses the deal (drop, seeded flip, recommit, evade: ``tests/dishonest.py``) runs
+a real table on 127.0.0.1 with three honest clients of three kinds — Ann, the reference ``Client``;
 Bob, a bot of ``lan_demon.bots.runner``; Tess, a terminal screen (the ``Controller`` every
-``lan-demon join`` draws) — all three playing greedy Racing Demon. Every one of them must say
-so on its own (PROTOCOL.md §22.7), before the round is over, and ``lan-demon verify`` must fail
-the host's journal. A host that hides one seat's verdict is seen by the others; ``--countdown
-0`` mixes every nonce in without a false alarm (item 4); a dispute about a round never dealt
-is refused (item 9).
+``lan-demon join`` draws) — all three playing greedy Racing Demon. Every one of them must say so on
+its own (PROTOCOL.md §22.7), before the round is over, and ``lan-demon verify`` must fail the
+host's journal. A host that hides one seat's verdict is seen by the others; ``--countdown 0`` mixes
+every nonce in without a false alarm; a dispute about a round never dealt is refused.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""Issue 11, items 1 and 3: deals no one can predict or choose (commit and reveal, §22).
+"""Deals no one can predict or choose (commit and reveal, §22).
 
-Item 1: a host without ``--seed`` drew its match seed from 10⁹ values, and every deal followed
-from it, so a spectator recovered it from the first deal's public cards. Item 3: nothing
-committed to a deal before it was dealt and no player added randomness, so a host could try
-seeds until one suited it. Now each round is dealt from 256 bits the host commits to before
-the countdown, mixed with a nonce from every player committed before that; the round's end
-reveals the secret, and every client re-deals to check.
+Unpredictable: a host without ``--seed`` once drew its match seed from 10⁹ values, and every deal
+followed from it, so a spectator recovered it from the first deal's public cards. Unchosen: nothing
+committed to a deal before it was dealt and no player added randomness, so a host could try seeds
+until one suited it. Now each round is dealt from 256 bits the host commits to before the
+countdown, mixed with a nonce from every player committed before that; the round's end reveals the
+secret, and every client re-deals to check.
 """
 
 from __future__ import annotations

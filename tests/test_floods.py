@@ -1,4 +1,4 @@
-"""Issue 30, item 5: one peer's flood costs the other seats nothing they feel (PROTOCOL.md §2).
+"""One peer's flood costs the other seats nothing they feel (PROTOCOL.md §2).
 
 The widest frame a client could make the arbiter read — 1,998 bytes holding 1,857 empty lists
 in a field nobody reads — took ~100 µs to build and ~800 µs to walk for the depth check, at

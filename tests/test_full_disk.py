@@ -1,4 +1,4 @@
-"""Issue 30: a full disk mid-match loses nothing and hangs nothing (PROTOCOL.md §25).
+"""A full disk mid-match loses nothing and hangs nothing (PROTOCOL.md §25).
 
 The pure arbiter, real clients' table copies (``loop_table``), a clock the test moves, and a
 journal whose disk the test fills: while "full", a write puts down part of what it was given,

@@ -1,4 +1,4 @@
-"""RG-2 (issue 11): the German Pile stays 11 from deal to deal — RD-15 handicapping is off by
+"""RG-2: the German Pile stays 11 from deal to deal — RD-15 handicapping is off by
 default in the German variant, and a host option turns it on (the Piles then move from 11, the
 round's lowest penalty counting as its top scorer, the lowest running total as the leader)."""
 

@@ -1,4 +1,4 @@
-"""GS-2, GS-9 (issue 27, item 8): Gin Solitaire's deals, duplicate and independent.
+"""GS-2, GS-9: Gin Solitaire's deals, duplicate and independent.
 
 Duplicate deals (GS-9, the default) give every seat the same hand and the same Draw pile: a seat
 that is ahead has drawn the cards the others will draw next. That is what duplicate means, and

@@ -1,6 +1,6 @@
 """The host window's log (lan_demon.commands.host_log): a plain ``host`` says who sat down,
-who can start the match, who left and came back, and each round's scores — found silent in a
-newcomer's trial. Over real sockets on 127.0.0.1, and as plain functions of the table."""
+who can start the match, who left and came back, and each round's scores (it once said none
+of it). Over real sockets on 127.0.0.1, and as plain functions of the table."""
 
 from __future__ import annotations
 

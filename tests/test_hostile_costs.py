@@ -1,7 +1,8 @@
-"""Issue 11, items 4, 5 and 6: frames that are cheap to send must be cheap to refuse, one peer
-that never reads must not grow the arbiter's memory, and the room code must hold against many
-addresses without turning the right code away (PROTOCOL.md §2, §10, §20). Pure arbiter and
-throttle with a fake clock, except the socket checks of item 5 (127.0.0.1)."""
+"""What a hostile peer can cost the table: frames that are cheap to send must be cheap to
+refuse, one peer that never reads must not grow the arbiter's memory, and the room code must
+hold against many addresses without turning the right code away (PROTOCOL.md §2, §10, §20).
+Pure arbiter and throttle with a fake clock, except the socket checks of the bounded queues
+(127.0.0.1)."""
 
 from __future__ import annotations
 

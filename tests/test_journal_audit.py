@@ -1,4 +1,4 @@
-"""Issue 11, items 7-9: no secrets in the journal, records chained, a journal anyone can audit
+"""No secrets in the journal, records chained, a journal anyone can audit
 (``lan-demon verify``). Journals come from the pure arbiter driven by greedy bots on a fake
 clock (tests/journal_harness.py's ``play_uncrashed``), or are written record by record here; each
 attack edits one and checks that it is found, and where."""

@@ -1,7 +1,7 @@
-"""Issue 30, items 2 and 3: resume never destroys data. One flipped bit in the middle of a
+"""Resume never destroys data. One flipped bit in the middle of a
 journal was read as a torn last record and ``host --resume`` cut the file there; a disk that
 could not take the ``resumed`` record printed a traceback. Journals come from the pure arbiter
-driven by greedy bots on a fake clock (tests/test_crash.py); resumes go through the functions
+driven by greedy bots on a fake clock (tests/journal_harness.py); resumes go through the functions
 ``host --resume`` uses (:func:`resume_file`, without sockets, and ``main`` once); a full disk
 is an injected write error (``journal._write_all`` failing part-way), never a real one."""
 

@@ -1,4 +1,4 @@
-"""Every match can come back (issue 27): a host journals by default into the user's state folder
+"""Every match can come back: a host journals by default into the user's state folder
 (0700 folders, 0600 files, named after the table and the time), ``host --resume`` alone takes up
 the latest unfinished match and says which, old finished journals are kept to a bound, and
 ``--no-journal`` opts out. The folder's rules are :mod:`lan_demon.net.journals`."""

@@ -1,4 +1,4 @@
-"""No key that bites (issue 29): one key vocabulary for every game, Gin Solitaire's card letters
+"""No key that bites: one key vocabulary for every game, Gin Solitaire's card letters
 that stay put, and the keys listed the same way on the terminal and on the page.
 
 A key that means something in one game is never a card's or a place's letter in another (``h``

@@ -1,4 +1,4 @@
-"""Issue 12: the house's layers, drawn from its own imports, so that they stay true.
+"""The house's layers, drawn from its own imports, so that they stay true.
 
     games/  (pure rule engines)
       ^

@@ -1,4 +1,4 @@
-"""Issue 14, levels: ``--level 1..10`` for ``play``, ``host --bots`` and ``bot`` — each level a
+"""Bot levels: ``--level 1..10`` for ``play``, ``host --bots`` and ``bot`` — each level a
 registered strategy and a pace in every game, 1 slow and plain, 10 expert and strongest; bad
 values one line and exit 2; the level seen in the lobby (tests/test_tui_table.py drives the
 lobby's drawing; here a real table's bots)."""

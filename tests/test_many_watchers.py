@@ -1,4 +1,4 @@
-"""Issue 30, item 6: many watchers cost the seats nothing they feel, and their memory goes back.
+"""Many watchers cost the seats nothing they feel, and their memory goes back.
 
 Spectators are told a PUB of their own, a relay of the seats' PUB on a ZeroMQ context (an I/O
 thread) of its own (net/watchers_pub.py); the reference client's spectator beats every

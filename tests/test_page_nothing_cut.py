@@ -1,4 +1,4 @@
-"""Issue 29, "Nothing cut", on the browser table: at a phone's 360×640 and a laptop's 1280×800,
+"""Nothing cut on the browser table: at a phone's 360×640 and a laptop's 1280×800,
 for sample faces of every game (tests/faces; the *_twenty_* ones seat twenty players whose
 names are as wide as the table lets them be: 12 terminal cells, two alike, emoji, CJK, the
 widest Latin letters), every word is shown whole — no text overflows its box, no ellipsis —

@@ -1,4 +1,4 @@
-"""Issue 29: colour-safe and readable — the palettes checked in simulated colour blindness,
+"""Colour-safe and readable — the palettes checked in simulated colour blindness,
 ``NO_COLOR`` honoured with no colour escape at all and nothing lost, ``--big`` cards only where
 they fit (docs/accessibility.md says what is checked and why these thresholds)."""
 

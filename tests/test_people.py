@@ -1,6 +1,6 @@
 """A table for people, at the arbiter (fake clock, no sockets): the captain starts the match,
 leaving keeps the seat for 5 minutes, the pause between rounds, lost races explained, and the
-German variant citing its own rules (issue 10; coord/CONTRACT.md wire additions 1-7)."""
+German variant citing its own rules."""
 
 from __future__ import annotations
 

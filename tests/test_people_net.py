@@ -1,7 +1,7 @@
 """A table for people over real sockets on 127.0.0.1: a leave and a rejoin by the token kept
 on disk (same seat, cards and score), a restarted ``lan-demon bot`` taking its seat back, the
 end of a match that never says "reconnecting", and ``join`` not retrying a refusal that cannot
-change (issue 10; coord/CONTRACT.md wire additions 2, 3 and 5)."""
+change."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 29: the line-mode table (``join --plain``): one line per event, typed commands.
+"""The line-mode table (``join --plain``): one line per event, typed commands.
 
 A person at a plain table types lines against a bot on 127.0.0.1 (seeded deals, the bot's
 seed fixed), in all four games, until the round ends; the lines printed say what was played

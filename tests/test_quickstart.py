@@ -1,4 +1,4 @@
-"""Issue 15: the README's quick start is two one-line commands that make and use a project-local
+"""The README's quick start is two one-line commands that make and use a project-local
 venv, so they work on an externally managed system Python (PEP 668), and .ci/run finds them.
 
 The commands themselves are run for real by .ci/run, in a fresh clone, with /usr/bin/python3

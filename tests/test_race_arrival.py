@@ -1,4 +1,4 @@
-"""Issue 27, item 7: RD-11 races judged by arrival. A move's claimed time is believed only down
+"""RD-11 races judged by arrival. A move's claimed time is believed only down
 to its arrival less the lag cap (PROTOCOL.md §8) — its arrival, not the moment its turn to be
 handled came. A liar's friend that sends a burst of snapshots from 300 connections just before
 an honest player plays must not make the honest move look late.

@@ -1,4 +1,4 @@
-"""RD-11 against a liar (issue 11, item 2): a client that answers the arbiter's delay probes
+"""RD-11 against a liar: a client that answers the arbiter's delay probes
 late and backdates its moves' ``ts`` gains at most the host's lag cap (default 10 ms), while
 honest clients inside the cap are still ordered by when they played. Driven with the arbiter
 harness: a fake clock, probes and echoes through the arbiter itself, seeded variations."""

@@ -1,4 +1,4 @@
-"""Issue 28, "one translation, not four": the SDK's events are made from the seat layer's
+"""One translation, not four: the SDK's events are made from the seat layer's
 (``lan_demon.seat.events.from_notice``), which the terminal and the page are told too; the bot
 author's event types and fields stay as they were (a public API), and the SDK still imports no
 socket library until a bot is run."""

@@ -1,4 +1,4 @@
-"""Issue 28: ``face(seat)`` — what the page is sent — never holds a card the seat may not see,
+"""``face(seat)`` — what the page is sent — never holds a card the seat may not see,
 is plain JSON, and making it changes nothing (a real table on 127.0.0.1: bots play a round,
 a player's seat and a spectator's are faced after every step)."""
 

@@ -1,4 +1,4 @@
-"""Issue 28: the face of a Racing Demon seat in every phase — lobby, countdown, playing, between
+"""The face of a Racing Demon seat in every phase — lobby, countdown, playing, between
 (with every part of the scores), over — kept as snapshots (``tests/face_snapshots/``), so any
 change of what a page is sent shows in a diff; and the redaction test of test_seat_face.py
 shown able to fail: a face that leaks one face-down card is caught.

@@ -1,4 +1,4 @@
-"""Everyone distinct (issue 29, item 1): a seat's name is seated cleaned, at most 12 terminal
+"""Everyone distinct: a seat's name is seated cleaned, at most 12 terminal
 cells, unique among look-alikes ("Ann", "Ann ²"), never empty — and every screen draws it
 whole, measured in cells, so an emoji name shifts no row."""
 

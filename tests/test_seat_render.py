@@ -1,4 +1,4 @@
-"""Issue 28: drawing a screen changes no state. A real table on 127.0.0.1 (flat-out bots, a
+"""Drawing a screen changes no state. A real table on 127.0.0.1 (flat-out bots, a
 round of each game): stopped mid-round, the terminal's screen of a seat is drawn twice and its
 face made twice, and the Seat, its game's seat and the client are as they were (deep copies of
 their ``__dict__``s, the sockets left out, and the mirror's table as data)."""

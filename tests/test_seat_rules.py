@@ -1,4 +1,4 @@
-"""Issue 28, "one table, not two": a seat is told the rule of the game it plays."""
+"""One table, not two: a seat is told the rule of the game it plays."""
 
 from __future__ import annotations
 

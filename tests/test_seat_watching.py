@@ -1,4 +1,4 @@
-"""Issue 28: what a spectator is told when it tries a move is worded once — by the seat layer —
+"""What a spectator is told when it tries a move is worded once — by the seat layer —
 in every game and on every screen: the page's intents, the terminal's keys and each game's own
 "why not" say the same words (the terminal adds how to leave, by its key)."""
 

@@ -1,4 +1,4 @@
-"""Issue 29, "words a family reads": what the seat says is grammatical for "you" and for others,
+"""Words a family reads: what the seat says is grammatical for "you" and for others,
 and a King claimed is announced, on the terminal and on the page alike (both draw the seat's
 words: the terminal's status line and the page's ``line``/``banner`` are the same sentence)."""
 

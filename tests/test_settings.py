@@ -1,4 +1,4 @@
-"""Issue 27: a table's settings have one written form, and it reads back exactly.
+"""A table's settings have one written form, and it reads back exactly.
 
 A host's settings were listed by hand in five places; one dropped ``seed: None`` and a resumed
 host dealt every later round from seed 0. ``Settings.to_data`` writes every field (None

@@ -1,4 +1,4 @@
-"""Issue 29, item 6: nothing cut at 60×20 or 80×24, for 1–20 seats in all four games.
+"""Nothing cut at 60×20 or 80×24, for 1–20 seats in all four games.
 
 Every terminal screen (tests/small_scenes.py: the lobby and the captain's question, the
 countdown, the table in play with a lost race, the leave question, a deal alarm, a

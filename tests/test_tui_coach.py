@@ -1,4 +1,4 @@
-"""The coach on the Racing Demon round-end screen (issue 14): fed what this seat's screen drew
+"""The coach on the Racing Demon round-end screen: fed what this seat's screen drew
 during the round and the races the arbiter said it lost, it shows a short review under the
 scores — never instead of them — that fits the terminal."""
 

@@ -1,4 +1,4 @@
-"""Issue 27, item 6: a coded table shows its play only to those who gave its room code
+"""A coded table shows its play only to those who gave its room code
 (PROTOCOL.md §20) — its snapshots and its PUB alike, not only its seats.
 
 A stranger knows what the table announces: its address, the PUB port and (on a CURVE table) the

@@ -1,4 +1,4 @@
-"""``host`` and ``play`` serve the table to browsers (issue 28): the flags, where the page
+"""``host`` and ``play`` serve the table to browsers: the flags, where the page
 binds, what the host's screen says of it (the address, and at a --lan table a QR code, said
 again between rounds for latecomers). Only 127.0.0.1 is ever bound here: --lan's bind is
 checked as the function that decides it (tests/test_web_gateway.py)."""

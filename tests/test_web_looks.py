@@ -1,4 +1,4 @@
-"""Issue 29: the page's display settings in a real browser (headless Chromium, loopback): the
+"""The page's display settings in a real browser (headless Chromium, loopback): the
 palette (classic, colour-blind safe, no colour) and bigger cards, chosen under "Display" and
 remembered on a reload; the cards' inks and the owners' marks follow the palette chosen (the
 colours are seat/palette.py's, tests/test_palette.py holds table.css to them)."""
