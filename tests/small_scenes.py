@@ -32,7 +32,7 @@ NOW = 1000.0
 PRESS = {"1-4": ["1"], "1-9,0": ["1"], "letter": ["a"], "K": ["K", "a"], "space": ["space"],
          "esc": ["escape"], "t": ["t", "1"], "d": ["d"]}
 
-#: Names as a big table has them: up to 12 terminal cells (the arbiter's limit, issue 29),
+#: Names as a big table has them: up to 12 terminal cells (the arbiter's limit),
 #: two alike told apart, wide emoji, a bot with its level, a long bot name.
 #: Names as the arbiter seats them (PROTOCOL.md §4.5): at most 12 cells, a second Ann as
 #: "Ann ²", a bot seated with a level named with it ("Ada L2"), play's bots plain.

@@ -77,9 +77,9 @@ def end_round(t: Table, seats: tuple[bytes, ...] = (b"A", b"B")) -> None:
 
 def test_disputes_for_rounds_that_never_existed_are_refused_unjournaled_unpublished(
         tmp_path):
-    """Issue 30 item 4: at the rate limit, every dispute for a round that never existed was
-    answered ok, journaled and published to every screen. A negative round, or one not yet
-    announced, is refused ``wrong_round``; a real round's dispute is published once."""
+    """At the rate limit, every dispute for a round that never existed was answered ok, journaled
+    and published to every screen. A negative round, or one not yet announced, is refused
+    ``wrong_round``; a real round's dispute is published once."""
     path = tmp_path / "j"
     t = journaled(path)
     answers = [a for n in range(1000)

@@ -182,7 +182,7 @@ def test_no_bell_for_play_and_join():
 
 
 def test_play_seats_newcomer_paced_bots_by_default_and_says_the_choices(capsys):
-    """No --level: level 2, whose pace is newcomer's (issue 10); --speed, unset, wins if given."""
+    """No --level: level 2, whose pace is newcomer's; --speed, unset, wins if given."""
     from lan_demon.bots.levels import DEFAULT_LEVEL, level
     args = parse("play")
     assert args.level is None and args.speed is None and PLAY_LEVEL == DEFAULT_LEVEL == 2
@@ -251,8 +251,8 @@ def test_play_hands_pause_bell_and_its_local_table_on(monkeypatch):
     assert seen["pause"] is None and seen["bots"] == 3
     assert (seen["level"], seen["speed"], seen["strategy"]) == (PLAY_LEVEL, None, None)
     assert seen["table_for"] == {"host": True, "bell": False, "local": table,
-                                 "speeds": LEVEL_LABELS, "coach": DemonCoach,  # issue 14
-                                 "big": False}  # issue 29: --big not given
+                                 "speeds": LEVEL_LABELS, "coach": DemonCoach,
+                                 "big": False}  # --big not given
     assert seen["closed"]
     seen.clear()
     with pytest.raises(_Stop):

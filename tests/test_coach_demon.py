@@ -212,9 +212,9 @@ def test_the_known_table_holds_only_what_the_view_shows():
 
 
 def test_rd5_the_same_card_missed_twice_alike_says_when_each_was():
-    """Found in a newcomer's trial: "8♣ from column 2 to the 7♣ stack: 6 s before you
-    covered it" twice in a row, which read as a mistake. It was missed twice — covered,
-    freed, covered again: each says when it began. A miss said once stays as it was."""
+    """The review said "8♣ from column 2 to the 7♣ stack: 6 s before you covered it" twice in a
+    row, which read as a mistake. It was missed twice — covered, freed, covered again: each says
+    when it began. A miss said once stays as it was."""
     from lan_demon.coach.review import Missed, Review
     twice = [Missed("8C@0", "c2", "the 7♣ stack", since, 6.0, "covered", "7C@1")
              for since in (21.0, 75.0)]

@@ -260,7 +260,7 @@ CRASH_GAMES = {
     # Flat-out bots' races make 440-820 records (measured): the first kill point must come
     # before the shortest match's end.
     # Racing Demon without a seed: secret deals, committed, revealed and checked by every bot's
-    # client across the crashes (issue 27: a resumed host once dealt from seed 0).
+    # client across the crashes (a resumed host must not deal from seed 0).
     # (A countdown long enough to reveal in.)
     "racing-demon": (["--players", "3", "--rounds", "3", "--countdown", "0.5"], 3, 400),
     "racko": (["--players", "2", "--seed", "8", "--countdown", "0"], 2, 350),
@@ -439,8 +439,8 @@ def test_host_keeps_the_code_and_keys_beside_the_journal_not_in_it(tmp_path, no_
 
 
 def test_a_plain_journaled_host_keeps_a_secrets_file_too(tmp_path, no_lan, monkeypatch):
-    """Issue 11, item 7: every journaled table has its secrets file (0600) — the tokens go
-    there — and a stale one from another match at the same path is replaced, not reused."""
+    """Every journaled table has its secrets file (0600) — the tokens go there — and a stale one
+    from another match at the same path is replaced, not reused."""
     from lan_demon.net import server as server_module
     monkeypatch.setattr(server_module.ArbiterServer, "serve",
                         lambda self, exit_when_over=True: {"game": "racko"})

@@ -221,12 +221,12 @@ def test_an_arbiter_restored_after_any_step_has_the_crashed_ones_durable_state(
 @pytest.mark.parametrize("game", ["racing-demon", "gin-solitaire"])
 def test_a_join_restarted_while_the_host_was_down_raises_no_alarm(tmp_path: Path,
                                                                    game: str) -> None:
-    """A newcomer's trial: the host stopped mid-round, Bob closed his join meanwhile, the host
-    was resumed and Bob ran the same join again — and his screen said DEAL CHECK FAILED ('the
-    host listed a promise in your name that your program never made'), the others DEAL
-    DISPUTED, and later 'Bob's check of round 1 never reached the table'. The promise and the
-    check were his earlier program's: his new program says so (a check with lost: true),
-    every screen notes it, nobody is alarmed, and the deals are still checked."""
+    """The host stopped mid-round, Bob closed his join meanwhile, the host was resumed and Bob ran
+    the same join again — and his screen said DEAL CHECK FAILED ('the host listed a promise in your
+    name that your program never made'), the others DEAL DISPUTED, and later 'Bob's check of round
+    1 never reached the table'. The promise and the check were his earlier program's: his new
+    program says so (a check with lost: true), every screen notes it, nobody is alarmed, and the
+    deals are still checked."""
     path = tmp_path / "match.journal"
     loop = Loop(path, table_settings(game, None), NAMES)
     loop.join()

@@ -76,11 +76,11 @@ def test_rule3_a_promise_in_your_name_is_yours_or_a_failure():
 
 
 def test_rule3_a_restarted_program_is_not_alarmed_by_the_promises_of_the_one_before():
-    """A newcomer's trial: a join restarted while its seat was kept (the host stopped, or the
-    laptop slept) came back by its token to a countdown listing the promise its earlier
-    program had made — and every screen said DEAL CHECK FAILED at an honest table. A listing
-    for a round before this program's first promise is the earlier program's: a note (the
-    deal is still checked), no alarm; from its first promise on, the rule holds."""
+    """A join restarted while its seat was kept (the host stopped, or the laptop slept) came back
+    by its token to a countdown listing the promise its earlier program had made — and every screen
+    said DEAL CHECK FAILED at an honest table. A listing for a round before this program's first
+    promise is the earlier program's: a note (the deal is still checked), no alarm; from its first
+    promise on, the rule holds."""
     earlier = DealWitness()
     earlier.promise(2)
     fresh = DealWitness()  # the same seat's new program: no promise yet

@@ -93,7 +93,7 @@ def test_rd6_rd11_a_stack_claimed_by_its_king_was_won_by_the_claimer():
     assert won_by(state, 1, c("QH", 1)) == 0
 
 
-#: rules a screen once computed for itself (issue 28): each now asks the engine
+#: rules a screen once computed for itself: each now asks the engine
 RE_IMPLEMENTED = {"score_so_far", "takes", "_same_tops", "_winner"}
 
 

@@ -134,11 +134,11 @@ CHEATS = [
                          ids=[c[0].__name__ for c in CHEATS])
 def test_a_modified_host_is_flagged_by_every_client_on_screen_and_by_verify(
         host, tmp_path, capsys, cheat, says, before, verdict):
-    """Item 5: drop, seeded flip, recommit and evade each let a host choose the deal, and no
-    client noticed. Now every honest client flags it — the first three before Go, evade at
-    the round's end, from the deal's fingerprint and the cards a resync's snapshot says it
-    was dealt — each on its own; Tess's screen shows it at its top; verify fails the
-    journal at the record of the cheat."""
+    """Drop, seeded flip, recommit and evade each let a host choose the deal, and no client
+    noticed. Now every honest client flags it — the first three before Go, evade at the round's
+    end, from the deal's fingerprint and the cards a resync's snapshot says it was dealt — each on
+    its own; Tess's screen shows it at its top; verify fails the journal at the record of the
+    cheat."""
     journal = tmp_path / "match.journal"
     server = dishonest(host("racing-demon", players=3, rounds=1, seed=None, countdown=0.3,
                             journal=journal), cheat)
@@ -236,7 +236,7 @@ def test_a_forged_verdict_is_caught_by_the_others_and_by_verify(host, tmp_path, 
 
 def test_a_withheld_reveal_is_said_on_every_screen_naming_the_seat(host, tmp_path,
                                                                            capsys):
-    """Item 5 ("a withheld reveal is seen"): a round dealt without a committed seat's nonce
+    """A withheld reveal is seen: a round dealt without a committed seat's nonce
     said so only in the raw data. Now every screen names the seat, and verify reports it."""
     journal = tmp_path / "match.journal"
     server = host("racing-demon", players=3, rounds=1, seed=None, countdown=0.3,
@@ -262,10 +262,10 @@ def test_a_withheld_reveal_is_said_on_every_screen_naming_the_seat(host, tmp_pat
 
 
 def test_countdown_0_mixes_every_nonce_in_without_a_false_alarm(host):
-    """Item 4: at ``--countdown 0`` every check failed, every round ("your nonce was left
-    out"), and no nonce was ever mixed in: Go came at once, and a reveal answered too_late
-    counted as made. Now a countdown of 0 deals once every listed seat has revealed (§22.3),
-    and a reveal counts only when it is accepted."""
+    """At ``--countdown 0`` every check failed, every round ("your nonce was left out"), and no
+    nonce was ever mixed in: Go came at once, and a reveal answered too_late counted as made. Now a
+    countdown of 0 deals once every listed seat has revealed (§22.3), and a reveal counts only when
+    it is accepted."""
     server = host("racko", players=2, rounds=3, seed=None, countdown=0, pause=0)
     heard, bots = two_bots(server)
     play_out(bots)
@@ -280,8 +280,8 @@ def test_countdown_0_mixes_every_nonce_in_without_a_false_alarm(host):
 
 
 def test_a_dispute_about_a_round_never_dealt_is_refused():
-    """Item 9: a dispute for round 0 in the lobby was accepted and broadcast: any seat could
-    put a deal warning on every screen before any deal existed."""
+    """A dispute for round 0 in the lobby was accepted and broadcast: any seat could put a deal
+    warning on every screen before any deal existed."""
     from arbiter_harness import Table
     t = Table(seed=None, countdown=1.0)
     t.seat(b"A", "Ann")

@@ -397,9 +397,9 @@ def test_gs7_gs8_gin_solitaire_1_bot_to_100_over_the_network(played, spawn):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_real_hosted_match_journal_verifies_and_holds_no_token(played, spawn,
                                                                              game):
-    """Issue 11: the journal of a match hosted for real (bots over 127.0.0.1) verifies OK with
-    ``lan-demon verify``, and it is 0600 and holds none of the seats' tokens, which are in its
-    0600 secrets file."""
+    """The journal of a match hosted for real (bots over 127.0.0.1) verifies OK with ``lan-demon
+    verify``, and it is 0600 and holds none of the seats' tokens, which are in its 0600 secrets
+    file."""
     from lan_demon.net.journal import read_journal, secret_path
     from lan_demon.net.secrets_file import read_secrets
     match = played(game)
@@ -420,8 +420,8 @@ def test_a_real_hosted_match_journal_verifies_and_holds_no_token(played, spawn,
 
 
 def test_a_secret_hosted_match_mixes_every_bots_nonce_and_verifies(spawn, tmp_path):
-    """Issue 11: a host without --seed deals every round from a committed secret mixed with
-    each bot's nonce (the bots reveal during a short countdown), and its journal verifies."""
+    """A host without --seed deals every round from a committed secret mixed with each bot's nonce
+    (the bots reveal during a short countdown), and its journal verifies."""
     from lan_demon.net.journal import read_journal
     match = play_match(spawn, tmp_path, "racing-demon",
                        {"players": 3, "rounds": 2, "seed": None, "countdown": 0.75})

@@ -73,7 +73,7 @@ def all_frames(t: Table) -> list[dict]:
     return t.published + [m for msgs in t.inbox.values() for m in msgs]
 
 
-# --- item 1: unpredictable -----------------------------------------------------------------
+# --- unpredictable -------------------------------------------------------------------------
 
 def test_an_unseeded_round_is_dealt_from_256_fresh_bits_mixed_with_the_nonces():
     t = countdown_table()
@@ -118,7 +118,7 @@ def test_a_seeded_table_says_its_deals_are_not_secret():
     assert countdown["commit"] == commitment(seed_secret(7, 0))
 
 
-# --- item 3: unchosen ----------------------------------------------------------------------
+# --- unchosen ------------------------------------------------------------------------------
 
 def test_one_players_nonce_changes_the_whole_deal():
     game = get_game("racko")
@@ -162,7 +162,7 @@ def test_a_nonce_that_does_not_match_its_commitment_is_refused_and_not_mixed_in(
 
 
 def test_a_host_that_deals_from_another_secret_than_it_committed_to_is_caught():
-    """The cheat of item 3, done as a host would: commit, then deal from a secret it likes
+    """Choosing the deal, done as a host would: commit, then deal from a secret it likes
     better. Every client's check at the round's end names it."""
     t = countdown_table()
     countdown = to_go(t, reveal=False)

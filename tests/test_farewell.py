@@ -35,8 +35,8 @@ def test_leaving_a_match_says_the_seat_is_kept_and_how_to_take_it_back():
 
 
 def test_leaving_while_the_host_does_not_answer_promises_nothing_it_cannot_keep():
-    """Found in a newcomer's trial: the host was stopped with Ctrl-C; Ann left while her screen
-    was reconnecting and was told her seat was kept, 'with your cards as you left them'."""
+    """The host was stopped with Ctrl-C; Ann left while her screen was reconnecting and was told
+    her seat was kept, 'with your cards as you left them'."""
     said = farewell(client("playing"), args(), host_silent=True)
     assert said == "You left the table at 127.0.0.1:7742 while its host was not answering: it " \
         "may have been stopped. If it comes back within 5 minutes, this takes your seat back:" \
@@ -119,8 +119,8 @@ def test_join_without_a_name_comes_back_as_the_seat_this_computer_took(state_hom
 
 
 def test_play_leaves_the_final_scores_in_the_terminal_like_join_and_host():
-    """Found in a newcomer's trial: after `play`'s last round and q, the terminal came back
-    empty, while join and host print the final table."""
+    """After `play`'s last round and q, the terminal came back empty, while join and host print the
+    final table."""
     from lan_demon.commands.play import last_word
     said = last_word({"phase": "over", "result": RESULT})
     assert said.startswith("The match is over.\n") and format_table(RESULT) in said
@@ -131,14 +131,14 @@ def test_play_leaves_the_final_scores_in_the_terminal_like_join_and_host():
     seats = [{"name": "you", "bot": False}, {"name": "Ada L2", "bot": True}]
     assert last_word({"phase": "between", "results": [{}], "seats": seats, "totals": [-13, 6]}) \
         == "You left the table after 1 round; the match ended there. Totals: you -13, " \
-           "Ada L2 6."  # (found in my trial: the standings went with the screen)
+           "Ada L2 6."  # (the standings must not go with the screen)
     assert "during round 1" in last_word({"phase": "countdown"})
     assert last_word({"phase": "lobby"}) == "You left the table before the match began."
 
 
 def test_a_host_stopped_mid_match_says_whether_it_can_be_resumed(tmp_path):
-    """Found in a newcomer's trial: Ctrl-C on a plain host printed 'host stopped' while the
-    players' screens waited for it to come back; a match without a journal never can."""
+    """Ctrl-C on a plain host printed 'host stopped' while the players' screens waited for it to
+    come back; a match without a journal never can."""
     from lan_demon.commands.serve import stopped_how
     plain = SimpleNamespace(arbiter=SimpleNamespace(phase="playing"), journal=None)
     assert stopped_how(plain) == " mid-match; it was not journaled, so it cannot be resumed"
@@ -150,9 +150,9 @@ def test_a_host_stopped_mid_match_says_whether_it_can_be_resumed(tmp_path):
 
 
 def test_at_an_encrypted_table_the_join_that_takes_the_seat_back_carries_its_key():
-    """A newcomer's trial: after leaving a --secure table, the printed join failed as printed
-    ('the encrypted handshake failed — wrong key?'): it lacked --key. The key goes in, quoted
-    for the shell (z85 has ')', '<', '&' …)."""
+    """After leaving a --secure table, the printed join failed as printed ('the encrypted handshake
+    failed — wrong key?'): it lacked --key. The key goes in, quoted for the shell (z85 has ')',
+    '<', '&' …)."""
     key = b"4AQQ)I@^}[R@AA*a8Z[<gjqJ:&f@h3eL.bIq.Sbi"
     said = farewell(client("playing", server_key=key), args())
     assert said.endswith("\n  lan-demon join 127.0.0.1:7742 --name Ann --key "

@@ -378,7 +378,7 @@ def test_a_host_whose_disk_cannot_take_its_first_record_does_not_start(
 def test_verify_says_not_finished_of_a_secret_round_in_play_not_fail(tmp_path: Path) -> None:
     """A host stopped mid-round at a table with secret deals (after a full disk, say): verify
     cannot check the round's deal before its end reveals the secret, which is no accusation —
-    NOT FINISHED, as for any match in play (a fresh-eyes trial read FAIL)."""
+    NOT FINISHED, as for any match in play, never FAIL."""
     loop = new_loop(tmp_path / "mid.journal", None)
     run(loop, lambda: loop.arbiter.phase == "playing" and loop.arbiter.match.round_no == 1)
     loop.close()

@@ -191,7 +191,7 @@ def test_gs6_the_h_key_shows_the_best_discard_and_whether_to_knock():
         folded = " ".join(shown.split())
         assert f"Coach: Discard {first.move.card.symbol}: it leaves" in folded  # plain words
         assert "(expected" not in folded and "h again: the numbers behind it" in folded
-        await keys.press("h")  # h again: the numbers behind it (issue 29)
+        await keys.press("h")  # h again: the numbers behind it
         folded = " ".join(text_of(ctl.render(100, 30)).split())
         assert f"Numbers: discard {first.move.card.symbol} (expected" in folded
         assert "the cards you have not seen" in folded and "h again hides it" in folded

@@ -227,7 +227,7 @@ def test_a_bot_takes_bobs_seat_over_and_plays_it_to_the_rounds_end(monkeypatch, 
         told = [n.data for n in heard if n.kind == "removed"]
         assert told and told[0]["bot"] == 6 and told[0]["new_name"] == "Bob L6"
         # Bob's own table is gone at once (its screen says who handed the seat over; a key
-        # pressed there sent "say hello and take a seat first" back, in a newcomer's trial)
+        # pressed there must not be answered "say hello and take a seat first")
         assert bob.table["gone"] == "Ann handed your seat to a bot"
         assert [n.text for n in heard if n.kind == "gone"] == ["Ann handed your seat to a bot"]
         bob.close()

@@ -154,8 +154,8 @@ def test_the_hosts_log_says_who_handed_whose_seat_to_a_bot():
 def test_the_host_names_a_seat_as_it_can_type_it():
     """A host cannot type "²" or an emoji: "ann 2" is "Ann ²", "bob" the one whose letters
     start so ("🃏Bob🎉"), a name two seats could be is asked again, a number is a seat
-    (seats lists them) — each said in one line (a newcomer's trial: 'remove bob' and
-    'remove ann 2' found nobody)."""
+    (seats lists them) — each said in one line ('remove bob' and 'remove ann 2' once found
+    nobody)."""
     from lan_demon.commands.host_desk import seat_named
     t = race_table()
     arb = t.arbiter

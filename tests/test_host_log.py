@@ -64,7 +64,7 @@ def test_rd13_a_plain_host_says_who_sat_down_who_starts_who_left_and_the_round(h
 
 def test_rk4_a_turn_table_whose_people_all_went_away_says_it_waits():
     """table_clock.nobody_here: the arbiter plays no turn for nobody; the host's window says
-    why the table stands still (in my trial it showed two seats away and nothing more)."""
+    why the table stands still (not only two seats away and nothing more)."""
     log = io.StringIO()
     watch = HostLog(log)
     seats = [("Ann", False, "here"), ("Bob", False, "away"), ("Robo L3", True, "here")]
@@ -100,10 +100,9 @@ def test_a_resumed_table_is_news_only_from_where_it_stood():
 
 
 def test_a_bot_is_named_with_its_level_as_on_every_screen_and_the_final_table_explains_it():
-    """Found in a newcomer's trial: "Robo" on the table, "Robo L2" in the terminal's final
-    table, read as another name. One rule now (issue 29): the name with its level, "Robo L2",
-    on every screen, in the log (which marks a bot's seat, as the lobby does) and the final
-    table, which says under it what the mark is."""
+    """A bot named "Robo" on the table and "Robo L2" in the terminal's final table reads as another
+    name. One rule: the name with its level, "Robo L2", on every screen, in the log (which marks a
+    bot's seat, as the lobby does) and the final table, which says under it what the mark is."""
     from lan_demon.commands.results import format_table
     now = Look({"Robo L2": (True, "here"), "Ada L3": (True, "here")}, "lobby")
     said = news(Look(), now, stand_in_arbiter([], captain=None))

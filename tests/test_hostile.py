@@ -78,7 +78,7 @@ def test_msgpack_that_is_not_a_map_is_malformed(value: Any) -> None:
 
 def test_nesting_deeper_than_the_limit_is_malformed_and_never_crashes() -> None:
     """Deep maps in a move (a repr of them would exhaust Python's stack) are refused; deep
-    lists where a single value belongs are refused by kind, never walked (issue 30)."""
+    lists where a single value belongs are refused by kind, never walked."""
     t = unmeasured_race_table()
     for depth in (MAX_DEPTH, 200, 600):  # a move 600 deep is 1,800 bytes, under MAX_MESSAGE
         deep = b"\x82\xa1v" + b"\x91" * depth + b"\x01" + b"\xa1t\xa2hb"

@@ -32,7 +32,7 @@ def _list_frame(n: int) -> bytes:
     return b"\x83\xa1v\x01\xa1t\xa2hb\xa1x" + b"\xdd" + n.to_bytes(4, "big") + b"\x00" * n
 
 
-# --- item 4: cheap to refuse ------------------------------------------------------------------
+# --- cheap to refuse --------------------------------------------------------------------------
 
 def test_a_client_frame_is_capped_at_a_few_kilobytes() -> None:
     hello = encode(make("hello", id=1, name="€" * 24, role="player", token="t" * 22,
@@ -40,7 +40,7 @@ def test_a_client_frame_is_capped_at_a_few_kilobytes() -> None:
     assert len(hello) < 200 and 2 * 1024 <= MAX_MESSAGE <= 4 * 1024
     assert decode(hello)["name"] == "€" * 24  # the largest legitimate message is read
     with pytest.raises(ProtocolError) as err:
-        decode(_list_frame(60_000))  # the issue's 60 KB frame: refused on its length alone
+        decode(_list_frame(60_000))  # a 60 KB frame: refused on its length alone
     assert err.value.code == "too_big"
 
 
@@ -68,7 +68,7 @@ def test_msgpack_refuses_a_long_list_from_its_header_before_building_it() -> Non
 
 
 def test_the_rate_limit_weighs_a_frame_by_its_bytes() -> None:
-    """One token per started 128 bytes (issue 30; 512 before): a 2 KiB frame drains the
+    """One token per started 128 bytes: a 2 KiB frame drains the
     bucket fifteen or sixteen times as fast as a small one."""
     small = encode(make("hb"))
     big = encode({**make("hb"), "pad": "x" * 200, **{f"p{i}": "y" * 200 for i in range(8)}})
@@ -119,7 +119,7 @@ def test_snapshots_are_limited_per_connection_and_cost_more_than_a_move() -> Non
     assert t.send(b"A", "ping", c=1.0) == []  # the bucket is spent (below zero)
 
 
-# --- item 5: bounded memory -------------------------------------------------------------------
+# --- bounded memory ---------------------------------------------------------------------------
 
 def test_the_router_and_the_pub_bound_their_queues(context) -> None:
     server = ArbiterServer(settings("racko", players=2), port=0, context=context)
@@ -176,7 +176,7 @@ def test_replies_to_a_peer_that_never_reads_are_dropped_not_queued(context) -> N
         server.stop()
 
 
-# --- item 6: a room code that holds -----------------------------------------------------------
+# --- a room code that holds -------------------------------------------------------------------
 
 def test_the_code_is_eight_letters_shown_in_two_groups_and_typed_any_way() -> None:
     code = new_code()

@@ -54,7 +54,7 @@ def racko(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-# --- item 7: no secrets in the journal --------------------------------------------------------
+# --- no secrets in the journal ----------------------------------------------------------------
 
 
 def test_no_session_token_can_be_found_in_the_journal(racko):
@@ -104,7 +104,7 @@ def test_a_journal_with_seats_and_no_secrets_file_is_not_resumed(racko, tmp_path
         restore(read_journal(copy), 0.0, copy)
 
 
-# --- item 8: records chained --------------------------------------------------------------------
+# --- records chained ----------------------------------------------------------------------------
 
 
 def test_every_record_is_chained_to_the_one_before(racko):
@@ -223,7 +223,7 @@ def test_a_host_record_edited_to_version_1_to_skip_the_chain_is_found(racko):
         read_journal(edited(racko, downgrade, checksum=True))
 
 
-# --- item 9: a journal anyone can audit -----------------------------------------------------
+# --- a journal anyone can audit -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["demon", "racko"])
@@ -379,7 +379,7 @@ def test_verify_of_a_file_that_is_not_a_journal_fails_in_one_line(tmp_path, caps
     assert out.startswith("FAIL at record 1") and out.count("\n") == 1, out
 
 
-# --- item 9: a committed deal, re-derived from the revealed secret and the nonces ---------------
+# --- a committed deal, re-derived from the revealed secret and the nonces -----------------------
 
 
 def committed_journal(path: Path, secret: bytes, nonces: dict[int, bytes],

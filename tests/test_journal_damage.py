@@ -108,7 +108,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def version_3(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A whole Racing Demon match journaled as lan-demon wrote before checksums (version 3,
-    the issue's journal's format): a resumed one goes on in it."""
+    the format of the damaged journal that asked for this): a resumed one goes on in it."""
     path = tmp_path_factory.mktemp("v3") / "v3.journal"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(record_module, "JOURNAL_VERSION", 3)
@@ -119,9 +119,9 @@ def version_3(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("journal", ["version_3", "small"])
-def test_case_a_float_marker_flipped_mid_journal_refuses_and_keeps_the_file(
+def test_a_float_marker_flipped_mid_journal_refuses_and_keeps_the_file(
         journal, request, tmp_path):
-    """The issue's exact case: a float marker 0xcb flipped to 0x4b inside a move record in
+    """The case seen in the field: a float marker 0xcb flipped to 0x4b inside a move record in
     the middle of a finished journal — here every float marker of every move record in its
     second half, in turn, in a version 3 journal and a version 4 one. Some leave bytes the
     decoder runs out of data in, which were read as a torn last record (the file was cut
@@ -150,7 +150,7 @@ def test_case_a_float_marker_flipped_mid_journal_refuses_and_keeps_the_file(
         assert path.read_bytes() == bytes(flipped) and not torn_copies(path), at
         put_byte(path, at, 0xcb)
     if journal == "version_3":  # it holds three of them
-        assert looked_torn, "none of the flips was the issue's case"
+        assert looked_torn, "none of the flips was the case seen in the field"
 
 
 def test_every_single_bit_flip_refuses_or_resumes_exactly_and_never_shortens(

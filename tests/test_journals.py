@@ -160,7 +160,7 @@ def test_old_finished_journals_are_kept_to_the_bound_never_an_unfinished_one(sta
     damaged.write_bytes(b"\xc1")
     os.utime(damaged, (1, 1))
     busy = journals.hold(write(folder / "busy.journal", HOST, mtime=2))
-    for path in finished + [unfinished]:  # the browser seats' book beside each (issue 28)
+    for path in finished + [unfinished]:  # the browser seats' book beside each
         Path(str(path) + ".pages").write_text("{}")
     try:
         gone = journals.prune()

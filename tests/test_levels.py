@@ -249,8 +249,8 @@ def test_play_and_host_default_to_the_same_level():
 
 
 def test_the_table_shows_a_bots_name_whole_with_its_level_mark():
-    """One rule on every screen (issue 29): a bot's name with its level, "Ada L10", whole —
-    the arbiter seats at most 12 cells, so no column cuts it to "Ada L1"."""
+    """One rule on every screen: a bot's name with its level, "Ada L10", whole — the arbiter seats
+    at most 12 cells, so no column cuts it to "Ada L1"."""
     from types import SimpleNamespace
 
     from lan_demon.seat.facts import SeatFacts

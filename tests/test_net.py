@@ -254,11 +254,10 @@ def test_a_client_that_hears_nothing_reconnects_by_itself_to_the_same_seat(host)
 
 
 def test_rd11_after_a_reconnect_the_clock_estimate_is_refreshed_again(host):
-    """A newcomer's trial: after every resume the ping stood at ~10 ms for the rest of the
-    match. A ping lost with the stopped host stayed unanswered in the client's list, and a
-    refresh ping goes out only when none is waiting: the round trip and the clock offset —
-    which date a move in an RD-11 race — were never measured again. A new connection forgets
-    the lost one."""
+    """After every resume the ping stood at ~10 ms for the rest of the match. A ping lost with the
+    stopped host stayed unanswered in the client's list, and a refresh ping goes out only when none
+    is waiting: the round trip and the clock offset — which date a move in an RD-11 race — were
+    never measured again. A new connection forgets the lost one."""
     server = host("racko", players=2, seed=5)
     ann = join(host, server, "Ann")
     pump_until(lambda: ann.rtt is not None and not ann._pings, [ann])

@@ -69,7 +69,7 @@ def test_twenty_players_fit_a_phone(driver: Any) -> None:
     assert len(others) == 19
     assert all(o.rect["x"] + o.rect["width"] <= 360 for o in others)
     assert "Tomasz" in others[-1].text
-    # every name whole (issue 29): two alike, an emoji one and a long one, none cut
+    # every name whole: two alike, an emoji one and a long one, none cut
     shown = driver.execute_script(
         "return [...document.querySelectorAll('.other .name')].map("
         "e => [e.textContent, e.scrollWidth <= e.clientWidth])")
@@ -164,8 +164,8 @@ def test_keys_are_sent_as_the_terminal_has_them(driver: Any) -> None:
 
 
 def test_the_keys_are_listed_as_the_terminal_lists_them(driver: Any) -> None:
-    """Issue 29: a keyboard's keys under the table, from the face's ``key_help`` — the seat
-    layer's list, in its order and words (h is the hint in every game, GS-4)."""
+    """A keyboard's keys under the table, from the face's ``key_help`` — the seat layer's list, in
+    its order and words (h is the hint in every game, GS-4)."""
     from lan_demon.seat.acts import GAME_KEYS, TABLE_KEYS
     sample = face("gin_playing")
     assert sample["key_help"] == [[k.key, k.words] for k in GAME_KEYS["GinSeat"] + TABLE_KEYS
@@ -244,9 +244,9 @@ def test_rack_o_taps(driver: Any) -> None:
 
 
 def test_advice_in_plain_words_with_why_numbers_behind_a_toggle(driver: Any) -> None:
-    """Issue 29: the coach's advice says what to do and why in plain words; the numbers behind
-    it show only through "why? numbers" (the `why` act; the seat remembers the choice, as the
-    terminal's advice key pressed again)."""
+    """The coach's advice says what to do and why in plain words; the numbers behind it show only
+    through "why? numbers" (the `why` act; the seat remembers the choice, as the terminal's advice
+    key pressed again)."""
     words = "Coach: Put the drawn 26 into slot 40, in place of the 1: it fits between your 24 " \
         "in slot 35 and your 31 in slot 45 — your rack comes nearer Rack-O"
     numbers = "work left 0.17, against 0.37 as your rack is now"
@@ -389,10 +389,10 @@ return r.top >= 0 && r.bottom <= innerHeight;
 
 
 def test_on_a_phone_your_cards_and_the_buttons_stay_in_reach(driver: Any) -> None:
-    """A newcomer's trial at 360×640: the stacks above pushed your own cards and Stuck below
-    the fold (14 stacks here; a big table has dozens), and "I'm ready" sat under the
-    scoreboard, the chart and the review. Your cards and the round's buttons stay on screen
-    without scrolling; the stacks and the scoreboard scroll above them."""
+    """At 360×640: the stacks above pushed your own cards and Stuck below the fold (14 stacks here;
+    a big table has dozens), and "I'm ready" sat under the scoreboard, the chart and the review.
+    Your cards and the round's buttons stay on screen without scrolling; the stacks and the
+    scoreboard scroll above them."""
     load(driver, "demon_playing")
     assert driver.execute_script("return document.documentElement.scrollHeight") > 640
     for css in ("[data-src='pile']", "[data-do='turn']", "[data-do='stuck']"):

@@ -131,9 +131,9 @@ def out_of_reach(driver: Any, selectors: list[str]) -> list[str]:
 @pytest.mark.parametrize("name", FACES)
 def test_every_word_whole_and_the_moves_on_the_first_screen(driver: Any, name: str,
                                                             size: str) -> None:
-    """Issue 29: nothing cut (no overflowing text, no ellipsis, no name broken) and the
-    player's cards and move buttons in reach without scrolling, at a phone's and a laptop's
-    size, for every sample face (tests/faces: 1 to 20 seats, all four games, every phase)."""
+    """Nothing cut (no overflowing text, no ellipsis, no name broken) and the player's cards and
+    move buttons in reach without scrolling, at a phone's and a laptop's size, for every sample
+    face (tests/faces: 1 to 20 seats, all four games, every phase)."""
     load(driver, name, SIZES[size], touch=size == "phone")
     assert cut(driver) == []
     assert out_of_reach(driver, essentials(face(name))) == []
@@ -157,9 +157,9 @@ def test_the_tv_shows_every_word_and_the_next_round(driver: Any, name: str, size
 
 
 def test_a_name_has_the_same_place_in_every_row(driver: Any) -> None:
-    """Issue 29: a 12-cell name (WWWWWWWWWWWW, 山田太郎さん, an emoji one) shifts nothing: in
-    every other player's row the Pile count and card start at the same place, whatever the
-    name's width, and the name is drawn whole on one line."""
+    """A 12-cell name (WWWWWWWWWWWW, 山田太郎さん, an emoji one) shifts nothing: in every other player's
+    row the Pile count and card start at the same place, whatever the name's width, and the name is
+    drawn whole on one line."""
     for size in ("phone", "laptop"):
         load(driver, "demon_twenty_names", SIZES[size], touch=size == "phone")
         rows = driver.execute_script("""

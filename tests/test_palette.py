@@ -258,7 +258,7 @@ def test_big_cards_in_rack_o_and_gin_solitaire(host, game):
 @pytest.mark.parametrize("game", ["racing-demon", "racing-demon-german", "racko",
                                   "gin-solitaire"])
 def test_big_cards_never_change_what_a_small_screen_says(game):
-    """--big beside item 6 (tests/test_small_screens.py): every screen of every game, at
+    """--big beside nothing cut (tests/test_small_screens.py): every screen of every game, at
     60×20 and 80×24, for the fewest and the most seats, says with --big exactly what it says
     without (the same words on every page, nothing past an edge) — bigger cards are drawn
     only where nothing is lost; at 120×40 some screen of the game is drawn big."""

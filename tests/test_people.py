@@ -157,10 +157,9 @@ def test_rk4_a_seat_that_said_leave_has_its_turn_played_at_once():
 
 
 def test_rk4_with_every_person_away_the_table_waits_instead_of_playing_their_turns():
-    """Found in a newcomer's trial: both people of a Rack-O table left, and the arbiter played
-    their turns for them several times a second, round after round, for nobody. Stand-in
-    turns are for the people still playing; with none here, the table waits, and goes on
-    when one comes back."""
+    """Both people of a Rack-O table left, and the arbiter played their turns for them several
+    times a second, round after round, for nobody. Stand-in turns are for the people still playing;
+    with none here, the table waits, and goes on when one comes back."""
     t = dealt_table("racko", players=2, turn_timeout=20)
     mover = t.arbiter.state.turn
     other = 1 - mover
@@ -418,9 +417,9 @@ def test_a_journal_s_pause_of_none_resumes_as_none():
 
 
 def test_a_token_of_a_seat_given_up_is_refused_with_why_and_how_to_watch():
-    """Found in a newcomer's trial: back after more than 5 minutes with the join the screen
-    had printed, Ann was told 'a player who left comes back by running the same join again' —
-    the very thing just refused. The refusal now says the seat was given up, and why."""
+    """Back after more than 5 minutes with the join the screen had printed, Ann was told 'a player
+    who left comes back by running the same join again' — the very thing just refused. The refusal
+    now says the seat was given up, and why."""
     t = race_table(fairness_ms=0)
     token = t.arbiter.seats[0].token
     t.send(b"A", "leave", at=101.0)

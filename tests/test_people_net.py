@@ -99,7 +99,7 @@ def test_two_processes_with_one_name_do_not_share_a_token(host):
 
 
 def test_after_the_match_the_host_going_quiet_is_closed_never_reconnecting(host):
-    """Contract 5: the final scoreboard stays; one Notice("closed"); table["closed"]."""
+    """The final scoreboard stays; one Notice("closed"); table["closed"]."""
     server = host("racing-demon", players=2, rounds=1, seed=5)
     offset = [0.0]
     clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
@@ -148,9 +148,9 @@ def test_join_does_not_retry_a_refusal_that_cannot_change(host, capsys):
 
 def test_a_join_under_another_name_after_the_start_is_told_the_name_it_sat_down_with(host,
                                                                                     capsys):
-    """Found in a newcomer's trial: back after the start without --name (or as "ann" for
-    "Ann"), a person was told only that the match had started. The token this computer keeps
-    names the seat: the refusal says it, with the join that takes the seat back."""
+    """Back after the start without --name (or as "ann" for "Ann"), a person was told only that the
+    match had started. The token this computer keeps names the seat: the refusal says it, with the
+    join that takes the seat back."""
     from lan_demon.commands.join import connect_person
     server = host("racing-demon", players=2, seed=5)
     ann = person(host, server, "Ann", remember=True)
@@ -238,7 +238,7 @@ def test_a_player_s_token_is_forgotten_at_the_match_end(host):
 
 
 def test_a_plain_host_is_started_by_the_person_who_joined_after_a_bot(host, context):
-    """Issue 10 item 1: no --players; a bot took seat 0; Ann, the first person, is captain."""
+    """No --players; a bot took seat 0; Ann, the first person, is captain."""
     from lan_demon.bots.runner import leave_and_close, make_bot
     server = host("racko", seed=1)
     bot = make_bot(server.address, "greedy", "Robo", context=context)
@@ -311,10 +311,10 @@ def new_host_on(port: int, context):
 
 
 def test_a_reconnect_refused_by_a_new_host_on_the_same_port_is_said_not_raised(host, context):
-    """Found in a newcomer's trial: the host stopped with Ann in its lobby and a new one
-    started on the same port; Ann's reconnect was refused (the new host knows no such token)
-    and the refusal came out of pump as a traceback on her screen. Now: one "gone" notice,
-    nothing more tried, and pump goes on quietly."""
+    """The host stopped with Ann in its lobby and a new one started on the same port; Ann's
+    reconnect was refused (the new host knows no such token) and the refusal came out of pump as a
+    traceback on her screen. Now: one "gone" notice, nothing more tried, and pump goes on
+    quietly."""
     first = host("racing-demon", seed=5)
     offset = [0.0]
     clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
@@ -340,10 +340,10 @@ def test_a_reconnect_refused_by_a_new_host_on_the_same_port_is_said_not_raised(h
 
 
 def test_a_new_host_s_pongs_do_not_keep_a_client_on_a_table_that_is_gone(host, context):
-    """Found in a newcomer's trial: a host stopped mid-match and a new one started on its
-    port; the players' screens stayed frozen on the old table. Their clients kept pinging,
-    and the new host answered every ping, which the client took for its table's voice. A
-    pong is not: with no beat for 3.5 s the client tries its seat again and hears it gone."""
+    """A host stopped mid-match and a new one started on its port; the players' screens stayed
+    frozen on the old table. Their clients kept pinging, and the new host answered every ping,
+    which the client took for its table's voice. A pong is not: with no beat for 3.5 s the client
+    tries its seat again and hears it gone."""
     first = host("racing-demon", players=2, seed=5)
     offset = [0.0]
     clock = lambda: time.monotonic() + offset[0]  # noqa: E731 - a clock the test moves on
@@ -369,9 +369,9 @@ def test_a_new_host_s_pongs_do_not_keep_a_client_on_a_table_that_is_gone(host, c
 
 
 def test_a_lan_demon_bot_whose_table_is_gone_says_so_and_stops(host, context):
-    """Found in a second newcomer's trial: the host stopped mid-match and a new one started on
-    its port; the bot's window stayed silent for minutes and its process never ended. Its
-    seat refused back, it says the table is gone and exits 1."""
+    """The host stopped mid-match and a new one started on its port; the bot's window stayed silent
+    for minutes and its process never ended. Its seat refused back, it says the table is gone and
+    exits 1."""
     first = host("racko", players=2, seed=1)
     ann = person(host, first, "Ann")
     ann.ready()
@@ -416,10 +416,10 @@ def test_a_lan_demon_bot_too_late_for_a_seat_says_when_a_bot_can_sit_down(host):
 
 
 def test_a_join_whose_seat_was_given_up_hears_why_not_to_run_the_same_join(context):
-    """Found in a newcomer's trial: six minutes after leaving, the join the screen had printed
-    was refused with 'a player who left comes back by running the same join again'. The
-    stored token is refused first, and the client says why (the seat was given up after 5
-    minutes), not the advice that had just failed."""
+    """Six minutes after leaving, the join the screen had printed was refused with 'a player who
+    left comes back by running the same join again'. The stored token is refused first, and the
+    client says why (the seat was given up after 5 minutes), not the advice that had just
+    failed."""
     from lan_demon.net.connect import ConnectError
     from lan_demon.net.seats import TOKEN_LIFE
     from lan_demon.net.server import ArbiterServer

@@ -226,7 +226,7 @@ def test_the_join_again_keeps_the_plain_table_and_the_looks():
 
 def test_the_captain_pauses_resumes_and_removes_by_typed_lines(host):
     """§24 at a plain table: pause, resume and remove NAME typed by the captain do what P
-    and R do on the full-screen table (a trial's 'pause' was 'not a command here')."""
+    and R do on the full-screen table (never 'not a command here')."""
     server = host("racko", players=2, rounds=1, seed=4)
     out = io.StringIO()
     table, bot = sit_beside_a_bot(host, server, out)

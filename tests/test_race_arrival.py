@@ -39,7 +39,7 @@ class Wire:
     ``arrive`` puts a frame on the wire at a time; ``receive`` hands over the next one that has
     arrived (by arrival), or raises ``zmq.Again``, as the socket does. The clock moves by
     :attr:`RECEIVE` per frame read, :attr:`HANDLE` per frame handled and :attr:`SNAPSHOT` more
-    per snapshot built — the issue measured 33-113 ms for 300 snapshots."""
+    per snapshot built — 33-113 ms for 300 snapshots, as measured on a real host."""
 
     RECEIVE, HANDLE, SNAPSHOT = 10e-6, 40e-6, 300e-6
 
@@ -161,7 +161,7 @@ def test_rd11_a_frame_is_handled_at_the_time_it_was_read(context):
         server._drain(Outbox())
     finally:
         server.close()
-    # Read ahead, the frames are handled a peer at a time in turn (net/inbox.py, issue 30):
+    # Read ahead, the frames are handled a peer at a time in turn (net/inbox.py):
     # Bob's move right after the snapshot that was handling when the read-ahead began.
     assert [p for p, _ in handled] == [b"S"] * 4 + [BOB] + [b"S"] * 4
     assert wire.now - at == pytest.approx(9 * (Wire.RECEIVE + Wire.HANDLE) + 8 * Wire.SNAPSHOT)

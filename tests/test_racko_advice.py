@@ -109,7 +109,7 @@ def test_rk4_the_advice_to_draw_or_place_gives_the_plan_and_its_measure():
     assert place.move == Place(40)
     assert place.reason == ("Put the drawn 26 into slot 40, in place of the 1: it fits between "
                             "your 24 in slot 35 and your 31 in slot 45 — your rack comes nearer "
-                            "Rack-O")  # issue 29: what to do and why, no figures
+                            "Rack-O")  # what to do and why, no figures
     assert place.numbers() == ("work left 0.17, against 0.37 as your rack is now (work left: "
                                "the planner's estimate of how far a rack is from Rack-O, lower "
                                "is nearer)")
@@ -166,7 +166,7 @@ def test_rk4_h_shows_the_planners_advice_for_this_turn_and_it_is_the_move_played
             advice = screen.current_advice(ctl.client.view())
             assert advice is not None and str(advice).startswith("Coach: ")
             assert " ".join(str(advice).split()) in shown(keys)
-            if advice.numbers():  # h again: the numbers behind it (issue 29)
+            if advice.numbers():  # h again: the numbers behind it
                 assert "work left" not in shown(keys) and "h again: the numbers" in shown(keys)
                 await keys.press("h")
                 assert f"Numbers: {advice.numbers()}" in shown(keys)

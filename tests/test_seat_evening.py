@@ -247,7 +247,7 @@ def test_a_full_disk_is_said_on_every_screen_and_nothing_is_sent_meanwhile(size)
 
 def test_away_seats_stand_still_while_the_hosts_disk_is_full():
     """§25: every clock stands still while the table stands for the host's disk — the away
-    seats' counts too (a fresh-eyes trial saw them tick under a banner saying they did not)."""
+    seats' counts too, never ticking under a banner that says every clock stands."""
     client = playing(0)
     client.kept_until = {1: client.clock() + 217}
     stall(client)

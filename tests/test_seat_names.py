@@ -16,7 +16,7 @@ from lan_demon.tui.style import text_of
 
 pytestmark = pytest.mark.timeout(60)
 
-EMOJI_BOB = "🃏Bob🎉👨‍👩‍👧"  # the issue's name: joiners fuse a family in some terminals only
+EMOJI_BOB = "🃏Bob🎉👨‍👩‍👧"  # joiners fuse a family in some terminals only
 
 
 def sit(t: Table, peer: bytes, name: str) -> list[dict]:
@@ -88,7 +88,7 @@ def test_the_name_a_player_got_is_said_in_one_line():
 
 
 def demon_table(seat: int) -> tuple[TableClient, object]:
-    """Four players named as in the issue: two alike, one with emoji, one long."""
+    """Four players named to try a screen: two alike, one with emoji, one long."""
     client = TableClient(4, seat=seat)
     for entry, name in zip(client.table["seats"],
                            ["Ann", "Ann ²", seat_name(EMOJI_BOB), "Bartholomew"]):
@@ -172,7 +172,7 @@ def test_you_is_no_name_and_play_sits_you_down_with_your_login_name(monkeypatch,
 def test_a_seat_has_one_colour_on_the_terminal_and_the_page():
     """The page's chart and its Racing Demon names colour a seat as the terminal does (by
     seat, from the same ten colours in the classic palette), not by its place in the
-    standings. (Issue 29, part E: the colours are the palette's CSS variables, looks.js's
+    standings. (The colours are the palette's CSS variables, looks.js's
     Looks.ink(seat); tests/test_palette.py holds every palette to seat/palette.py.)"""
     import re
     from pathlib import Path

@@ -172,7 +172,7 @@ def test_rk5_the_rack_o_banner_and_prompt_name_you_as_you(me, racko, banner):
               "GS-7)"), ("gin", "You: Gin!"), ("big-gin", "You: Big Gin!"),
     ("joker", "You drew the Joker")])
 def test_gs6_gs7_the_gin_banner_names_you_as_you(me, result, banner):
-    """(A knock's score worked out: one scoring 0 said nothing of why, in a trial.)"""
+    """A knock's score worked out: one scoring 0 says why, not nothing."""
     detail = [{"result": result, "deadwood": 5, "count": 20, "player": 15, "joker": 0}, {}]
     ctl, _ = ended("gin-solitaire", [me], [[15, 0]], detail=detail)
     assert ctl.banner_text == banner

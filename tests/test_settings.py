@@ -73,7 +73,7 @@ def test_settings_read_back_exactly_through_a_real_journal(tmp_path_factory, s: 
 
 
 def test_secret_deals_are_written_as_such_and_never_read_as_a_seed() -> None:
-    """The bug of issue 27: ``seed: None`` left out, then read as the default seed 0."""
+    """``seed: None`` is written, never left out to be read as the default seed 0."""
     data = Settings("racko").to_data()
     assert data["dealing"] == {"kind": "secret"}
     back = Settings.from_data(data)

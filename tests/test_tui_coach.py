@@ -183,8 +183,8 @@ class Playing(TableClient):
 
 
 def test_rd7_t_lists_even_a_lone_place_and_waits_for_its_letter():
-    """Found in a newcomer's trial: "t" then a key played the card without listing where,
-    when it had one place only. "t" asks to see the places: a lone one is listed too."""
+    """A "t" then a key played the card without listing where, when it had one place only.
+    "t" asks to see the places: a lone one is listed too."""
     client = Playing("racing-demon", table={"seats": seats("Tess", "Bob")})
     dealt(client)
     client.table.update(phase="playing", round=0, go=client.clock.now)
@@ -199,8 +199,7 @@ def test_rd7_t_lists_even_a_lone_place_and_waits_for_its_letter():
 
 
 def test_rd7_esc_after_t_cancels_the_choice_and_the_next_key_plays_as_usual():
-    """Found in a newcomer's trial: after "t", Esc said it did nothing, and the next key
-    still went to the chooser."""
+    """After "t", Esc said it did nothing, and the next key still went to the chooser."""
     client = Playing("racing-demon", table={"seats": seats("Tess", "Bob")})
     dealt(client)
     client.table.update(phase="playing", round=0, go=client.clock.now)
@@ -214,9 +213,9 @@ def test_rd7_esc_after_t_cancels_the_choice_and_the_next_key_plays_as_usual():
 
 
 def test_rd13_a_play_that_clears_your_stuck_vote_says_so_and_a_rotation_does_not():
-    """Found in a newcomer's trial: a card played anywhere clears every stuck vote (RD-13),
-    and Tess's "stuck ✓" vanished without a word (an old "you have already voted" line
-    could even stay on screen). A rotation clears the votes too, but is announced itself."""
+    """A card played anywhere clears every stuck vote (RD-13), and Tess's "stuck ✓" vanished
+    without a word (an old "you have already voted" line could even stay on screen). A rotation
+    clears the votes too, but is announced itself."""
     client = Playing("racing-demon", table={"seats": seats("Tess", "Bob")})
     dealt(client)
     client.mirror = client.state  # the table's copy, as the client keeps it

@@ -74,7 +74,7 @@ def test_rd3_others_pile_and_line_tops_shown_in_full_at_80x24_with_8_players():
 def test_rd1_twenty_players_fit_every_size_and_everyone_shows_pile_count_and_top(width, height):
     """Everyone is on the screen with their Pile count and top; a name is whole or, when
     not all names fit (20 players and 28 stacks at 60x20), the seat shows its mark alone —
-    never a cut name (issue 29)."""
+    never a cut name."""
     client = TableClient(20, seed=5, steps=40)
     ctl = demon_controller(client)
     rows = lines_of(ctl, width, height)
@@ -108,7 +108,7 @@ def test_rd3_twenty_players_at_60x20_names_first_then_the_nearest_in_full_all_in
 
 def test_rd2_a_player_shown_by_mark_alone_is_named_in_the_help():
     """At 60x20 with 20 players and 28 stacks the farthest seats show their mark alone; the
-    help says whose mark is whose, every name whole (issue 29)."""
+    help says whose mark is whose, every name whole."""
     ctl = demon_controller(TableClient(20, seed=5, steps=40))
     small = lines_of(ctl, 60, 20)
     assert not any(" Sal " in row for row in small) and any(" t  " in row for row in small)
@@ -221,10 +221,10 @@ def test_rd11_a_card_that_lost_a_race_locally_says_who_beat_you_to_which_stack()
 
 
 def test_rd11_a_card_pressed_just_after_a_rivals_landed_on_screen_still_lost_a_race():
-    """Found in my trial: Bea's 2♣ landed on the A♣ stack a moment before I pressed my 2♣; the
-    screen had redrawn in between, so the refusal read '2♣ fits no stack (needs A♣)' with A♣
-    nowhere to be seen. A person needs about a second to see a card land: a stack changed by
-    another player within RACE_GRACE of the key is still a race lost; later, it is not."""
+    """Bea's 2♣ landed on the A♣ stack a moment before I pressed my 2♣; the screen had redrawn in
+    between, so the refusal read '2♣ fits no stack (needs A♣)' with A♣ nowhere to be seen. A person
+    needs about a second to see a card land: a stack changed by another player within RACE_GRACE of
+    the key is still a race lost; later, it is not."""
     client, ctl, key = lost_race_screen()
     now = [100.0]
     ctl.clock = lambda: now[0]
@@ -379,8 +379,8 @@ def test_rd5_eighty_stacks_and_twenty_players_fold_same_tops_and_cut_nothing(wid
 
 
 def test_rg3_the_german_tables_help_in_the_lobby_gives_the_german_rules():
-    """Found in a newcomer's trial: `?` in a German table's lobby (before any deal) gave the
-    classic rules — suits, ladders, three at a time, RD-14's score — all wrong there."""
+    """`?` in a German table's lobby (before any deal) gave the classic rules — suits, ladders,
+    three at a time, RD-14's score — all wrong there."""
     from lan_demon.tui.app import screen_for
     from lan_demon.tui.demon_words import CLASSIC_RULES, GERMAN_RULES
     assert screen_for("racing-demon-german").rules == GERMAN_RULES

@@ -280,7 +280,7 @@ def test_gs4_after_a_draw_the_screen_says_which_card_was_drawn_and_its_letter():
 def test_gs6_the_help_says_a_knock_asks_before_it_knocks():
     """GS-6: K and a letter ask "knock with 4♠ face down, deadwood 9? y knocks…" before
     the round ends; the help (?) says so, and so does the status line's hint (at 100
-    columns and at 80, every key on the status line's two rows — issue 29)."""
+    columns and at 80, every key on the status line's two rows)."""
     async def script(keys: Keys) -> None:
         ctl = keys.ctl
         await start(keys)

@@ -86,7 +86,7 @@ def test_rk5_rack_o_banner_and_the_rack_o_part():
 
 def test_gs7_gin_banner_names_the_knock_and_joker_labels_are_not_cut():
     """GS-6, GS-7: the result holds the deadwood left, not the card knocked with: the banner
-    says "knocked, deadwood 5", never "knocked with 5" (read as a card in the trial)."""
+    says "knocked, deadwood 5", never "knocked with 5" (which reads as a card)."""
     detail = [{"result": "knock", "deadwood": 5, "count": 20, "player": 15, "joker": 0},
               {"result": "gin", "deadwood": 0, "count": 20, "player": 45, "joker": 0},
               {}, {}]
@@ -100,7 +100,7 @@ def test_gs7_gin_banner_names_the_knock_and_joker_labels_are_not_cut():
 def test_a_round_this_screen_could_not_check_says_not_checked_and_why():
     """§22: a round's deal is checked by re-dealing it from the revealed secret against what
     the host promised before Go. A screen that checked says so; one that could not says NOT
-    checked and why — never nothing (issue 27: a round that was not checked passed in
+    checked and why — never nothing (a round that was not checked must not pass in
     silence)."""
     from lan_demon.net.witness import DealWitness
     ctl, client = ended("racing-demon", ["Tess", "Bob"], [[3, 1]])
@@ -121,9 +121,8 @@ def test_a_round_this_screen_could_not_check_says_not_checked_and_why():
 
 
 def test_rg2_with_handicap_off_the_round_end_says_nothing_of_rd15s_next_piles():
-    """Found in a newcomer's trial: every German round end said 'next Piles (RD-15: the
-    leaders' grow, the last's shrink): Cleo 11 · Robo 11' at a table whose lobby said
-    'handicap off' (RG-2: the German Pile stays 11)."""
+    """Every German round end said 'next Piles (RD-15: the leaders' grow, the last's shrink): Cleo
+    11 · Robo 11' at a table whose lobby said 'handicap off' (RG-2: the German Pile stays 11)."""
     ctl, client = ended("racing-demon-german", ["Cleo", "Robo"], [[3, 5]])
     client.table["config"] = {"game": "racing-demon-german", "options": {"handicap": False}}
     assert "next Piles" not in "\n".join(rows(ctl))

@@ -83,9 +83,9 @@ def test_someone_ready_while_the_captain_is_asked_does_not_break_the_screen():
 
 
 def test_esc_at_start_anyway_says_whom_the_table_waits_for_and_never_that_it_waits_for_all():
-    """Issue 29: Esc at the captain's "not ready" question said "waiting for everyone to be
-    ready" — and said it when Bob had become ready while the question was up. It names who
-    is not ready, or says everyone is and how to start."""
+    """Esc at the captain's "not ready" question said "waiting for everyone to be ready" — and said
+    it when Bob had become ready while the question was up. It names who is not ready, or says
+    everyone is and how to start."""
     client = lobby()
     ctl, _ = controller(client, host=True)
     ctl.key("enter")
@@ -100,8 +100,8 @@ def test_esc_at_start_anyway_says_whom_the_table_waits_for_and_never_that_it_wai
 
 
 def test_esc_after_everyone_became_ready_at_the_question_says_so():
-    """Issue 29, as seen: Bob says ready while "start anyway?" is up, the captain answers
-    Esc — the footer said "waiting for everyone to be ready" to a table all ready."""
+    """Bob says ready while "start anyway?" is up, the captain answers Esc — the footer said
+    "waiting for everyone to be ready" to a table all ready."""
     client = lobby()
     ctl, _ = controller(client, host=True)
     ctl.key("enter")
@@ -274,7 +274,7 @@ def test_between_rounds_a_countdown_from_next_at_and_who_is_ready():
     client.table.update(phase="countdown", go=client.clock.now + 2, round=1)
     text = shown(ctl)
     assert "Round 2 starts in 2" in text and "Lobby" not in text
-    client.table["go"] = client.clock.now + 0.3  # not "in 0…" (a newcomer's trial)
+    client.table["go"] = client.clock.now + 0.3  # not "in 0…"
     assert "Round 2 starts in 1…" in shown(ctl)
     client.table["go"] = client.clock.now - 1.5  # Go has passed; the deal is on its way
     assert "Round 2 starts now: the cards are being dealt…" in shown(ctl)
@@ -325,8 +325,8 @@ def test_rd13_a_rotation_is_announced_in_words_and_a_stuck_round_end_too():
 
 
 def test_rd13_a_rotation_by_the_tables_minute_says_so_not_everyone_is_stuck():
-    """Found in a newcomer's trial: 'Everyone is stuck' came while they still had an ace to
-    play — the table's own minute without a card played had rotated the Packs (RD-13)."""
+    """'Everyone is stuck' came while they still had an ace to play — the table's own minute
+    without a card played had rotated the Packs (RD-13)."""
     client, ctl = playing_with_rotations()
     client.mirror.rotations = 2
     client.table["minute_rotation"] = 2  # (the client's copy: the table's move made it)
@@ -352,8 +352,8 @@ def test_a_tied_match_reads_as_a_tie_not_as_one_winner_with_two_names():
 
 
 def test_a_bot_winner_is_named_as_every_screen_names_it_with_its_level():
-    """One rule for a bot's name (issue 29): "Ada L10" in the lobby, the rows, the scores and
-    the result alike — not "Ada" here and "Ada L10" in the match's result."""
+    """One rule for a bot's name: "Ada L10" in the lobby, the rows, the scores and the result alike
+    — not "Ada" here and "Ada L10" in the match's result."""
     client = FakeClient(table={"phase": "lobby", "captain": 0,
                                "seats": seats("Tess", "Bob", "Ada L10", bots=(2,))})
     ctl, _ = controller(client)
@@ -454,7 +454,7 @@ def test_rd11_the_seat_words_a_beaten_notice_for_every_screen():
     assert ctl.line is not None and ctl.line.kind == "race"
 
 
-# --- what the first newcomer trial found -------------------------------------------------------
+# --- what a first evening at the table needs ---------------------------------------------------
 
 def test_someone_stepping_away_is_said_in_words_and_nothing_is_said_at_the_match_end():
     client = lobby()
@@ -504,7 +504,7 @@ def test_a_host_that_stays_silent_is_said_to_be_maybe_stopped_after_a_while():
     ctl.pump()
     assert "has not answered for 20 s" in shown(ctl) and "q leaves" in shown(ctl)
     assert "within 5 minutes, the same join takes your seat again" in shown(ctl)
-    watcher = lobby()  # a spectator has no seat to be promised (a newcomer's trial)
+    watcher = lobby()  # a spectator has no seat to be promised
     watcher.table["phase"], watcher.seat, watcher.role = "playing", None, "spectator"
     ctl, _ = controller(watcher)
     watcher.notices.append(Notice("reconnecting", "reconnecting…"))
@@ -516,8 +516,8 @@ def test_a_host_that_stays_silent_is_said_to_be_maybe_stopped_after_a_while():
 
 
 def test_a_lobby_whose_host_went_silent_offers_no_start_and_says_why_keys_do_nothing():
-    """Found in a newcomer's trial: with the host gone, the lobby still said "Enter start",
-    and Enter said "starting the match…" — to nobody."""
+    """With the host gone, the lobby still said "Enter start", and Enter said "starting the match…"
+    — to nobody."""
     client = lobby()
     ctl, _ = controller(client, host=True)
     assert "Enter start" in shown(ctl)
@@ -557,8 +557,8 @@ def test_a_seat_refused_back_by_a_new_host_says_the_table_is_gone_and_q_leaves_a
 
 
 def test_the_leave_question_s_keys_are_on_the_status_line_too():
-    """Found in a newcomer's trial: after q the question was at the top, and the status line
-    at the bottom still offered "q leave" (q there would have kept the seat)."""
+    """After q the question was at the top, and the status line at the bottom still offered "q
+    leave" (q there would have kept the seat)."""
     client = lobby()
     client.table["phase"] = "playing"
     ctl, _ = controller(client)
@@ -571,7 +571,7 @@ def test_the_leave_question_s_keys_are_on_the_status_line_too():
 
 
 def test_a_key_during_the_countdown_says_when_keys_play():
-    """Found in a newcomer's trial: keys pressed during "Starting in 2…" gave no word."""
+    """Keys pressed during "Starting in 2…" gave no word."""
     client = lobby()
     client.table.update(phase="countdown", go=client.clock.now + 2)
     ctl, _ = controller(client)
@@ -580,9 +580,9 @@ def test_a_key_during_the_countdown_says_when_keys_play():
 
 
 def test_a_lobby_leave_names_who_left_not_the_seat_number_after_the_list_moved_up():
-    """Found in a newcomer's trial: Carl (third in the lobby) left and everyone read "seat 2
-    has left the table": the lobby's next update had dropped his seat before the screen
-    looked his name up. The table's copy keeps the name in the notice."""
+    """Carl (third in the lobby) left and everyone read "seat 2 has left the table": the lobby's
+    next update had dropped his seat before the screen looked his name up. The table's copy keeps
+    the name in the notice."""
     from lan_demon.net.table_copy import TableCopy
     copy = TableCopy()
     copy.table["seats"] = seats("Tess", "Bob", "Carl")
@@ -674,8 +674,8 @@ def test_rd12_rk4_a_refusal_names_seats_by_name_not_index():
 
 
 def test_plays_lobby_shows_where_a_browser_sits_down():
-    """Issue 28: `play` serves its table to browsers too; the address it printed went under
-    the full screen at once, so the lobby says it (and how phones get in: host --lan)."""
+    """`play` serves its table to browsers too; the address it printed went under the full screen
+    at once, so the lobby says it (and how phones get in: host --lan)."""
     local = Levels(2)
     ctl, _ = controller(lobby(), local=local, speeds=[f"level {n}" for n in range(1, 11)])
     assert "browser" not in shown(ctl)  # (no page: --no-web)

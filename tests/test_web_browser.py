@@ -156,9 +156,9 @@ def test_the_phone_lobby_has_no_sideways_scroll_and_big_controls(host, web, brow
 
 
 def test_a_table_only_this_computer_reaches_offers_no_code_to_scan(host, web, browser):
-    """Without --lan the page's address is this computer's own (127.0.0.1): a phone that
-    scanned it would open itself, so the laptop's lobby shows no QR code (a trial's laptop
-    said "To join from a phone, scan this code" under one)."""
+    """Without --lan the page's address is this computer's own (127.0.0.1): a phone that scanned it
+    would open itself, so the laptop's lobby shows no QR code (nor "To join from a phone, scan this
+    code" under one)."""
     site = web(host("racing-demon"))
     driver = browser.open("laptop")
     driver.get(site.url)

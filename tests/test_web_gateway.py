@@ -90,8 +90,8 @@ def test_a_page_sits_down_and_is_sent_its_face(host, web):
 
 
 def test_a_page_whose_name_is_taken_is_told_the_name_it_got(host, web):
-    """Everyone distinct (issue 29): a second "ann" sits as "ann ²", and the page's line says
-    so in one sentence — as join prints it; every face lists the two names apart."""
+    """Everyone distinct: a second "ann" sits as "ann ²", and the page's line says so in one
+    sentence — as join prints it; every face lists the two names apart."""
     server = host("racing-demon")
     site = web(server)
 
@@ -294,8 +294,8 @@ def test_leave_gives_the_seat_up(host, web):
     """The leave frame, and the seat's own leave intent (at once in the lobby; asked first
     during a match, then confirmed): in the lobby the seat is given up, the page told bye;
     during a match the seat is kept its 5 minutes, as a terminal's — the page is told so, and
-    with its token it sits down again, cards and all (a trial's phone that left by mistake
-    came back to "no seat is free" and could only watch)."""
+    with its token it sits down again, cards and all (a phone that left by mistake must not
+    come back to "no seat is free" and only watch)."""
     server = host("racing-demon")
     site = web(server)
 
@@ -367,8 +367,8 @@ def test_a_page_takes_its_seat_back_from_a_host_that_was_restarted(host, web, tm
     """The host process ends (stopped, to be resumed): its page server and every browser
     seat's client end with it. The seats are written down beside the journal (0600), so the
     next host's page server seats each page again by the token the page kept, cards and all
-    (a trial's phones came back to "no seat is free" after `host --resume`, their seats kept
-    for nobody). Here the arbiter stays up and only the page server is restarted: the part
+    (phones must not come back to "no seat is free" after `host --resume`, their seats
+    kept for nobody). Here the arbiter stays up and only the page server is restarted: the part
     that forgot."""
     server = host("racing-demon", seed=1)
     book = tmp_path / "match.journal.pages"
