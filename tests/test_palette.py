@@ -277,5 +277,5 @@ def test_big_cards_never_change_what_a_small_screen_says(game):
                 rows = big.split("\n")
                 assert len(rows) <= height and max(map(cells, rows)) <= width
                 assert big.split() == usual.split(), (scene.what, width, height)
-                grew = grew or (width, height) == (120, 40) and big != usual
+                grew = grew or ((width, height) == (120, 40) and big != usual)
     assert grew
