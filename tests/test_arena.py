@@ -7,9 +7,9 @@ Only the ``greedy`` and ``random`` strategies are used: they exist for every gam
 from __future__ import annotations
 
 import io
-import json
 import math
 import threading
+from functools import partial
 
 import pytest
 
@@ -17,24 +17,15 @@ from lan_demon.bots import arena
 from lan_demon.bots.arena import (ArenaError, Progress, chunks, play_one, round_winners, run_arena,
                              run_network, seating)
 from lan_demon.bots.arena_report import Z95, wilson
-from lan_demon.cli import main
 from lan_demon.games import RoundResult, get_game
 from lan_demon.bots.simulator import simulate
+from arena_cli import arena_json as any_arena_json
+from arena_cli import run
 
 pytestmark = pytest.mark.timeout(60)
 
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(["arena", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def arena_json(capsys, *argv: str) -> dict:
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    assert err == ""  # stderr is not a terminal here: no progress bar, nothing else
-    return json.loads(out)  # stdout is exactly one JSON document
+#: The arena's JSON document, and nothing on stderr (no progress bar, nothing else).
+arena_json = partial(any_arena_json, quiet=True)
 
 
 # --- reproducible -------------------------------------------------------------------------------

@@ -5,7 +5,6 @@ arithmetic on numbers worked by hand, and one-line refusals."""
 from __future__ import annotations
 
 import copy
-import json
 import math
 import statistics
 
@@ -16,22 +15,10 @@ from lan_demon.bots.arena import ArenaError, chunks, deal_of, run_arena
 from lan_demon.bots.arena_report import (RoundOutcome, deal_differences, format_report,
                                          mean_interval, t975, t_within, table_differences,
                                          tally)
-from lan_demon.cli import main
 from lan_demon.games import get_game
+from arena_cli import arena_json, run
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(["arena", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def arena_json(capsys, *argv: str) -> dict:
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
 
 
 # --- a seed replays the report ------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 
 from lan_demon import __version__
 from lan_demon.cli import main
+from rule_book import next_piles, readd_demon
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -26,22 +27,7 @@ def simulate_json(capsys, *argv: str) -> dict:
     return json.loads(out)
 
 
-# --- re-adding the JSON document from the rule book ------------------------------------------------
-
-
-def readd_demon(detail: dict) -> int:
-    """RD-14: +1 a stacked card, +5 a King, +10 for OUT, −1 a card left in the Pile."""
-    return detail["stacked"] + 5 * detail["kings"] + 10 * detail["out"] - detail["pile_left"]
-
-
-def next_piles(piles: list[int], game: list[int], totals: list[int], first: bool) -> list[int]:
-    """RD-15 written again from the rule book, independently of the engine."""
-    steps = [0] * len(piles)
-    rankings = [game] if first else [game, totals]
-    for scores in rankings:
-        for i, s in enumerate(scores):
-            steps[i] += (s == max(scores)) - (s == min(scores))
-    return [min(48, max(0, p + d)) for p, d in zip(piles, steps)]
+# --- re-adding the JSON document from the rule book (tests/rule_book.py) ---------------------------
 
 
 @pytest.mark.parametrize("players", [4, 7])

@@ -22,6 +22,7 @@ import msgpack
 import pytest
 
 from child_programs import BANNER, ENV, LAN_DEMON
+from rule_book import next_piles, readd_demon
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -233,22 +234,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str],
             proc.kill()
 
 
-# --- re-adding the JSON document from the rule book (as in tests/test_cli.py) -----------------
-
-
-def readd_demon(detail: dict[str, int]) -> int:
-    """RD-14: +1 a stacked card, +5 a King, +10 for OUT, −1 a card left in the Pile."""
-    return detail["stacked"] + 5 * detail["kings"] + 10 * detail["out"] - detail["pile_left"]
-
-
-def next_piles(piles: list[int], game: list[int], totals: list[int], first: bool) -> list[int]:
-    """RD-15 written again from the rule book, independently of the engine."""
-    steps = [0] * len(piles)
-    rankings = [game] if first else [game, totals]
-    for scores in rankings:
-        for i, s in enumerate(scores):
-            steps[i] += (s == max(scores)) - (s == min(scores))
-    return [min(48, max(0, p + d)) for p, d in zip(piles, steps)]
+# --- re-adding the JSON document from the rule book (tests/rule_book.py) ----------------------
 
 
 def check_racing_demon(doc: dict[str, Any], players: int, rounds: int) -> None:
