@@ -20,6 +20,7 @@ from prompt_toolkit.output import DummyOutput
 from lan_demon.commands.local_table import start_local_table
 from lan_demon.net.client import Client
 from lan_demon.tui.app import build_app, table_for
+from lan_demon.tui.style import text_of
 from lan_demon.tui.table import Controller
 
 
@@ -53,6 +54,14 @@ class Keys:
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what or condition}")
             await asyncio.sleep(0.005)  # yield to the application's loop while polling
+
+    async def read_help(self, width: int = 100, height: int = 40) -> str:
+        """Open the help with ``?``, read it as drawn at width × height, and close it (Esc)."""
+        await self.press("?")
+        await self.until(lambda: self.ctl.help, what="the help")
+        text = text_of(self.ctl.render(width, height))
+        await self.press("escape")
+        return text
 
     async def settled(self) -> None:
         """Wait until none of our moves is in flight."""
