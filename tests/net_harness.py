@@ -1,13 +1,15 @@
 """Helpers for tests at a live table: pumping clients (or looking again) until something holds,
-and running a program of ours as a process beside lan_demon bots."""
+running a program of ours as a process beside lan_demon bots, and bots of this process playing
+on a thread of their own beside host processes."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 import zmq
 
@@ -58,3 +60,32 @@ def play_beside_bots(argv: list[str], server: Any, context: Any, bots: int = 2,
         for bot in seated:
             leave_and_close(bot.client)
     return proc.returncode, out, err
+
+
+class BotThread:
+    """Bots of this process playing on a thread of their own while the test stops and starts
+    host processes: ``play(stop)`` runs there (``run_pool`` until ``stop`` is set, say), and
+    whatever it raises is kept for the test thread to report."""
+
+    def __init__(self, play: Callable[[threading.Event], None]) -> None:
+        self.stop = threading.Event()
+        self.failure: list[BaseException] = []
+        self.thread = threading.Thread(target=self._run, args=(play,), name="bots", daemon=True)
+        self.thread.start()
+
+    def _run(self, play: Callable[[threading.Event], None]) -> None:
+        try:
+            play(self.stop)
+        except BaseException as err:  # noqa: BLE001 - handed to the test thread
+            self.failure.append(err)
+
+    def finish(self, timeout: float) -> None:
+        """Wait for the bots' match to end on its own, and fail with what went wrong if not."""
+        self.thread.join(timeout=timeout)
+        assert not self.thread.is_alive(), "the bots' match did not end"
+        assert not self.failure, self.failure
+
+    def close(self) -> None:
+        """Tell the bots to stop, and wait a little for them."""
+        self.stop.set()
+        self.thread.join(timeout=10)

@@ -19,7 +19,6 @@ import json
 import os
 import random
 import re
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ import msgpack
 import pytest
 
 from child_programs import Host
+from net_harness import BotThread
 from journal_harness import (CODE, PORTS, Driver, finish_from, moves_of, moves_of_records,
                              new_arbiter, play_uncrashed, secure_journal, tokens_of)
 from table_settings import settings
@@ -281,9 +281,7 @@ def test_a_host_killed_at_seeded_moments_resumes_and_loses_no_committed_move(tmp
             "--pause", "0", "--json"]
     rng = random.Random(f"crash:{game}")
     hosts = [Host(tmp_path, argv, 0)]
-    stop = threading.Event()
     bots: list[Any] = []
-    failure: list[BaseException] = []
     seen: list[tuple[int, int, int, dict]] = []
     pool = None
     try:
@@ -295,13 +293,8 @@ def test_a_host_killed_at_seeded_moments_resumes_and_loses_no_committed_move(tmp
             spy_on_moves(bot.client, seen)
             bots.append(bot)
 
-        def run() -> None:
-            try:
-                run_pool(bots, until=stop.is_set, timeout=60 + 30 * CRASH_RUNS)
-            except BaseException as err:  # noqa: BLE001 - handed to the test thread
-                failure.append(err)
-        pool = threading.Thread(target=run, name="bots", daemon=True)
-        pool.start()
+        pool = BotThread(lambda stop: run_pool(bots, until=stop.is_set,
+                                               timeout=60 + 30 * CRASH_RUNS))
         kills = 0
         for _ in range(CRASH_RUNS):
             target = journal_count(journal) + rng.randint(2, span)
@@ -313,16 +306,13 @@ def test_a_host_killed_at_seeded_moments_resumes_and_loses_no_committed_move(tmp
                               len(hosts)))
             line = hosts[-1].first_line()
             assert line.startswith(f"lan-demon: resumed {game} at 127.0.0.1:{port} "), line
-        pool.join(timeout=60 + 30 * CRASH_RUNS)
-        assert not pool.is_alive(), "the bots' match did not end"
-        assert not failure, failure
+        pool.finish(timeout=60 + 30 * CRASH_RUNS)
         last = hosts[-1]
         assert last.popen.wait(timeout=30) == 0, last.err.read_text()
         result = json.loads(last.out.read_text(encoding="utf-8"))
     finally:
-        stop.set()
         if pool is not None:
-            pool.join(timeout=10)
+            pool.close()
         for host in hosts:
             host.kill()
         for bot in bots:
@@ -622,9 +612,7 @@ def test_a_secure_coded_host_killed_mid_round_resumes_as_the_same_table(tmp_path
             "--secure", "--code", CODE, "--journal", str(journal), "--countdown", "0",
             "--pause", "0", "--json"]
     hosts = [Host(tmp_path, argv, 0)]
-    stop = threading.Event()
     bots: list[Any] = []
-    failure: list[BaseException] = []
     pool = None
     try:
         first = hosts[0].first_lines(4)
@@ -640,14 +628,7 @@ def test_a_secure_coded_host_killed_mid_round_resumes_as_the_same_table(tmp_path
         assert secret_path(journal).stat().st_mode & 0o777 == 0o600
         for k in range(2):
             bots.append(secure_bot(address, f"bot{k}", public, CODE.lower(), k))
-
-        def run() -> None:
-            try:
-                run_pool(bots, until=stop.is_set, timeout=120)
-            except BaseException as err:  # noqa: BLE001 - handed to the test thread
-                failure.append(err)
-        pool = threading.Thread(target=run, name="bots", daemon=True)
-        pool.start()
+        pool = BotThread(lambda stop: run_pool(bots, until=stop.is_set, timeout=120))
         wait_mid_round(journal, 4, hosts[0])
         hosts[0].kill()
         hosts.append(Host(tmp_path, ["host", "--resume", str(journal), "--json"], 1))
@@ -659,15 +640,12 @@ def test_a_secure_coded_host_killed_mid_round_resumes_as_the_same_table(tmp_path
         with pytest.raises(ConnectError) as refused:
             thief.connect(timeout=10.0)
         assert refused.value.code == "wrong_key", refused.value
-        pool.join(timeout=120)
-        assert not pool.is_alive(), "the bots' match did not end"
-        assert not failure, failure
+        pool.finish(timeout=120)
         assert hosts[1].popen.wait(timeout=30) == 0, hosts[1].err.read_text()
         result = json.loads(hosts[1].out.read_text(encoding="utf-8"))
     finally:
-        stop.set()
         if pool is not None:
-            pool.join(timeout=10)
+            pool.close()
         for host in hosts:
             host.kill()
         for bot in bots:

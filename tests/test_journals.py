@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from child_programs import Host
+from net_harness import BotThread
 from lan_demon.cli import main
 from lan_demon.net import journals
 from lan_demon.net.journal import VERSION, JournalWriter, read_journal, secret_path
@@ -326,9 +327,7 @@ def test_a_plain_host_stopped_with_ctrl_c_comes_back_with_resume_alone(tmp_path,
     argv = ["host", "--port", "0", "--game", "racko", "--players", "2", "--seed", "8",
             "--countdown", "0", "--pause", "0", "--json"]
     hosts = [Host(tmp_path, argv, 0)]
-    stop = threading.Event()
     bots: list[Any] = []
-    failure: list[BaseException] = []
     pool = None
     try:
         first = hosts[0].first_lines(2)
@@ -345,18 +344,15 @@ def test_a_plain_host_stopped_with_ctrl_c_comes_back_with_resume_alone(tmp_path,
         # play on from the resumed host until the match ends.
         held = threading.Event()
 
-        def run() -> None:
+        def play(stop: threading.Event) -> None:
             try:
                 run_pool(bots, until=lambda: stop.is_set() or (moves_in_round(journal) or 0)
                          >= 4, timeout=80)
-                held.set()
-                run_pool(bots, until=stop.is_set, timeout=80)
-            except BaseException as err:  # noqa: BLE001 - handed to the test thread
-                failure.append(err)
-                held.set()
-        pool = threading.Thread(target=run, name="bots", daemon=True)
-        pool.start()
-        assert held.wait(timeout=DEADLINE) and not failure, failure
+            finally:
+                held.set()  # (on a failure too: the test thread stops waiting)
+            run_pool(bots, until=stop.is_set, timeout=80)
+        pool = BotThread(play)
+        assert held.wait(timeout=DEADLINE) and not pool.failure, pool.failure
         assert hosts[0].popen.poll() is None
         hosts[0].popen.send_signal(signal.SIGINT)
         assert hosts[0].popen.wait(timeout=20) == 130
@@ -372,15 +368,12 @@ def test_a_plain_host_stopped_with_ctrl_c_comes_back_with_resume_alone(tmp_path,
         assert again[1].startswith(f"lan-demon: resumed racko at 127.0.0.1:{port} "), again
         assert again[2] == f"lan-demon: journaling the match to {journal}; if this host " \
             "stops, 'lan-demon host --resume' takes it up again"
-        pool.join(timeout=80)
-        assert not pool.is_alive(), "the bots' match did not end"
-        assert not failure, failure
+        pool.finish(timeout=80)
         assert hosts[1].popen.wait(timeout=30) == 0, hosts[1].err.read_text()
         result = json.loads(hosts[1].out.read_text(encoding="utf-8"))
     finally:
-        stop.set()
         if pool is not None:
-            pool.join(timeout=10)
+            pool.close()
         for host in hosts:
             host.kill()
         for bot in bots:
