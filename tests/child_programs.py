@@ -6,6 +6,7 @@ deadline: the pty is polled with ``select``, the files looked at again every 10 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import select
@@ -15,7 +16,7 @@ import sys
 import termios
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pyte
 import pytest
@@ -58,6 +59,11 @@ class Host:
         if self.popen.poll() is None:
             self.popen.kill()  # SIGKILL
         self.popen.wait(timeout=10)
+
+    def result(self) -> Any:
+        """The match's result the host printed (``--json``), once it has ended with exit 0."""
+        assert self.popen.wait(timeout=30) == 0, self.err.read_text()
+        return json.loads(self.out.read_text(encoding="utf-8"))
 
 
 class PtyProgram:

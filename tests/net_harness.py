@@ -89,3 +89,14 @@ class BotThread:
         """Tell the bots to stop, and wait a little for them."""
         self.stop.set()
         self.thread.join(timeout=10)
+
+
+def stop_all(pool: BotThread | None, hosts: list[Any], bots: list[Any]) -> None:
+    """The end of a test of bots beside host processes, whatever happened: the bots told to
+    stop, every host killed, every bot's client closed."""
+    if pool is not None:
+        pool.close()
+    for host in hosts:
+        host.kill()
+    for bot in bots:
+        bot.client.close()

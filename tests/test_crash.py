@@ -15,7 +15,6 @@ match by default, ``LAN_DEMON_CRASH_RUNS=N`` for more.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -27,7 +26,7 @@ import msgpack
 import pytest
 
 from child_programs import Host
-from net_harness import BotThread
+from net_harness import BotThread, stop_all
 from journal_harness import (CODE, PORTS, Driver, finish_from, moves_of, moves_of_records,
                              new_arbiter, play_uncrashed, secure_journal, tokens_of)
 from table_settings import settings
@@ -307,16 +306,9 @@ def test_a_host_killed_at_seeded_moments_resumes_and_loses_no_committed_move(tmp
             line = hosts[-1].first_line()
             assert line.startswith(f"lan-demon: resumed {game} at 127.0.0.1:{port} "), line
         pool.finish(timeout=60 + 30 * CRASH_RUNS)
-        last = hosts[-1]
-        assert last.popen.wait(timeout=30) == 0, last.err.read_text()
-        result = json.loads(last.out.read_text(encoding="utf-8"))
+        result = hosts[-1].result()
     finally:
-        if pool is not None:
-            pool.close()
-        for host in hosts:
-            host.kill()
-        for bot in bots:
-            bot.client.close()
+        stop_all(pool, hosts, bots)
     assert kills >= 1, "no crash happened: the match ended before the first kill point"
     replayed = replay(journal)
     assert not replayed.torn and replayed.result == result
@@ -641,15 +633,9 @@ def test_a_secure_coded_host_killed_mid_round_resumes_as_the_same_table(tmp_path
             thief.connect(timeout=10.0)
         assert refused.value.code == "wrong_key", refused.value
         pool.finish(timeout=120)
-        assert hosts[1].popen.wait(timeout=30) == 0, hosts[1].err.read_text()
-        result = json.loads(hosts[1].out.read_text(encoding="utf-8"))
+        result = hosts[1].result()
     finally:
-        if pool is not None:
-            pool.close()
-        for host in hosts:
-            host.kill()
-        for bot in bots:
-            bot.client.close()
+        stop_all(pool, hosts, bots)
     replayed = replay(journal)
     assert not replayed.torn and replayed.result == result
     assert replayed.match.result_data() == result

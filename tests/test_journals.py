@@ -5,7 +5,6 @@ the latest unfinished match and says which, old finished journals are kept to a 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
@@ -19,7 +18,7 @@ from typing import Any
 import pytest
 
 from child_programs import Host
-from net_harness import BotThread
+from net_harness import BotThread, stop_all
 from lan_demon.cli import main
 from lan_demon.net import journals
 from lan_demon.net.journal import VERSION, JournalWriter, read_journal, secret_path
@@ -369,15 +368,9 @@ def test_a_plain_host_stopped_with_ctrl_c_comes_back_with_resume_alone(tmp_path,
         assert again[2] == f"lan-demon: journaling the match to {journal}; if this host " \
             "stops, 'lan-demon host --resume' takes it up again"
         pool.finish(timeout=80)
-        assert hosts[1].popen.wait(timeout=30) == 0, hosts[1].err.read_text()
-        result = json.loads(hosts[1].out.read_text(encoding="utf-8"))
+        result = hosts[1].result()
     finally:
-        if pool is not None:
-            pool.close()
-        for host in hosts:
-            host.kill()
-        for bot in bots:
-            bot.client.close()
+        stop_all(pool, hosts, bots)
     assert replay(journal).result == result
     assert [r["j"] for r in read_journal(journal).records].count("resumed") == 1
     assert journals.latest_unfinished(journals.survey()) is None  # it is finished now
