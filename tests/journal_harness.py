@@ -221,6 +221,23 @@ def secure_journal(path: Path, keys: KeyPair,
 
 
 
+def moves_in_round(path: Path) -> int | None:
+    """Committed moves of the round in progress in a journal (None: no round in progress)."""
+    try:
+        records = read_journal(path).records
+    except Exception:  # noqa: BLE001 - being written: not yet a journal
+        return None
+    played = None
+    for record in records:
+        if record["j"] == "round":
+            played = 0
+        elif record["j"] == "move" and played is not None:
+            played += 1
+        elif record["j"] == "round_end":
+            played = None
+    return played
+
+
 # --- editing a journal as an attacker would -----------------------------------------------------
 
 

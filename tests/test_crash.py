@@ -27,8 +27,9 @@ import pytest
 
 from child_programs import Host
 from net_harness import BotThread, stop_all
-from journal_harness import (CODE, PORTS, Driver, finish_from, moves_of, moves_of_records,
-                             new_arbiter, play_uncrashed, secure_journal, tokens_of)
+from journal_harness import (CODE, PORTS, Driver, finish_from, moves_in_round, moves_of,
+                             moves_of_records, new_arbiter, play_uncrashed, secure_journal,
+                             tokens_of)
 from table_settings import settings
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import decode, encode, make
@@ -570,18 +571,7 @@ def wait_mid_round(path: Path, moves: int, host: Host) -> None:
     """Poll the journal until the round in progress has ``moves`` committed moves."""
     deadline = time.monotonic() + PROGRESS_DEADLINE
     while time.monotonic() < deadline:
-        try:
-            records = read_journal(path).records
-        except JournalError:
-            records = []
-        played = None
-        for record in records:
-            if record["j"] == "round":
-                played = 0
-            elif record["j"] == "move" and played is not None:
-                played += 1
-            elif record["j"] == "round_end":
-                played = None
+        played = moves_in_round(path)
         if played is not None and played >= moves:
             return
         assert host.popen.poll() is None, host.err.read_text()

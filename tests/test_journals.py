@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from child_programs import Host
+from journal_harness import moves_in_round
 from net_harness import BotThread, stop_all
 from lan_demon.cli import main
 from lan_demon.net import journals
@@ -297,23 +298,6 @@ def test_the_stop_line_says_resume_alone_for_the_latest_unfinished_journal(state
 # --- a real host, Ctrl-C mid-round, then `host --resume` alone --------------------------------
 
 DEADLINE = 30.0
-
-
-def moves_in_round(path: Path) -> int | None:
-    """Committed moves of the round in progress in a journal (None: no round in progress)."""
-    try:
-        records = read_journal(path).records
-    except Exception:  # noqa: BLE001 - being written: not yet a journal
-        return None
-    played = None
-    for record in records:
-        if record["j"] == "round":
-            played = 0
-        elif record["j"] == "move" and played is not None:
-            played += 1
-        elif record["j"] == "round_end":
-            played = None
-    return played
 
 
 @pytest.mark.timeout(100)
