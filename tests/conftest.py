@@ -13,6 +13,7 @@ from host_stand_in import stand_in_server
 from lan_harness import netns_pair_made
 from table_settings import settings
 from lan_demon.net.client import Client
+from seeded_secrets import SeededSecrets
 from lan_demon.net.server import ArbiterServer
 
 
@@ -143,3 +144,11 @@ def driver() -> Iterator[Any]:
         yield browsers.open("laptop")
     finally:
         browsers.quit_all()
+
+
+@pytest.fixture
+def seeded_secrets(monkeypatch):
+    """The host's secrets and the clients' nonces the same every run (tests/seeded_secrets.py)."""
+    from lan_demon.net import fairdeal, witness
+    monkeypatch.setattr(fairdeal, "secrets", SeededSecrets("host"))
+    monkeypatch.setattr(witness, "secrets", SeededSecrets("clients"))

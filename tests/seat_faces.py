@@ -20,6 +20,7 @@ CARD = re.compile(r"^(?:[A2-9TJQK][SHDC]|\?\?)$")
 
 
 def strings(data: Any) -> list[str]:
+    """Every string in a face (or any JSON-like data), depth first."""
     if isinstance(data, dict):
         return [s for v in data.values() for s in strings(v)]
     if isinstance(data, list):

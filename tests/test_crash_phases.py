@@ -34,6 +34,8 @@ from lan_demon.net.journal import read_journal, secret_path
 from lan_demon.net.recovery import restore
 from lan_demon.net.replay import replay
 
+pytestmark = pytest.mark.usefixtures("seeded_secrets")  # a secret table's course repeats
+
 NAMES = ["ann", "bob"]
 #: crash points, in the order a three-round match meets them: every phase at least once, the
 #: countdown, a round and the pause between rounds twice, and the match's end
@@ -89,24 +91,6 @@ class Match:
             if a.phase != "playing":
                 for s in self.strategies:
                     s.reset()
-
-
-class SeededSecrets:
-    """``secrets`` for the host's secret and the clients' nonces and check words: the same
-    bytes every run (a secret table's course — its deals — is then the same every run)."""
-
-    def __init__(self, seed: str):
-        self.rng = random.Random(seed)
-
-    def token_bytes(self, n: int) -> bytes:
-        return self.rng.randbytes(n)
-
-
-@pytest.fixture(autouse=True)
-def seeded_secrets(monkeypatch):
-    from lan_demon.net import fairdeal, witness
-    monkeypatch.setattr(fairdeal, "secrets", SeededSecrets("host"))
-    monkeypatch.setattr(witness, "secrets", SeededSecrets("clients"))
 
 
 def play(loop: Loop, seed: int, plan: list[str], limit: int = 20_000) -> None:

@@ -25,6 +25,7 @@ import msgpack
 import pytest
 
 from loop_table import Loop, LoopClient
+from seeded_secrets import SeededSecrets
 from table_settings import settings
 from lan_demon.bots import make_strategy
 from lan_demon.bots.base import Turn
@@ -33,26 +34,10 @@ from lan_demon.net.audit import verify
 from lan_demon.net.codec import make
 from lan_demon.net.journal import read_journal
 
+pytestmark = pytest.mark.usefixtures("seeded_secrets")  # a secret table's course repeats
+
 NAMES = ["ann", "bob"]
 Record = dict[str, Any]
-
-
-class SeededSecrets:
-    """``secrets`` for the host's secret and the clients' nonces and check words: the same
-    bytes every run, so a secret table's deals — and where a move ends a round — are too."""
-
-    def __init__(self, seed: str):
-        self.rng = random.Random(seed)
-
-    def token_bytes(self, n: int) -> bytes:
-        return self.rng.randbytes(n)
-
-
-@pytest.fixture(autouse=True)
-def seeded_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lan_demon.net import fairdeal, witness
-    monkeypatch.setattr(fairdeal, "secrets", SeededSecrets("host"))
-    monkeypatch.setattr(witness, "secrets", SeededSecrets("clients"))
 
 
 class Disk:

@@ -228,13 +228,6 @@ def check_replies(got: list[dict], sent: list[list[bytes]]) -> None:
 # --- the test ----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def context():
-    ctx = zmq.Context()
-    yield ctx
-    ctx.term()
-
-
 def test_a_live_arbiter_survives_fuzzing_and_flooding_during_a_match(context, tmp_path, capfd):
     journal = tmp_path / "match.journal"
     server = ArbiterServer(table_settings("racing-demon", players=PLAYERS, rounds=ROUNDS, seed=11,

@@ -17,6 +17,7 @@ from lan_demon.seat.person import clause, group_clause, possessive
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
 from demon_client import TableClient, demon_controller
+from seat_faces import strings
 from tui_fake import FakeClient, controller, ended, seats
 
 pytestmark = pytest.mark.timeout(60)
@@ -104,16 +105,6 @@ def said(ctl) -> str:
     texts = [text_of(ctl.render(120, 50)), ctl.banner_text, ctl.flash_text]
     texts += strings(face(ctl))
     return "\n".join(t for t in texts if t)
-
-
-def strings(data) -> list[str]:
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [s for v in data.values() for s in strings(v)]
-    if isinstance(data, list):
-        return [s for v in data for s in strings(v)]
-    return []
 
 
 def check(text: str) -> None:
