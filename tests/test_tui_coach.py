@@ -20,7 +20,7 @@ pytestmark = pytest.mark.timeout(30)
 
 
 @dataclass
-class TableClient(FakeClient):
+class HandMadeClient(FakeClient):
     """A fake client whose table is a real (hand-made) engine table, seen as seat 0 sees it."""
 
     state: Any = None
@@ -34,17 +34,17 @@ class TableClient(FakeClient):
         return self.game.legal_moves(self.game.redact(self.state, self.seat), self.seat)
 
 
-def dealt(client: TableClient) -> None:
+def dealt(client: HandMadeClient) -> None:
     """Tess's lone 5♥ (column 1) fits Bob's 4♥ stack; Bob's Pile top is his own 5♥."""
     client.state = table(seat(pile="9C 2C", columns=("5H", "KH", "KD", "KC"), pack="6C"),
                          seat(pile="9D 5H", columns=KINGS, pack="6D", owner=1),
                          stacks=(cs("AH 2H 3H 4H", 1),))
 
 
-def play_round(seat: int | None = 0) -> tuple[Any, TableClient]:
+def play_round(seat: int | None = 0) -> tuple[Any, HandMadeClient]:
     """A round seen on Tess's screen: 7 s with her 5♥ unplayed, then Bob's 5♥ takes the
     stack; her own 5♥ sent too late is beaten by 12 ms (RD-11); Bob goes out."""
-    client = TableClient("racing-demon", seat=seat, table={"seats": seats("Tess", "Bob")})
+    client = HandMadeClient("racing-demon", seat=seat, table={"seats": seats("Tess", "Bob")})
     if seat is None:
         client.role = "spectator"
     dealt(client)
@@ -110,7 +110,7 @@ def quick_round(since_go: float | None) -> Any:
     """A round whose first screen comes ``since_go`` s after Go (None: it does not know when
     Go was, as after a rejoin's snapshot): Tess plays her 5♥ at once and the round ends; the
     controller, past the OUT banner."""
-    client = TableClient("racing-demon", table={"seats": seats("Tess", "Bob")})
+    client = HandMadeClient("racing-demon", table={"seats": seats("Tess", "Bob")})
     dealt(client)
     client.table.update(phase="playing", round=0)
     if since_go is not None:
@@ -161,7 +161,7 @@ def test_a_screen_that_came_back_mid_round_says_its_review_starts_there():
 def test_rd13_a_stuck_vote_the_table_cast_while_you_were_away_says_so():
     """Back at the table, a newcomer saw "stuck ✓" for a vote they never cast: the table
     votes for an absent seat (RD-13), so the screen says it was that."""
-    client = TableClient("racing-demon", table={"seats": seats("Tess", "Bob")})
+    client = HandMadeClient("racing-demon", table={"seats": seats("Tess", "Bob")})
     dealt(client)
     client.table.update(phase="playing", round=0, go=client.clock.now)
     client.state.seats[0].voted = True  # cast by the table while Tess was away
@@ -174,7 +174,7 @@ def test_rd13_a_stuck_vote_the_table_cast_while_you_were_away_says_so():
 
 
 @dataclass
-class Playing(TableClient):
+class Playing(HandMadeClient):
     """A table client whose table applies each move at once (no network in between)."""
 
     def play(self, move: Any) -> int:

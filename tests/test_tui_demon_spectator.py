@@ -20,7 +20,7 @@ from lan_demon.tui.table import Controller
 pytestmark = pytest.mark.timeout(120)
 
 
-def pump_until(clients: list[Client], condition: Callable[[], bool], what: str,
+def poll_until(clients: list[Client], condition: Callable[[], bool], what: str,
                timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -41,9 +41,9 @@ def test_rd3_a_spectator_sees_every_pile_top_and_line_top_and_no_hidden_card():
         table.add_bots(3)
         watcher = Client(table.address, name="Wes", role="spectator", context=context).connect()
         clients.append(watcher)
-        pump_until(clients, lambda: len(player.table.get("seats", [])) == 4, "the bots")
+        poll_until(clients, lambda: len(player.table.get("seats", [])) == 4, "the bots")
         player.start()
-        pump_until(clients, lambda: watcher.table.get("phase") == "playing"
+        poll_until(clients, lambda: watcher.table.get("phase") == "playing"
                    and watcher.view() is not None and watcher.view()["stacks"],
                    "a stack on the spectator's table")
         assert watcher.seat is None
