@@ -22,11 +22,16 @@ import pyte
 import pytest
 
 LAN_DEMON = [sys.executable, "-m", "lan_demon"]
-TEXT_OUT = {"PYTHONIOENCODING": "utf-8", "PYTHONUNBUFFERED": "1"}  # UTF-8, line by line
-ENV = {**os.environ, **TEXT_OUT}
 BANNER = re.compile(r"^lan-demon: hosting (\S+) at (127\.0\.0\.1):(\d+) \(updates on port (\d+)\)")
 COLS, ROWS = 100, 30  # a pty's size unless a test asks for another
 HOST_DEADLINE = 30.0  # seconds for a host to say where it listens
+
+
+def child_env() -> dict[str, str]:
+    """The environment of a child program: this process's as it is now — so the test's own
+    state folder (conftest's state_home, set after import) is the child's too — and output in
+    UTF-8, line by line."""
+    return {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONUNBUFFERED": "1"}
 
 
 class Host:
@@ -35,9 +40,8 @@ class Host:
     def __init__(self, workdir: Path, argv: list[str], number: int):
         self.out = workdir / f"host{number}.out"
         self.err = workdir / f"host{number}.err"
-        env = {**os.environ, **TEXT_OUT}  # read now: the test's own state folder is set by then
         with open(self.out, "w") as out, open(self.err, "w") as err:
-            self.popen = subprocess.Popen(LAN_DEMON + argv, cwd=workdir, env=env,
+            self.popen = subprocess.Popen(LAN_DEMON + argv, cwd=workdir, env=child_env(),
                                           stdin=subprocess.DEVNULL, stdout=out, stderr=err)
 
     def first_line(self) -> str:

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator
 import msgpack
 import pytest
 
-from child_programs import BANNER, ENV, LAN_DEMON
+from child_programs import BANNER, LAN_DEMON, child_env
 from rule_book import next_piles, readd_demon
 
 pytestmark = pytest.mark.timeout(180)
@@ -39,7 +39,7 @@ class Proc:
 
     def __init__(self, argv: list[str], cwd: Path):
         self.argv = argv
-        self.popen = subprocess.Popen(LAN_DEMON + argv, cwd=cwd, env=ENV, text=True,
+        self.popen = subprocess.Popen(LAN_DEMON + argv, cwd=cwd, env=child_env(), text=True,
                                       encoding="utf-8", errors="replace",
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE)

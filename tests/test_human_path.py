@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from child_programs import BANNER, ENV, LAN_DEMON, PtyProgram
+from child_programs import BANNER, LAN_DEMON, PtyProgram, child_env
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -88,7 +87,7 @@ def table(tmp_path: Path):
     host = subprocess.Popen(LAN_DEMON + ["host", "--port", "0", "--game", "racing-demon",
                                          "--rounds", "2", "--countdown", "1", "--pause",
                                          "none", "--seed", "7"],
-                            cwd=tmp_path, env=ENV, text=True, stdin=subprocess.DEVNULL,
+                            cwd=tmp_path, env=child_env(), text=True, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     started: list = [host]
     try:
@@ -121,7 +120,7 @@ def test_friends_start_leave_come_back_and_keep_the_last_scoreboard(table) -> No
     assert "Ann" in lobby and "captain" in lobby, lobby  # Bob sees whom he waits for
     bot = subprocess.Popen(LAN_DEMON + ["bot", f"127.0.0.1:{port}", "--name", "Cy",
                                         "--strategy", "demon", "--speed", "flat-out"],
-                           env=ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           env=child_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE)
     started.append(bot)
     sam = join(port, "--spectate", "--name", "Sam")
