@@ -1,10 +1,10 @@
 """The tests' own house rules, read from their source (the AST), as tests/test_layers.py reads
-lan_demon's: a test module imports no other test module (what two of them share lives in a
-helper module or in conftest.py, so that running, moving or renaming one never runs or breaks
-another); a test file or test function is named after what it checks, never after the issue,
-item or contract number that asked for it (the history is in the commit that added it); and an
-assert or a waited-for condition that mixes ``or`` and ``and`` says with brackets which it
-means (``A and B or C`` passes on ``C`` alone)."""
+lan_demon's: a test module imports no other test module (what two of them share lives in a helper
+module or in conftest.py, so that running, moving or renaming one never runs or breaks another),
+nor a helper module's private name; a test file or test function is named after what it checks,
+never after the issue, item or contract number that asked for it (the history is in the commit that
+added it); and an assert or a waited-for condition that mixes ``or`` and ``and`` says with brackets
+which it means (``A and B or C`` passes on ``C`` alone)."""
 
 from __future__ import annotations
 
@@ -74,6 +74,18 @@ def test_no_test_module_imports_another():
              if is_test_module(name.split(".")[0])]
     assert not wrong, "move what is shared to a helper module or conftest.py:\n" + \
         "\n".join(wrong)
+
+
+def test_no_private_name_is_imported_from_a_helper_module():
+    """A helper module's ``_name`` is its own business: what a test may use has a public
+    name (tests/lan_harness.py's ``in_ns``, not test_discovery's ``_in_ns``)."""
+    local = {path.stem for path in modules()}
+    wrong = [f"{path.name}:{node.lineno} imports {alias.name} from {node.module}"
+             for path in modules()
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ImportFrom) and node.module in local
+             for alias in node.names if alias.name.startswith("_")]
+    assert not wrong, "\n".join(wrong)
 
 
 def test_test_files_and_functions_are_named_for_what_they_check():
