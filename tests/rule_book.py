@@ -1,5 +1,5 @@
-"""Racing Demon's scores and next Piles written again from the rule book (RULES.md RD-14,
-RD-15), independently of the engine, so that a JSON document of a match can be re-added by a
+"""Racing Demon's scores and next Piles written again from the rule book (docs/rules.md,
+RD-14, RD-15), independently of the engine, so that a JSON document of a match can be re-added by a
 test rather than trusted."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The strong Racing Demon bot (`demon`) and the person-like speed profiles.
 
 The bot decides from the seat's redacted view and legal moves alone: every test here hands it a
-turn whose raw table explodes when touched. Rule tests name their rule id (RULES.md).
+turn whose raw table explodes when touched. Rule tests name their rule id (docs/rules.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Gin Solitaire: every rule GS-1 … GS-9 of shared/RULES.md, the exact meld solver and the bot."""
+"""Gin Solitaire: every rule GS-1 … GS-9 of docs/rules.md, the exact meld solver and the bot."""
 
 from __future__ import annotations
 

@@ -205,7 +205,7 @@ def test_connecting_to_nothing_fails_clearly(context):
 
 def test_a_client_whose_table_drifts_notices_it_on_the_next_beat_and_resyncs(host):
     """The beat carries a hash of the public table; a client that no longer matches it asks
-    for a snapshot (STYLE.md: a client notices divergence at once). The drift comes as it
+    for a snapshot (a client notices divergence at once, not rounds later). The drift comes as it
     would: Ann's copy goes wrong applying an update (a quiet table's beats are checked once
     per change of the copy, so the copy is corrupted as it changes)."""
     server = host("racko", players=2, seed=2)

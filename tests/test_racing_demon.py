@@ -1,4 +1,5 @@
-"""Racing Demon rules, one test (at least) per rule id of RULES.md (RD-1 … RD-17, RG-1 … RG-7)."""
+"""Racing Demon rules, one test (at least) per rule id of docs/rules.md (RD-1 … RD-17,
+RG-1 … RG-7)."""
 
 from __future__ import annotations
 

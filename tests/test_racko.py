@@ -1,4 +1,4 @@
-"""Rack-O engine and greedy bot against the rule book (RK-1 … RK-9 of ``RULES.md``)."""
+"""Rack-O engine and greedy bot against the rule book (RK-1 … RK-9 of ``docs/rules.md``)."""
 
 from __future__ import annotations
 
