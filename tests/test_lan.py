@@ -250,7 +250,7 @@ def test_the_client_backs_off_when_rate_limited_and_resyncs_after_internal():
     clock = FrozenClock(50.0)
     client = Client("127.0.0.1:9", name="ann", clock=clock)  # never connected: nothing sent
     sent: list[dict] = []
-    client._put = lambda frame: sent.append(decode(frame)) or True
+    client.outgoing.put = lambda frame: sent.append(decode(frame)) or True
     client._on_error(make("error", code="rate_limited", reason="slow"))
     client.ready()
     client.pump()

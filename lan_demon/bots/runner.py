@@ -33,7 +33,7 @@ from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import Play
 from lan_demon.net.client import Client
 from lan_demon.net.seats import AWAY_AFTER
-from lan_demon.net.table_copy import Notice
+from lan_demon.net.notices import Notice, NoticeKind
 
 GOODBYE_LINGER_MS = 500  # a removed bot's `leave` gets this long to reach the arbiter
 LOOK_AGAIN = 0.05  # seconds before a bot whose move was refused locally is asked again
@@ -48,7 +48,7 @@ class BotClient(Client):
 
     def _k_move(self, update: dict[str, Any], private: Any) -> None:
         super()._k_move(update, private)
-        self.notices.append(Notice("move", data=update))
+        self.notices.append(Notice(NoticeKind.MOVE, data=update))
 
 
 class _GlanceTurn(Turn):
@@ -250,7 +250,7 @@ class NetBot:
             print(f"lan-demon: bot {self.client.name!r}: {REFUSED_SAY} moves in a row refused, "
                   f"the last: {text} (its on_event hears each as Refused)", file=sys.stderr,
                   flush=True)
-        self._tell(Notice("refused", text, data))
+        self._tell(Notice(NoticeKind.REFUSED, text, data))
 
     def remove(self, err: BaseException) -> None:
         """The bot's code raised: leave the seat, say so once, stop this bot only."""

@@ -16,7 +16,6 @@ that key, so the same client can come back to its seat and nobody else can, toke
 
 from __future__ import annotations
 
-import collections
 import itertools
 import time
 from typing import Any, Callable
@@ -24,24 +23,24 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import IllegalMove, get_game
-from lan_demon.net.codec import NAME_CHARS, ProtocolError, decode_all, encode, fit_text, make
+from lan_demon.net.codec import NAME_CHARS, ProtocolError, decode_all, fit_text, make
 from lan_demon.net.connect import (ConnectError, check_server_key, handshake_failure,
                                    normalize_address,
                                    pub_endpoint, unwatch, watch_handshake)
 from lan_demon.net.security import KeyPair, make_curve_client, new_keypair, normalize_code
-from lan_demon.net.table_copy import PRIVATE_WAIT, Notice, TableCopy
+from lan_demon.net.notices import Notice, NoticeKind
+from lan_demon.net.send_queue import SendQueue
+from lan_demon.net.table_copy import PRIVATE_WAIT, TableCopy
 from lan_demon.net.tokens import TokenStore
 
 BEAT, WATCH_BEAT = 1.0, 30.0  # a seat's hb; a spectator's hb and clock ping (§11)
 SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
 SYNC_PINGS = 5
-RATE_BACKOFF = 1.0  # told rate_limited: hold all we send this long, rather than keep a flood going
 REFUSALS = ("bad_token", "full", "version", "not_joined", "bad_code", "slow_down", "wrong_key",
             "removed", "stalled")
 WATCHED = {"pub": "update", "private": "private"}  # a socket's channel as a watcher hears it
 # pyzmq's flags as plain ints: its enum types cost a call each time they are combined or passed
 EVENTS, POLLIN, NOBLOCK = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.NOBLOCK)
-_send = zmq.backend.Socket.send  # without pyzmq's Python layer (see net/server.py)
 
 
 class Client(TableCopy):
@@ -92,13 +91,11 @@ class Client(TableCopy):
                     keys = KeyPair(pair[0].encode("ascii"), pair[1].encode("ascii"))
         self.keys = keys or (new_keypair() if self.server_key is not None else None)
         self.code = normalize_code(code) if code else None
-        self._hold_until = float("-inf")  # told rate_limited: nothing is sent before this
         self._reconnect_soon = False
         self.context = context or zmq.Context.instance()
         self.clock = clock
-        self.send_delay = send_delay  # injected latency on everything we send (tests)
         self._ids = itertools.count(1)
-        self._outgoing: collections.deque[tuple[float, bytes]] = collections.deque()
+        self.outgoing = SendQueue(clock, send_delay)
         self.dealer: zmq.Socket | None = None
         self.sub: zmq.Socket | None = None
         self._polled: tuple[Any, Any] = (None, None)  # the sockets _polling was made for
@@ -111,7 +108,6 @@ class Client(TableCopy):
         self.heard = self.next_beat = self.clock()
         self.connected = False
         self.bytes_in = 0
-        self.dropped = 0  # frames the arbiter's full queue would not take (see _put)
 
     # --- connecting ------------------------------------------------------------------------
 
@@ -153,6 +149,7 @@ class Client(TableCopy):
         self._secure(self.dealer)
         monitor = watch_handshake(self.dealer) if watch else None
         self.dealer.connect(self.address)
+        self.outgoing.socket = self.dealer
         self.connected = False
         self._send(self._hello())
         return monitor
@@ -276,7 +273,7 @@ class Client(TableCopy):
     def leave(self) -> None:
         if self.dealer is not None:
             self._send(make("leave", id=next(self._ids)))
-            self._flush(force=True)
+            self.outgoing.flush(force=True)
 
     def close(self) -> None:
         """Close the sockets and let go of the stored token (it stays on disk)."""
@@ -288,7 +285,7 @@ class Client(TableCopy):
         for sock in (self.dealer, self.sub):
             if sock is not None and not sock.closed:
                 sock.close(linger=0)
-        self.dealer = self.sub = None
+        self.dealer = self.sub = self.outgoing.socket = None
         self.connected = False
 
     # --- the loop --------------------------------------------------------------------------
@@ -301,8 +298,9 @@ class Client(TableCopy):
         if self.dealer is None:
             return self.take_notices()
         wait = timeout
-        if self._outgoing:
-            wait = max(0.0, min(wait, self._outgoing[0][0] - self.clock()))
+        waiting = self.outgoing.next_at()
+        if waiting is not None:
+            wait = max(0.0, min(wait, waiting - self.clock()))
         if wait > 0:
             self._poller().poll(wait * 1000)
         self.pump()
@@ -319,7 +317,7 @@ class Client(TableCopy):
 
     def pump(self) -> None:
         """Handle everything that has arrived, without waiting; send what is due."""
-        self._flush()
+        self.outgoing.flush()
         for sock, channel in ((self.dealer, "private"), (self.sub, "pub")):
             # Read while a frame is waiting (asking is cheaper than the Again a recv raises
             # on an empty socket); a fresh hello may replace the dealer meanwhile.
@@ -329,7 +327,7 @@ class Client(TableCopy):
                 self._receive(frame, channel)
         self._commit_when_due()
         self._housekeeping()
-        self._flush()
+        self.outgoing.flush()
 
     def due(self) -> float:
         """The earliest time :meth:`pump` has work even if nothing arrives: a heartbeat to
@@ -339,8 +337,9 @@ class Client(TableCopy):
             due = min(self.next_beat, self.heard + SILENCE)
         if self._waiting_since is not None:
             due = min(due, self._waiting_since + PRIVATE_WAIT)
-        if self._outgoing:
-            due = min(due, self._outgoing[0][0])
+        waiting = self.outgoing.next_at()
+        if waiting is not None:
+            due = min(due, waiting)
         return due - 0.001  # early rather than late: pump itself decides to the microsecond
 
     def take_notices(self) -> list[Notice]:
@@ -352,7 +351,8 @@ class Client(TableCopy):
         try:
             msgs = decode_all(frame, channel)
         except ProtocolError as err:
-            self.notices.append(Notice("refused", f"a bad message from the arbiter: {err}"))
+            self.notices.append(Notice(NoticeKind.REFUSED,
+                                       f"a bad message from the arbiter: {err}"))
             return
         if channel == "pub" or msgs[0]["t"] != "pong":
             # A pong is no sign that our table is still there: any arbiter on this port answers
@@ -392,7 +392,7 @@ class Client(TableCopy):
         self._reconnect_soon = False
         if not self.table.get("closed"):
             self.table["closed"] = True
-            self.notices.append(Notice("closed", "the host has closed the table"))
+            self.notices.append(Notice(NoticeKind.CLOSED, "the host has closed the table"))
             self._checks_due(self.table.get("round", 0) - 1)  # the last round's were owed
         self.heard = self.clock()  # (not said again: "closed" is set)
 
@@ -405,7 +405,7 @@ class Client(TableCopy):
 
     def _reconnect(self) -> None:
         """The arbiter went quiet: a new connection, the same seat by its token."""
-        self.notices.append(Notice("reconnecting", "reconnecting…"))
+        self.notices.append(Notice(NoticeKind.RECONNECTING, "reconnecting…"))
         self._close_sockets()
         self._reconnect_soon = self._snapshot_asked = False
         self.table["stall"] = None  # (a host that went quiet standing still: we know no more)
@@ -415,37 +415,13 @@ class Client(TableCopy):
     # --- sending ---------------------------------------------------------------------------
 
     def _send(self, msg: dict[str, Any]) -> bool:
-        """Queue a message for the arbiter; False when it could not be queued (see _put)."""
-        frame = encode(msg)
-        now = self.clock()
-        if self.send_delay > 0 or now < self._hold_until:
-            at = max(now + self.send_delay, self._hold_until)
-            if self._outgoing:
-                at = max(at, self._outgoing[-1][0])  # in the order they were sent
-            self._outgoing.append((at, frame))
-            self._flush()
-            return True
-        return self._put(frame)
+        """Queue a message for the arbiter; False when it could not be queued."""
+        return self.outgoing.send(msg)
 
-    def _put(self, frame: bytes) -> bool:
-        """Hand a frame to ZeroMQ without ever blocking. When the arbiter is gone (killed,
-        restarting) the queue to it fills up and the frame is dropped: a heartbeat or ping
-        does not matter, a move is reported by :meth:`play`, and the snapshot that follows
-        the reconnect heals the rest."""
-        if self.dealer is None:
-            return False
-        try:
-            _send(self.dealer, frame, NOBLOCK)
-        except zmq.Again:
-            self.dropped += 1
-            return False
-        return True
-
-    def _flush(self, force: bool = False) -> None:
-        now = self.clock()
-        while self._outgoing and (force or self._outgoing[0][0] <= now):
-            _, frame = self._outgoing.popleft()
-            self._put(frame)
+    @property
+    def dropped(self) -> int:
+        """Frames the arbiter's full queue would not take (:class:`SendQueue`)."""
+        return self.outgoing.dropped
 
     # --- private messages ------------------------------------------------------------------
 
@@ -478,13 +454,13 @@ class Client(TableCopy):
         if code == "not_joined" and self.token and self.seat is not None:
             self._reconnect_soon = True  # it has forgotten this connection: back by token
         elif code == "rate_limited":
-            self._hold_until = self.clock() + RATE_BACKOFF
+            self.outgoing.hold()
         elif code == "internal":
             self.resync()  # whatever failed there, our copy may be behind
         move = self.pending.pop(rid, None) if rid is not None else None
         if move is not None:
             self._repredict()
-        kind = "beaten" if msg["code"] == "beaten" else "refused"
+        kind = NoticeKind.BEATEN if msg["code"] == "beaten" else NoticeKind.REFUSED
         text = msg["reason"] if not msg.get("rule") else f"{msg['rule']}: {msg['reason']}"
         self.notices.append(Notice(kind, text, dict(msg, move=move)))
 

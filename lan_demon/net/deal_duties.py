@@ -22,6 +22,7 @@ import itertools
 from typing import Any
 
 from lan_demon.net.codec import DISPUTE_CHARS, fit_text, make
+from lan_demon.net.notices import NoticeKind
 from lan_demon.net.witness import DealWitness, said
 
 
@@ -125,10 +126,11 @@ class DealDuties:
         problems, nonce = self.witness.announce(self.seat, round_no, fields)
         self._found(round_no, problems)
         if seen.inherited and not inherited:
-            self._notice("deal_note", f"Round {round_no + 1}'s promise for this seat was made "
-                         "by the program that held it before this one (closed and run "
-                         "again): this one cannot add its randomness to that round, and says "
-                         "so instead of its check (the deal is still checked here)",
+            self._notice(NoticeKind.DEAL_NOTE,
+                         f"Round {round_no + 1}'s promise for this seat was made by the "
+                         "program that held it before this one (closed and run again): this "
+                         "one cannot add its randomness to that round, and says so instead "
+                         "of its check (the deal is still checked here)",
                          {"round": round_no, "inherited": True})
         if nonce is not None and counting and self.connected:
             self._deal_request(make("reveal", id=next(self._ids), round=round_no, nonce=nonce))
@@ -146,7 +148,7 @@ class DealDuties:
             who = "your" if seat == self.seat else f"{self._name(seat)}'s"
             how = "promised, but not revealed before Go" if why == "promised" else \
                 "the host listed no promise of it"
-            self._notice("deal_note", f"Round {round_no + 1} was dealt without {who} "
+            self._notice(NoticeKind.DEAL_NOTE, f"Round {round_no + 1} was dealt without {who} "
                          f"randomness ({how})", {"round": round_no, "seat": seat, "why": why})
 
     def _deal_again(self) -> None:
@@ -182,7 +184,7 @@ class DealDuties:
         if seen.outcome == "failed":  # (what the countdown or Go showed was said then)
             self._found(round_no, seen.problems[before:], end=True)
         elif seen.outcome == "unchecked":
-            self._notice("deal_note", f"Round {round_no + 1}'s deal was NOT checked: "
+            self._notice(NoticeKind.DEAL_NOTE, f"Round {round_no + 1}'s deal was NOT checked: "
                          f"{seen.why}", {"round": round_no, "unchecked": True})
         self._send_check(round_no)
         self._checks_due(round_no - 1)
@@ -219,10 +221,10 @@ class DealDuties:
             who = "your program's" if seat == self.seat else f"{self._name(seat)}'s"
             text = f"{who} check of round {round_no + 1}'s deal never reached the table"
             if here:
-                self._notice("dishonest", f"{text[0].upper()}{text[1:]}: the host may have "
-                             "hidden what it found", {"round": round_no, "seat": seat})
+                self._notice(NoticeKind.DISHONEST, f"{text[0].upper()}{text[1:]}: the host "
+                             "may have hidden what it found", {"round": round_no, "seat": seat})
             else:
-                self._notice("deal_note", f"{text[0].upper()}{text[1:]} (away)",
+                self._notice(NoticeKind.DEAL_NOTE, f"{text[0].upper()}{text[1:]} (away)",
                              {"round": round_no, "seat": seat})
 
     # --- every seat's word -------------------------------------------------------------------
@@ -239,8 +241,8 @@ class DealDuties:
         verdict = self.witness.check_seen(round_no, seat, update.get("word"))
         who = self._name(seat)
         if verdict == "bad":
-            self._notice("dishonest", f"{who}'s check of round {round_no + 1} is not one of "
-                         f"the two words {who}'s program promised: the host altered it",
+            self._notice(NoticeKind.DISHONEST, f"{who}'s check of round {round_no + 1} is not "
+                         f"one of the two words {who}'s program promised: the host altered it",
                          {"round": round_no, "seat": seat})
         elif verdict == "fail" and (seat, round_no) not in self._heard and seat != self.seat:
             self._heard.add((seat, round_no))
@@ -264,7 +266,7 @@ class DealDuties:
             words = (f"{self._name(seat)} restarted lan-demon, so no check of round "
                      f"{round_no + 1}'s deal comes from them: the lan-demon they closed made "
                      "that round's promise")
-        self._notice("deal_note", words, {"round": round_no, "seat": seat})
+        self._notice(NoticeKind.DEAL_NOTE, words, {"round": round_no, "seat": seat})
 
     def _k_dispute(self, update: dict[str, Any], private: Any) -> None:
         key = (update["seat"], update["round"])
@@ -276,8 +278,8 @@ class DealDuties:
     def _disputed_by(self, seat: int, round_no: int, reason: str,
                      data: dict[str, Any] | None = None) -> None:
         who = self._name(seat)
-        self._notice("dispute", f"{who}'s program says round {round_no + 1}'s deal was not the "
-                     f"one the host promised: “{reason}”",
+        self._notice(NoticeKind.DISPUTE, f"{who}'s program says round {round_no + 1}'s deal was "
+                     f"not the one the host promised: “{reason}”",
                      data or {"seat": seat, "round": round_no, "reason": reason})
 
     # --- saying it ---------------------------------------------------------------------------
@@ -293,7 +295,7 @@ class DealDuties:
                        f"promised: {said(problem)}"
                 if not end:
                     self.witness.seen(round_no).problems.append(problem)
-            self._notice("dishonest", text, {"round": round_no, "problem": problem})
+            self._notice(NoticeKind.DISHONEST, text, {"round": round_no, "problem": problem})
         if problems and round_no is not None and round_no not in self._disputed and \
                 self.seat is not None and self.connected:
             self._disputed.add(round_no)

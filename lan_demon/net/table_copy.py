@@ -24,35 +24,18 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lan_demon.games import GameError
 from lan_demon.net.codec import ProtocolError, check, make, state_hash
 from lan_demon.net.deal_duties import DealDuties
+from lan_demon.net.notices import Notice, NoticeKind
 from lan_demon.net.seal import open_seal, private_of
 from lan_demon.net.tokens import TokenStore
 
 #: how many of the moves played for absent seats are kept (:attr:`TableCopy.stood_in`)
 STOOD_IN_KEPT = 32
 PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
-
-
-@dataclass
-class Notice:
-    """Something the player should hear about: ``kind`` is one of beaten, refused, round,
-    round_end, match_end, presence, lobby, countdown, resync, reconnecting, reconnected,
-    closed (the host went quiet after the match: the final scoreboard stays), pause, resume
-    and removed (the host or the captain runs the evening, §24), stall and stall_over (the
-    host's journal cannot be written, and the table stands still, §25), dishonest (our
-    own check of a round's deal failed, §22), dispute (a seat's check failed: the text says
-    whose and why) and deal_note (whose randomness a round was dealt without, a round NOT
-    checked and why: :mod:`lan_demon.net.deal_duties`)."""
-
-    kind: str
-    text: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
-
 
 
 class TableCopy(DealDuties):
@@ -180,7 +163,7 @@ class TableCopy(DealDuties):
         self._repredict()
         self._updates = {s: u for s, u in self._updates.items() if s > self.seq}
         self._privates = {s: p for s, p in self._privates.items() if s > self.seq}
-        self.notices.append(Notice("resync", f"synchronised at update {self.seq}"))
+        self.notices.append(Notice(NoticeKind.RESYNC, f"synchronised at update {self.seq}"))
         self._ready_again()
         self._deal_again()
         self._advance()
@@ -212,7 +195,7 @@ class TableCopy(DealDuties):
         if msg["on"]:
             self.table["stall"] = {"why": msg["why"], "since": self.clock() - msg["stood"]}
             if was is None:
-                self.notices.append(Notice("stall", data=msg))
+                self.notices.append(Notice(NoticeKind.STALL, data=msg))
             return
         self.table["stall"] = None
         if was is None:
@@ -223,7 +206,7 @@ class TableCopy(DealDuties):
                 if self.table.get(name) is not None:
                     self.table[name] += stood
             self.kept_until = {seat: t + stood for seat, t in self.kept_until.items()}
-        self.notices.append(Notice("stall_over", data=msg))
+        self.notices.append(Notice(NoticeKind.STALL_OVER, data=msg))
         if self.connected:
             self._ready_again()  # a ready refused 'stalled', said again
             self._deal_again_after_stall()
@@ -239,7 +222,7 @@ class TableCopy(DealDuties):
                 return  # this very table matched this hash already: a quiet table's beats
             public = self.game.state_to_data(self.game.redact(self.mirror, None))
             if state_hash(public) != msg["hash"]:  # our table drifted from the canonical one
-                self.notices.append(Notice("resync", "the table drifted; resynchronising"))
+                self.notices.append(Notice(NoticeKind.RESYNC, "the table drifted; resynchronising"))
                 self.resync()
             else:
                 self._hash_checked = (self.changes, msg["hash"])
@@ -272,7 +255,7 @@ class TableCopy(DealDuties):
             except ProtocolError:
                 private = None
         if private is None:
-            self.notices.append(Notice("resync", "our private half of update "
+            self.notices.append(Notice(NoticeKind.RESYNC, "our private half of update "
                                                  f"{seq} did not open; resynchronising"))
             self.resync()
             return
@@ -318,7 +301,7 @@ class TableCopy(DealDuties):
     def _k_lobby(self, update: dict[str, Any], private: Any) -> None:
         self.table["seats"] = update["seats"]
         self.table["captain"] = update.get("captain")
-        self.notices.append(Notice("lobby", data=update))
+        self.notices.append(Notice(NoticeKind.LOBBY, data=update))
 
     def _k_presence(self, update: dict[str, Any], private: Any) -> None:
         seats = self.table.get("seats", [])
@@ -334,13 +317,13 @@ class TableCopy(DealDuties):
             # list, and a screen that looked it up then named the wrong seat or none
             data = {**update, "name": seats[update["seat"]].get("name"),
                     "bot": seats[update["seat"]].get("bot")}
-        self.notices.append(Notice("presence", data=data))
+        self.notices.append(Notice(NoticeKind.PRESENCE, data=data))
 
     def _k_pause(self, update: dict[str, Any], private: Any) -> None:
         """§24: every clock of the table stands still until a resume."""
         self.table["paused"] = {"by": update["by"], "name": update["name"]}
         self.paused_since = self.clock()
-        self.notices.append(Notice("pause", data=update))
+        self.notices.append(Notice(NoticeKind.PAUSE, data=update))
 
     def _k_resume(self, update: dict[str, Any], private: Any) -> None:
         """Every clock we hold moves on by the time the table stood."""
@@ -352,7 +335,7 @@ class TableCopy(DealDuties):
         stood = self.clock() - self.paused_since if self.paused_since is not None else 0.0
         self.kept_until = {seat: t + stood for seat, t in self.kept_until.items()}
         self.paused_since = None
-        self.notices.append(Notice("resume", data=update))
+        self.notices.append(Notice(NoticeKind.RESUME, data=update))
 
     def _k_removed(self, update: dict[str, Any], private: Any) -> None:
         """A seat given up for good — or, with ``bot``, handed to a bot: then it plays on,
@@ -365,7 +348,7 @@ class TableCopy(DealDuties):
             else:
                 seats[update["seat"]]["removed"] = True
                 self.kept_until.pop(update["seat"], None)
-        self.notices.append(Notice("removed", data=update))
+        self.notices.append(Notice(NoticeKind.REMOVED, data=update))
         if update["seat"] == self.seat and self.seat is not None:  # ours: nothing more to do
             by = update.get("by_name") or "the host"
             said = f"{by} handed your seat to a bot" if update.get("bot") is not None else \
@@ -375,7 +358,7 @@ class TableCopy(DealDuties):
     def _gone(self, reason: str, said: str | None = None) -> None:
         """Our seat is no more (the client's closes its sockets too)."""
         self.table["gone"] = reason
-        self.notices.append(Notice("gone", said or reason))
+        self.notices.append(Notice(NoticeKind.GONE, said or reason))
 
     def kept(self, seat: int) -> float | None:
         """Seconds the away ``seat`` is still kept for its token (standing still while the
@@ -401,7 +384,7 @@ class TableCopy(DealDuties):
                                               **{k: update.get(k) for k in
                                                  ("commit", "commits", "words", "seeded")}})
         self._announce(update["round"], update, counting=True)
-        self.notices.append(Notice("countdown", data=update))
+        self.notices.append(Notice(NoticeKind.COUNTDOWN, data=update))
 
     def _k_round(self, update: dict[str, Any], private: Any) -> None:
         state = private["state"] if private is not None else update["state"]
@@ -411,7 +394,7 @@ class TableCopy(DealDuties):
         self.predicted = self.mirror
         self.table.update(phase="playing", round=update["round"], setup=update["setup"])
         self._commit_due = update["round"] + 1  # ready for a next round that starts at once
-        self.notices.append(Notice("round", f"round {update['round'] + 1}: go!", update))
+        self.notices.append(Notice(NoticeKind.ROUND, f"round {update['round'] + 1}: go!", update))
 
     def _k_move(self, update: dict[str, Any], private: Any) -> None:
         if private is None:
@@ -428,7 +411,7 @@ class TableCopy(DealDuties):
             self._note_stand_in(update)
         self._repredict()
         if self.tell_moves:  # our own move's events as we were told them, private parts too
-            self.notices.append(Notice("move", data=dict(update, events=events)))
+            self.notices.append(Notice(NoticeKind.MOVE, data=dict(update, events=events)))
 
     def _note_stand_in(self, update: dict[str, Any]) -> None:
         """A move the arbiter played for an absent seat (``rid`` −1): whose, and why."""
@@ -445,7 +428,7 @@ class TableCopy(DealDuties):
                           round=update["round"] + 1, next_at=update.get("next_at"))
         self.pending.clear()
         self._repredict()
-        self.notices.append(Notice("round_end", data=update))
+        self.notices.append(Notice(NoticeKind.ROUND_END, data=update))
         self._round_over(update["round"], update.get("secret"), setup)
         self._commit_due = update["round"] + 1
 
@@ -460,7 +443,7 @@ class TableCopy(DealDuties):
         self.table.update(phase="over", result=update["result"])
         if self.store is not None:
             self.store.forget()  # nothing to come back to (the token stays in memory)
-        self.notices.append(Notice("match_end", data=update))
+        self.notices.append(Notice(NoticeKind.MATCH_END, data=update))
 
     def _repredict(self) -> None:
         """The mirror or the moves in flight changed: ``predicted`` is worked out again (when
