@@ -21,7 +21,7 @@ from lan_demon.games.demon_moves import COLUMN_NAMES, Play, Timeout, TurnPack, V
 from lan_demon.games.demon_table import DemonState
 from lan_demon.games.racing_demon import RacingDemon
 from lan_demon.bots.runner import NetBot
-from lan_demon.bots.simulator import _GlancingTurn, _Sight, play_round, simulate
+from lan_demon.bots.simulator import _Sight, _overlooked, play_round, simulate
 from hand_tables import KINGS, RD, RG, cs, table
 from hand_tables import seat as any_seat
 from sealed_turns import Sealed, SealedTurn, redacted_turn
@@ -332,9 +332,10 @@ def test_rd11_a_stack_play_by_someone_else_is_seen_only_after_the_notice_time():
 def test_a_glancing_turn_overlooks_plays_but_not_the_pack():
     state = table(seat(pile="9C 2H", pack="5C"), seat(owner=1), stacks=(cs("AH", 1),))
     blind = SpeedProfile("blind", 1.0, 0.0, miss=0.999)
-    turn = _GlancingTurn(RD, state, 0, random.Random(0), blind, random.Random(0))
+    turn = Turn(RD, state, 0, random.Random(0), _overlooked(blind, random.Random(0)))
     assert turn.legal == [TurnPack(), VoteStuck()]
-    sharp = _GlancingTurn(RD, state, 0, random.Random(0), PROFILES["flat-out"], random.Random(0))
+    sharp = Turn(RD, state, 0, random.Random(0),
+                 _overlooked(PROFILES["flat-out"], random.Random(0)))
     assert sharp.legal == RD.legal_moves(state, 0)
 
 

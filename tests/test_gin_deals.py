@@ -347,7 +347,7 @@ class _Peeker:
     must tell it apart, or it proves nothing."""
 
     def choose(self, turn: Any) -> Any:
-        top = turn._state.seats[turn.seat].draw[-1]
+        top = turn.state.seats[turn.seat].draw[-1]
         return turn.legal[top.rank % len(turn.legal)]
 
 

@@ -10,36 +10,42 @@ from __future__ import annotations
 import random
 import traceback
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from lan_demon.games.base import Game
 
 
 class Turn:
-    """One decision point for one seat."""
+    """One decision point for one seat: ``state`` is the table as the seat has it (a redacted
+    mirror at a real table). ``keep``, when given, leaves out the legal moves the person at
+    the seat would not see at this look (a stack change not noticed yet, a card overlooked):
+    it is asked once for each legal move, in the engine's order."""
 
-    __slots__ = ("game", "seat", "rng", "_state", "_legal", "_view")
+    __slots__ = ("game", "seat", "rng", "state", "keep", "_legal", "_view")
 
-    def __init__(self, game: Game, state: Any, seat: int, rng: random.Random):
+    def __init__(self, game: Game, state: Any, seat: int, rng: random.Random,
+                 keep: Callable[[Any], bool] | None = None):
         self.game = game
         self.seat = seat
         self.rng = rng
-        self._state = state
+        self.state = state
+        self.keep = keep
         self._legal: list[Any] | None = None
         self._view: dict[str, Any] | None = None
 
     @property
     def legal(self) -> list[Any]:
-        """The seat's legal moves now."""
+        """The seat's legal moves now (those it sees, with ``keep``)."""
         if self._legal is None:
-            self._legal = self.game.legal_moves(self._state, self.seat)
+            moves = self.game.legal_moves(self.state, self.seat)
+            self._legal = moves if self.keep is None else [m for m in moves if self.keep(m)]
         return self._legal
 
     @property
     def view(self) -> dict[str, Any]:
         """What the seat may see now (hidden cards absent)."""
         if self._view is None:
-            self._view = self.game.view(self._state, self.seat)
+            self._view = self.game.view(self.state, self.seat)
         return self._view
 
 

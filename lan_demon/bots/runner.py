@@ -51,25 +51,6 @@ class BotClient(Client):
         self.notices.append(Notice(NoticeKind.MOVE, data=update))
 
 
-class _GlanceTurn(Turn):
-    """A turn offering only the moves the person at the seat would see now: ``keep`` drops a
-    play onto a stack change not yet noticed, and a card overlooked at this look."""
-
-    __slots__ = ("keep",)
-
-    def __init__(self, game: Any, state: Any, seat: int, rng: random.Random,
-                 keep: Callable[[Any], bool]):
-        super().__init__(game, state, seat, rng)
-        self.keep = keep
-
-    @property
-    def legal(self) -> list[Any]:
-        if self._legal is None:
-            self._legal = [m for m in self.game.legal_moves(self._state, self.seat)
-                           if self.keep(m)]
-        return self._legal
-
-
 def print_error(bot: NetBot, err: BaseException) -> None:
     """The default report of a removed bot: one line on stderr, with where the error was
     raised (a bot author had the error's name and no line to look at)."""
@@ -164,9 +145,8 @@ class NetBot:
         if now < self.act_at:
             return
         self.act_at = None
-        turn = _GlanceTurn(client.game, client.mirror, client.seat, self.rng,
-                           lambda m: self._sees(m, now)) if glancing \
-            else Turn(client.game, client.mirror, client.seat, self.rng)
+        keep = (lambda m: self._sees(m, now)) if glancing else None
+        turn = Turn(client.game, client.mirror, client.seat, self.rng, keep)
         if not turn.legal:
             return
         try:

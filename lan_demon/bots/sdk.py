@@ -174,7 +174,7 @@ class BotStrategy(Strategy):
         try:
             move = self.game.parse_move(move) if isinstance(move, str) else move
             if move is not None:
-                self.game.check(turn._state, turn.seat, move)  # (the rules' check only)
+                self.game.check(turn.state, turn.seat, move)  # (the rules' check only)
         except IllegalMove as err:
             self._tell(Refused(move, err.rule, err.reason, "illegal"))
             return None

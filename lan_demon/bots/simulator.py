@@ -19,7 +19,7 @@ import dataclasses
 import heapq
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.bots.from_file import make_any
@@ -123,23 +123,12 @@ class _Sight:
         return dataclasses.replace(state, stacks=stacks, wants=wants)
 
 
-class _GlancingTurn(Turn):
-    """A turn whose playable cards are each overlooked with the profile's miss probability."""
-
-    __slots__ = ("speed", "eye")
-
-    def __init__(self, game: Game, state: Any, seat: int, rng: random.Random,
-                 speed: SpeedProfile, eye: random.Random):
-        super().__init__(game, state, seat, rng)
-        self.speed = speed
-        self.eye = eye
-
-    @property
-    def legal(self) -> list[Any]:
-        if self._legal is None:
-            self._legal = [m for m in self.game.legal_moves(self._state, self.seat)
-                           if not (isinstance(m, Play) and self.speed.misses(self.eye))]
-        return self._legal
+def _overlooked(speed: SpeedProfile, eye: random.Random) -> Callable[[Any], bool] | None:
+    """A turn's filter of the playable cards a seat sees at one look: each is overlooked with
+    its profile's miss probability, drawn from ``eye`` (None: a profile that misses none)."""
+    if speed.miss <= 0:
+        return None
+    return lambda move: not (isinstance(move, Play) and speed.misses(eye))
 
 
 def _seat_rng(seed: int | str, round_no: int, seat: int, what: str) -> random.Random:
@@ -200,8 +189,7 @@ def _race(game: Game, state: Any, bots: list[Strategy], rngs: list[random.Random
         if move is None:  # the bot looks at the table (as it has noticed it) and decides
             speed = speeds[seat]
             table = sight.table(state, seat, now) if sight else state
-            turn = _GlancingTurn(game, table, seat, rngs[seat], speed, eyes[seat]) \
-                if speed.miss > 0 else Turn(game, table, seat, rngs[seat])
+            turn = Turn(game, table, seat, rngs[seat], _overlooked(speed, eyes[seat]))
             move = bots[seat].choose(turn)
             delay = speed.react(clock[seat])
             # the move lands after the delay; with nothing to do (None) the bot looks again then
