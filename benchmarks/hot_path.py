@@ -92,8 +92,8 @@ def client_apply(seats: int, moves: int, seed: int) -> tuple[float, int]:
     turns(seats, moves, seed, published)
     frames = frames_of(published)
     client = Client("tcp://127.0.0.1:1", name="watch", role="spectator")  # never connected
-    client.game, client.connected = arbiter.game, True
-    client._send = lambda msg: True  # a snapshot asked for would go nowhere
+    client.copy.game, client.connected = arbiter.game, True
+    client.send = lambda msg: True  # a snapshot asked for would go nowhere
     client._receive(snap, "private")
     seq0 = client.seq
     began = time.perf_counter()

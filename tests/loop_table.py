@@ -1,8 +1,8 @@
 """Real clients' table copies at a pure arbiter, on a clock the test moves, with no sockets.
 
-:class:`LoopClient` is a :class:`~lan_demon.net.table_copy.TableCopy` — the very code a
-client keeps its table and does its §22 duties with (commit, reveal, the deal check) — whose
-messages go straight into :meth:`Arbiter.handle` and whose answers come straight back, every one
+:class:`LoopClient` holds a :class:`~lan_demon.net.table_copy.TableCopy` — the very code a
+client keeps its table and does its §22 duties with (commit, reveal, the deal check) — and is
+the link it is kept over: its messages go straight into :meth:`Arbiter.handle` and whose answers come straight back, every one
 through the codec. A :class:`Loop` holds the arbiter, the clock and the clients, and can *crash*
 the arbiter: the journal and its secrets file are taken as they were at that moment, a new arbiter
 is restored from them (``lan-demon host --resume``), and the clients, which keep everything they
@@ -19,6 +19,7 @@ from typing import Any
 from lan_demon.games import get_game
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import decode_all, encode, make
+from lan_demon.net.copy_facade import CopyFacade
 from lan_demon.net.journal import JournalWriter, read_journal, secret_path
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.recovery import restore, take_up
@@ -28,36 +29,44 @@ from lan_demon.net.table_copy import Notice, TableCopy
 PORTS = {"port": 7700, "pub_port": 7701}
 
 
-class LoopClient(TableCopy):
+class LoopClient(CopyFacade):
     """One player's table copy, its messages handed to the loop's arbiter."""
 
     def __init__(self, loop: Loop, name: str):
-        super().__init__()
         self.loop, self.name = loop, name
-        self.role, self.store, self.connected = "player", None, False
-        self.clock = lambda: loop.now
-        self._ids = itertools.count(1)
+        self.connected = False
+        self.ids = itertools.count(1)
+        self.copy = TableCopy(self)
         self.token: str | None = None
+        self.config: dict[str, Any] = {}
         self.peer = b""
         self.connections = 0
         self.heard: list[Notice] = []  # every notice, in order (the screen's feed)
         self.verdicts: dict[int, bool] = {}  # round -> its deal was re-dealt and found honest
+        round_over = self.copy.duties.round_over
 
-    def _round_over(self, round_no: int, secret: Any, setup: dict[str, Any]) -> None:
-        super()._round_over(round_no, secret, setup)
-        self.verdicts[round_no] = self.witness.outcome(round_no) == "ok"
+        def judged(round_no: int, secret: Any, setup: dict[str, Any]) -> None:
+            round_over(round_no, secret, setup)
+            self.verdicts[round_no] = self.copy.witness.outcome(round_no) == "ok"
+        self.copy.duties.round_over = judged  # type: ignore[method-assign]
 
-    # --- what TableCopy asks of its client ------------------------------------------------
+    # --- what the table copy asks of its link (lan_demon/net/link.py) ----------------------
 
-    def _send(self, msg: dict[str, Any]) -> bool:
+    def clock(self) -> float:
+        return self.loop.now
+
+    def send(self, msg: dict[str, Any]) -> bool:
         self.loop.post(self, encode(msg))
         return True
 
-    def ready(self) -> None:
-        self._said_ready = True
-        self._commit_due = self._upcoming_round()
-        self._commit_when_due()
-        self._send(make("ready", id=next(self._ids)))
+    def next_id(self) -> int:
+        return next(self.ids)
+
+    def hang_up(self) -> None:
+        pass  # (no socket to close: the loop hands frames only to connected clients)
+
+    def match_over(self) -> None:
+        pass
 
     # --- the client's own -----------------------------------------------------------------
 
@@ -66,42 +75,46 @@ class LoopClient(TableCopy):
         self.connections += 1
         self.peer = f"{self.name}#{self.connections}".encode()
         self.connected = False
-        self._snapshot_asked = False
-        self._send(make("hello", id=next(self._ids), name=self.name, role="player",
-                        token=self.token, bot=True))
+        self.copy.connection_lost()
+        self.send(make("hello", id=self.next_id(), name=self.name, role="player",
+                       token=self.token, bot=True))
+
+    def on_update(self, msg: dict[str, Any]) -> None:
+        self.copy.on_update(msg)
+
+    def on_stall(self, msg: dict[str, Any]) -> None:
+        if self.copy.on_stall(msg) and self.connected:
+            self.copy.stall_over()
 
     def receive(self, msg: dict[str, Any]) -> None:
         kind = msg["t"]
         if kind == "update":
-            self._on_update(msg)
+            self.on_update(msg)
         elif kind == "beat":
-            self._on_beat(msg)
+            self.copy.on_beat(msg)
         elif kind == "stall":
-            self._on_stall(msg)
+            self.on_stall(msg)
         elif kind == "welcome":
-            self.seat, self.token = msg.get("seat"), msg["token"] or self.token
-            self.seal_key = msg.get("seal")
-            self.game = get_game(msg["game"])
+            self.token = msg["token"] or self.token
             self.config = msg["config"]
-            self.witness.reconnected()  # as the client: a new connection's host may be new
-            self._terms(self.config)
+            self.copy.seated(msg.get("seat"), msg.get("seal"), get_game(msg["game"]),
+                             self.config)
             self.connected = True
-            self.resync()
+            self.copy.resync()
         elif kind == "snap":
-            self._on_snap(msg)
+            self.copy.on_snap(msg)
         elif kind == "private":
-            self._on_private(msg)
+            self.copy.on_private(msg)
         elif kind == "ok":
-            self._deal_answer(msg["re"], None)
+            self.copy.duties.answer(msg["re"], None)
         elif kind == "error":
-            if msg.get("re") is not None and self._deal_answer(msg["re"], msg):
+            if msg.get("re") is not None and self.copy.duties.answer(msg["re"], msg):
                 pass  # (a §22 request refused: the witness knows)
             elif msg["code"] not in ("not_playing", "beaten", "illegal", "wrong_round",
                                      "stalled"):
                 raise AssertionError(f"{self.name} was refused: {msg}")
-        self._commit_when_due()
-        self.heard.extend(self.notices)
-        self.notices = []
+        self.copy.duties.commit_when_due()
+        self.heard.extend(self.copy.take_notices())
 
     def alarms(self) -> list[Notice]:
         """What this client's screen would show as a failed deal check or a dispute."""

@@ -57,17 +57,17 @@ def test_a_quiet_tables_beats_are_hashed_once_per_change_of_the_copy(host, monke
     every second for nothing). A beat after a change is checked again."""
     from lan_demon.net import table_copy
     counts = {"beats": 0, "hashes": 0}
-    on_beat, state_hash = table_copy.TableCopy._on_beat, table_copy.state_hash
+    on_beat, state_hash = table_copy.TableCopy.on_beat, table_copy.state_hash
 
     def counting_beat(self, msg):
-        counts["beats"] += self is ann
+        counts["beats"] += self is ann.copy
         return on_beat(self, msg)
 
     def counting_hash(data):
         counts["hashes"] += 1
         return state_hash(data)
 
-    monkeypatch.setattr(table_copy.TableCopy, "_on_beat", counting_beat)
+    monkeypatch.setattr(table_copy.TableCopy, "on_beat", counting_beat)
     monkeypatch.setattr(table_copy, "state_hash", counting_hash)
     server = host("racko", players=2, seed=2)
     ann = Client(server.address, name="Ann", context=server.context)
@@ -76,9 +76,9 @@ def test_a_quiet_tables_beats_are_hashed_once_per_change_of_the_copy(host, monke
     for c in (ann, bob):
         c.connect()
         c.ready()
-    pump_until(lambda: ann._hash_checked is not None, [ann, bob])
-    checked, counts["beats"], counts["hashes"] = ann._hash_checked, 0, 0
+    pump_until(lambda: ann.copy.hash_checked is not None, [ann, bob])
+    checked, counts["beats"], counts["hashes"] = ann.copy.hash_checked, 0, 0
     bob.close()  # only Ann's copy hashes from here
     host.clients.remove(bob)
     pump_until(lambda: counts["beats"] >= 3, [ann])
-    assert counts["hashes"] == 0 and ann._hash_checked == checked
+    assert counts["hashes"] == 0 and ann.copy.hash_checked == checked

@@ -247,12 +247,9 @@ def wait_for_records(path: Path, count: int, host: Host) -> bool:
 
 def spy_on_moves(client: Any, seen: list[tuple[int, int, int, dict]]) -> None:
     """Note every committed move the client applies (its update), as the client sees it."""
-    apply_move = client._k_move
-
-    def noted(update: dict[str, Any], private: Any) -> None:
+    def noted(update: dict[str, Any]) -> None:
         seen.append((update["seq"], update["round"], update["seat"], update["move"]))
-        apply_move(update, private)
-    client._k_move = noted
+    client.copy.move_listeners.append(noted)
 
 
 #: game: (host flags, players, about how many records its match journals)

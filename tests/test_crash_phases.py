@@ -80,7 +80,7 @@ class Match:
                 move = self.strategies[seat].choose(Turn(game, a.state, seat, self.rng))
                 if move is not None:
                     client = next(c for c in loop.clients if c.seat == seat)
-                    client._send(make("move", id=next(client._ids), round=a.match.round_no,
+                    client.send(make("move", id=client.next_id(), round=a.match.round_no,
                                       move=move.to_data(), ts=loop.now))
                     self.moves[a.match.round_no] = self.moves.get(a.match.round_no, 0) + 1
                     loop.deliver()

@@ -105,8 +105,8 @@ class People:
 
 
 def _never_reveals(client: Client) -> None:
-    send = client._deal_request
-    client._deal_request = lambda msg: None if msg["t"] == "reveal" else send(msg)
+    send = client.copy.duties.request
+    client.copy.duties.request = lambda msg: None if msg["t"] == "reveal" else send(msg)
 
 
 def flagged(notices: list[Notice], words: str) -> int | None:

@@ -303,7 +303,7 @@ def test_clients_follow_a_pause_through_a_host_restart_and_count_an_away_seat(tm
     def time_passes(seconds: float) -> None:
         for _ in range(int(seconds)):
             for client in (ann, bob):
-                client._send(make("hb"))
+                client.send(make("hb"))
             loop.deliver()
             loop.tick(1.0)
 

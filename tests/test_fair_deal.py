@@ -223,8 +223,8 @@ def _play_one_round(host, cheat: bool) -> list[Client]:
         c.connect()
     pump_until(lambda: ann.seat is not None and bob.seat is not None
                and ann.table.get("seats") and len(ann.table["seats"]) == 2, [ann, bob])
-    pump_until(lambda: all(c._commit_due is None and not c._deal_rids for c in (ann, bob)),
-               [ann, bob])
+    pump_until(lambda: all(c.copy.duties.commit_due is None and not c.copy.duties.unanswered
+                           for c in (ann, bob)), [ann, bob])
     for c in (ann, bob):
         c.ready()
     pump_until(lambda: all(c.table.get("phase") == "playing" for c in (ann, bob)), [ann, bob])

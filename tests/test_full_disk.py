@@ -84,13 +84,13 @@ class Seen(LoopClient):
         self.updates: list[tuple[int, str, dict[str, Any]]] = []
         self.stalls: list[dict[str, Any]] = []
 
-    def _on_update(self, msg: dict[str, Any]) -> None:
+    def on_update(self, msg: dict[str, Any]) -> None:
         self.updates.append((msg["seq"], msg["k"], msg))
-        super()._on_update(msg)
+        super().on_update(msg)
 
-    def _on_stall(self, msg: dict[str, Any]) -> None:
+    def on_stall(self, msg: dict[str, Any]) -> None:
         self.stalls.append(msg)
-        super()._on_stall(msg)
+        super().on_stall(msg)
 
 
 def table(seed: int | None) -> Any:
@@ -124,7 +124,7 @@ def step(loop: Loop, strategies: list[Any], rng: random.Random) -> None:
             move = strategies[seat].choose(Turn(a.game, a.state, seat, rng))
             if move is not None:
                 client = next(c for c in loop.clients if c.seat == seat)
-                client._send(make("move", id=next(client._ids), round=a.match.round_no,
+                client.send(make("move", id=client.next_id(), round=a.match.round_no,
                                   move=move.to_data(), ts=loop.now))
                 loop.deliver()
                 loop.tick(0.05)
@@ -205,10 +205,10 @@ def step_while_full(loop: Loop) -> None:
     a = loop.arbiter
     for client in loop.clients:
         if a.phase == "playing" and a.state is not None:
-            client._send(make("move", id=next(client._ids), round=a.match.round_no,
+            client.send(make("move", id=client.next_id(), round=a.match.round_no,
                               move={"from": "pile"}, ts=loop.now))
         else:
-            client._send(make("ready", id=next(client._ids)))
+            client.send(make("ready", id=client.next_id()))
     loop.deliver()
     loop.tick(0.25)
 

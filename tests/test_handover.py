@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from arbiter_harness import Table, journaled_table, race_table
+from copy_link import RecordingLink
 from journal_harness import fails, first, twice
 from lan_demon.net import evening, handover
 from lan_demon.net.audit import verify
@@ -274,14 +275,14 @@ def test_a_seat_handed_to_a_bot_is_said_as_such_when_its_deal_check_cannot_come(
     program promised; the others read that a bot took the seat over — not that a program
     "was closed and run again", which a family reads as something gone wrong."""
     from lan_demon.net.table_copy import TableCopy
-    copy = TableCopy()
+    copy = TableCopy(RecordingLink())
     copy.seat = 0
     copy.table["seats"] = [{"name": "Ann", "bot": False}, {"name": "Bob", "bot": False},
                            {"name": "Cy", "bot": False}]
     copy._k_removed({"seat": 1, "name": "Bob", "by": 0, "by_name": "Ann", "bot": 3,
                      "new_name": "Bob L3"}, None)
-    copy._lost_check(0, 1)
-    copy._lost_check(0, 2)
+    copy.duties.lost_check(0, 1)
+    copy.duties.lost_check(0, 2)
     said = [n.text for n in copy.notices if n.kind == "deal_note"]
     assert said == [
         "Bob L3 took over Bob's seat, so no check of round 1's deal comes from it: Bob's "

@@ -258,7 +258,7 @@ def test_the_client_backs_off_when_rate_limited_and_resyncs_after_internal():
     clock.now += 1.0
     client.pump()
     assert [m["t"] for m in sent] == ["ready"]
-    client.game = None
+    client.copy.game = None
     client._on_error(make("error", code="internal", reason="a bug"))
     assert [m["t"] for m in sent] == ["ready", "snapshot"]
 

@@ -15,7 +15,7 @@ import time
 import pytest
 import zmq
 
-from lan_demon.net import client as client_module
+from lan_demon.net import clock_sync
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.client import BEAT, WATCH_BEAT, Client
 from lan_demon.net.codec import encode, make
@@ -145,13 +145,13 @@ def test_a_spectator_beats_every_watch_beat_and_a_player_every_second(monkeypatc
     now = [100.0]
     client = Client("tcp://127.0.0.1:1", name="Sam", role=role, clock=lambda: now[0])
     sent: list[str] = []
-    monkeypatch.setattr(client, "_send", lambda msg: sent.append(msg["t"]) or True)
-    client.connected, client._samples = True, [(0.001, 0.0)] * client_module.SYNC_PINGS
+    monkeypatch.setattr(client, "send", lambda msg: sent.append(msg["t"]) or True)
+    client.connected, client.sync.samples = True, [(0.001, 0.0)] * clock_sync.SYNC_PINGS
     client.next_beat = now[0]
     for _ in range(121):  # two minutes, a look every second
         client.heard = now[0]  # (beats come: no silence)
         client._housekeeping()
-        client._pings.clear()  # (each ping answered)
+        client.sync.pings.clear()  # (each ping answered)
         now[0] += 1.0
     assert sent.count("hb") == 120 / every + 1
     assert sent.count("ping") == sent.count("hb")

@@ -112,7 +112,7 @@ def test_a_gap_in_the_sequence_is_healed_by_a_snapshot(host):
     bots = _bots(host, server, 3)
     victim = bots[0].client
     dropped = []
-    original = victim._on_update
+    original = victim.copy.on_update
 
     def lossy(msg):  # lose two updates in the middle of the round
         if msg["k"] == "move" and len(dropped) < 2 and msg["seq"] % 7 == 0:
@@ -120,7 +120,7 @@ def test_a_gap_in_the_sequence_is_healed_by_a_snapshot(host):
             return
         original(msg)
 
-    victim._on_update = lossy
+    victim.copy.on_update = lossy
     resyncs = []
     run_pool(bots, until=lambda: len(dropped) == 2 and victim.seq > max(dropped) + 3,
              timeout=30)
@@ -213,7 +213,7 @@ def test_a_client_whose_table_drifts_notices_it_on_the_next_beat_and_resyncs(hos
     for c in (ann, bob):
         c.ready()
     pump_until(lambda: ann.mirror is not None and bob.mirror is not None, [ann, bob])
-    pump_until(lambda: ann._hash_checked is not None, [ann, bob])  # a beat matched first
+    pump_until(lambda: ann.copy.hash_checked is not None, [ann, bob])  # a beat matched first
     ann.take_notices()
     replay = ann.game.replay
 
@@ -260,13 +260,13 @@ def test_rd11_after_a_reconnect_the_clock_estimate_is_refreshed_again(host):
     never measured again. A new connection forgets the lost one."""
     server = host("racko", players=2, seed=5)
     ann = join(host, server, "Ann")
-    pump_until(lambda: ann.rtt is not None and not ann._pings, [ann])
-    ann._pings[999_999] = time.monotonic()  # a ping the stopped host never answered
+    pump_until(lambda: ann.rtt is not None and not ann.sync.pings, [ann])
+    ann.sync.pings[999_999] = time.monotonic()  # a ping the stopped host never answered
     ann._reconnect()
-    pump_until(lambda: ann.connected and not ann._pings, [ann])  # every ping answered
-    samples = list(ann._samples)
+    pump_until(lambda: ann.connected and not ann.sync.pings, [ann])  # every ping answered
+    samples = list(ann.sync.samples)
     ann.next_beat = 0.0  # a beat is due: a refresh ping goes out with it
-    pump_until(lambda: ann._samples != samples, [ann])
+    pump_until(lambda: ann.sync.samples != samples, [ann])
 
 
 def test_predicted_shows_the_moves_in_flight_until_their_updates_come(host):
@@ -313,7 +313,7 @@ def test_a_client_whose_arbiter_is_gone_drops_frames_and_refuses_moves_without_r
     deadline = time.monotonic() + 10
     while True:
         sent = 0
-        while ann._send(make("hb")) and sent < 1_000_000:
+        while ann.send(make("hb")) and sent < 1_000_000:
             sent += 1
         assert ann.dropped >= 1 and sent < 1_000_000  # the queue filled, and nothing raised
         try:
@@ -378,12 +378,12 @@ def test_a_client_with_a_history_keeps_only_the_last_results():
     bot, person = Client("127.0.0.1:1", history=2), Client("127.0.0.1:1")
     for client in (bot, person):
         for k in range(5):
-            client._k_round_end({"result": {"scores": [k]}, "totals": [k], "next": None,
-                                 "round": k}, None)
+            client.copy._k_round_end({"result": {"scores": [k]}, "totals": [k], "next": None,
+                                      "round": k}, None)
     assert [r["scores"] for r in bot.table["results"]] == [[3], [4]]
     assert bot.table["results_from"] == 3
     assert len(person.table["results"]) == 5 and person.table.get("results_from", 0) == 0
-    bot._on_snap({"table": {"results": [{"scores": [k]} for k in range(7)]}, "seq": 1})
+    bot.copy.on_snap({"table": {"results": [{"scores": [k]} for k in range(7)]}, "seq": 1})
     assert [r["scores"] for r in bot.table["results"]] == [[5], [6]]
     assert bot.table["results_from"] == 5
 
@@ -414,10 +414,10 @@ def test_buffered_counts_updates_waiting_behind_a_missing_one():
     client = Client("127.0.0.1:1")  # never connected: updates are handed in directly
     lobby = {"k": "lobby", "seats": [], "captain": None}
     assert client.buffered == 0
-    client._on_update(dict(lobby, seq=3))
-    client._on_update(dict(lobby, seq=2))
+    client.copy.on_update(dict(lobby, seq=3))
+    client.copy.on_update(dict(lobby, seq=2))
     assert client.buffered == 2 and client.seq == 0  # update 1 is missing
-    client._on_update(dict(lobby, seq=1))
+    client.copy.on_update(dict(lobby, seq=1))
     assert client.buffered == 0 and client.seq == 3
 
 

@@ -286,12 +286,12 @@ def test_a_client_forgets_who_was_ready_at_a_round_end_and_a_countdown():
     from lan_demon.net.client import Client
     client = Client("127.0.0.1:1")
     client.table["seats"] = [{"name": "Ann", "ready": True}, {"name": "Bob", "ready": True}]
-    client._k_countdown({"go": 1.0, "round": 0}, None)
+    client.copy._k_countdown({"go": 1.0, "round": 0}, None)
     assert [s["ready"] for s in client.table["seats"]] == [False, False]
     client.table["seats"][1]["ready"] = True
-    client.mirror = None
-    client._k_round_end({"result": {"scores": [0, 0], "detail": [{}, {}]}, "totals": [0, 0],
-                         "next": None, "round": 0}, None)
+    client.copy.mirror = None
+    client.copy._k_round_end({"result": {"scores": [0, 0], "detail": [{}, {}]},
+                              "totals": [0, 0], "next": None, "round": 0}, None)
     assert [s["ready"] for s in client.table["seats"]] == [False, False]
     client.close()
 

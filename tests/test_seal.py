@@ -3,7 +3,6 @@ hostile player can do with what the PUB shows every subscriber."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from lan_demon.net.seal import (KEY_BYTES, PAD, TAG_BYTES, half_of, new_key, ope
 from lan_demon.net.table_copy import TableCopy
 
 from arbiter_harness import Table, dealt_table, journaled_table
+from copy_link import RecordingLink
 
 pytestmark = pytest.mark.timeout(30)
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
@@ -143,25 +143,15 @@ def test_seal_keys_are_never_journaled_and_a_resumed_table_gives_new_ones(tmp_pa
     assert welcome["seal"] not in old
 
 
-class _Copy(TableCopy):
-    def __init__(self) -> None:
-        super().__init__()
-        self.sent: list[dict] = []
-        self._ids = itertools.count(1)
-
-    def _send(self, msg: dict) -> bool:
-        self.sent.append(msg)
-        return True
-
-
 def test_a_seal_that_does_not_open_is_healed_by_a_snapshot_at_once() -> None:
     """A forged or stale ``s`` on our own update is never applied: the copy asks a snapshot
     and says why, instead of waiting a second for a private frame that will not come."""
-    copy = _Copy()
+    link = RecordingLink()
+    copy = TableCopy(link)
     copy.seat, copy.seal_key = 0, new_key()
     forged = {"v": VERSION, "t": "update", "seq": 1, "k": "move", "round": 0, "seat": 0,
               "move": TURN, "rid": 3, "events": [], "p": True, "s": seal(new_key(), 1, HALF)}
-    copy._on_update(forged)
+    copy.on_update(forged)
     assert copy.seq == 0 and copy.catching_up
-    assert [m["t"] for m in copy.sent] == ["snapshot"]
+    assert [m["t"] for m in link.sent] == ["snapshot"]
     assert any("did not open" in n.text for n in copy.notices)

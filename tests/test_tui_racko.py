@@ -253,7 +253,7 @@ def test_a_draw_pile_of_one_card_reads_1_card():
         await start(keys)
         view = ctl.client.view()
         ctl.client.mirror.draw = ctl.client.mirror.draw[:1]
-        ctl.client.predicted = ctl.client.mirror
+        ctl.client.copy.predicted = ctl.client.mirror
         assert ctl.client.view()["draw_size"] == 1, view
         text = text_of(ctl.render(80, 24))
         assert "Draw pile 1 card" in text and "Draw pile 1 cards" not in text

@@ -14,6 +14,7 @@ from lan_demon.net.client import Client
 from lan_demon.net.table_copy import Notice
 from lan_demon.tui.style import text_of
 from lan_demon.tui.table import GameScreen
+from copy_link import RecordingLink
 from tui_fake import FakeClient, Levels, controller, seats
 from tui_harness import Keys, drive
 
@@ -584,7 +585,7 @@ def test_a_lobby_leave_names_who_left_not_the_seat_number_after_the_list_moved_u
     next update had dropped his seat before the screen looked his name up. The table's copy keeps
     the name in the notice."""
     from lan_demon.net.table_copy import TableCopy
-    copy = TableCopy()
+    copy = TableCopy(RecordingLink())
     copy.table["seats"] = seats("Tess", "Bob", "Carl")
     copy._k_presence({"seat": 2, "status": "left"}, None)
     copy._k_lobby({"seats": seats("Tess", "Bob"), "captain": 0}, None)

@@ -39,7 +39,7 @@ def test_a_name_the_arbiter_seats_always_fits_what_a_client_may_send():
 def sent_by(client: Client) -> list[dict]:
     """What ``client`` queues for the arbiter, read by the arbiter's own decoder."""
     frames: list[dict] = []
-    client._send = lambda msg: frames.append(decode(encode(msg), "client")) or True
+    client.send = lambda msg: frames.append(decode(encode(msg), "client")) or True
     return frames
 
 
@@ -47,9 +47,9 @@ def test_a_dispute_with_a_reason_of_200_accented_letters_reaches_the_table():
     """The reference client cuts a dispute's reason to fit (it was refused as malformed)."""
     t = dealt_table("racko")
     client = Client("tcp://127.0.0.1:9", name="Ann")  # never connected: no socket is opened
-    client.seat, client.connected, client.game = 0, True, t.arbiter.game
+    client.copy.seat, client.connected, client.copy.game = 0, True, t.arbiter.game
     frames = sent_by(client)
-    client._found(0, ["é" * 200])  # what our check of round 0's deal found
+    client.copy.duties.found(0, ["é" * 200])  # what our check of round 0's deal found
     (dispute,) = frames
     assert dispute["t"] == "dispute" and dispute["reason"] == "é" * 128
     assert t.deliver(b"A", encode(dispute)) == [{"v": VERSION, "t": "ok", "re": dispute["id"]}]
@@ -62,7 +62,7 @@ def test_a_hello_with_a_long_name_of_accented_letters_takes_a_seat():
     t = Table("racko")
     client = Client("tcp://127.0.0.1:9", name="  " + "é" * 200)
     frames = sent_by(client)
-    client._send(client._hello())
+    client.send(client._hello())
     (hello,) = frames
     assert hello["name"] == "é" * NAME_CHARS
     (welcome, *_) = t.deliver(b"C", encode(hello))

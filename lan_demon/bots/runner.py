@@ -32,8 +32,8 @@ from lan_demon.games import BadMove, GameError, IllegalMove
 from lan_demon.games.cards import Card
 from lan_demon.games.demon_moves import Play
 from lan_demon.net.client import Client
-from lan_demon.net.seats import AWAY_AFTER
 from lan_demon.net.notices import Notice, NoticeKind
+from lan_demon.net.seats import AWAY_AFTER
 
 GOODBYE_LINGER_MS = 500  # a removed bot's `leave` gets this long to reach the arbiter
 LOOK_AGAIN = 0.05  # seconds before a bot whose move was refused locally is asked again
@@ -44,11 +44,15 @@ SLOW_SAY = 1.5  # seconds a decision may take before the bot's window is told (o
 class BotClient(Client):
     """A client that also tells every committed move as a ``Notice("move")``, with the public
     update as its data: what an SDK bot's ``on_event`` hears. (The plain client does not: a
-    person's screen redraws from the mirror instead.)"""
+    person's screen redraws from the mirror instead.) It listens on the table copy's
+    ``move_listeners``."""
 
-    def _k_move(self, update: dict[str, Any], private: Any) -> None:
-        super()._k_move(update, private)
-        self.notices.append(Notice(NoticeKind.MOVE, data=update))
+    def __init__(self, *args: Any, **kw: Any):
+        super().__init__(*args, **kw)
+        self.copy.move_listeners.append(self._tell_move)
+
+    def _tell_move(self, update: dict[str, Any]) -> None:
+        self.copy.notice(NoticeKind.MOVE, data=update)
 
 
 def print_error(bot: NetBot, err: BaseException) -> None:

@@ -1,11 +1,13 @@
 """A seat at a remote table: the client library that people (the UI) and bots both use.
 
-:class:`Client` is the socket side of a :class:`~lan_demon.net.table_copy.TableCopy` (the
-mirror, the prediction, the buffered updates, the duties of §22): a DEALER for requests and
-private halves, a SUB for the published updates, the clock sync, heartbeats, the send queue and
-the reconnect. When the arbiter refuses a move, or another card beat it to its place (RD-11),
+:class:`Client` holds a :class:`~lan_demon.net.table_copy.TableCopy` (the mirror, the
+prediction, the buffered updates, the duties of §22) and is the connection it is kept over
+(:class:`~lan_demon.net.link.Link`): a DEALER for requests and private halves, a SUB for the
+published updates, the clock sync, heartbeats, the send queue and the reconnect. What the copy
+knows is read on the client too (:class:`~lan_demon.net.copy_facade.CopyFacade`). When the
+arbiter refuses a move, or another card beat it to its place (RD-11),
 the move leaves the in-flight list, ``predicted`` is rebuilt from the mirror, and a
-:class:`~lan_demon.net.table_copy.Notice` says why.
+:class:`~lan_demon.net.notices.Notice` says why.
 
 Nothing here blocks for long: :meth:`Client.poll` handles whatever arrived and returns.
 
@@ -23,19 +25,20 @@ from typing import Any, Callable
 import zmq
 
 from lan_demon.games import IllegalMove, get_game
+from lan_demon.net.clock_sync import ClockSync
 from lan_demon.net.codec import NAME_CHARS, ProtocolError, decode_all, fit_text, make
 from lan_demon.net.connect import (ConnectError, check_server_key, handshake_failure,
                                    normalize_address,
                                    pub_endpoint, unwatch, watch_handshake)
-from lan_demon.net.security import KeyPair, make_curve_client, new_keypair, normalize_code
+from lan_demon.net.copy_facade import CopyFacade
 from lan_demon.net.notices import Notice, NoticeKind
+from lan_demon.net.security import KeyPair, make_curve_client, new_keypair, normalize_code
 from lan_demon.net.send_queue import SendQueue
-from lan_demon.net.table_copy import PRIVATE_WAIT, TableCopy
+from lan_demon.net.table_copy import TableCopy
 from lan_demon.net.tokens import TokenStore
 
 BEAT, WATCH_BEAT = 1.0, 30.0  # a seat's hb; a spectator's hb and clock ping (§11)
 SILENCE = 3.5  # no word from the arbiter this long: it is lost, reconnect
-SYNC_PINGS = 5
 REFUSALS = ("bad_token", "full", "version", "not_joined", "bad_code", "slow_down", "wrong_key",
             "removed", "stalled")
 WATCHED = {"pub": "update", "private": "private"}  # a socket's channel as a watcher hears it
@@ -43,7 +46,7 @@ WATCHED = {"pub": "update", "private": "private"}  # a socket's channel as a wat
 EVENTS, POLLIN, NOBLOCK = int(zmq.EVENTS), int(zmq.POLLIN), int(zmq.NOBLOCK)
 
 
-class Client(TableCopy):
+class Client(CopyFacade):
     """One connection to an arbiter, as a player or a spectator.
 
     ``watchers`` (a list, empty at first) is for measuring tools: each is called as
@@ -52,7 +55,11 @@ class Client(TableCopy):
     sends this seat alone), ``msg`` the decoded message, ``size`` the frame's length in bytes
     (shared evenly by the messages of a frame that held several, §2) — before the frame's
     messages are handled. An empty list costs one truth test per frame. A watcher
-    must not change ``msg``. See also :attr:`buffered` and :attr:`catching_up`."""
+    must not change ``msg``. See also :attr:`buffered` and :attr:`catching_up`.
+
+    ``copy`` is the table as this seat knows it; the client reads it out under the names a
+    screen or a bot uses (``table``, ``seat``, ``game``, ``mirror``, ``predicted``, ``seq``,
+    ``pending``, ``notices``…), and hands it every update and snapshot."""
 
     def __init__(self, address: str, name: str = "player", role: str = "player",
                  token: str | None = None, bot: bool = False,
@@ -68,14 +75,14 @@ class Client(TableCopy):
         endless table all of them would grow without end). ``table["results_from"]`` is the
         number of the first round kept. ``remember``: keep the session token on disk
         (:mod:`lan_demon.net.tokens`), so a restart within 5 minutes takes the same seat."""
-        super().__init__(history)
+        self.copy = TableCopy(self, role, history)
         self._view: dict[str, Any] | None = None
         self._view_key: tuple[int, int | None] | None = None
         self._legal: list[Any] = []
         self._legal_key: tuple[int, int | None] | None = None
         self.watchers: list[Callable[[str, dict[str, Any], int], None]] = []
         self.address = normalize_address(address)
-        self.name, self.role, self.token, self.bot = name, role, token, bot
+        self.name, self.token, self.bot = name, token, bot
         self.server_key = check_server_key(server_key)
         self.store: TokenStore | None = None
         self._stored_token = False  # the hello carries a token read from disk
@@ -96,18 +103,37 @@ class Client(TableCopy):
         self.clock = clock
         self._ids = itertools.count(1)
         self.outgoing = SendQueue(clock, send_delay)
+        self.sync = ClockSync(clock)
         self.dealer: zmq.Socket | None = None
         self.sub: zmq.Socket | None = None
         self._polled: tuple[Any, Any] = (None, None)  # the sockets _polling was made for
         self._polling = zmq.Poller()
         self.config: dict[str, Any] = {}
-        self.offset = 0.0  # arbiter clock minus ours
-        self.rtt: float | None = None
-        self._pings: dict[int, float] = {}
-        self._samples: list[tuple[float, float]] = []
         self.heard = self.next_beat = self.clock()
         self.connected = False
         self.bytes_in = 0
+        copy = self.copy
+        self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "private": copy.on_private, "snap": copy.on_snap,
+            "beat": copy.on_beat, "stall": self._on_stall, "welcome": self._on_welcome,
+            "pong": self._on_pong, "ok": self._on_ok, "error": self._on_error,
+            "probe": self._on_probe}
+
+    # --- what the table copy asks of its connection (net/link.py) ---------------------------
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        """Queue a message for the arbiter; False when it could not be queued."""
+        return self.outgoing.send(msg)
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    def hang_up(self) -> None:
+        self._close_sockets()
+
+    def match_over(self) -> None:
+        if self.store is not None:
+            self.store.forget()  # nothing to come back to (the token stays in memory)
 
     # --- connecting ------------------------------------------------------------------------
 
@@ -119,8 +145,7 @@ class Client(TableCopy):
         monitor = self._open(watch=True)
         deadline = self.clock() + timeout
         try:
-            while not self.connected or self._snapshot_asked or \
-                    len(self._samples) < SYNC_PINGS:
+            while not self.connected or self.copy.catching_up or not self.sync.synced:
                 failure = handshake_failure(monitor, self.server_key is not None)
                 if failure is not None:
                     raise ConnectError(f"cannot talk to the arbiter at {self.address}: "
@@ -151,7 +176,7 @@ class Client(TableCopy):
         self.dealer.connect(self.address)
         self.outgoing.socket = self.dealer
         self.connected = False
-        self._send(self._hello())
+        self.send(self._hello())
         return monitor
 
     def _hello(self) -> dict[str, Any]:
@@ -165,16 +190,14 @@ class Client(TableCopy):
             make_curve_client(sock, self.server_key, self.keys)
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
-        self.seat, self.token = msg.get("seat"), msg["token"] or self.token
-        self.seal_key, self.name = msg.get("seal"), msg.get("name") or self.name  # as seated
+        self.token = msg["token"] or self.token
+        self.name = msg.get("name") or self.name  # as seated
         self._stored_token = False
         if self.store is not None and self.token:
             self.store.save(self.token, None if self.keys is None else
                             (self.keys.public.decode("ascii"), self.keys.secret.decode("ascii")))
-        self.game = get_game(msg["game"])
         self.config = msg["config"]
-        self.witness.reconnected()  # what the host accepted may be lost with the old one
-        self._terms(self.config)  # config.seeded is fixed for a match (§22)
+        self.copy.seated(msg.get("seat"), msg.get("seal"), get_game(msg["game"]), self.config)
         if self.sub is None:
             self.sub = self.context.socket(zmq.SUB)
             self.sub.setsockopt(zmq.LINGER, 0)
@@ -182,51 +205,35 @@ class Client(TableCopy):
             self._secure(self.sub)
             self.sub.connect(pub_endpoint(msg["pub"], self.address))
         self.connected = self.welcomed = True
-        self._samples.clear()
-        # A ping lost with the last connection (a host stopped) is never answered: forgotten,
-        # or no refresh ping would go out again, and the clock estimate would stay as it was.
-        self._pings.clear()
-        self._ping()
-        self.resync()
-
-    def _ping(self) -> None:
-        rid = next(self._ids)
-        self._pings[rid] = self.clock()
-        self._send(make("ping", id=rid, c=self._pings[rid]))
+        self.sync.restart()
+        self.send(self.sync.ping(next(self._ids)))
+        self.copy.resync()
 
     def _on_pong(self, msg: dict[str, Any]) -> None:
-        sent = self._pings.pop(msg["re"], None)
-        if sent is None:
-            return
-        now = self.clock()
-        rtt = now - sent
-        self._samples = sorted(self._samples + [(rtt, msg["a"] - (sent + now) / 2)])[:8]
-        self.rtt, self.offset = self._samples[0]
-        if len(self._samples) < SYNC_PINGS:
-            self._ping()
+        if self.sync.on_pong(msg):
+            self.send(self.sync.ping(next(self._ids)))
+
+    @property
+    def rtt(self) -> float | None:
+        """The best round trip to the arbiter measured (None: none yet)."""
+        return self.sync.rtt
+
+    @property
+    def offset(self) -> float:
+        """The arbiter's clock minus ours, as estimated."""
+        return self.sync.offset
 
     def arbiter_now(self) -> float:
         """Our best estimate of the arbiter's clock now (NTP style, from the best round trip)."""
-        return self.clock() + self.offset
+        return self.sync.arbiter_now()
 
     # --- playing ---------------------------------------------------------------------------
-
-    def ready(self) -> None:
-        """Say ready — after our nonce's commitment for the round it may start (§22): a
-        ``ready`` can be the one that starts the countdown, which fixes the commitments."""
-        self._said_ready = True
-        self._commit_due = self._upcoming_round()
-        self._commit_when_due()
-        self._send(make("ready", id=next(self._ids)))
-
-    def start(self) -> None:
-        self._send(make("start", id=next(self._ids)))
 
     def legal_moves(self) -> list[Any]:
         """This seat's legal moves now (a new list each time; worked out once per change)."""
         if self.predicted is None or self.seat is None or self.table["phase"] != "playing":
             return []
-        key = (self.changes, self.seat)
+        key = (self.copy.changes, self.seat)
         if self._legal_key != key:
             self._legal, self._legal_key = self.game.legal_moves(self.predicted, self.seat), key
         return list(self._legal)
@@ -238,7 +245,7 @@ class Client(TableCopy):
         each update. Read it, never change it: the next reader gets the same dict."""
         if self.predicted is None:
             return None
-        key = (self.changes, self.seat)
+        key = (self.copy.changes, self.seat)
         if self._view_key != key:
             self._view, self._view_key = self.game.view(self.predicted, self.seat), key
         return self._view
@@ -257,12 +264,12 @@ class Client(TableCopy):
         self.game.check(self.predicted, self.seat, move)  # illegal: raises, nothing is sent
         rid = next(self._ids)
         self.pending[rid] = move
-        if not self._send(make("move", id=rid, round=self.table["round"], move=move.to_data(),
-                               ts=self.arbiter_now())):
+        if not self.send(make("move", id=rid, round=self.table["round"], move=move.to_data(),
+                              ts=self.arbiter_now())):
             del self.pending[rid]
             raise ConnectError("the move was not sent: the arbiter is not taking messages "
                                "(it may be restarting)")
-        self._repredict()  # predicted now shows the move too, from the next time it is read
+        self.copy.repredict()  # predicted now shows the move too, from the next time it is read
         return rid
 
     def come_back(self) -> None:
@@ -272,7 +279,7 @@ class Client(TableCopy):
 
     def leave(self) -> None:
         if self.dealer is not None:
-            self._send(make("leave", id=next(self._ids)))
+            self.send(make("leave", id=next(self._ids)))
             self.outgoing.flush(force=True)
 
     def close(self) -> None:
@@ -325,7 +332,7 @@ class Client(TableCopy):
                 frame = sock.recv(NOBLOCK)
                 self.bytes_in += len(frame)
                 self._receive(frame, channel)
-        self._commit_when_due()
+        self.copy.duties.commit_when_due()
         self._housekeeping()
         self.outgoing.flush()
 
@@ -335,24 +342,20 @@ class Client(TableCopy):
         due = float("inf")
         if self.connected:
             due = min(self.next_beat, self.heard + SILENCE)
-        if self._waiting_since is not None:
-            due = min(due, self._waiting_since + PRIVATE_WAIT)
+        private = self.copy.order.private_due()
+        if private is not None:
+            due = min(due, private)
         waiting = self.outgoing.next_at()
         if waiting is not None:
             due = min(due, waiting)
         return due - 0.001  # early rather than late: pump itself decides to the microsecond
-
-    def take_notices(self) -> list[Notice]:
-        notices, self.notices = self.notices, []
-        return notices
 
     def _receive(self, frame: bytes, channel: str) -> None:
         """One frame from the arbiter: one message, or several to handle in order (§2)."""
         try:
             msgs = decode_all(frame, channel)
         except ProtocolError as err:
-            self.notices.append(Notice(NoticeKind.REFUSED,
-                                       f"a bad message from the arbiter: {err}"))
+            self.copy.notice(NoticeKind.REFUSED, f"a bad message from the arbiter: {err}")
             return
         if channel == "pub" or msgs[0]["t"] != "pong":
             # A pong is no sign that our table is still there: any arbiter on this port answers
@@ -364,59 +367,45 @@ class Client(TableCopy):
             for msg in msgs:
                 for watcher in self.watchers:
                     watcher(WATCHED[channel], msg, size)
+        copy = self.copy
         for msg in msgs:
-            if msg["t"] == "update":  # nearly every message: no name built, no lookup
-                self._on_update(msg)
+            if msg["t"] == "update":  # nearly every message: straight to the copy
+                copy.on_update(msg)
             else:
-                getattr(self, "_on_" + msg["t"])(msg)
+                self._handlers[msg["t"]](msg)
 
     def _housekeeping(self) -> None:
         now = self.clock()
         if self.connected and now >= self.next_beat:
             self.next_beat = now + (BEAT if self.role == "player" else WATCH_BEAT)
-            self._send(make("hb"))
-            if len(self._samples) >= SYNC_PINGS and not self._pings:
-                self._ping()  # keep the clock estimate fresh
+            self.send(make("hb"))
+            if self.sync.synced and not self.sync.pings:
+                self.send(self.sync.ping(next(self._ids)))  # keep the clock estimate fresh
         if self.connected and (now - self.heard > SILENCE or self._reconnect_soon):
             if self.table.get("phase") == "over":
                 self._closed()
             else:
                 self._reconnect()
-        if self._waiting_since is not None and now - self._waiting_since > PRIVATE_WAIT:
-            self._waiting_since = None
-            self.resync()
+        self.copy.order.tick()
 
     def _closed(self) -> None:
-        """The host went quiet after the match: nothing to come back to. Said once; the
-        final scoreboard (``table``) stays, and nothing reconnects."""
+        """The host went quiet after the match: nothing to come back to, and nothing
+        reconnects (the copy says so once)."""
         self._reconnect_soon = False
-        if not self.table.get("closed"):
-            self.table["closed"] = True
-            self.notices.append(Notice(NoticeKind.CLOSED, "the host has closed the table"))
-            self._checks_due(self.table.get("round", 0) - 1)  # the last round's were owed
+        self.copy.closed()
         self.heard = self.clock()  # (not said again: "closed" is set)
-
-    def _gone(self, reason: str, said: str | None = None) -> None:
-        """The arbiter that answered a reconnect refused it — a new host on the old one's
-        port knows no such seat, say. Nothing to come back to: the sockets close, nothing
-        reconnects, and it is said once (``table["gone"]``, a ``gone`` notice)."""
-        self._close_sockets()
-        super()._gone(reason, said or f"the host refused this seat back: {reason}")
 
     def _reconnect(self) -> None:
         """The arbiter went quiet: a new connection, the same seat by its token."""
-        self.notices.append(Notice(NoticeKind.RECONNECTING, "reconnecting…"))
+        self.copy.notice(NoticeKind.RECONNECTING, "reconnecting…")
         self._close_sockets()
-        self._reconnect_soon = self._snapshot_asked = False
-        self.table["stall"] = None  # (a host that went quiet standing still: we know no more)
+        self._reconnect_soon = False
+        self.copy.connection_lost()
+        self.copy.forget_stall()
         self.heard = self.clock()
         self._open()
 
     # --- sending ---------------------------------------------------------------------------
-
-    def _send(self, msg: dict[str, Any]) -> bool:
-        """Queue a message for the arbiter; False when it could not be queued."""
-        return self.outgoing.send(msg)
 
     @property
     def dropped(self) -> int:
@@ -426,21 +415,21 @@ class Client(TableCopy):
     # --- private messages ------------------------------------------------------------------
 
     def _on_probe(self, msg: dict[str, Any]) -> None:
-        self._send(make("echo", a=msg["a"]))
+        self.send(make("echo", a=msg["a"]))
 
     def _on_ok(self, msg: dict[str, Any]) -> None:  # (a move's answer is its update)
-        self._deal_answer(msg["re"], None)
+        self.copy.duties.answer(msg["re"], None)
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         rid, code = msg.get("re"), msg["code"]
-        if rid is not None and self._deal_answer(rid, msg):
+        if rid is not None and self.copy.duties.answer(rid, msg):
             return  # e.g. a commit just too late: every screen says whose randomness is missing
         if code == "bad_token" and self._stored_token and not self.connected:
             self._given_up = msg["reason"]  # said again if no other seat is to be had
             self._fresh_hello()  # a token from disk the table does not know: forget it
             return
         if code == "stalled" and self.welcomed and not self.connected:  # (§25: our way back,
-            return  # at a table standing still: taken once it goes on, TableCopy._on_stall)
+            return  # at a table standing still: taken once it goes on, _on_stall)
         if code in REFUSALS and not self.connected:
             if self.welcomed:  # a way back refused: not an error of the caller's
                 self._gone(msg["reason"])
@@ -456,13 +445,24 @@ class Client(TableCopy):
         elif code == "rate_limited":
             self.outgoing.hold()
         elif code == "internal":
-            self.resync()  # whatever failed there, our copy may be behind
-        move = self.pending.pop(rid, None) if rid is not None else None
-        if move is not None:
-            self._repredict()
-        kind = NoticeKind.BEATEN if msg["code"] == "beaten" else NoticeKind.REFUSED
-        text = msg["reason"] if not msg.get("rule") else f"{msg['rule']}: {msg['reason']}"
-        self.notices.append(Notice(kind, text, dict(msg, move=move)))
+            self.copy.resync()  # whatever failed there, our copy may be behind
+        self.copy.refused(rid, msg)
+
+    def _gone(self, reason: str) -> None:
+        """The arbiter that answered a reconnect refused it — a new host on the old one's
+        port knows no such seat, say. Nothing to come back to: the copy says so once, and
+        the sockets close."""
+        self.copy.gone(reason, f"the host refused this seat back: {reason}")
+
+    def _on_stall(self, msg: dict[str, Any]) -> None:
+        """§25: the table stands still, or goes on. Once it goes on, what it refused
+        meanwhile is said again — or, when our way back was what it refused, that is taken."""
+        if not self.copy.on_stall(msg):
+            return
+        if self.connected:
+            self.copy.stall_over()
+        elif self.welcomed:
+            self._reconnect()
 
     def _fresh_hello(self) -> None:
         """The stored token was refused (another match, or too long away): forget it and

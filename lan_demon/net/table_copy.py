@@ -7,50 +7,40 @@
 * ``predicted`` — the mirror with this seat's own moves that are still in flight applied on
   top, so the screen answers a key press at once instead of waiting for the network.
 
-Updates and their private halves are buffered until they can be applied in sequence order; a
-gap in the sequence (or a late join) is healed with a snapshot, after the Clone pattern. The
-seat's duties under commit and reveal (§22) follow the same updates: a nonce committed for the
-next round, revealed at its countdown, and the round's deal checked when its secret comes.
+Updates are applied in sequence order, and a gap is healed with a snapshot, after the Clone
+pattern (:class:`~lan_demon.net.update_order.UpdateOrder`). The seat's duties under commit and
+reveal (§22) follow the same updates: the copy holds them
+(:class:`~lan_demon.net.deal_duties.DealDuties`).
 
-:class:`lan_demon.net.client.Client` is a TableCopy with the sockets: the handlers of
-snapshots, updates, private halves and beats (``_on_snap``, ``_on_update``, ``_on_private``,
-``_on_beat``) are here, the client's own messages (welcome, pong, ok, error, probe) there. The
-client supplies what this needs to answer: ``_send``, ``_ids``, ``clock``, ``connected``,
-``role``, ``store`` and ``ready``. (A base class rather than an object the client holds, so
-``client.mirror``, ``client.table``, ``client.seq``… stay plain attributes on the hot path.)
+The copy is kept over a :class:`~lan_demon.net.link.Link` — the connection it sends on and
+reads the time from: :class:`lan_demon.net.client.Client` holds a copy and hands it what the
+arbiter says (``on_snap``, ``on_update``, ``on_private``, ``on_beat``, ``on_stall``).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
 from typing import Any, Callable
 
 from lan_demon.games import GameError
-from lan_demon.net.codec import ProtocolError, check, make, state_hash
+from lan_demon.net.codec import make, state_hash
 from lan_demon.net.deal_duties import DealDuties
+from lan_demon.net.link import Link
 from lan_demon.net.notices import Notice, NoticeKind
-from lan_demon.net.seal import open_seal, private_of
-from lan_demon.net.tokens import TokenStore
+from lan_demon.net.update_order import UpdateOrder
+from lan_demon.net.witness import DealWitness
 
 #: how many of the moves played for absent seats are kept (:attr:`TableCopy.stood_in`)
 STOOD_IN_KEPT = 32
-PRIVATE_WAIT = 1.0  # how long an update may wait for its private half before a resync
 
 
-class TableCopy(DealDuties):
+class TableCopy:
     """The lobby, the scores and the round as this seat may see them; see the module text."""
 
-    # supplied by the client that owns the sockets
-    clock: Callable[[], float]
-    connected: bool
-    role: str
-    store: TokenStore | None
-    _ids: itertools.count
-
-    def __init__(self, history: int | None = None):
-        """``history``: how many finished rounds' results to keep in ``table["results"]``
-        (None: all)."""
+    def __init__(self, link: Link, role: str = "player", history: int | None = None):
+        """``role``: "player" or "spectator" (the hello's); ``history``: how many finished
+        rounds' results to keep in ``table["results"]`` (None: all)."""
+        self.link, self.role = link, role
         self.history = history
         self.seat: int | None = None
         self.game: Any = None
@@ -65,13 +55,12 @@ class TableCopy(DealDuties):
         # The last (changes, hash) a heartbeat's state hash was found to match: a quiet table
         # beats with the same hash every second, and redacting and hashing a 20-seat table
         # for each of a host's 20 browser seats each time was most of an idle host's work.
-        self._hash_checked: tuple[int, str] | None = None
+        self.hash_checked: tuple[int, str] | None = None
         self.pending: dict[int, Any] = {}  # in-flight moves by request id, oldest first
-        self._updates: dict[int, dict[str, Any]] = {}
-        self._privates: dict[int, dict[str, Any]] = {}
+        #: called with each committed move's public update once the copy has applied it: a
+        #: bot that hears every move (the SDK's ``on_event``) listens here
+        self.move_listeners: list[Callable[[dict[str, Any]], None]] = []
         self.seal_key: bytes | None = None  # our welcome's key to our sealed halves (§23)
-        self._waiting_since: float | None = None
-        self._snapshot_asked = False
         self.notices: list[Notice] = []
         #: tell every committed move as a ``Notice("move")`` (the line-mode table says each
         #: one; a screen that redraws from the mirror has no need of them)
@@ -87,48 +76,89 @@ class TableCopy(DealDuties):
         self.kept_until: dict[int, float] = {}
         self.handed: dict[int, str] = {}  # seats handed to a bot here (§24): the person's name
         self.paused_since: float | None = None
-        self._init_duties()  # commit and reveal (§22): our promises, and each deal's check
+        self.duties = DealDuties(self, link)  # commit and reveal (§22)
+        self.order = UpdateOrder(self, link)
 
-    def _send(self, msg: dict[str, Any]) -> bool:
-        raise NotImplementedError  # the client's: queue a message for the arbiter
+    def clock(self) -> float:
+        """Now, on the link's clock (every deadline the copy keeps is on it)."""
+        return self.link.clock()
+
+    @property
+    def witness(self) -> DealWitness:
+        """What our checks of the deals found (:class:`~lan_demon.net.witness.DealWitness`)."""
+        return self.duties.witness
+
+    def notice(self, kind: NoticeKind, text: str = "",
+               data: dict[str, Any] | None = None) -> None:
+        """Tell the player (the screen takes it with :meth:`take_notices`)."""
+        self.notices.append(Notice(kind, text, data or {}))
+
+    def take_notices(self) -> list[Notice]:
+        """The notices since the last call, oldest first."""
+        notices, self.notices = self.notices, []
+        return notices
+
+    def _send(self, msg_type: str, **fields: Any) -> bool:
+        return self.link.send(make(msg_type, id=self.link.next_id(), **fields))
+
+    def ready(self) -> None:
+        """Say ready — after our nonce's commitment for the round it may start (§22): a
+        ``ready`` can be the one that starts the countdown, which fixes the commitments."""
+        self._said_ready = True
+        self.duties.commit_now()
+        self._send("ready")
+
+    def start(self) -> None:
+        """The captain starts the match before every seat is ready."""
+        self._send("start")
 
     def pause(self) -> None:
         """The captain stops every clock of the table (§24); refused for anyone else."""
-        self._send(make("pause", id=next(self._ids)))
+        self._send("pause")
 
     def resume(self) -> None:
         """The captain (or whoever paused) starts the table again (§24)."""
-        self._send(make("resume", id=next(self._ids)))
+        self._send("resume")
 
     def remove(self, seat: int, bot: int | None = None) -> None:
         """The captain gives ``seat`` up for good, or with ``bot`` hands it to a bot of that
         level (§24)."""
         extra = {} if bot is None else {"bot": bot}
-        self._send(make("remove", id=next(self._ids), seat=seat, **extra))
+        self._send("remove", seat=seat, **extra)
 
-    def ready(self) -> None:
-        raise NotImplementedError  # the client's: say ready (after our commitment, §22)
+    def seated(self, seat: int | None, seal_key: bytes | None, game: Any,
+               config: dict[str, Any]) -> None:
+        """A welcome: our seat (None: watching), the key to our sealed halves (§23), the game
+        and its terms (``config.seeded`` is fixed for a match, §22). What the host accepted
+        of our promises may be lost with the old connection."""
+        self.seat, self.seal_key, self.game = seat, seal_key, game
+        self.duties.witness.reconnected()
+        self.duties.terms(config)
 
-    def _notice(self, kind: str, text: str, data: dict[str, Any] | None = None) -> None:
-        self.notices.append(Notice(kind, text, data or {}))
+    def connection_lost(self) -> None:
+        """A new connection is on its way: a snapshot asked on the old one will not come."""
+        self.order.snapshot_came()
+
+    def forget_stall(self) -> None:
+        """The host went quiet while its table stood still: whether it still does, we know
+        no more."""
+        self.table["stall"] = None
 
     @property
     def buffered(self) -> int:
         """How many updates and private halves have arrived and wait to be applied: behind a
         missing one, for their other half, or for a snapshot asked for."""
-        return len(self._updates) + len(self._privates)
+        return self.order.buffered
 
     @property
     def catching_up(self) -> bool:
         """A snapshot has been asked for and has not come yet: until it does, what is shown
         may be behind the table, and no update is applied."""
-        return self._snapshot_asked
+        return self.order.snapshot_asked
 
     def resync(self) -> None:
         """Ask for a snapshot; updates after it are applied when it comes (Clone pattern)."""
-        if not self._snapshot_asked:
-            self._snapshot_asked = True
-            self._send(make("snapshot", id=next(self._ids)))
+        self.order.resync()
 
     @property
     def predicted(self) -> Any:
@@ -146,8 +176,9 @@ class TableCopy(DealDuties):
 
     # --- snapshots --------------------------------------------------------------------------
 
-    def _on_snap(self, msg: dict[str, Any]) -> None:
-        self._snapshot_asked = False
+    def on_snap(self, msg: dict[str, Any]) -> None:
+        """A snapshot: the table as it is at update ``seq``; later updates are applied on it."""
+        self.order.snapshot_came()
         self.table = msg["table"]
         self.table["results_from"] = 0
         now = self.clock()
@@ -160,13 +191,11 @@ class TableCopy(DealDuties):
         state = msg.get("state")
         self.mirror = self.game.state_from_data(state) if state is not None else None
         self.pending.clear()
-        self._repredict()
-        self._updates = {s: u for s, u in self._updates.items() if s > self.seq}
-        self._privates = {s: p for s, p in self._privates.items() if s > self.seq}
+        self.repredict()
         self.notices.append(Notice(NoticeKind.RESYNC, f"synchronised at update {self.seq}"))
         self._ready_again()
-        self._deal_again()
-        self._advance()
+        self.duties.after_snapshot()
+        self.order.snapshot_applied()
 
     def _ready_again(self) -> None:
         """After a reconnect (or a resumed arbiter) the table may not know we said ready: if
@@ -180,26 +209,23 @@ class TableCopy(DealDuties):
         elif self.seat < len(seats) and not seats[self.seat].get("ready"):
             self.ready()
 
-    def _on_private(self, msg: dict[str, Any]) -> None:
-        if msg["seq"] > self.seq:
-            self._privates[msg["seq"]] = msg
-            self._advance()
-
     # --- published updates ------------------------------------------------------------------
 
-    def _on_stall(self, msg: dict[str, Any]) -> None:
+    def on_stall(self, msg: dict[str, Any]) -> bool:
         """§25: the host's journal cannot be written, and the table stands still (``on``) —
         or it goes on, every clock we hold moved on by the time it stood (as a resume's,
-        §24; a pause in force holds them still anyway: its resume moves them)."""
+        §24; a pause in force holds them still anyway: its resume moves them). True when a
+        stall we heard begin is over: what it refused may be sent again
+        (:meth:`stall_over`)."""
         was = self.table.get("stall")
         if msg["on"]:
             self.table["stall"] = {"why": msg["why"], "since": self.clock() - msg["stood"]}
             if was is None:
                 self.notices.append(Notice(NoticeKind.STALL, data=msg))
-            return
+            return False
         self.table["stall"] = None
         if was is None:
-            return  # (the end of a stall we never heard begin: our clocks came from a snap)
+            return False  # (the end of a stall we never heard begin: our clocks came from a snap)
         stood = msg["stood"]
         if self.table.get("paused") is None:
             for name in ("go", "next_at"):
@@ -207,96 +233,43 @@ class TableCopy(DealDuties):
                     self.table[name] += stood
             self.kept_until = {seat: t + stood for seat, t in self.kept_until.items()}
         self.notices.append(Notice(NoticeKind.STALL_OVER, data=msg))
-        if self.connected:
-            self._ready_again()  # a ready refused 'stalled', said again
-            self._deal_again_after_stall()
-        elif getattr(self, "welcomed", False):
-            self._reconnect()  # our way back was refused 'stalled': now it is taken
+        return True
 
-    def _on_beat(self, msg: dict[str, Any]) -> None:
-        if msg["seq"] > self.seq and self.seq + 1 not in self._updates \
-                and not self._snapshot_asked:
+    def stall_over(self) -> None:
+        """The table goes on after a stall, on our connection: a ready refused 'stalled' is
+        said again, and the §22 requests it refused are sent again."""
+        self._ready_again()
+        self.duties.send_after_stall()
+
+    def on_beat(self, msg: dict[str, Any]) -> None:
+        """The arbiter's heartbeat: the last update's number, and the public table's hash."""
+        if self.order.missed(msg["seq"]):
             self.resync()  # we missed the next update and nothing else will tell us
         elif msg["seq"] == self.seq and msg.get("hash") and self.mirror is not None:
-            if self._hash_checked == (self.changes, msg["hash"]):
+            if self.hash_checked == (self.changes, msg["hash"]):
                 return  # this very table matched this hash already: a quiet table's beats
             public = self.game.state_to_data(self.game.redact(self.mirror, None))
             if state_hash(public) != msg["hash"]:  # our table drifted from the canonical one
-                self.notices.append(Notice(NoticeKind.RESYNC, "the table drifted; resynchronising"))
+                self.notice(NoticeKind.RESYNC, "the table drifted; resynchronising")
                 self.resync()
             else:
-                self._hash_checked = (self.changes, msg["hash"])
+                self.hash_checked = (self.changes, msg["hash"])
 
-    def _on_update(self, msg: dict[str, Any]) -> None:
-        seq = msg["seq"]
-        if seq <= self.seq:
-            return
-        if "s" in msg and msg.get("seat") == self.seat and self.seat is not None:
-            self._unseal(msg)
-        if seq == self.seq + 1 and not self._updates and not self._snapshot_asked and \
-                (seq in self._privates or not self._needs_private(msg)):
-            # The usual case, the next update and nothing waiting: applied at once, without
-            # passing through the buffer.
-            self._apply(msg, self._privates.pop(seq, None))
-            return
-        self._updates[seq] = msg
-        self._advance()
+    def on_update(self, msg: dict[str, Any]) -> None:
+        """A published update: applied now if it is the next one, else kept for its turn."""
+        self.order.on_update(msg)
 
-    def _unseal(self, update: dict[str, Any]) -> None:
-        """Our move's private half, sealed in its update with our welcome's key (§23), kept
-        as the ``private`` message it stands for. One that does not open (a key from before
-        the table was resumed, or altered on the way) is healed by a snapshot at once."""
-        seq = update["seq"]
-        half = open_seal(self.seal_key, seq, update["s"]) if self.seal_key else None
-        private = private_of(update, half) if half is not None else None
-        if private is not None:
-            try:
-                private = check(private, "private")
-            except ProtocolError:
-                private = None
-        if private is None:
-            self.notices.append(Notice(NoticeKind.RESYNC, "our private half of update "
-                                                 f"{seq} did not open; resynchronising"))
-            self.resync()
-            return
-        self._privates[seq] = private
+    def on_private(self, msg: dict[str, Any]) -> None:
+        """Our private half of an update (its cards, §7), applied with it."""
+        self.order.on_private(msg)
 
-    def _advance(self) -> None:
-        """Apply buffered updates in sequence order while the next one is complete.
-
-        Later updates waiting behind a missing one are a gap: ask for a snapshot (Clone). An
-        update merely waiting for its private half is no gap — that half comes over the other
-        socket, usually a moment later (PRIVATE_WAIT bounds the wait)."""
-        if self._snapshot_asked:
-            return
-        while self.seq + 1 in self._updates:
-            update = self._updates[self.seq + 1]
-            private = self._privates.get(update["seq"])
-            if self._needs_private(update) and private is None:
-                if self._waiting_since is None:
-                    self._waiting_since = self.clock()
-                return
-            del self._updates[update["seq"]]
-            self._privates.pop(update["seq"], None)
-            self._apply(update, private)
-        if self._updates and self.connected:
-            self.resync()  # the next update is missing while later ones wait: a gap
-
-    def _apply(self, update: dict[str, Any], private: dict[str, Any] | None) -> None:
+    def apply(self, update: dict[str, Any], private: dict[str, Any] | None) -> None:
         """The next update in sequence (with its private half, if any) moves the copy on."""
-        self._waiting_since = None
         self.seq = update["seq"]
         if update["k"] == "move":  # nearly every update: no name built, no lookup
             self._k_move(update, private)
         else:
             getattr(self, "_k_" + update["k"])(update, private)
-
-    def _needs_private(self, update: dict[str, Any]) -> bool:
-        if self.seat is None:
-            return False
-        if update["k"] == "round":
-            return True
-        return update["k"] == "move" and update.get("p") and update.get("seat") == self.seat
 
     def _k_lobby(self, update: dict[str, Any], private: Any) -> None:
         self.table["seats"] = update["seats"]
@@ -353,12 +326,32 @@ class TableCopy(DealDuties):
             by = update.get("by_name") or "the host"
             said = f"{by} handed your seat to a bot" if update.get("bot") is not None else \
                 f"{by} removed your seat"
-            self._gone(said, said)
+            self.gone(said, said)
 
-    def _gone(self, reason: str, said: str | None = None) -> None:
-        """Our seat is no more (the client's closes its sockets too)."""
+    def gone(self, reason: str, said: str) -> None:
+        """Our seat is no more: the connection hangs up, nothing comes back, and it is said
+        once (``table["gone"]``, a ``gone`` notice)."""
+        self.link.hang_up()
         self.table["gone"] = reason
-        self.notices.append(Notice(NoticeKind.GONE, said or reason))
+        self.notices.append(Notice(NoticeKind.GONE, said))
+
+    def closed(self) -> None:
+        """The host went quiet after the match: nothing to come back to. Said once; the
+        final scoreboard (``table``) stays."""
+        if not self.table.get("closed"):
+            self.table["closed"] = True
+            self.notices.append(Notice(NoticeKind.CLOSED, "the host has closed the table"))
+            self.duties.checks_due(self.table.get("round", 0) - 1)  # the last round's were owed
+
+    def refused(self, rid: int | None, msg: dict[str, Any]) -> None:
+        """The arbiter refused request ``rid`` (``msg``, an ``error``): a move of ours leaves
+        the moves in flight, and the player is told why."""
+        move = self.pending.pop(rid, None) if rid is not None else None
+        if move is not None:
+            self.repredict()
+        kind = NoticeKind.BEATEN if msg["code"] == "beaten" else NoticeKind.REFUSED
+        text = msg["reason"] if not msg.get("rule") else f"{msg['rule']}: {msg['reason']}"
+        self.notices.append(Notice(kind, text, dict(msg, move=move)))
 
     def kept(self, seat: int) -> float | None:
         """Seconds the away ``seat`` is still kept for its token (standing still while the
@@ -383,17 +376,17 @@ class TableCopy(DealDuties):
                           next_at=None, deal={"round": update["round"],
                                               **{k: update.get(k) for k in
                                                  ("commit", "commits", "words", "seeded")}})
-        self._announce(update["round"], update, counting=True)
+        self.duties.announce(update["round"], update, counting=True)
         self.notices.append(Notice(NoticeKind.COUNTDOWN, data=update))
 
     def _k_round(self, update: dict[str, Any], private: Any) -> None:
         state = private["state"] if private is not None else update["state"]
-        self._dealt(update["round"], update, update["setup"], state)
+        self.duties.dealt(update["round"], update, update["setup"], state)
         self.mirror = self.game.state_from_data(state)
         self.pending.clear()
         self.predicted = self.mirror
         self.table.update(phase="playing", round=update["round"], setup=update["setup"])
-        self._commit_due = update["round"] + 1  # ready for a next round that starts at once
+        self.duties.commit_due = update["round"] + 1  # for a next round that starts at once
         self.notices.append(Notice(NoticeKind.ROUND, f"round {update['round'] + 1}: go!", update))
 
     def _k_move(self, update: dict[str, Any], private: Any) -> None:
@@ -409,9 +402,11 @@ class TableCopy(DealDuties):
             self.pending.pop(update.get("rid"), None)
         if update.get("rid") == -1 and update["seat"] >= 0:  # a stand-in move (§9)
             self._note_stand_in(update)
-        self._repredict()
+        self.repredict()
         if self.tell_moves:  # our own move's events as we were told them, private parts too
             self.notices.append(Notice(NoticeKind.MOVE, data=dict(update, events=events)))
+        for listener in self.move_listeners:
+            listener(update)
 
     def _note_stand_in(self, update: dict[str, Any]) -> None:
         """A move the arbiter played for an absent seat (``rid`` −1): whose, and why."""
@@ -427,10 +422,10 @@ class TableCopy(DealDuties):
         self.table.update(phase="between", totals=update["totals"], setup=update["next"],
                           round=update["round"] + 1, next_at=update.get("next_at"))
         self.pending.clear()
-        self._repredict()
+        self.repredict()
         self.notices.append(Notice(NoticeKind.ROUND_END, data=update))
-        self._round_over(update["round"], update.get("secret"), setup)
-        self._commit_due = update["round"] + 1
+        self.duties.round_over(update["round"], update.get("secret"), setup)
+        self.duties.commit_due = update["round"] + 1
 
     def _trim_history(self) -> None:
         results = self.table.setdefault("results", [])
@@ -439,13 +434,18 @@ class TableCopy(DealDuties):
             del results[:dropped]
             self.table["results_from"] = self.table.get("results_from", 0) + dropped
 
+    def _k_check(self, update: dict[str, Any], private: Any) -> None:
+        self.duties.on_check(update)
+
+    def _k_dispute(self, update: dict[str, Any], private: Any) -> None:
+        self.duties.on_dispute(update)
+
     def _k_match_end(self, update: dict[str, Any], private: Any) -> None:
         self.table.update(phase="over", result=update["result"])
-        if self.store is not None:
-            self.store.forget()  # nothing to come back to (the token stays in memory)
+        self.link.match_over()
         self.notices.append(Notice(NoticeKind.MATCH_END, data=update))
 
-    def _repredict(self) -> None:
+    def repredict(self) -> None:
         """The mirror or the moves in flight changed: ``predicted`` is worked out again (when
         it is next read)."""
         self._stale = True
