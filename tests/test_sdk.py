@@ -18,6 +18,7 @@ from lan_demon.bots.racko import GreedyRackO
 from lan_demon.bots.sdk import BotStrategy, result_of, seat
 from lan_demon.games import get_game
 from lan_demon.bots.runner import leave_and_close, make_bot, run_pool
+from lan_demon.net.score_sheet import ScoreSheet
 from lan_demon.net.table_copy import Notice
 from net_harness import play_beside_bots
 
@@ -119,17 +120,18 @@ class Listener(Bot):
 def test_a_bot_whose_client_healed_by_snapshot_still_hears_each_round_start_and_end_once():
     """The Clone pattern: a client that missed the round update (a slow-joining SUB socket)
     gets the round from a snapshot, which brings no round notice; the bot is told anyway."""
-    table = {"phase": "playing", "round": 0, "results": [], "seats": []}
-    client = SimpleNamespace(seat=1, table=table)
+    table = {"phase": "playing", "round": 0, "seats": []}
+    client = SimpleNamespace(seat=1, table=table, scores=ScoreSheet())
     bot = Listener()
     strategy = BotStrategy(bot, get_game("racing-demon"), client)
     strategy.observe(Notice("resync"))
     strategy.observe(Notice("round", data={"round": 0}))  # e.g. it came after all: not twice
-    table.update(phase="between", round=1, results=[{"scores": [3, -2]}], totals=[3, -2])
+    table.update(phase="between", round=1)
+    client.scores.add({"scores": [3, -2]})
     strategy.observe(Notice("resync"))
     strategy.observe(Notice("round", data={"round": 1}))
-    table["results"].append({"scores": [1, 4]})
-    table.update(totals=[4, 2], phase="over", result={"totals": {"A": 4, "B": 2}, "winner": ["A"]})
+    client.scores.add({"scores": [1, 4]})
+    table.update(phase="over", result={"totals": {"A": 4, "B": 2}, "winner": ["A"]})
     strategy.observe(Notice("resync"))
     assert bot.heard == [RoundStart(0), RoundEnd(0, [3, -2], [3, -2]), RoundStart(1),
                          RoundEnd(1, [1, 4], [4, 2]), MatchEnd({"A": 4, "B": 2}, ["A"])]
@@ -138,10 +140,12 @@ def test_a_bot_whose_client_healed_by_snapshot_still_hears_each_round_start_and_
 def test_a_bot_with_a_short_history_is_told_only_the_rounds_its_client_kept():
     """A bot's client keeps the last few results (``Client(history=…)``): a catch-up names
     rounds by their real numbers, with the running totals after each."""
-    table = {"phase": "between", "round": 12, "results": [{"scores": [2, 5]}, {"scores": [1, 1]}],
-             "results_from": 10, "totals": [30, 40], "seats": []}
+    table = {"phase": "between", "round": 12, "seats": []}
+    scores = ScoreSheet(keep=2, results=[{"scores": [2, 5]}, {"scores": [1, 1]}], first=10,
+                        carried=[27, 34])  # (what rounds 0 to 9 added up to)
     bot = Listener()
-    strategy = BotStrategy(bot, get_game("racing-demon"), SimpleNamespace(seat=0, table=table))
+    strategy = BotStrategy(bot, get_game("racing-demon"),
+                           SimpleNamespace(seat=0, table=table, scores=scores))
     strategy.observe(Notice("resync"))
     assert bot.heard == [RoundEnd(10, [2, 5], [29, 39]), RoundEnd(11, [1, 1], [30, 40])]
 

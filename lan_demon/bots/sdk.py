@@ -216,14 +216,10 @@ class BotStrategy(Strategy):
         self._follow_seat()
         if self.client is None:
             return
-        table = self.client.table
-        results, first = table.get("results", []), table.get("results_from", 0)
-        for k in range(max(self.told_ends, first), first + len(results)):
-            # the running totals after round k: today's totals less the rounds after it
-            later = results[k - first + 1:]
-            totals = [t - sum(r["scores"][i] for r in later)
-                      for i, t in enumerate(table.get("totals") or [])]
-            self._tell(RoundEnd(k, list(results[k - first]["scores"]), totals))
+        table, scores = self.client.table, self.client.scores
+        for k in scores.rounds:
+            if k >= self.told_ends:
+                self._tell(RoundEnd(k, list(scores.result(k)["scores"]), scores.totals_after(k)))
         if table.get("phase") == "playing" and table.get("round", -1) > self.told_round:
             self._tell(RoundStart(table["round"]))
         if table.get("phase") == "over" and not self.told_over and table.get("result"):

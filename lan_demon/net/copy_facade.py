@@ -12,6 +12,7 @@ from collections import deque
 from typing import Any
 
 from lan_demon.net.notices import Notice
+from lan_demon.net.score_sheet import ScoreSheet
 from lan_demon.net.table_copy import TableCopy
 from lan_demon.net.witness import DealWitness
 
@@ -92,6 +93,10 @@ class CopyFacade:
     @property
     def witness(self) -> DealWitness:
         return self.copy.witness
+
+    @property
+    def scores(self) -> ScoreSheet:
+        return self.copy.scores
 
     @property
     def buffered(self) -> int:

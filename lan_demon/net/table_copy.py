@@ -10,7 +10,8 @@
 Updates are applied in sequence order, and a gap is healed with a snapshot, after the Clone
 pattern (:class:`~lan_demon.net.update_order.UpdateOrder`). The seat's duties under commit and
 reveal (§22) follow the same updates: the copy holds them
-(:class:`~lan_demon.net.deal_duties.DealDuties`).
+(:class:`~lan_demon.net.deal_duties.DealDuties`), and the finished rounds' results
+(:class:`~lan_demon.net.score_sheet.ScoreSheet`).
 
 The copy is kept over a :class:`~lan_demon.net.link.Link` — the connection it sends on and
 reads the time from: :class:`lan_demon.net.client.Client` holds a copy and hands it what the
@@ -27,6 +28,7 @@ from lan_demon.net.codec import make, state_hash
 from lan_demon.net.deal_duties import DealDuties
 from lan_demon.net.link import Link
 from lan_demon.net.notices import Notice, NoticeKind
+from lan_demon.net.score_sheet import ScoreSheet
 from lan_demon.net.update_order import UpdateOrder
 from lan_demon.net.witness import DealWitness
 
@@ -39,9 +41,9 @@ class TableCopy:
 
     def __init__(self, link: Link, role: str = "player", history: int | None = None):
         """``role``: "player" or "spectator" (the hello's); ``history``: how many finished
-        rounds' results to keep in ``table["results"]`` (None: all)."""
+        rounds' results to keep (:attr:`scores`; None: all)."""
         self.link, self.role = link, role
-        self.history = history
+        self.scores = ScoreSheet(history)
         self.seat: int | None = None
         self.game: Any = None
         self.seq = 0
@@ -180,13 +182,13 @@ class TableCopy:
         """A snapshot: the table as it is at update ``seq``; later updates are applied on it."""
         self.order.snapshot_came()
         self.table = msg["table"]
-        self.table["results_from"] = 0
+        self.scores.restart(self.table.get("results") or [])
+        self._scores_changed()
         now = self.clock()
         paused = self.table.get("paused")
         self.paused_since = now - (paused.get("for") or 0.0) if paused else None
         base = self.paused_since if self.paused_since is not None else now  # (kept stands)
         self.kept_until = {seat: base + kept for seat, kept in self.table.get("kept") or []}
-        self._trim_history()
         self.seq = msg["seq"]
         state = msg.get("state")
         self.mirror = self.game.state_from_data(state) if state is not None else None
@@ -416,23 +418,22 @@ class TableCopy:
 
     def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
         setup = self.table.get("setup") or {}  # the round's, before it gives way to the next
-        self.table.setdefault("results", []).append(update["result"])
-        self._trim_history()
+        self.scores.add(update["result"])
+        self._scores_changed()
         self._unready()
-        self.table.update(phase="between", totals=update["totals"], setup=update["next"],
-                          round=update["round"] + 1, next_at=update.get("next_at"))
+        self.table.update(phase="between", setup=update["next"], round=update["round"] + 1,
+                          next_at=update.get("next_at"))
         self.pending.clear()
         self.repredict()
         self.notices.append(Notice(NoticeKind.ROUND_END, data=update))
         self.duties.round_over(update["round"], update.get("secret"), setup)
         self.duties.commit_due = update["round"] + 1
 
-    def _trim_history(self) -> None:
-        results = self.table.setdefault("results", [])
-        if self.history is not None and len(results) > self.history:
-            dropped = len(results) - self.history
-            del results[:dropped]
-            self.table["results_from"] = self.table.get("results_from", 0) + dropped
+    def _scores_changed(self) -> None:
+        """The table's ``results``, ``results_from`` and ``totals``, for the screens that
+        read them from the table: the score sheet's, the totals worked out from it."""
+        self.table.update(results=self.scores.results, results_from=self.scores.first,
+                          totals=self.scores.totals())
 
     def _k_check(self, update: dict[str, Any], private: Any) -> None:
         self.duties.on_check(update)
