@@ -76,7 +76,7 @@ class RandomStrategy(Strategy):
 
 def where_raised(err: BaseException) -> str:
     """" (at /home/ann/mybot.py:23, in next_move)": where a bot author's code raised ``err``
-    (a one-line report with the error's name alone left them nothing to look at)."""
+    (a one-line report with the error's name alone leaves them nothing to look at)."""
     frames = traceback.extract_tb(err.__traceback__)
     return f" (at {frames[-1].filename}:{frames[-1].lineno}, in {frames[-1].name})" \
         if frames else ""

@@ -57,7 +57,7 @@ class BotClient(Client):
 
 def print_error(bot: NetBot, err: BaseException) -> None:
     """The default report of a removed bot: one line on stderr, with where the error was
-    raised (a bot author had the error's name and no line to look at)."""
+    raised (the error's name alone gives a bot's author no line to look at)."""
     print(f"lan-demon: bot {bot.client.name!r} (seat {bot.client.seat}) removed from the "
           f"table: {bot.error}{where_raised(err)}", file=sys.stderr, flush=True)
 
@@ -215,8 +215,8 @@ class NetBot:
 
     def _timed(self, took: float) -> None:
         """A decision long enough to cost the seat (it says nothing meanwhile, and the table
-        marks a seat away after AWAY_AFTER of silence) is said once in the bot's window: a bot
-        author's slow bot went away and back 79 times and its own window never said why."""
+        marks a seat away after AWAY_AFTER of silence) is said once in the bot's window: else
+        a slow bot goes away and comes back over and over, and its window never says why."""
         if took >= SLOW_SAY and not self.said_slow and self._authored():
             self.said_slow = True
             print(f"lan-demon: bot {self.client.name!r}: a decision took {took:.1f} s; the "

@@ -165,9 +165,10 @@ class BotStrategy(Strategy):
         return self.game.parse_move(move) if isinstance(move, str) else move
 
     def _choose_offline(self, turn: Turn) -> Any | None:
-        """In the simulator the bot is seated and told of refusals as at a table: a bot author
-        measuring a bot offline found ``self.seat`` at −1 (the shipped example then read the
-        last player's cards) and a bad move dropped without a word."""
+        """In the simulator the bot is seated and told of refusals as at a table, so a bot
+        measured offline behaves as it will at one: ``self.seat`` is its seat, not −1 (with
+        which the shipped example would read the last player's cards), and a bad move is
+        heard as ``Refused``, not dropped without a word."""
         bot = self.bot
         bot.seat, bot.rng, bot.name = turn.seat, turn.rng, bot.name or type(bot).__name__
         move = bot.next_move(turn.view, turn.legal)
@@ -272,8 +273,8 @@ def _public_move(game: Game, data: dict[str, Any]) -> Any:
 class Result:
     """How a run ended for one bot: its seat and name, the match totals by name and the
     winners' names — or, for a bot removed because its code raised, ``error`` — and how many
-    of its moves went and how many were refused (a bot refused at every move used to end as
-    if all was well)."""
+    of its moves went and how many were refused (a bot refused at every move ends with
+    ``moves`` 0, not as if all was well)."""
 
     name: str
     seat: int

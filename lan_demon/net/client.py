@@ -359,8 +359,8 @@ class Client(CopyFacade):
             return
         if channel == "pub" or msgs[0]["t"] != "pong":
             # A pong is no sign that our table is still there: any arbiter on this port answers
-            # one, a new host started on it too — whose pongs kept a client on a table that was
-            # gone, its screen frozen (a newcomer's trial). Beats and our own replies are (§18.7).
+            # one, a new host started on it too, and its pongs would keep a client on a table
+            # that is gone, its screen frozen. Beats and our own replies are (§18.7).
             self.heard = self.clock()
         if self.watchers:
             size = len(frame) / len(msgs)

@@ -56,7 +56,8 @@ class TableCopy:
         self.changes = 0
         # The last (changes, hash) a heartbeat's state hash was found to match: a quiet table
         # beats with the same hash every second, and redacting and hashing a 20-seat table
-        # for each of a host's 20 browser seats each time was most of an idle host's work.
+        # for each of a host's 20 browser seats each time would be most of an idle
+        # host's work.
         self.hash_checked: tuple[int, str] | None = None
         self.pending: dict[int, Any] = {}  # in-flight moves by request id, oldest first
         #: called with each committed move's public update once the copy has applied it: a
@@ -289,7 +290,7 @@ class TableCopy:
         if update["seat"] < len(seats):
             seats[update["seat"]]["status"] = update["status"]
             # the name as the seat was: a lobby leave's next update takes the seat out of the
-            # list, and a screen that looked it up then named the wrong seat or none
+            # list, and a screen that looked it up then would name the wrong seat or none
             data = {**update, "name": seats[update["seat"]].get("name"),
                     "bot": seats[update["seat"]].get("bot")}
         self.notices.append(Notice(NoticeKind.PRESENCE, data=data))
