@@ -55,10 +55,6 @@ class CopyFacade:
         return self.copy.seal_key
 
     @property
-    def changes(self) -> int:
-        return self.copy.changes
-
-    @property
     def pending(self) -> dict[int, Any]:
         return self.copy.pending
 
@@ -79,16 +75,8 @@ class CopyFacade:
         return self.copy.stood_in
 
     @property
-    def kept_until(self) -> dict[int, float]:
-        return self.copy.kept_until
-
-    @property
     def paused_since(self) -> float | None:
         return self.copy.paused_since
-
-    @property
-    def handed(self) -> dict[int, str]:
-        return self.copy.handed
 
     @property
     def witness(self) -> DealWitness:
