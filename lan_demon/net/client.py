@@ -71,9 +71,8 @@ class Client(CopyFacade):
         """``server_key``: the host's CURVE public key (z85), to join a ``--secure`` table;
         ``keys``: our own pair (default: a fresh one, kept across reconnects); ``code``: the
         room code, sent in every hello; ``history``: how many finished rounds' results to keep
-        in ``table["results"]`` (None: all — a person's score sheet; a bot needs few, and on an
-        endless table all of them would grow without end). ``table["results_from"]`` is the
-        number of the first round kept. ``remember``: keep the session token on disk
+        (:attr:`scores`; None: all — a person's score sheet; a bot needs few, and on an
+        endless table all of them would grow without end). ``remember``: keep the session token on disk
         (:mod:`lan_demon.net.tokens`), so a restart within 5 minutes takes the same seat."""
         self.copy = TableCopy(self, role, history)
         self._view: dict[str, Any] | None = None
