@@ -364,7 +364,7 @@ def test_a_lan_host_resumed_from_its_journal_is_announced_as_the_same_table(netn
     first = Lines(in_ns(pair.host_ns, "-m", "lan_demon", "host", "--lan", "--players", "2",
                          "--game", "racko", "--code", "abcdefgh", "--name", "Ann's table",
                          "--journal", str(journal)))
-    hosts = [first]
+    started = [first]
     try:
         code = first.expect("room code ABCD-EFGH")
         key = first.expect("key fingerprint")
@@ -372,7 +372,7 @@ def test_a_lan_host_resumed_from_its_journal_is_announced_as_the_same_table(netn
         first.stop()  # SIGKILL
         again = Lines(in_ns(pair.host_ns, "-m", "lan_demon", "host", "--resume",
                              str(journal)))
-        hosts.append(again)
+        started.append(again)
         assert "in the lobby" in again.expect("lan-demon: resumed racko at 0.0.0.0:7700 ")
         assert again.expect("room code") == code
         assert again.expect("key fingerprint") == key
@@ -384,5 +384,5 @@ def test_a_lan_host_resumed_from_its_journal_is_announced_as_the_same_table(netn
         assert listed.stdout == (f"Ann's table  {pair.host_ip}:7700  racko  seats 0/2  "
                                  f"code needed  key {fingerprint}\n")
     finally:
-        for host in hosts:
+        for host in started:
             host.stop()
