@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lan_demon.games import get_game
-from lan_demon.net.table_copy import Notice
+from lan_demon.net.table_copy import Notice, seconds_kept
 from lan_demon.tui.app import table_for
 from lan_demon.tui.table import Controller
 
@@ -35,16 +35,18 @@ class FakeOutput:
 
 class EveningFake:
     """The evening (§24) as a fake client keeps it: ``kept_until`` (seat -> when on its
-    ``clock`` the away seat is given up), ``paused_since``; what it is asked goes to ``sent``."""
+    ``clock`` the away seat is given up), ``paused_since``, a ``stall`` in its ``table``; what
+    it is asked goes to ``sent``."""
 
     kept_until: dict[int, float]
     paused_since: float | None
+    table: dict[str, Any]
     sent: list[Any]
     clock: Any
 
-    def kept(self, seat: int) -> float | None:  # (the real table copy's: pause and stall)
-        from lan_demon.net.table_copy import TableCopy
-        return TableCopy.kept(self, seat)  # type: ignore[arg-type]
+    def kept(self, seat: int) -> float | None:  # (worked out as the real table copy does)
+        return seconds_kept(self.kept_until.get(seat), self.paused_since,
+                            self.table.get("stall"), self.clock)
 
     def pause(self) -> None:
         self.sent.append("pause")

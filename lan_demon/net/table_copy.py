@@ -36,6 +36,17 @@ from lan_demon.net.witness import DealWitness
 STOOD_IN_KEPT = 32
 
 
+def seconds_kept(until: float | None, paused_since: float | None,
+                 stall: dict[str, Any] | None, clock: Callable[[], float]) -> float | None:
+    """Seconds left until ``until`` on ``clock`` (None: the seat is not away), the time
+    standing still since the table was paused (§24) or its ``stall`` began (§25: every clock
+    stands still then too)."""
+    if until is None:
+        return None
+    since = paused_since or (stall["since"] if stall else None)
+    return max(0.0, until - (since or clock()))
+
+
 class TableCopy:
     """The lobby, the scores and the round as this seat may see them; see the module text."""
 
@@ -359,12 +370,8 @@ class TableCopy:
     def kept(self, seat: int) -> float | None:
         """Seconds the away ``seat`` is still kept for its token (standing still while the
         table is paused); None for a seat that is not away."""
-        until = self.kept_until.get(seat)
-        if until is None:
-            return None
-        stall = self.table.get("stall")  # (§25: every clock stands still then too)
-        since = self.paused_since or (stall["since"] if stall else None)
-        return max(0.0, until - (since or self.clock()))
+        return seconds_kept(self.kept_until.get(seat), self.paused_since,
+                            self.table.get("stall"), self.clock)
 
     def _unready(self) -> None:
         """The arbiter clears every seat's ready at a countdown and at a round's end: so does
