@@ -10,6 +10,7 @@ import pyte
 
 from lan_demon.games.demon_moves import Play, TurnPack
 from lan_demon.games.racing_demon import RacingDemon
+from lan_demon.net.score_sheet import ScoreSheet
 from lan_demon.tui.demon import DemonScreen
 from lan_demon.tui.style import text_of
 from lan_demon.tui.table import Controller
@@ -39,6 +40,7 @@ class TableClient:
         self.name = "Sam"
         self.pending: dict[int, Any] = {}
         self.rtt, self.seq, self.sent = 0.0012, 0, []
+        self.scores = ScoreSheet()  # (no round has ended at these tables)
         self.sync()
 
     def greedy(self, s: int, rng: random.Random) -> None:

@@ -106,8 +106,8 @@ def seat_in(phase: str) -> Seat:
         client.notices.append(Notice("round", data={"round": 0}))
         seat.pump()
     if phase in ("between", "over"):
-        table.update(phase="between", results=[RESULT], totals=[7, -3],
-                     setup={"pile_sizes": [13, 13]})
+        client.scores.restart([RESULT])
+        table.update(phase="between", setup={"pile_sizes": [13, 13]})
         client.notices.append(Notice("round_end", data={"round": 0, "result": RESULT,
                                                         "totals": [7, -3],
                                                         "next_at": client.clock.now + 30}))

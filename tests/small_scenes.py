@@ -17,6 +17,7 @@ from typing import Any, Callable
 from lan_demon.bots.levels import Choice
 from lan_demon.coach import coach_for
 from lan_demon.games import get_game
+from lan_demon.net.score_sheet import ScoreSheet
 from lan_demon.net.table_copy import Notice
 from lan_demon.seat.seat import SEAT_KEPT_MINUTES
 from lan_demon.seat.words import presence_words, race_text, rotation_words, shown, split_rule
@@ -68,6 +69,7 @@ class SceneClient(EveningFake):
         self.mirror = self.game.redact(self.truth, seat)
         self.kept_until: dict[int, float] = {}
         self.paused_since: float | None = None
+        self.scores = ScoreSheet()
 
     # --- what the screen asks of a client -----------------------------------------------------
 
@@ -128,11 +130,12 @@ class SceneClient(EveningFake):
         for r in range(rounds):  # the same round, its scores moved about, as a match might
             results.append({**result, "scores": [s + (r * 7 + i * 3) % 11 - 5
                                                  for i, s in enumerate(result["scores"])]})
-        totals = [sum(r["scores"][i] for r in results) for i in range(count)]
-        self.table.update(phase=phase, results=results, totals=totals, setup=self.setup,
+        self.scores.restart(results)
+        self.table.update(phase=phase, setup=self.setup,
                           next_at=None if phase == "over" else NOW + 30, round=rounds - 1)
         if phase == "over":
             low = self.game_id == "racing-demon-german"  # (penalties: lowest wins, RG-7)
+            totals = self.scores.totals()
             best = (min if low else max)(range(count), key=lambda i: totals[i])
             self.table["result"] = {"winner": [NAMES[best]] if best < len(NAMES) else []}
 
@@ -301,7 +304,7 @@ def scenes(game_id: str, players: int) -> Iterator[Scene]:
         client.witness = Witness()  # type: ignore[attr-defined]
         client.ended(phase)
         client.notices.append(Notice("round_end", data={
-            "result": client.table["results"][-1], "next_at": client.table["next_at"]}))
+            "result": client.scores.results[-1], "next_at": client.table["next_at"]}))
         ctl.pump()
         yield Scene(f"{phase}, the banner", ctl)
         ctl = controller(client)

@@ -13,6 +13,7 @@ import pytest
 
 from lan_demon.commands.join import farewell
 from lan_demon.commands.results import format_table, winner_line
+from lan_demon.net.score_sheet import ScoreSheet
 
 pytestmark = pytest.mark.timeout(10)
 
@@ -122,18 +123,21 @@ def test_play_leaves_the_final_scores_in_the_terminal_like_join_and_host():
     """After `play`'s last round and q, the terminal came back empty, while join and host print the
     final table."""
     from lan_demon.commands.play import last_word
-    said = last_word({"phase": "over", "result": RESULT})
+    said = last_word({"phase": "over", "result": RESULT}, ScoreSheet())
     assert said.startswith("The match is over.\n") and format_table(RESULT) in said
-    assert last_word({"phase": "between", "results": [{}, {}]}) == \
+    two = ScoreSheet(results=[{"scores": [2, 1]}, {"scores": [0, 3]}])
+    assert last_word({"phase": "between"}, two) == \
         "You left the table after 2 rounds; the match ended there."
-    assert last_word({"phase": "playing", "results": []}) == \
+    assert last_word({"phase": "playing"}, ScoreSheet()) == \
         "You left the table during round 1; the match ended there."  # not "after 0 rounds"
     seats = [{"name": "you", "bot": False}, {"name": "Ada L2", "bot": True}]
-    assert last_word({"phase": "between", "results": [{}], "seats": seats, "totals": [-13, 6]}) \
+    one = ScoreSheet(results=[{"scores": [-13, 6]}])
+    assert last_word({"phase": "between", "seats": seats}, one) \
         == "You left the table after 1 round; the match ended there. Totals: you -13, " \
            "Ada L2 6."  # (the standings must not go with the screen)
-    assert "during round 1" in last_word({"phase": "countdown"})
-    assert last_word({"phase": "lobby"}) == "You left the table before the match began."
+    assert "during round 1" in last_word({"phase": "countdown"}, ScoreSheet())
+    assert last_word({"phase": "lobby"}, ScoreSheet()) == \
+        "You left the table before the match began."
 
 
 def test_a_host_stopped_mid_match_says_whether_it_can_be_resumed(tmp_path):

@@ -68,8 +68,8 @@ def play_round(seat: int | None = 0) -> tuple[Any, HandMadeClient]:
     result = {"scores": [-9, 14], "detail": [
         {"stacked": 0, "kings": 0, "out": False, "pile_left": 9},
         {"stacked": 6, "kings": 0, "out": True, "pile_left": 0}]}
-    client.table.update(phase="between", results=[result], totals=[-9, 14], next_at=None,
-                        setup={"pile_sizes": [12, 14]})
+    client.scores.restart([result])
+    client.table.update(phase="between", next_at=None, setup={"pile_sizes": [12, 14]})
     client.notices.append(Notice("round_end", data={"result": result, "next_at": None}))
     ctl.pump()
     client.clock.now += 5  # past the OUT banner
@@ -124,8 +124,8 @@ def quick_round(since_go: float | None) -> Any:
     ctl.render(100, 30)
     result = {"scores": [1, -2], "detail": [{"stacked": 1, "out": False, "pile_left": 1},
                                              {"stacked": 0, "out": False, "pile_left": 2}]}
-    client.table.update(phase="between", results=[result], totals=[1, -2], next_at=None,
-                        setup={"pile_sizes": [13, 13]})
+    client.scores.restart([result])
+    client.table.update(phase="between", next_at=None, setup={"pile_sizes": [13, 13]})
     client.notices.append(Notice("round_end", data={"result": result, "next_at": None}))
     ctl.pump()
     client.clock.now += 5

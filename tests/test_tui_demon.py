@@ -52,7 +52,7 @@ def test_rd4_rd12_a_whole_round_played_by_key_presses_against_bots():
     # pace; the person still presses keys and stacks cards in it (14 to 33 keys over 5 runs)
     ctl = drive("racing-demon", 3, script, seed=21, rounds=1, speed="flat-out")
     assert played["keys"] > 5 and played["cards"] > 0
-    results = ctl.client.table["results"]
+    results = ctl.client.scores.results
     assert len(results) == 1 and len(results[0]["scores"]) == 4
 
 

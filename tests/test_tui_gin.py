@@ -87,7 +87,7 @@ def test_gs6_a_knock_by_key_presses_ends_the_round_with_a_knock():
     draws = [m for m in moves if isinstance(m, Draw)]
     knocked = [m.card for m in moves if isinstance(m, Knock)]
     assert "K" in pressed and draws and pressed[-3] == "K"  # the knock ended it, by keys
-    result = ctl.client.table["results"][-1]
+    result = ctl.client.scores.results[-1]
     assert result["detail"][0]["result"] == "knock"  # seed 40: a knock, not Gin
     deadwood = result["detail"][0]["deadwood"]
     assert deadwood <= 10

@@ -106,7 +106,7 @@ def extra_scenes(game_id: str) -> Iterator[Scene]:
         yield Scene("playing, with the coach", ctl)
         client.ended("between")
         client.notices.append(Notice("round_end", data={
-            "result": client.table["results"][-1], "next_at": client.table["next_at"]}))
+            "result": client.scores.results[-1], "next_at": client.table["next_at"]}))
         ctl.pump()
         ctl.banner_until = 0.0  # the scores, and the coach's review under them
         yield Scene("between, the coach's review", ctl)

@@ -42,8 +42,8 @@ def round_end(client: FakeClient, scores: list[int], out: int | None, next_at=No
     detail = [{"pile_size": 13, "stacked": 5, "kings": 0, "out": i == out,
                "pile_left": 0 if i == out else 3} for i in range(len(scores))]
     result = {"scores": scores, "detail": detail}
-    client.table.update(phase=phase, results=[result], totals=list(scores),
-                        setup={"pile_sizes": [13] * len(scores)}, next_at=next_at)
+    client.scores.restart([result])
+    client.table.update(phase=phase, setup={"pile_sizes": [13] * len(scores)}, next_at=next_at)
     return Notice("round_end", data={"result": result, "next_at": next_at})
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lan_demon.games import get_game
+from lan_demon.net.score_sheet import ScoreSheet
 from lan_demon.net.table_copy import Notice, seconds_kept
 from lan_demon.tui.app import table_for
 from lan_demon.tui.table import Controller
@@ -74,6 +75,7 @@ class FakeClient(EveningFake):
     rtt: float | None = 0.0004
     mirror: Any = None
     predicted: Any = None
+    scores: ScoreSheet = field(default_factory=ScoreSheet)
 
     def __post_init__(self) -> None:
         self.game = get_game(self.game_id)
@@ -132,8 +134,8 @@ def ended(game: str, names: list[str], rounds: list[list[int]], detail=None,
     results = [{"scores": s, "detail": detail or [{"pile_left": 2, "out": False,
                                                    "stacked": 3, "kings": 0}
                                                   for _ in s]} for s in rounds]
-    totals = [sum(r[i] for r in rounds) for i in range(len(names))]
-    client.table.update(phase=phase, results=results, totals=totals, next_at=None,
+    client.scores.restart(results)
+    client.table.update(phase=phase, next_at=None,
                         setup={"pile_sizes": [13] * len(names)} if "demon" in game else None)
     ctl, out = controller(client)
     client.notices.append(Notice("round_end", data={"result": results[-1], "next_at": None}))

@@ -15,6 +15,7 @@ from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_L
                                         pause_value, positive, seed, speed_names)
 from lan_demon.commands.web_page import add_web, web_choice
 from lan_demon.games import GAME_IDS, get_game
+from lan_demon.net.score_sheet import ScoreSheet
 
 HELP = "sit at a table with bots (the main job)"
 DESCRIPTION = ("Start an arbiter on 127.0.0.1 in this process, seat bots and you, and open "
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             app.build_app(ctl, looks).run()
         client.leave()
         client.close()
-        said = last_word(client.table)
+        said = last_word(client.table, client.scores)
     finally:
         if page is not None:
             page.stop()
@@ -112,20 +113,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def last_word(table: dict) -> str:
+def last_word(table: dict, scores: ScoreSheet) -> str:
     """What the terminal keeps once the screen is gone (``join`` and ``host`` print the same
     table): the final scores, which a newcomer found gone with the screen, or where the match
     stopped and the totals then — this table lived in this terminal, so it ends with it."""
     from lan_demon.commands.results import format_table
     if table.get("phase") == "over" and table.get("result"):
         return f"The match is over.\n{format_table(table['result'])}"
-    done = len(table.get("results") or [])
+    done = scores.played
     if table.get("phase", "lobby") == "lobby":
         return "You left the table before the match began."
     when = f"during round {done + 1}" if table.get("phase") in ("countdown", "playing") else \
         f"after {done} round{'' if done == 1 else 's'}"  # (not "after 0 rounds" in round 1)
     said = f"You left the table {when}; the match ended there."
-    seats, totals = table.get("seats") or [], table.get("totals") or []
+    seats, totals = table.get("seats") or [], scores.totals()
     if done and totals and len(totals) == len(seats):  # the standings, which went with the screen
         from lan_demon.tui.facts import shown
         said += " Totals: " + ", ".join(f"{shown(s)} {t}" for s, t in zip(seats, totals)) + "."

@@ -52,7 +52,12 @@ class ScoreSheet:
     @property
     def rounds(self) -> range:
         """The numbers of the rounds kept."""
-        return range(self.first, self.first + len(self.results))
+        return range(self.first, self.played)
+
+    @property
+    def played(self) -> int:
+        """How many rounds of the match have ended, those let go counted in."""
+        return self.first + len(self.results)
 
     def result(self, round_no: int) -> dict[str, Any]:
         """The result of ``round_no``, one of :attr:`rounds`."""
@@ -68,4 +73,4 @@ class ScoreSheet:
 
     def totals(self) -> list[int]:
         """Each side's running total now (empty before any round has ended)."""
-        return self.totals_after(self.first + len(self.results) - 1)
+        return self.totals_after(self.played - 1)

@@ -86,11 +86,10 @@ def title(seat: Any) -> str:
     """"Racing Demon — round 2 of 5": the round just played between rounds and at the end."""
     client = seat.client
     name = client.game.title if client.game is not None else "lan_demon"
-    table = client.table
     if seat.phase in ("between", "over"):
-        rnd = len(table.get("results", [])) + table.get("results_from", 0) or 1
+        rnd = client.scores.played or 1
     else:
-        rnd = table.get("round", 0) + 1
+        rnd = client.table.get("round", 0) + 1
     rounds = client.config.get("rounds") or (client.game.default_rounds()
                                              if client.game is not None else None)
     return f"{name} — round {rnd}" + (f" of {rounds}" if rounds else "")
@@ -132,10 +131,9 @@ def deal_check(seat: Any) -> dict[str, str] | None:
     if any(a.startswith("DEAL CHECK FAILED") for a in seat.alarms):
         return {"verdict": "DEAL CHECK FAILED", "words": seat.alarms[0]}
     witness = getattr(client, "witness", None)
-    results = client.table.get("results") or []
-    if witness is None or not results:
+    if witness is None or not client.scores.results:
         return None
-    last = len(results) + client.table.get("results_from", 0) - 1
+    last = client.scores.played - 1
     if witness.outcome(last) != "ok":
         return {"verdict": "not checked", "words": not_checked_words(witness.rounds.get(last))}
     if client.config.get("seeded"):
@@ -283,7 +281,7 @@ def racko_table(seat: Any, view: dict[str, Any]) -> dict[str, Any]:
     game = seat.game
     rack = view.get("rack")
     held = view.get("held")
-    totals = list(seat.client.table.get("totals") or []) + [0] * view["players"]
+    totals = seat.client.scores.totals() + [0] * view["players"]  # (none before a round ends)
     return {"rack": rack, "slots": list(SLOTS), "in_order": ascending_prefix(rack) if rack
             else 0, "discard_top": view["discard_top"], "draw_count": view["draw_size"],
             "held": None if held is None or held < 1 else held, "turn": view["turn"],

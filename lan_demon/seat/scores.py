@@ -50,7 +50,7 @@ def short(name: str, width: int) -> str:
 def sides(seat: Any, count: int | None = None) -> list[str]:
     """The names of the match's sides; Gin Solitaire's Jokers score too (GS-9)."""
     names = [seat.name(i) for i in range(len(seat.seats))]  # as every screen names them
-    results = seat.client.table.get("results", [])
+    results = seat.client.scores.results
     if count is None:
         count = len(results[-1]["scores"]) if results else len(names)
     if count > len(names):
@@ -141,43 +141,26 @@ def parts_of(game: str, result: dict[str, Any]) -> list[tuple[str, str, int]]:
     return parts
 
 
-def running(results: list[dict[str, Any]], count: int) -> list[list[int]]:
-    """Each side's running total after each round shown."""
-    runs = []
-    for i in range(count):
-        total, run = 0, []
-        for r in results:
-            total += r["scores"][i] if i < len(r["scores"]) else 0
-            run.append(total)
-        runs.append(run)
-    return runs
-
-
 def series(seat: Any) -> list[list[int]]:
-    """Each side's running total by round, from the first round shown; rounds the table no
-    longer lists counted in (``results_from``)."""
-    table = seat.client.table
-    results = table.get("results", [])
-    if not results:
+    """Each side's running total after each round the client keeps, the rounds it let go
+    counted in (:meth:`~lan_demon.net.score_sheet.ScoreSheet.totals_after`)."""
+    scores = seat.client.scores
+    if not scores.results:
         return []
-    count = len(results[-1]["scores"])
-    totals = table.get("totals") or [0] * count
-    runs = running(results, count)
-    offset = [0] * count
-    if table.get("results_from"):  # older rounds were dropped: start from them
-        offset = [t - s[-1] for t, s in zip(totals, runs)]
-    return [[v + offset[i] for v in run] for i, run in enumerate(runs)]
+    count = len(scores.results[-1]["scores"])
+    # (a side no round has scored yet stands at 0)
+    after = [scores.totals_after(k) + [0] * count for k in scores.rounds]
+    return [[totals[i] for totals in after] for i in range(count)]
 
 
 def score_data(seat: Any) -> dict[str, Any] | None:
     """The scores between rounds and at the end, as plain data (None before any round)."""
-    table = seat.client.table
-    results = table.get("results", [])
-    if not results:
+    table, sheet = seat.client.table, seat.client.scores
+    if not sheet.results:
         return None
     game = seat.client.game.id
     over = table.get("phase") == "over"
-    result, totals = results[-1], list(table.get("totals") or [])
+    result, totals = sheet.results[-1], sheet.totals()
     scores = result["scores"]
     names = sides(seat, len(scores))
     low = lower_is_better(seat)
@@ -198,8 +181,8 @@ def score_data(seat: Any) -> dict[str, Any] | None:
     setup = table.get("setup") or {}
     handicap = ((table.get("config") or {}).get("options") or {}).get("handicap", True)
     piles = setup.get("pile_sizes") if not over and handicap else None
-    first = table.get("results_from", 0)
-    return {"round": first + len(results), "rounds": seat.client.config.get("rounds")
+    first = sheet.first
+    return {"round": sheet.played, "rounds": seat.client.config.get("rounds")
             or seat.client.game.default_rounds(), "over": over,
             "word": SCORE_WORD.get(game, "score"), "lower_is_better": low,
             "legend": LEGEND.get(game),

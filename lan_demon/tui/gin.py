@@ -242,12 +242,12 @@ GS-9 Several players play side by side, each alone against a Joker of their own;
 
     @staticmethod
     def _score(ctl: Controller) -> Fragments:
-        table = ctl.client.table
         seat = ctl.client.seat or 0
         players = max(1, len(ctl.seats))
-        totals = list(table.get("totals") or []) + [0] * (2 * players)
+        sheet = ctl.client.scores
+        totals = sheet.totals() + [0] * (2 * players)  # (none before a round ends)
         joker = "Joker" if players == 1 else f"Joker ({ctl.name(seat)})"
-        played = len(table.get("results", [])) + table.get("results_from", 0)  # (as the title)
+        played = sheet.played
         rounds = "1 round" if played == 1 else f"{played} rounds"
         return line(("class:me", " Score "), ("class:me", f"{ctl.name(seat)} "),
                     ("class:good", f"{totals[seat]}"), ("", f" · {joker} "),

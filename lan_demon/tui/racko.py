@@ -179,8 +179,8 @@ RK-9 Bonus Rack-O (a host option, off by default): the longest run of consecutiv
             rows.append([])
         table = ctl.client.table
         players = view["players"]
-        totals = list(table.get("totals") or []) + [0] * players
-        rounds = len(table.get("results", []))
+        totals = ctl.client.scores.totals() + [0] * players  # (none before a round ends)
+        rounds = len(ctl.client.scores.results)
         rows.append([("class:me", f" Scores to {TARGET}"),
                      ("class:dim", f" · round {table.get('round', rounds) + 1}")])
         name_w = name_column([ctl.name(i) for i in range(players)])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from lan_demon.seat.scores import (LEGEND, PARTS, SCORE_WORD, ending_text, knocked_with,
-                                   lower_is_better, order, parts_of, rounds_text, running,
+                                   lower_is_better, order, parts_of, rounds_text, series,
                                    sides)
 from lan_demon.seat.face import not_checked_words
 from lan_demon.seat.scores import part as _part
@@ -41,11 +41,9 @@ def winners_words(winners: list[str]) -> str:
 
 
 def score_board(ctl: TableFacts, width: int) -> Fragments:
-    table = ctl.client.table
+    table, sheet = ctl.client.table, ctl.client.scores
     game = ctl.client.game.id
-    results = table.get("results", [])
     over = table.get("phase") == "over"
-    first = table.get("results_from", 0)
     if over:
         shown = {s.get("name"): ctl.name(i) for i, s in enumerate(ctl.seats)}  # as the table
         winners = [shown.get(w, w) for w in (table.get("result") or {}).get("winner", [])]
@@ -56,17 +54,17 @@ def score_board(ctl: TableFacts, width: int) -> Fragments:
     else:
         rounds = ctl.client.config.get("rounds") or ctl.client.game.default_rounds()
         of = f" of {rounds}" if rounds else ""
-        out = line(("class:me", f" Round {first + len(results)}{of} is over"))
+        out = line(("class:me", f" Round {sheet.played}{of} is over"))
         if ctl.banner_text:
             out += wrap(ctl.banner_text, width, "class:good")
-    if results:
-        out += _round_table(ctl, game, results[-1], table.get("totals", []), width, over)
+    if sheet.results:
+        out += _round_table(ctl, game, sheet.results[-1], sheet.totals(), width, over)
         out += coach_review(ctl, width)
     setup = table.get("setup") or {}
     handicap = ((table.get("config") or {}).get("options") or {}).get("handicap", True)
     if not over and setup.get("pile_sizes") and handicap:  # (off: every Pile the same, RG-2)
         out += _next_piles(ctl, setup["pile_sizes"], width)
-    return out + chart(ctl, results, width)
+    return out + chart(ctl, width)
 
 
 def coach_review(ctl: TableFacts, width: int) -> Fragments:
@@ -129,19 +127,15 @@ def _next_piles(ctl: TableFacts, sizes: list[int], width: int) -> Fragments:
 
 # --- the chart ---------------------------------------------------------------------------------
 
-def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragments:
+def chart(ctl: TableFacts, width: int) -> Fragments:
     """Running totals by round, as a line chart ``CHART_ROWS`` tall: the leaders (and you),
     one marker each. German penalties are drawn upside down: the lowest is at the top."""
+    results = ctl.client.scores.results
     if not results:
         return []
     count = len(results[-1]["scores"])
     names = sides(ctl, count)
-    totals = ctl.client.table.get("totals") or [0] * count
-    offset = [0] * count
-    if ctl.client.table.get("results_from"):  # older rounds were dropped: start from them
-        shown = running(results, count)
-        offset = [t - s[-1] for t, s in zip(totals, shown)]
-    runs = [[v + offset[i] for v in run] for i, run in enumerate(running(results, count))]
+    runs = series(ctl)
     low = lower_is_better(ctl)
     best = order([r[-1] for r in runs], [r[-1] for r in runs], low, by_total=True)
     chosen = best[:CHART_LINES]
@@ -181,7 +175,7 @@ def chart(ctl: TableFacts, results: list[dict[str, Any]], width: int) -> Fragmen
         elif y == CHART_ROWS - 1:
             label = str(bottom)
         out += line(("class:dim", f" {label:>{label_w}} ┤"), cells)
-    axis = "".join(f"{first + k + 1 + ctl.client.table.get('results_from', 0):<{step}}"
+    axis = "".join(f"{first + k + 1 + ctl.client.scores.first:<{step}}"
                    for k in range(len(results) - first))
     out += line(("class:dim", f" {'':>{label_w}} └{'─' * cols}"))
     out += line(("class:dim", f" {'round':>{label_w}}  {axis}"))
@@ -230,9 +224,8 @@ def deal_checked(ctl: TableFacts, width: int) -> Fragments:
     NOT checked, with why, when it could not — never silence; nothing when the check failed
     (that is the alarm at the top of the screen)."""
     witness = getattr(ctl.client, "witness", None)
-    results = ctl.client.table.get("results") or []
-    last = len(results) + ctl.client.table.get("results_from", 0) - 1
-    if witness is None or not results or ctl.alarms:
+    last = ctl.client.scores.played - 1
+    if witness is None or not ctl.client.scores.results or ctl.alarms:
         return []
     outcome = witness.outcome(last)
     if outcome != "ok":

@@ -407,7 +407,7 @@ class Controller:
             return lobby(self, width, height)
         if phase == "countdown":
             left = max(0.0, (self.client.table.get("go") or 0) - self.client.arbiter_now())
-            if self.client.table.get("results"):  # between rounds: not the lobby
+            if self.client.scores.results:  # between rounds: not the lobby
                 return line(("class:good", f" Round {self.client.table.get('round', 0) + 1} "
                              f"starts {starting(left)}"))
             return lobby(self, width, height) + line(("class:good", f" Starting {starting(left)}"))
@@ -447,8 +447,7 @@ class Controller:
         else:
             me = self.name(self.client.seat)
         if self.phase in ("between", "over"):  # the round just played, not the next one
-            rnd = len(self.client.table.get("results", [])) + \
-                self.client.table.get("results_from", 0) or 1
+            rnd = self.client.scores.played or 1
         else:
             rnd = self.client.table.get("round", 0) + 1
         text = f" {game} · round {rnd} · {me} "
