@@ -380,12 +380,12 @@ def test_a_client_with_a_history_keeps_only_the_last_results():
         for k in range(5):
             client.copy._k_round_end({"result": {"scores": [k]}, "totals": [k], "next": None,
                                       "round": k}, None)
-    assert [r["scores"] for r in bot.table["results"]] == [[3], [4]]
-    assert bot.table["results_from"] == 3
-    assert len(person.table["results"]) == 5 and person.table.get("results_from", 0) == 0
+    assert [r["scores"] for r in bot.scores.results] == [[3], [4]]
+    assert bot.scores.first == 3
+    assert len(person.scores.results) == 5 and person.scores.first == 0
     bot.copy.on_snap({"table": {"results": [{"scores": [k]} for k in range(7)]}, "seq": 1})
-    assert [r["scores"] for r in bot.table["results"]] == [[5], [6]]
-    assert bot.table["results_from"] == 5
+    assert [r["scores"] for r in bot.scores.results] == [[5], [6]]
+    assert bot.scores.first == 5
 
 
 def test_watchers_hear_every_frame_before_it_is_applied(host):

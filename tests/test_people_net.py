@@ -56,7 +56,7 @@ def test_a_leave_mid_match_and_join_again_takes_the_same_seat_by_the_stored_toke
     pump_until(lambda: all(c.table["phase"] == "playing" and c.mirror for c in (ann, bob)),
                [ann, bob])
     rd13_round_end([ann, bob])
-    totals = list(ann.table["totals"])
+    totals = ann.scores.totals()
     assert ann.table.get("next_at") is None  # pause None: it waits for the people
     for c in (ann, bob):
         c.ready()
@@ -76,7 +76,7 @@ def test_a_leave_mid_match_and_join_again_takes_the_same_seat_by_the_stored_toke
     back = person(host, server, "Ann", remember=True)  # no token given: it is on disk
     assert back.seat == 0 and back.token == token
     pump_until(lambda: back.mirror is not None and back.table["phase"] == "playing", [back, bob])
-    assert own_cards(back) == cards and back.table["totals"] == totals
+    assert own_cards(back) == cards and back.scores.totals() == totals
     pump_until(lambda: bob.table["seats"][0]["status"] == "here", [bob, back])
     assert len(server.arbiter.seats) == 2
 

@@ -194,8 +194,10 @@ class TableCopy:
         """A snapshot: the table as it is at update ``seq``; later updates are applied on it."""
         self.order.snapshot_came()
         self.table = msg["table"]
-        self.scores.restart(self.table.get("results") or [])
-        self._scores_changed()
+        # the results go to the score sheet, and the totals the arbiter sent with them are
+        # its sums: kept in the table too, they would fall behind at the next round's end
+        self.scores.restart(self.table.pop("results", None) or [])
+        self.table.pop("totals", None)
         now = self.clock()
         paused = self.table.get("paused")
         self.paused_since = now - (paused.get("for") or 0.0) if paused else None
@@ -427,7 +429,6 @@ class TableCopy:
     def _k_round_end(self, update: dict[str, Any], private: Any) -> None:
         setup = self.table.get("setup") or {}  # the round's, before it gives way to the next
         self.scores.add(update["result"])
-        self._scores_changed()
         self._unready()
         self.table.update(phase="between", setup=update["next"], round=update["round"] + 1,
                           next_at=update.get("next_at"))
@@ -436,12 +437,6 @@ class TableCopy:
         self.notices.append(Notice(NoticeKind.ROUND_END, data=update))
         self.duties.round_over(update["round"], update.get("secret"), setup)
         self.duties.commit_due = update["round"] + 1
-
-    def _scores_changed(self) -> None:
-        """The table's ``results``, ``results_from`` and ``totals``, for the screens that
-        read them from the table: the score sheet's, the totals worked out from it."""
-        self.table.update(results=self.scores.results, results_from=self.scores.first,
-                          totals=self.scores.totals())
 
     def _k_check(self, update: dict[str, Any], private: Any) -> None:
         self.duties.on_check(update)
