@@ -333,9 +333,16 @@ class TableAuthenticator(ThreadAuthenticator):
         else:
             allowed = False
         if allowed:
-            self._send_zap_reply(msg[1], b"200", b"OK", user)
+            self.reply(msg[1], b"200", b"OK", user)
         else:
-            self._send_zap_reply(msg[1], b"400", _NO_WAY_IN)
+            self.reply(msg[1], b"400", _NO_WAY_IN)
+
+    def reply(self, request_id: bytes, status: bytes, text: bytes,
+              user: str = "") -> None:
+        """A ZAP reply (RFC 27: version, request id, status code and text, user id, metadata)
+        on the handler's public socket: pyzmq's own reply is private to its class."""
+        self.zap_socket.send_multipart([b"1.0", request_id, status, text,
+                                        user.encode("utf-8"), b""])
 
 
 def start_authenticator(context: zmq.Context) -> TableAuthenticator:
