@@ -99,7 +99,7 @@ class Flood:
             self._until_playing()
             for _ in range(3):  # three rounds played, so a check has past rounds to name
                 from lan_demon.net.outbox import Outbox
-                self.arbiter._end_round(self.now, Outbox())
+                self.arbiter.flow.end_round(self.now, Outbox())
                 self._until_playing()
         if who == "spectator":
             self._send(self.spectator, "hello", name="", role="spectator")

@@ -101,16 +101,16 @@ def arbiter_main(secure: bool) -> None:
         seat.peer, seat.rtts = None, [rtt]  # taken back by token; the liar looks far away
 
     def put_back() -> None:
-        arbiter.state = race_state(arbiter.game)
-        arbiter.held, arbiter.held_until, arbiter.queued = [], None, {}
-        arbiter.races.clear()
+        arbiter.facts.state = race_state(arbiter.game)
+        arbiter.race.held, arbiter.race.held_until, arbiter.race.queued = [], None, {}
+        arbiter.race.races.clear()
 
     put_back()
     keys = new_keypair() if secure else None
     server = ArbiterServer(settings, port=0, arbiter=arbiter, keys=keys)
     asked = threading.Event()
     stopping = threading.Event()
-    tick, release = arbiter.tick, arbiter._release
+    tick, release = arbiter.tick, arbiter.race.release
     delays: dict[int, float] = {}  # the last race's: seat -> arrival (as stamped) less its ts
 
     def ticking(now: float) -> Any:  # in the loop's own thread: the table is its alone
@@ -122,11 +122,11 @@ def arbiter_main(secure: bool) -> None:
         return tick(now)
 
     def releasing(now: float, out: Any) -> None:
-        for held in arbiter.held:
+        for held in arbiter.race.held:
             delays[held.seat] = held.arrival - held.claimed
         release(now, out)
 
-    arbiter.tick, arbiter._release = ticking, releasing
+    arbiter.tick, arbiter.race.release = ticking, releasing
 
     def commands() -> None:
         for line in sys.stdin:

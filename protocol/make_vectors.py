@@ -15,7 +15,7 @@ or received in one of these sessions, except one client message no session sends
 
 A few vectors are whole frames of several messages (PROTOCOL.md §2): ``NAME.json`` is then a
 JSON array of the messages, in order, and ``NAME.msgpack`` the frame
-``lan_demon.net.codec.encode_many`` makes of them. Each is what the reference socket loop sends
+``lan_demon.net.packing.encode_many`` makes of them. Each is what the reference socket loop sends
 for one step of the arbiter (one client frame handled, or one tick) when that step is all its
 wake-up did: the session records the messages of each step together (:attr:`Session.frames`).
 
@@ -60,10 +60,10 @@ from lan_demon.net.settings import Settings, dealing_of  # noqa: E402
 from lan_demon.net import fairdeal  # noqa: E402
 from lan_demon.net.outbox import Outbox  # noqa: E402
 from lan_demon.net.seal import half_of, open_seal, private_of, seal  # noqa: E402
-from lan_demon.net.seats import Sender  # noqa: E402
+from lan_demon.net.seated import Sender  # noqa: E402
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED,  # noqa: E402
-                                 TO_CLIENT, VERSION, decode, decode_all, encode, encode_many,
-                                 make)
+                                 TO_CLIENT, VERSION, decode, decode_all, encode, make)
+from lan_demon.net.packing import encode_many  # noqa: E402
 
 OUT = HERE / "vectors"
 PUB_ENDPOINT = "tcp://192.168.1.20:7701"
@@ -127,7 +127,7 @@ class Session:
         self.name = name
         self.now = start
         self.arbiter = Arbiter(settings, now=start, code=code)
-        self.arbiter.pub = PUB_ENDPOINT
+        self.arbiter.seating.pub = PUB_ENDPOINT
         self.log: list[dict[str, Any]] = []
         self.peers: dict[bytes, str] = {}  # peer id -> client name in the log
         self.quiet: set[str] = set()  # clients that have gone silent (no hb, no echo)
@@ -507,7 +507,7 @@ def _broken() -> dict[str, Any]:
     def fails(*args: Any) -> None:
         raise RuntimeError("a bug, on purpose")
 
-    s.arbiter._on_snapshot = fails
+    s.arbiter.handlers["snapshot"] = fails
     with contextlib.redirect_stderr(io.StringIO()):
         s.request("ann", "snapshot", 100.0)
     s.request("ann", "ping", 100.0, c=5.0)
@@ -752,7 +752,7 @@ def handover() -> Session:
     keys_before = counter[0]
     s = _seated("handover", "racing-demon", seed=1, turn_timeout=600.0)
     handover_module.secrets = seats_module.secrets  # the seat's new token: counted too
-    s.arbiter.takes_bots = True  # (a host's arbiter whose own bots take handovers)
+    s.arbiter.handovers.takes_bots = True  # (a host's arbiter whose own bots take handovers)
     old = s.arbiter.seats[1].token
     s.request("ann", "remove", 100.5, seat=1, bot=11)  # malformed: no such level
     s.request("ann", "remove", 101.0, seat=1, bot=3)
@@ -800,7 +800,7 @@ def features() -> Session:
                      for i in (0, 1)]
     data["stacks"] = [{"id": 1, "cards": [f"{r}H@1" for r in "A23456789TJQ"]}]
     data["next_stack"] = 2
-    rd.arbiter.state = game.state_from_data(data)
+    rd.arbiter.facts.state = game.state_from_data(data)
     rd.request("ann", "move", 100.5, round=0, move={"t": "play", "from": "c1", "to": "s1"},
                ts=100.5)  # RD-6: the King claims the stack; RD-8: the Pile refills c1
     rd.request("ann", "move", 100.75, round=0, move={"t": "turn"}, ts=100.75)  # RD-9 recycle
@@ -849,7 +849,7 @@ def features() -> Session:
              for o, pile, waste in ((0, "2C", "3C 4D AC"), (1, "9D 5C", "3H"))]
     data = game.state_to_data(game.redact(DemonState(german=False, seats=seats), None))
     data["seats"] = game.state_to_data(DemonState(german=False, seats=seats))["seats"]
-    out.arbiter.state = game.state_from_data(data)
+    out.arbiter.facts.state = game.state_from_data(data)
     out.request("ann", "move", 100.5, round=0, move={"t": "play", "from": "waste",
                                                     "to": "middle"}, ts=100.5)
     out.request("ann", "move", 100.75, round=0, move={"t": "play", "from": "pile", "to": "s1"},

@@ -11,7 +11,7 @@ from lan_demon.games.demon_table import DemonSeat, DemonState
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.seal import open_seal, private_of
-from lan_demon.net.seats import NOBODY, Sender
+from lan_demon.net.seated import NOBODY, Sender
 
 PLAY = {"t": "play", "from": "c1", "to": "s1"}
 NEEDS_ID = ("hello", "ready", "move", "snapshot", "leave", "start", "ping", "pause", "resume",
@@ -145,7 +145,7 @@ def race_table(rtts: tuple[float, float] | None = (0.200, 0.002), **config: Any)
                        pack=[c("3C", o)], pile_size=13) for o in (0, 1)]
     data = RD.state_to_data(DemonState(german=False, seats=seats))
     data["stacks"], data["next_stack"] = [{"id": 1, "cards": ["AH@0"]}], 2
-    t.arbiter.state = RD.state_from_data(data)
+    t.arbiter.facts.state = RD.state_from_data(data)
     return t
 
 

@@ -1,10 +1,12 @@
 """Modified hosts: the arbiter with one cheat each, each caught by the checks of PROTOCOL.md §22.
 
-Each is a few lines over :class:`lan_demon.net.arbiter.Arbiter`, and every one could choose the
-deal (seat 0 of such a host won 5–7 of 8–9 rounds against an honest 2 of 10). Which secret a real
+Each is a few lines over one of the arbiter's rooms (the match's flow,
+:class:`~lan_demon.net.match_flow.MatchFlow`, or the fair deal's,
+:class:`~lan_demon.net.commitments.Commitments`), and every one could choose the deal (seat 0 of
+such a host won 5–7 of 8–9 rounds against an honest 2 of 10). Which secret a real
 cheat would pick — the one of a thousand tries whose deal suits seat 0 — does not matter to the
 checks that must catch it, so these take :data:`CHOSEN`. :func:`dishonest` makes a running
-table's arbiter one of them (before anyone sits: its thread calls nothing they change until the
+table's arbiter run with them (before anyone sits: its thread calls nothing they change until the
 match starts).
 
 * :class:`Dropping` — *drop*: the countdown lists no player's commitment, though the host took
@@ -26,43 +28,45 @@ from __future__ import annotations
 
 from typing import Any
 
-from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import make
+from lan_demon.net.commitments import Commitments
 from lan_demon.net.fairdeal import HostDeal
+from lan_demon.net.match_flow import MatchFlow
 
 CHOSEN = bytes(range(32))  # "the secret that suits seat 0"
 
 
-class Dropping(Arbiter):
-    def _countdown(self, now: float, out: Any) -> None:
-        for seat in self.seats:
+class Dropping(MatchFlow):
+    def countdown(self, now: float, out: Any) -> None:
+        for seat in self.facts.seats:
             seat.commit = None  # taken, answered ok and journaled — and left out
-        super()._countdown(now, out)
+        super().countdown(now, out)
 
 
-class SeedFlipping(Arbiter):
-    def _draw(self, round_no: int) -> HostDeal:
+class SeedFlipping(MatchFlow):
+    def draw(self, round_no: int) -> HostDeal:
         return HostDeal(round_no, CHOSEN, seeded=True)
 
 
-class Recommitting(Arbiter):
+class Recommitting(MatchFlow):
     announced_again = False
 
-    def _deal(self, now: float, out: Any) -> None:
-        deal = self.deal_round
+    def deal(self, now: float, out: Any) -> None:
+        deal = self.commitments.deal_round
         if self.announced_again or not deal.nonces:
-            return super()._deal(now, out)
+            return super().deal(now, out)
         self.announced_again = True  # the nonces are in: a new secret fitted to them
         again = HostDeal(deal.round, CHOSEN, False, deal.commits, deal.words, deal.nonces)
-        self.deal_round, self.go_at = again, now + self.settings.countdown
-        self.record("countdown", round=deal.round, **again.announced())
-        self._publish(out, "countdown", round=deal.round, go=self.go_at, **again.announced())
+        self.commitments.deal_round, self.facts.go_at = again, now + self.facts.settings.countdown
+        self.record.write("countdown", round=deal.round, **again.announced())
+        self.record.publish(out, "countdown", round=deal.round, go=self.facts.go_at,
+                            **again.announced())
 
 
-class Evading(Arbiter):
-    def _deal(self, now: float, out: Any) -> None:
-        self._next_seq()  # the number every client now misses
-        match, honest = self.match, type(self.match).deal
+class Evading(MatchFlow):
+    def deal(self, now: float, out: Any) -> None:
+        self.record.next_seq()  # the number every client now misses
+        match, honest = self.facts.match, type(self.facts.match).deal
 
         def doctored(secret: Any = None, nonces: Any = None) -> Any:
             state = honest(match, secret, nonces)
@@ -70,19 +74,20 @@ class Evading(Arbiter):
             return state
         match.deal = doctored
         try:
-            super()._deal(now, out)
+            super().deal(now, out)
         finally:
             del match.deal
 
 
-class Hiding(Arbiter):
-    """Deals seat :attr:`victim` a rack other than its promised one (Rack-O), publishes the
-    promised deal's fingerprint, and drops that seat's dispute and failing check."""
+class HidingDeal(MatchFlow):
+    """Deals seat :attr:`victim` a rack other than its promised one (Rack-O), and publishes
+    the promised deal's fingerprint."""
 
     victim = 1
 
-    def _deal(self, now: float, out: Any) -> None:
-        match, deal, honest = self.match, self.deal_round, type(self.match).deal
+    def deal(self, now: float, out: Any) -> None:
+        match, deal = self.facts.match, self.commitments.deal_round
+        honest = type(match).deal
         promised = honest(match, deal.secret, deal.nonces)
         real_fingerprint = deal.dealt_now
 
@@ -94,43 +99,62 @@ class Hiding(Arbiter):
         deal.dealt_now = lambda game, state: real_fingerprint(game, promised)
         match.deal = doctored
         try:
-            super()._deal(now, out)
+            super().deal(now, out)
         finally:
             del match.deal
 
-    def _on_dispute(self, peer: bytes, seat: Any, msg: dict, now: float, out: Any) -> None:
+
+class HidingWords(Commitments):
+    """Drops seat :attr:`victim`'s dispute and failing check."""
+
+    victim = 1
+
+    def on_dispute(self, peer: bytes, seat: Any, msg: dict, now: float, out: Any) -> None:
         if seat is not None and seat.index == self.victim:
             out.private.append((peer, make("ok", re=msg["id"])))  # "thank you" — and nothing
             return
-        super()._on_dispute(peer, seat, msg, now, out)
+        super().on_dispute(peer, seat, msg, now, out)
 
-    def _on_check(self, peer: bytes, seat: Any, msg: dict, now: float, out: Any) -> None:
+    def on_check(self, peer: bytes, seat: Any, msg: dict, now: float, out: Any) -> None:
         deal = self.deal_before if self.deal_before and \
             self.deal_before.round == msg["round"] else self.deal_round
         if seat is not None and seat.index == self.victim and deal is not None and \
                 deal.check_word(seat.index, msg["word"]) == "fail":
             out.private.append((peer, make("ok", re=msg["id"])))
             return
-        super()._on_check(peer, seat, msg, now, out)
+        super().on_check(peer, seat, msg, now, out)
 
 
-class Forging(Arbiter):
+#: A host that deals one seat other cards than its promised deal gives and hides that seat's
+#: dispute and failing check from everyone else.
+Hiding = (HidingDeal, HidingWords)
+
+
+class Forging(Commitments):
     """Publishes a word of its own making as seat :attr:`victim`'s check."""
 
     victim = 1
 
-    def _on_check(self, peer: bytes, seat: Any, msg: dict, now: float, out: Any) -> None:
+    def on_check(self, peer: bytes, seat: Any, msg: dict, now: float, out: Any) -> None:
         if seat is None or seat.index != self.victim:
-            return super()._on_check(peer, seat, msg, now, out)
+            return super().on_check(peer, seat, msg, now, out)
         fields = {"seat": seat.index, "round": msg["round"], "word": bytes(16).hex()}
         self.checks.setdefault(msg["round"], {})[seat.index] = fields
-        self.record("check", **fields)
-        self._publish(out, "check", **fields)
+        self.record.write("check", **fields)
+        self.record.publish(out, "check", **fields)
         out.private.append((peer, make("ok", re=msg["id"])))
 
 
-def dishonest(server: Any, kind: type[Arbiter]) -> Any:
-    """The table of ``server`` (started, nobody seated yet) run by ``kind`` from now on."""
-    assert server.arbiter.phase == "lobby" and not server.arbiter.seats
-    server.arbiter.__class__ = kind
+def dishonest(server: Any, kinds: type | tuple[type, ...]) -> Any:
+    """The table of ``server`` (started, nobody seated yet) run with the cheating room(s)
+    ``kinds`` from now on: each room of the arbiter that one of them derives from becomes it,
+    and the messages it handles go to its cheating handlers."""
+    arbiter = server.arbiter
+    assert arbiter.phase == "lobby" and not arbiter.seats
+    for kind in kinds if isinstance(kinds, tuple) else (kinds,):
+        room = next(r for r in (arbiter.flow, arbiter.commitments) if isinstance(r, kind.__base__))
+        room.__class__ = kind
+        for message, handler in list(arbiter.handlers.items()):
+            if getattr(handler, "__self__", None) is room:
+                arbiter.handlers[message] = getattr(room, handler.__name__)
     return server

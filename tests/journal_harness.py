@@ -22,7 +22,7 @@ from lan_demon.net.audit import verify
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.journal import GENESIS, JournalWriter, read_journal
 from lan_demon.net.recovery import restore, summary, take_up
-from lan_demon.net.seats import Sender
+from lan_demon.net.seated import Sender
 from lan_demon.net.secrets_file import read_secrets
 from lan_demon.net.security import KeyPair, new_keypair
 
@@ -82,7 +82,7 @@ class Driver:
                 if a.phase in ("lobby", "between") and not seat.ready:
                     self.send(name, "ready")
             # a resumed countdown gives its clients the time to come back before Go
-            self.tick(max(0.01, a.go_at - self.now) if a.phase == "countdown" else 0.01)
+            self.tick(max(0.01, a.facts.go_at - self.now) if a.phase == "countdown" else 0.01)
         raise AssertionError(f"the table did not get to a round: {a.phase}")
 
 
@@ -137,14 +137,14 @@ def play_uncrashed(path: Path, game: str, players: int, seed: int,
 def pause_a_while(driver: Driver, minutes: float = 2.0) -> None:
     """The host pauses the table, every client beats every second while it stands, and the
     host resumes it (net/evening.py, as typed in its window)."""
-    from lan_demon.net import evening
     from lan_demon.net.outbox import Outbox
-    evening.pause(driver.arbiter, evening.HOST, driver.now, Outbox())
+    from lan_demon.net.table_facts import HOST
+    driver.arbiter.evening.pause(HOST, driver.now, Outbox())
     for _ in range(int(minutes * 60)):
         for name in driver.names:
             driver.arbiter.handle(driver.peers[name], encode(make("hb")), driver.now)
         driver.tick(1.0)
-    evening.resume(driver.arbiter, evening.HOST, driver.now, Outbox())
+    driver.arbiter.evening.resume(HOST, driver.now, Outbox())
 
 
 def moves_of(path: Path) -> list[tuple[int, int, int, dict]]:
@@ -173,7 +173,7 @@ def finish_from(cut: Path, full_moves: list[tuple[int, int, int, dict]],
         driver.settle()
         assert arbiter.phase == "playing" and arbiter.match.round_no == round_no, \
             (arbiter.phase, round_no)
-        before = arbiter.seq
+        before = arbiter.records.seq
         if seat == -1:
             driver.tick(STUCK_TIMEOUT)  # RD-13 again: the same timeout move
         else:
@@ -181,7 +181,7 @@ def finish_from(cut: Path, full_moves: list[tuple[int, int, int, dict]],
                                               ts=driver.now) if m["t"] == "error"]
             assert not refused, refused
             driver.tick()
-        assert arbiter.seq > before
+        assert arbiter.records.seq > before
     driver.settle()
     writer.close()
     return arbiter

@@ -18,7 +18,7 @@ def test_rd11_the_window_gives_the_stack_to_who_played_first_in_real_time():
     at 10.150, 1 ms away, and arrived first."""
     t = race_table(rtts=(0.016, 0.002), fairness_ms=100)
     assert t.send(b"B", "move", at=10.151, round=0, move=PLAY, ts=10.150) == []  # held
-    assert t.arbiter.held and t.arbiter.state.stacks[1].cards[-1].code == "AH"
+    assert t.arbiter.race.held and t.arbiter.state.stacks[1].cards[-1].code == "AH"
     t.send(b"A", "move", at=10.153, round=0, move=PLAY, ts=10.145)
     t.tick(10.251)  # the window closes
     assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 0)  # Ann's card
@@ -41,7 +41,7 @@ def test_rd11_a_timestamp_earlier_than_its_measured_delay_allows_is_not_believed
     t = race_table(rtts=(0.004, 0.002), fairness_ms=100)
     t.send(b"B", "move", at=10.150, round=0, move=PLAY, ts=10.150)
     t.send(b"A", "move", at=10.160, round=0, move=PLAY, ts=9.000)
-    assert t.arbiter.held[-1].ts == pytest.approx(10.160 - 0.002 - 0.005)
+    assert t.arbiter.race.held[-1].ts == pytest.approx(10.160 - 0.002 - 0.005)
     t.tick(10.250 + 0.1)
     assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 1)  # Bob keeps it
 
@@ -50,8 +50,8 @@ def test_rd11_uncontested_plays_commit_at_once_with_no_wait():
     t = race_table(fairness_ms=100)
     t.arbiter.state.seats[1].columns[0] = [c("KC", 1)]  # Bob no longer holds a 2♥
     replies = t.send(b"A", "move", at=10.0, round=0, move=PLAY, ts=10.0)
-    assert t.committed(replies) and not t.arbiter.held
-    assert t.updates("move")[-1]["seq"] == t.arbiter.seq  # its update is its answer
+    assert t.committed(replies) and not t.arbiter.race.held
+    assert t.updates("move")[-1]["seq"] == t.arbiter.records.seq  # its update is its answer
 
 
 def test_a_seat_s_moves_keep_their_order_behind_a_held_move():
@@ -73,11 +73,11 @@ def test_a_seat_s_moves_keep_their_order_behind_a_held_move():
 def test_refusals_name_their_rule_and_change_nothing(move, rule):
     t = race_table(fairness_ms=0)
     before = RD.state_to_data(t.arbiter.state)
-    seq = t.arbiter.seq
+    seq = t.arbiter.records.seq
     (err,) = t.send(b"A", "move", at=10.0, round=0, move=move, ts=10.0)
     assert err["t"] == "error" and err["code"] == "illegal" and err["rule"] == rule
     assert rule in err["rule"] and err["reason"]
-    assert RD.state_to_data(t.arbiter.state) == before and t.arbiter.seq == seq
+    assert RD.state_to_data(t.arbiter.state) == before and t.arbiter.records.seq == seq
 
 
 def test_rd2_a_seat_is_bound_to_its_connection_and_a_forged_seat_is_ignored():
@@ -97,7 +97,7 @@ def test_rd12_moves_after_out_and_a_second_out_are_refused_with_the_rule():
     t.send(b"A", "move", at=10.0, round=0, move={"t": "play", "from": "pile", "to": "c2"},
            ts=10.0)
     assert t.updates("round_end")
-    t.arbiter.settings = t.arbiter.settings.replace(pause=60)  # stay between rounds
+    t.arbiter.facts.settings = t.arbiter.settings.replace(pause=60)  # stay between rounds
     for peer, move in ((b"B", PLAY), (b"A", {"t": "out"}), (b"B", {"t": "out"})):
         (err,) = t.send(peer, "move", round=0, move=move, ts=10.0)
         assert err["code"] == "illegal" and err["rule"] == "RD-12", err
@@ -146,7 +146,7 @@ def test_presence_away_and_back_with_the_token():
 
 def test_rd13_the_arbiter_calls_the_minute_without_a_play():
     t = race_table(fairness_ms=0)
-    t.tick(t.arbiter.last_play + 61)
+    t.tick(t.arbiter.facts.last_play + 61)
     timeouts = [u for u in t.updates("move") if u["seat"] == -1]
     assert timeouts and timeouts[0]["move"] == {"t": "timeout"}
     assert t.arbiter.state.rotations == 1
@@ -231,7 +231,7 @@ def test_the_journal_holds_every_committed_move(tmp_path):
     path = tmp_path / "j.bin"
     writer = JournalWriter(path)
     t = Table("racko", players=2)
-    t.arbiter.journal = writer
+    t.arbiter.records.journal = writer
     t.seat(b"A", "Ann")
     t.seat(b"B", "Bob")
     t.send(b"A", "ready")

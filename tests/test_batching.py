@@ -172,7 +172,7 @@ def test_a_remembered_seat_is_never_handed_to_a_connection_that_no_longer_holds_
     t.seat(b"A", "Ann")
     t.seat(b"B", "Bob")
     t.seat(b"C", "Cat")
-    seat_of = t.arbiter._seat_of
+    seat_of = t.arbiter.seating.seat_of
     assert seat_of(b"B").name == "Bob" and seat_of(b"C").name == "Cat"  # remembered now
     t.send(b"A", "leave")  # in the lobby: Bob and Cat move up a place
     assert seat_of(b"A") is None

@@ -22,7 +22,9 @@ from lan_demon.net.commitments import COMMITS_PER_ROUND
 from lan_demon.net.guard import RECENT_MOVE_IDS, RateLimiter, RecentIds
 from lan_demon.net.journal import JournalWriter, read_journal
 from lan_demon.net.race import REFUSED_PER_ROUND
-from lan_demon.net.seats import PRESENCE_BURST, PRESENCE_RATE, SEATING_RATE, Sender
+from lan_demon.net.seated import Sender
+from lan_demon.net.seats import PRESENCE_BURST, PRESENCE_RATE, SEATING_RATE
+from lan_demon.net.table_facts import HOST
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -91,7 +93,7 @@ def test_disputes_for_rounds_that_never_existed_are_refused_unjournaled_unpublis
     answers = flood(t, b"A", "dispute", 500, round=0, reason="the deal did not match")
     assert {a["t"] for a in answers} == {"ok"}  # a repeat is answered ok, and that is all
     assert len(t.updates("dispute")) == 1 and len(records(path, "dispute")) == 1
-    assert t.arbiter.disputes == {(0, 0)}
+    assert t.arbiter.commitments.disputes == {(0, 0)}
 
 
 def test_a_check_is_published_once_per_seat_and_round_even_past_the_snapshot_s_rounds(
@@ -107,7 +109,7 @@ def test_a_check_is_published_once_per_seat_and_round_even_past_the_snapshot_s_r
     answers += flood(t, b"A", "check", 500, round=3, lost=True)
     assert {a["t"] for a in answers} == {"ok"}
     assert len(t.updates("check")) == 2 and len(records(path, "check")) == 2
-    assert (0, 0) in t.arbiter.checked and len(t.arbiter.checked) == 2
+    assert (0, 0) in t.arbiter.commitments.checked and len(t.arbiter.commitments.checked) == 2
 
 
 # --- ready, commit, reveal -----------------------------------------------------------------
@@ -238,7 +240,7 @@ def test_lobby_seats_removed_are_remembered_up_to_64(tmp_path):
     for n in range(80):
         t.send(f"p{n}".encode(), "hello", name=f"P{n}", role="player")
         t.send(b"A", "remove", seat=1)
-    assert len(t.arbiter.removed_tokens) == evening.REMOVED_KEPT == 64
+    assert len(t.arbiter.seating.removed_tokens) == evening.REMOVED_KEPT == 64
     assert len(t.arbiter.seats) == 1
 
 
@@ -260,7 +262,7 @@ def test_the_captain_pauses_the_table_at_most_once_in_10_seconds(tmp_path):
     (ok,) = t.send(b"A", "pause")
     assert ok["t"] == "ok" and len(t.updates("pause")) == 2
     t.send(b"A", "resume")
-    evening.pause(t.arbiter, evening.HOST, t.now, t.arbiter.tick(t.now))  # not braked
+    t.arbiter.evening.pause(HOST, t.now, t.arbiter.tick(t.now))  # not braked
     assert t.arbiter.paused is not None and t.arbiter.paused.by == evening.HOST
 
 
@@ -327,8 +329,8 @@ def test_move_ids_are_kept_only_for_a_few_connections_beyond_the_seats(tmp_path)
         peer = f"ann-{n}".encode()
         t.send(peer, "hello", at=t.now + STEP, name="Ann", role="player", token=token)
         t.send(peer, "move", round=0, move={"t": "turn"}, ts=t.now)
-    assert len(t.arbiter.move_ids) <= 2 * len(t.arbiter.seats) + 8 + 1
-    assert len(t.arbiter.probes) <= 2 * len(t.arbiter.seats) + 8 + 1
+    assert len(t.arbiter.race.move_ids) <= 2 * len(t.arbiter.seats) + 8 + 1
+    assert len(t.arbiter.clock.probes) <= 2 * len(t.arbiter.seats) + 8 + 1
 
 
 # --- moves taken from one seat (§2) --------------------------------------------------------

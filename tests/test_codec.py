@@ -31,7 +31,8 @@ from lan_demon.net import codec
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.codec import (ERROR_CODES, FROM_CLIENT, MAX_MESSAGE, PUBLISHED, SCHEMAS,
                                  TO_CLIENT, VERSION, ProtocolError, decode, decode_all, encode,
-                                 encode_many, make, request_id)
+                                 make, request_id)
+from lan_demon.net.packing import encode_many
 from lan_demon.net.seal import open_seal, private_of
 
 pytestmark = pytest.mark.timeout(30)

@@ -99,10 +99,10 @@ def test_a_resumed_arbiter_numbers_updates_above_anything_sent_before(tmp_path):
     driver.settle()
     for _ in range(30):
         driver.tick(2.0)  # presence updates: everyone goes away
-    highest = arbiter.seq
+    highest = arbiter.records.seq
     writer.close()
     restored = restore(read_journal(path), 9.0, path)
-    assert restored.arbiter.seq >= highest
+    assert restored.arbiter.records.seq >= highest
     assert restored.arbiter.phase == "playing" and restored.arbiter.state is not None
 
 
@@ -330,7 +330,7 @@ def test_a_host_killed_at_seeded_moments_resumes_and_loses_no_committed_move(tmp
 # --- (c) a coded, encrypted table: its secrets file, and seats bound to their keys again --------
 
 from lan_demon.cli import main  # noqa: E402 - the command line, for this part only
-from lan_demon.net.seats import Sender  # noqa: E402
+from lan_demon.net.seated import Sender  # noqa: E402
 from lan_demon.net.secrets_file import HostSecrets, write_secrets  # noqa: E402
 from lan_demon.net.security import KeyPair, new_keypair  # noqa: E402
 

@@ -248,7 +248,6 @@ def test_a_host_that_says_a_live_program_lost_its_promise_is_caught_by_that_prog
     it in the mouth of a program that holds its promise (to hide that program's verdict) is
     caught by that program; the others only note it — the gap §22 names for a host speaking
     for a seat, seen by that seat alone."""
-    from lan_demon.net.commitments import _publish_check
     from lan_demon.net.outbox import Outbox
     loop = Loop(tmp_path / "m.journal", table_settings("racko", None), NAMES)
     loop.join()
@@ -256,7 +255,7 @@ def test_a_host_that_says_a_live_program_lost_its_promise_is_caught_by_that_prog
     while not (loop.arbiter.phase == "playing" and loop.arbiter.match.round_no == 1):
         match.step()
     out = Outbox()
-    _publish_check(loop.arbiter, out, {"seat": 0, "round": 1, "lost": True})  # a forgery
+    loop.arbiter.commitments.publish_check(out, {"seat": 0, "round": 1, "lost": True})  # forged
     loop.spread(out)
     loop.close()
     ann, bob = loop.clients

@@ -1,7 +1,7 @@
 """A deal's messages are packed once and spliced per seat, and the wire does not change by a
-byte: what the server's framing function (``server.frame``) makes of the deal's outbox is
+byte: what the server's framing function (``packing.frame``) makes of the deal's outbox is
 msgpack of the plain messages, for every game, several seat counts and seeds; and the pieces
-(``codec.SharedPacker``, ``Packed``, the headers) equal msgpack on odd shapes too."""
+(``packing.SharedPacker``, ``Packed``, the headers) equal msgpack on odd shapes too."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import pytest
 from table_settings import settings
 from lan_demon.games import get_game
 from lan_demon.net.arbiter import Arbiter
-from lan_demon.net.codec import (Packed, SharedPacker, array_header, encode, encode_many, make,
-                                 map_header)
+from lan_demon.net.codec import encode, make
+from lan_demon.net.packing import (Packed, SharedPacker, array_header, encode_many, frame,
+                                   map_header)
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.server import frame
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -13,13 +13,13 @@ import pytest
 from arbiter_harness import PLAY, Table, dealt_table, journaled_table, race_table
 from journal_harness import fails, play_uncrashed, twice
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
-from lan_demon.net import evening
 from lan_demon.net.audit import verify
-from lan_demon.net.evening import HOST, PAUSE_LIMIT
+from lan_demon.net.evening import PAUSE_LIMIT, Evening
 from lan_demon.net.journal import read_journal
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.recovery import restore
 from lan_demon.net.seats import TOKEN_LIFE
+from lan_demon.net.table_facts import HOST
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -38,7 +38,8 @@ def beat(t: Table, at: float, *peers: bytes) -> None:
 def host_does(t: Table, what, *args) -> Outbox:
     """The host's own terminal: the decision called directly, ``by`` the host."""
     out = Outbox()
-    what(t.arbiter, HOST, *args, t.now, out) if args else what(t.arbiter, HOST, t.now, out)
+    rooms = t.arbiter.evening
+    what(rooms, HOST, *args, t.now, out) if args else what(rooms, HOST, t.now, out)
     t._collect(out, None)
     return out
 
@@ -96,8 +97,8 @@ def test_pausing_twice_resuming_a_running_table_or_pausing_the_lobby_is_refused(
 
 def test_rd13_a_paused_table_refuses_moves_saying_who_paused_and_its_minute_stands_still():
     t = race_table()
-    last = t.arbiter.last_play
-    host_does(t, evening.pause)
+    last = t.arbiter.facts.last_play
+    host_does(t, Evening.pause)
     (update,) = t.updates("pause")
     assert update["by"] == HOST and update["name"] == "the host"
     (refused,) = errors(t.send(b"A", "move", round=0, move=PLAY, ts=t.now))
@@ -106,7 +107,7 @@ def test_rd13_a_paused_table_refuses_moves_saying_who_paused_and_its_minute_stan
     for at in range(110, 110 + 10 * 60, 30):  # ten minutes paused, heartbeats heard
         beat(t, float(at), b"A", b"B")
     assert not [u for u in t.updates("move") if u["seat"] == -1]  # RD-13 did not fire
-    host_does(t, evening.resume)
+    host_does(t, Evening.resume)
     still = t.updates("resume")[0]["paused"]
     beat(t, last + still + STUCK_TIMEOUT - 1, b"A", b"B")
     assert not [u for u in t.updates("move") if u["seat"] == -1]
@@ -120,17 +121,17 @@ def test_the_countdown_to_go_and_the_pause_between_rounds_stand_still():
     t.seat(b"B", "Bob")
     t.send(b"A", "ready", at=100.0)
     t.send(b"B", "ready", at=100.0)
-    assert t.arbiter.phase == "countdown" and t.arbiter.go_at == 105.0
+    assert t.arbiter.phase == "countdown" and t.arbiter.facts.go_at == 105.0
     t.send(b"A", "pause", at=101.0)
     beat(t, 103.0, b"A", b"B")
     beat(t, 106.0, b"A", b"B")
     assert t.arbiter.phase == "countdown"  # no Go while paused
     t.send(b"A", "resume", at=107.0)
-    assert t.arbiter.go_at == 111.0  # 4 s were left, and are left
+    assert t.arbiter.facts.go_at == 111.0  # 4 s were left, and are left
     beat(t, 111.0, b"A", b"B")
     assert t.arbiter.phase == "playing"
     t = dealt_table("racko", pause=30)
-    t.arbiter._end_round(t.now, Outbox())
+    t.arbiter.flow.end_round(t.now, Outbox())
     at = t.arbiter.next_at()
     t.send(b"A", "pause", at=t.now + 10)
     t.send(b"A", "ready")
@@ -169,7 +170,7 @@ def test_rk4_a_rack_o_stand_in_turn_waits_while_paused():
     t.send(peer, "leave")
     beat(t, t.now + 30, other)
     assert not [u for u in t.updates("move") if u["seat"] == mover]  # none played for them
-    host_does(t, evening.resume)
+    host_does(t, Evening.resume)
     beat(t, t.now + 1, other)
     assert [u for u in t.updates("move") if u["seat"] == mover]  # now the stand-in plays
 

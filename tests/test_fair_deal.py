@@ -78,7 +78,7 @@ def all_frames(t: Table) -> list[dict]:
 def test_an_unseeded_round_is_dealt_from_256_fresh_bits_mixed_with_the_nonces():
     t = countdown_table()
     countdown = to_go(t)
-    deal = t.arbiter.deal_round
+    deal = t.arbiter.commitments.deal_round
     assert len(deal.secret) == 32 and not deal.seeded and countdown["seeded"] is False
     assert countdown["commit"] == hashlib.sha256(deal.secret).hexdigest()
     assert deal.nonces == {0: NONCE_A, 1: NONCE_B}
@@ -88,7 +88,7 @@ def test_an_unseeded_round_is_dealt_from_256_fresh_bits_mixed_with_the_nonces():
         get_game("racing-demon").state_to_data(t.arbiter.state)
     other = countdown_table()
     to_go(other)
-    assert other.arbiter.deal_round.secret != deal.secret  # the OS's bits, not a seed's
+    assert other.arbiter.commitments.deal_round.secret != deal.secret  # the OS's bits, not a seed's
 
 
 def test_the_host_secret_is_sent_to_nobody_until_the_round_is_over():
@@ -97,7 +97,7 @@ def test_the_host_secret_is_sent_to_nobody_until_the_round_is_over():
     t.send(b"S", "hello", name="Eve", role="spectator")
     t.send(b"S", "snapshot")
     t.send(b"A", "snapshot")
-    secret = t.arbiter.deal_round.secret.hex()
+    secret = t.arbiter.commitments.deal_round.secret.hex()
     assert not any(secret in repr(m) for m in all_frames(t))
     end = end_round(t)
     assert end["secret"] == secret  # revealed at the round's end, and only then
@@ -166,7 +166,7 @@ def test_a_host_that_deals_from_another_secret_than_it_committed_to_is_caught():
     better. Every client's check at the round's end names it."""
     t = countdown_table()
     countdown = to_go(t, reveal=False)
-    honest = t.arbiter.deal_round.secret
+    honest = t.arbiter.commitments.deal_round.secret
     go = [u for u in t.published if u.get("k") == "round"][-1]
     mine = [m for m in t.inbox[b"A"] if m["t"] == "private" and m["k"] == "round"][-1]["state"]
     announced = {k: countdown[k] for k in ("commit", "commits", "words", "seeded")}
@@ -211,12 +211,12 @@ def _play_one_round(host, cheat: bool) -> list[Client]:
     server = host("racing-demon", players=2, rounds=1, seed=None, countdown=0.5)
     if cheat:  # the host deals from a secret of its choosing after committing to another
         arbiter = server.arbiter
-        real = arbiter._deal
+        real = arbiter.flow.deal
 
         def chosen_deal(now, out):
-            arbiter.deal_round.secret = bytes(32)
+            arbiter.commitments.deal_round.secret = bytes(32)
             real(now, out)
-        arbiter._deal = chosen_deal
+        arbiter.flow.deal = chosen_deal
     ann, bob = (Client(server.address, name=n) for n in ("Ann", "Bob"))
     host.clients.extend([ann, bob])
     for c in (ann, bob):

@@ -23,7 +23,7 @@ from lan_demon.net.codec import (MAX_CONTAINERS, MAX_DEPTH, MAX_MESSAGE, VERSION
 from lan_demon.net.guard import BYTES_PER_TOKEN, NoCollection, frame_cost
 from lan_demon.net.inbox import Inbox
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import NOBODY
+from lan_demon.net.seated import NOBODY
 from lan_demon.net.server import DRAIN, FLUSH_AFTER, RESTAMP_AFTER, ArbiterServer
 
 pytestmark = pytest.mark.timeout(30)
@@ -100,14 +100,14 @@ def test_a_move_holding_more_than_64_maps_and_lists_is_malformed_with_its_id() -
     a move (bad_move, its fields are single values); one list more is malformed, answered
     with the move's id, and nothing at the table changes."""
     t = race_table(rtts=None)
-    seq = t.arbiter.seq
+    seq = t.arbiter.records.seq
     read = make("move", id=5, round=0, move={"t": "turn", "x": [[]] * 61}, ts=t.now)
     (err,) = t.deliver(b"A", encode(read))
     assert (err["code"], err["re"]) == ("bad_move", 5)
     wide = make("move", id=6, round=0, move={"t": "turn", "x": [[]] * 62}, ts=t.now)
     (err,) = t.deliver(b"A", encode(wide))
     assert (err["code"], err["re"]) == ("malformed", 6)
-    assert "64 maps and lists" in err["reason"] and t.arbiter.seq == seq
+    assert "64 maps and lists" in err["reason"] and t.arbiter.records.seq == seq
 
 
 def test_a_refused_frame_is_answered_with_its_id_read_once() -> None:

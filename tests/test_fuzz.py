@@ -252,13 +252,13 @@ def test_a_live_arbiter_survives_fuzzing_and_flooding_during_a_match(context, tm
         @given(sends=_SENDS)
         def attack(sends: list[list[bytes]]) -> None:
             during_match.append(arbiter.phase != "over")
-            first, seq = len(attacker.replies), arbiter.seq
+            first, seq = len(attacker.replies), arbiter.records.seq
             for parts in sends:
                 assert all(len(p) <= MAX_MESSAGE for p in parts)
                 attacker.send(parts)
             rid = attacker.marker()
             # the bots play on meanwhile: at least one more update, unless the match is over
-            wait_for(lambda: attacker.answered(rid) and (arbiter.seq > seq
+            wait_for(lambda: attacker.answered(rid) and (arbiter.records.seq > seq
                                                          or arbiter.phase == "over"),
                      bots, attacker)
             check_replies(attacker.replies[first:-1], sends)

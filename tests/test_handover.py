@@ -11,13 +11,13 @@ import pytest
 from arbiter_harness import Table, journaled_table, race_table
 from copy_link import RecordingLink
 from journal_harness import fails, first, twice
-from lan_demon.net import evening, handover
+from lan_demon.net import handover
 from lan_demon.net.audit import verify
-from lan_demon.net.evening import HOST
 from lan_demon.net.journal import read_journal
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.recovery import restore
-from lan_demon.net.seats import Sender
+from lan_demon.net.seated import Sender
+from lan_demon.net.table_facts import HOST
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -29,7 +29,7 @@ def errors(replies: list[dict]) -> list[dict]:
 def bots_table(**config) -> Table:
     """Ann (captain) and Bob playing Racing Demon at a table whose host runs bots."""
     t = race_table(**config)
-    t.arbiter.takes_bots = True
+    t.arbiter.handovers.takes_bots = True
     return t
 
 
@@ -37,7 +37,7 @@ def test_only_the_captain_hands_a_seat_to_a_bot():
     t = bots_table()
     (refused,) = errors(t.send(b"B", "remove", seat=0, bot=3))
     assert refused["code"] == "not_host" and "Ann" in refused["reason"]
-    assert not t.arbiter.seats[0].bot and t.arbiter.handovers == []
+    assert not t.arbiter.seats[0].bot and t.arbiter.handovers.queued == []
 
 
 @pytest.mark.parametrize("level", [0, 11, -3])
@@ -47,7 +47,7 @@ def test_a_level_out_of_range_is_malformed_and_changes_nothing(level):
     assert refused["code"] == "malformed" and "from 1 to 10" in refused["reason"]
     seat = t.arbiter.seats[1]
     assert (seat.name, seat.bot, seat.removed) == ("Bob", False, False)
-    assert t.updates("removed") == [] and t.arbiter.handovers == []
+    assert t.updates("removed") == [] and t.arbiter.handovers.queued == []
 
 
 def test_nobody_hands_their_own_seat_to_a_bot():
@@ -62,7 +62,7 @@ def test_a_seat_is_handed_over_once_and_a_removed_one_never():
     assert errors(t.send(b"A", "remove", seat=1, bot=3)) == []
     (twice,) = errors(t.send(b"A", "remove", seat=1, bot=3))  # a replayed request
     assert twice["code"] == "bad_seat" and "bot already" in twice["reason"]
-    assert len(t.arbiter.handovers) == 1 and len(t.updates("removed")) == 1
+    assert len(t.arbiter.handovers.queued) == 1 and len(t.updates("removed")) == 1
     t2 = bots_table()
     t2.send(b"A", "remove", seat=1)
     (gone,) = errors(t2.send(b"A", "remove", seat=1, bot=3))
@@ -71,7 +71,7 @@ def test_a_seat_is_handed_over_once_and_a_removed_one_never():
 
 def test_no_handover_in_the_lobby_nor_at_a_table_that_runs_no_bots():
     lobby = Table(players=3)
-    lobby.arbiter.takes_bots = True
+    lobby.arbiter.handovers.takes_bots = True
     lobby.seat(b"A", "Ann")
     lobby.seat(b"B", "Bob")
     (refused,) = errors(lobby.send(b"A", "remove", seat=1, bot=2))
@@ -80,7 +80,7 @@ def test_no_handover_in_the_lobby_nor_at_a_table_that_runs_no_bots():
     plain = race_table()  # nothing here picks a handover up
     (refused,) = errors(plain.send(b"A", "remove", seat=1, bot=2))
     assert refused["code"] == "bad_seat" and "remove the seat instead" in refused["reason"]
-    assert plain.arbiter.handovers == []
+    assert plain.arbiter.handovers.queued == []
 
 
 def test_the_old_token_is_refused_saying_who_handed_the_seat_to_a_bot():
@@ -106,8 +106,8 @@ def test_a_handover_renames_marks_and_queues_the_seat_and_the_first_key_back_bin
     assert (seat.name, seat.bot, seat.removed, seat.key) == ("Bob L3", True, False, None)
     assert seat.token != old and seat.status == "away"  # until the bot comes
     assert t.arbiter.seats[1].public() == {**seat.public(), "name": "Bob L3", "bot": True}
-    (queued,) = handover.take(t.arbiter)
-    assert queued == handover.Handover(1, seat.token, 3) and t.arbiter.handovers == []
+    (queued,) = t.arbiter.handovers.take()
+    assert queued == handover.Handover(1, seat.token, 3) and t.arbiter.handovers.queued == []
     # The person's connection no longer speaks for the seat.
     assert errors(t.send(b"B", "move", round=0, move={"t": "stuck"}, ts=t.now))[0]["code"] \
         == "not_joined"
@@ -125,7 +125,7 @@ def test_a_handover_renames_marks_and_queues_the_seat_and_the_first_key_back_bin
 def test_the_host_hands_a_seat_over_from_its_terminal():
     t = bots_table()
     out = Outbox()
-    name = evening.remove(t.arbiter, HOST, 0, t.now, out, bot=10)
+    name = t.arbiter.evening.remove(HOST, 0, t.now, out, bot=10)
     assert name == "Ann L10" and t.arbiter.seats[0].bot
     t._collect(out, None)
     (update,) = t.updates("removed")
@@ -137,7 +137,7 @@ def test_the_host_hands_a_seat_over_from_its_terminal():
 
 def _handed(path):
     t, writer = journaled_table(path, "racing-demon", turn_timeout=600)
-    t.arbiter.takes_bots = True
+    t.arbiter.handovers.takes_bots = True
     t.send(b"A", "remove", seat=1, bot=4, at=t.now + 5)
     writer.close()
     return t
@@ -152,7 +152,7 @@ def test_a_resumed_host_keeps_the_handover_the_new_token_and_refuses_the_old(tmp
     seat = restored.seats[1]
     assert (seat.name, seat.bot, seat.removed, seat.key) == ("Bob L4", True, False, None)
     assert seat.token == before.arbiter.seats[1].token  # from the secrets file
-    assert restored.handovers == []  # no bot is started again after a resume
+    assert restored.handovers.queued == []  # no bot is started again after a resume
     t = Table()
     t.arbiter = restored
     t.now = 500.0

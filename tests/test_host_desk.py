@@ -63,11 +63,11 @@ def test_the_hosts_log_says_the_pause_the_removal_and_the_away_time_each_minute(
     t.tick(104.0)
     t.send(b"A", "pause")
     log(t.arbiter)
-    t.arbiter.now = 104.0 + 61  # paused: the away time stands still
+    t.arbiter.facts.now = 104.0 + 61  # paused: the away time stands still
     log(t.arbiter)
     typed(t, "resume")
     t.send(b"A", "hb", at=t.now + 61)
-    t.arbiter.now = t.now
+    t.arbiter.facts.now = t.now
     log(t.arbiter)
     typed(t, "remove Bob")
     log(t.arbiter)
@@ -124,7 +124,7 @@ def test_the_host_hands_a_seat_to_a_bot_by_name_at_a_level_or_the_tables_own():
     """§24: ``remove NAME bot [LEVEL]``; a level 0 or 11, or a word for a level, is answered and
     changes nothing; without a level the table's (the desk's ``level``)."""
     t = race_table()
-    t.arbiter.takes_bots = True
+    t.arbiter.handovers.takes_bots = True
     before = t.arbiter.durable()
     for line in ("remove Bob bot 0", "remove Bob bot 11", "remove Bob bot three"):
         said = typed(t, line)
@@ -133,13 +133,13 @@ def test_the_host_hands_a_seat_to_a_bot_by_name_at_a_level_or_the_tables_own():
     out = Outbox()
     said = answer("remove bob bot", t.arbiter, t.now, out, level=7)
     assert said.startswith("Bob's seat is handed to a bot, level 7: it plays on as Bob L7")
-    assert t.arbiter.seats[1].name == "Bob L7" and t.arbiter.handovers[0].level == 7
+    assert t.arbiter.seats[1].name == "Bob L7" and t.arbiter.handovers.queued[0].level == 7
     assert "bot already" in typed(t, "remove Bob L7 bot 3")
 
 
 def test_the_hosts_log_says_who_handed_whose_seat_to_a_bot():
     t = race_table()
-    t.arbiter.takes_bots = True
+    t.arbiter.handovers.takes_bots = True
     out = io.StringIO()
     log = HostLog(out, since=t.arbiter)
     t.send(b"A", "remove", seat=1, bot=3)
@@ -175,7 +175,7 @@ def test_while_the_disk_is_full_the_host_is_told_not_now_for_what_would_change_t
     written they are refused in words; help, seats and a typo are answered as ever."""
     from lan_demon.net.stall import Stall
     t = race_table()
-    t.arbiter.stall = Stall(t.now, "disk_full", "No space left on device")
+    t.arbiter.standstill.stall = Stall(t.now, "disk_full", "No space left on device")
     for line in ("pause", "resume", "remove bob"):
         assert typed(t, line).startswith("not now: the host's disk is full"), line
     assert not t.arbiter.seats[1].removed and t.arbiter.paused is None

@@ -27,10 +27,10 @@ pytestmark = pytest.mark.timeout(30)
 def fingerprint(arbiter: Arbiter) -> tuple:
     """Everything at the table a message could change (not the 'last heard' times)."""
     state = RD.state_to_data(arbiter.state) if arbiter.state is not None else None
-    return (arbiter.seq, arbiter.phase, arbiter.public_hash(), state,
+    return (arbiter.records.seq, arbiter.phase, arbiter.public_hash(), state,
             [(s.index, s.name, s.status, s.ready, s.peer, s.token) for s in arbiter.seats],
-            sorted(arbiter.spectators), [(h.seat, h.rid) for h in arbiter.held],
-            {seat: [h.rid for h in hs] for seat, hs in arbiter.queued.items()})
+            sorted(arbiter.seating.spectators), [(h.seat, h.rid) for h in arbiter.race.held],
+            {seat: [h.rid for h in hs] for seat, hs in arbiter.race.queued.items()})
 
 
 def refused_once(t: Table, peer: bytes, frame: bytes, code: str,
@@ -257,7 +257,7 @@ def test_a_bug_in_a_handler_is_logged_answered_internal_and_the_table_goes_on(ca
     def broken(*args: Any) -> None:
         raise KeyError("oops")
 
-    t.arbiter._on_snapshot = broken
+    t.arbiter.handlers["snapshot"] = broken
     (err,) = t.send(b"A", "snapshot", id=12)
     assert err["code"] == "internal" and err["re"] == 12
     log = capsys.readouterr().err.splitlines()
@@ -386,7 +386,7 @@ def test_rd11_a_timestamp_from_the_future_counts_as_the_arrival() -> None:
     future timestamp never helps, and never hurts an honest clock's slight skew."""
     t = unmeasured_race_table(fairness_ms=100)
     t.send(b"B", "move", at=10.0, round=0, move=PLAY, ts=1e12)
-    assert t.arbiter.held[0].ts == 10.0
+    assert t.arbiter.race.held[0].ts == 10.0
 
 
 def test_rd11_a_timestamp_from_the_far_past_cannot_jump_the_queue() -> None:
@@ -395,7 +395,7 @@ def test_rd11_a_timestamp_from_the_far_past_cannot_jump_the_queue() -> None:
     t = unmeasured_race_table(fairness_ms=100)
     t.send(b"B", "move", at=10.150, round=0, move=PLAY, ts=10.150)
     t.send(b"A", "move", at=10.160, round=0, move=PLAY, ts=-1e12)
-    assert t.arbiter.held[-1].ts == pytest.approx(10.160 - TOLERANCE)
+    assert t.arbiter.race.held[-1].ts == pytest.approx(10.160 - TOLERANCE)
     t.tick(10.3)
     assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 1)  # Bob's
     (beaten,) = [m for m in t.inbox[b"A"] if m["t"] == "error"]
@@ -425,6 +425,6 @@ def test_rd11_even_a_slow_echo_buys_at_most_the_capped_delay() -> None:
     t.arbiter.seats[0].rtts = [8.0]  # measured 8 s round trips (echoes held back)
     t.send(b"B", "move", at=50.0, round=0, move=PLAY, ts=50.0)
     t.send(b"A", "move", at=50.2, round=0, move=PLAY, ts=40.0)  # "played 10 s ago"
-    assert t.arbiter.held[-1].ts == pytest.approx(50.2 - LAG_CAP_MS / 1000)
+    assert t.arbiter.race.held[-1].ts == pytest.approx(50.2 - LAG_CAP_MS / 1000)
     t.tick(50.3)
     assert t.arbiter.state.stacks[1].cards[-1] == c("2H", 1)  # Bob played first, Bob wins

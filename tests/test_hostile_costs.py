@@ -15,7 +15,7 @@ from arbiter_harness import Table
 from arbiter_harness import unmeasured_race_table
 from lan_demon.commands.options import check_code
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import Sender
+from lan_demon.net.seated import Sender
 from lan_demon.net.codec import (MAX_MESSAGE, UNPACK_LIMITS, ProtocolError, decode, encode,
                                  make)
 from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, SNAPSHOT_BURST, SNAPSHOT_COST,
@@ -228,7 +228,7 @@ def test_the_right_code_from_a_slowed_address_gets_in_after_a_short_wait() -> No
     code = "KQZRMWTB"
     SHORT_WAIT = 5.0  # seconds: "a few"
     t = Table("racko", code=code, players=None)
-    throttle = t.arbiter.throttle
+    throttle = t.arbiter.seating.throttle
     guessers = [Sender(None, f"10.1.{i // 250}.{i % 250}") for i in range(200)]
     me = Sender(None, "192.168.1.7")
     ids = iter(range(1, 10**6))

@@ -21,7 +21,7 @@ from lan_demon.net import server as server_module
 from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.client import Client
 from lan_demon.net.connect import ConnectError
-from lan_demon.net.seats import Sender
+from lan_demon.net.seated import Sender
 from lan_demon.net.codec import decode, encode, make
 from lan_demon.net.discovery import TableInfo
 from lan_demon.net.security import new_keypair
@@ -115,7 +115,7 @@ def test_a_wrong_code_is_refused_then_slowed_down(table):
     assert refused(table.join, server, name="tom", code=CODE).wait == 0.5
     clock.now += 0.5
     tom = table.join(server, name="tom", code=CODE.lower())
-    assert tom.seat == 0 and len(server.arbiter.throttle) == 0  # the right code forgets
+    assert tom.seat == 0 and len(server.arbiter.seating.throttle) == 0  # the right code forgets
 
 
 def test_a_wrong_server_key_gets_no_answer_and_says_so(table):

@@ -31,14 +31,14 @@ pytestmark = pytest.mark.timeout(60)
 def test_a_spectator_is_told_the_watchers_pub_and_a_player_the_seats():
     """§11: a spectator's welcome names the spectators' PUB; a seat's, the table's own."""
     arb = Arbiter(settings("racko", players=2), now=0.0)
-    arb.pub, arb.watch_pub = "tcp://127.0.0.1:5001", "tcp://127.0.0.1:5002"
+    arb.seating.pub, arb.seating.watch_pub = "tcp://127.0.0.1:5001", "tcp://127.0.0.1:5002"
     seat = arb.handle(b"ann", encode(make("hello", id=1, name="Ann", role="player")), 0.0)
     watch = arb.handle(b"sam", encode(make("hello", id=1, name="Sam", role="spectator")), 0.0)
-    assert [m["pub"] for _, m in seat.private if m["t"] == "welcome"] == [arb.pub]
-    assert [m["pub"] for _, m in watch.private if m["t"] == "welcome"] == [arb.watch_pub]
-    arb.watch_pub = ""  # an arbiter with no spectators' PUB (tests driving the core) says its own
+    assert [m["pub"] for _, m in seat.private if m["t"] == "welcome"] == [arb.seating.pub]
+    assert [m["pub"] for _, m in watch.private if m["t"] == "welcome"] == [arb.seating.watch_pub]
+    arb.seating.watch_pub = ""  # an arbiter with no spectators' PUB (tests driving the core) says its own
     again = arb.handle(b"tom", encode(make("hello", id=1, name="Tom", role="spectator")), 0.0)
-    assert [m["pub"] for _, m in again.private if m["t"] == "welcome"] == [arb.pub]
+    assert [m["pub"] for _, m in again.private if m["t"] == "welcome"] == [arb.seating.pub]
 
 
 def _receive_all(subs: list[zmq.Socket], pub: zmq.Socket, timeout: float = 10.0) -> list[bytes]:
@@ -72,7 +72,7 @@ def test_the_watchers_pub_relays_what_the_seats_pub_sends_in_order(context):
             sub.setsockopt(zmq.LINGER, 0)
             sub.setsockopt(zmq.SUBSCRIBE, b"")
             sub.connect(f"tcp://127.0.0.1:{port}")
-        assert server.arbiter.watch_pub == f"tcp://127.0.0.1:{server.watchers_pub.port}"
+        assert server.arbiter.seating.watch_pub == f"tcp://127.0.0.1:{server.watchers_pub.port}"
         assert server.watchers_pub.port != server.pub_port
         got = _receive_all([seats, watchers], server.pub)
         tail = min(len(got[0]), len(got[1]))  # (one may have joined a marker earlier)
@@ -177,17 +177,17 @@ def test_a_spectator_that_leaves_or_falls_silent_is_forgotten():
     arb = Arbiter(settings("racko", players=2), now=0.0)
     for peer in (b"sam", b"tom"):
         arb.handle(peer, encode(make("hello", id=1, name="x", role="spectator")), 0.0)
-    assert set(arb.spectators) == {b"sam", b"tom"}
+    assert set(arb.seating.spectators) == {b"sam", b"tom"}
     arb.handle(b"sam", encode(make("leave", id=2)), 1.0)
-    assert set(arb.spectators) == {b"tom"}
+    assert set(arb.seating.spectators) == {b"tom"}
     t = 0.0
     while t < 2 * TOKEN_LIFE:
         t += WATCH_BEAT
         arb.handle(b"tom", encode(make("hb")), t)
         arb.tick(t)
-    assert set(arb.spectators) == {b"tom"}
+    assert set(arb.seating.spectators) == {b"tom"}
     arb.tick(t + TOKEN_LIFE + 1)
-    assert arb.spectators == {}
+    assert arb.seating.spectators == {}
 
 
 @pytest.mark.parametrize("soft, hard, raised", [(1024, 4096, 4096), (1024, 1 << 20, 16384),

@@ -137,7 +137,8 @@ def test_a_gap_in_the_sequence_is_healed_by_a_snapshot(host):
 def test_a_late_joiner_gets_a_snapshot_and_follows_the_table(host):
     server = host("racing-demon", players=2, rounds=2, seed=6)
     bots = _bots(host, server, 2, speed="expert")
-    run_pool(bots, until=lambda: server.arbiter.phase == "playing" and server.arbiter.seq > 20,
+    arbiter = server.arbiter
+    run_pool(bots, until=lambda: arbiter.phase == "playing" and arbiter.records.seq > 20,
              timeout=30)
     late = join(host, server, "Latecomer", role="spectator")
     assert late.seat is None and late.seq >= 20

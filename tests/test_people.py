@@ -200,7 +200,7 @@ def test_a_pause_of_none_waits_for_every_present_person_however_long():
     finish_round(t, 101.0)
     (end,) = t.updates("round_end")
     assert end.get("next_at") is None and t.arbiter.table()["next_at"] is None
-    t.arbiter.next_beat = 500.0
+    t.arbiter.clock.next_beat = 500.0
     assert t.arbiter.next_deadline(101.0) == 500.0  # nothing is scheduled for the pause
     for at in (200.0, 2000.0):
         t.send(b"A", "hb", at=at)
@@ -321,7 +321,7 @@ def german_race_table() -> Table:
                        pack=[c("3C", o)], pile_size=11) for o in (0, 1)]
     data = rg.state_to_data(DemonState(german=True, seats=seats))
     data["stacks"], data["next_stack"] = [{"id": 1, "cards": ["AH@0"]}], 2
-    t.arbiter.state = rg.state_from_data(data)
+    t.arbiter.facts.state = rg.state_from_data(data)
     return t
 
 

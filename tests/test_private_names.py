@@ -28,29 +28,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "lan_demon"
 #: Uses known today in files another part of the refactor owns, by the part that removes them;
 #: a use listed here that is gone fails too, so that the list only shrinks.
 ALLOWED: dict[str, set[str]] = {
-    "part A (the arbiter's rooms, until each is an object)": {
-        "lan_demon/net/commitments.py: arb._player",
-        "lan_demon/net/commitments.py: arb._publish",
-        "lan_demon/net/evening.py: arb._publish",
-        "lan_demon/net/evening.py: arb._release",
-        "lan_demon/net/handover.py: arb._publish",
-        "lan_demon/net/race.py: arb._end_round",
-        "lan_demon/net/race.py: arb._forget_strangers",
-        "lan_demon/net/race.py: arb._next_seq",
-        "lan_demon/net/race.py: arb._player",
-        "lan_demon/net/record.py: arb._public_config",
-        "lan_demon/net/recovery.py: a._countdown",
-        "lan_demon/net/recovery.py: a._end_round",
-        "lan_demon/net/seats.py: arb._captain_told",
-        "lan_demon/net/seats.py: arb._countdown",
-        "lan_demon/net/seats.py: arb._probe",
-        "lan_demon/net/seats.py: arb._publish",
-        "lan_demon/net/seats.py: arb._start",
-        "lan_demon/net/seats.py: arb._start_when_ready",
-        "lan_demon/net/table_clock.py: arb._commit",
-        "lan_demon/net/table_clock.py: arb._forget_strangers",
-        "lan_demon/net/table_clock.py: arb._publish",
-    },
     "part B (the client's table copy, the bots' client)": {
         "lan_demon/bots/runner.py: self._legal",
         "lan_demon/bots/runner.py: self._state",

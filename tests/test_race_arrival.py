@@ -24,7 +24,7 @@ from arbiter_harness import PLAY, Table, race_table
 from lan_demon.net.codec import encode, make
 from lan_demon.net.guard import STRANGER_BURST
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import Sender
+from lan_demon.net.seated import Sender
 from lan_demon.net.server import DRAIN, QUIET, RESTAMP, RESTAMP_AFTER, ArbiterServer
 
 pytestmark = pytest.mark.timeout(60)
@@ -96,10 +96,10 @@ def serve(server: ArbiterServer, wire: Wire) -> None:
     soon as a frame is there (after a quiet wait of ``QUIET`` or more it answers one frame
     before reading on), or when the fairness window closes; then time passes (``tick``)."""
     arbiter = server.arbiter
-    while wire.queue or arbiter.held_until is not None:
+    while wire.queue or arbiter.race.held_until is not None:
         most = DRAIN
         if not wire.ready():
-            until = min(wire.next_at(), arbiter.held_until or float("inf"))
+            until = min(wire.next_at(), arbiter.race.held_until or float("inf"))
             if until - wire.now >= QUIET:
                 most = 1
             wire.now = max(wire.now, until)
@@ -133,7 +133,7 @@ def test_rd11_a_liar_helped_by_300_snapshots_wins_no_race_it_sent_12_ms_late(con
             wire.arrive(played + (late_ms + 0.1) / 1000, BOB,
                         make("move", id=7, round=0, move=PLAY, ts=played - 1.0), bob)
             serve(server, wire)
-            assert server.arbiter.limiter.dropped + server.arbiter.snapshots.dropped == 0
+            assert server.arbiter.limiter.dropped + server.arbiter.views.answered.dropped == 0
         finally:
             server.close()
         top = t.arbiter.state.stacks[1].cards[-1]
@@ -168,7 +168,7 @@ def test_rd11_a_frame_is_handled_at_the_time_it_was_read(context):
     stamped = handled[4][1]
     assert stamped - at <= RESTAMP_AFTER + Wire.HANDLE + Wire.SNAPSHOT + 9 * Wire.RECEIVE
     assert wire.now - at > 2 * RESTAMP_AFTER
-    assert t.arbiter.held[0].arrival == stamped
+    assert t.arbiter.race.held[0].arrival == stamped
 
 
 @pytest.mark.parametrize("every_us", [11, 13, 17, 19, 23, 29, 31, 37, 41, 47])
@@ -221,4 +221,4 @@ def test_rd11_strangers_share_a_few_snapshots_per_address():
         "welcome"
     assert t.send(b"x9", "snapshot", sender=friend)[0]["t"] == "snap"
     assert t.send(b"x1", "snapshot", at=t.now + 0.5, sender=friend)[0]["t"] == "snap"
-    assert t.arbiter.limiter.dropped + t.arbiter.snapshots.dropped == 0
+    assert t.arbiter.limiter.dropped + t.arbiter.views.answered.dropped == 0

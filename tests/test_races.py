@@ -39,12 +39,12 @@ def race(t, plays: list[tuple[bytes, float, float, float]]) -> int:
     """Every ``(peer, played, one_way, claimed ts)`` sends the same stack play (its 2♥ onto
     the A♥), arriving at ``played + one_way``; the window closes; the winner's seat."""
     for peer, played, one_way, ts in sorted(plays, key=lambda p: p[1] + p[2]):
-        until = t.arbiter.held_until
+        until = t.arbiter.race.held_until
         if until is not None and until <= played + one_way:
             t.tick(until)  # the server's loop wakes when the window closes
         t.send(peer, "move", at=played + one_way, round=0, move=PLAY, ts=ts)
     t.tick(t.now + 0.3)
-    assert not t.arbiter.held
+    assert not t.arbiter.race.held
     top = t.arbiter.state.stacks[1].cards[-1]
     assert top.code == "2H"
     return top.owner
@@ -80,7 +80,7 @@ def test_rd11_what_a_liar_gains_is_at_most_the_lag_cap():
     measure(t, {ANN: 0.250, BOB: 0.004})
     arrival = t.now + 1.0
     t.send(ANN, "move", at=arrival, round=0, move=PLAY, ts=arrival - 5.0)
-    assert t.arbiter.held[-1].ts == pytest.approx(arrival - LAG_CAP_MS / 1000)
+    assert t.arbiter.race.held[-1].ts == pytest.approx(arrival - LAG_CAP_MS / 1000)
     assert LAG_CAP_MS == 10
 
 
@@ -90,7 +90,7 @@ def test_rd11_the_lag_cap_is_a_host_option():
     measure(t, {ANN: 0.250, BOB: 0.004})
     arrival = t.now + 1.0
     t.send(ANN, "move", at=arrival, round=0, move=PLAY, ts=arrival - 5.0)
-    assert t.arbiter.held[-1].ts == pytest.approx(arrival - 0.040)
+    assert t.arbiter.race.held[-1].ts == pytest.approx(arrival - 0.040)
     with pytest.raises(GameError, match="RD-11: the lag cap is 0 to 100 ms, not 250"):
         Arbiter(settings("racing-demon", lag_cap_ms=250))
 

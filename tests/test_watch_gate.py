@@ -15,7 +15,7 @@ from lan_demon.bots.runner import leave_and_close, make_bot, run_pool
 from lan_demon.cli import main
 from lan_demon.net.client import Client
 from lan_demon.net.codec import encode, make
-from lan_demon.net.seats import Sender
+from lan_demon.net.seated import Sender
 from lan_demon.net.security import new_keypair
 from watchers import CODE, LET_IN, REFUSED, Watcher, pump_watchers
 
@@ -127,7 +127,7 @@ def test_the_gate_opens_for_the_code_and_for_a_seat_back_by_its_token(tmp_path):
     t.send(b"S", "hello", sender=sam, name="Sam", role="spectator", code=CODE)
     t.send(b"T", "hello", sender=tom, name="Tom", role="player", code="WRONGCOD")
     t.send(b"Z", "hello", sender=zed, name="Zed", role="spectator")
-    gate = t.arbiter.passed
+    gate = t.arbiter.seating.passed
     assert [gate.lets_in_key(s.key) for s in (ann, sam, tom, zed)] == [True, True, False, False]
     assert [gate.lets_in_address(s.address) for s in (ann, sam, tom, zed)] == \
         [True, True, False, False]
@@ -135,11 +135,11 @@ def test_the_gate_opens_for_the_code_and_for_a_seat_back_by_its_token(tmp_path):
     taken = secure_journal(path, new_keypair())
     resumed = restore(read_journal(path), 50.0, path).arbiter
     sender, token = taken["ann"]
-    assert not resumed.passed.lets_in_key(sender.key)
+    assert not resumed.seating.passed.lets_in_key(sender.key)
     out = resumed.handle(b"ann2", encode(make("hello", id=3, name="ann", role="player",
                                               token=token)), 50.0, sender)
-    assert out.private[0][1]["t"] == "welcome" and resumed.passed.lets_in_key(sender.key)
-    assert not resumed.passed.lets_in_key(taken["bob"][0].key)
+    assert out.private[0][1]["t"] == "welcome" and resumed.seating.passed.lets_in_key(sender.key)
+    assert not resumed.seating.passed.lets_in_key(taken["bob"][0].key)
 
 
 def test_a_coded_host_without_curve_says_what_its_code_does_not_hide(monkeypatch, capsys):

@@ -14,9 +14,9 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, TextIO
 
-from lan_demon.net import evening, handover
+from lan_demon.net import handover
 from lan_demon.net.codec import ProtocolError
-from lan_demon.net.evening import HOST
+from lan_demon.net.table_facts import HOST
 from lan_demon.net.names import name_key
 from lan_demon.net.outbox import Outbox
 from lan_demon.seat.evening import away_words, clock
@@ -41,22 +41,22 @@ def answer(line: str, arb: Any, now: float, out: Outbox,
         if word in ("help", "?"):
             return HELP
         if word == "pause":
-            evening.pause(arb, HOST, now, out)
+            arb.evening.pause(HOST, now, out)
             return "the table is paused: every clock stands still; type resume to go on"
         if word == "resume":
             still = now - arb.paused.since if arb.paused is not None else 0.0
-            evening.resume(arb, HOST, now, out)
+            arb.evening.resume(HOST, now, out)
             return f"the table runs again (it stood {clock(still)})"
         if word == "remove":
             rest, bot = bot_words(rest, level)
             index = seat_named(arb, rest)
             if bot is not None:
                 name = arb.seats[index].name
-                new = evening.remove(arb, HOST, index, now, out, bot=bot)
+                new = arb.evening.remove(HOST, index, now, out, bot=bot)
                 return f"{name}'s seat is handed to a bot, level {bot}: it plays on as {new} " \
                        "(until it connects, the seat is away)"
             name = arb.seats[index].name
-            evening.remove(arb, HOST, index, now, out)
+            arb.evening.remove(HOST, index, now, out)
             return f"{name} is removed: the seat is given up for good; its cards stay where " \
                    "they lie and still score"
         if word == "seats":
@@ -115,7 +115,7 @@ def letters(name: str) -> str:
 def seats_line(arb: Any, now: float) -> str:
     parts = []
     for s in arb.seats:
-        kept = evening.kept(arb, s, now)
+        kept = arb.seating.kept(s, now)
         if s.removed:
             parts.append(f"{s.index + 1} {s.name} removed")
         elif kept is not None:

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from lan_demon.seat.evening import away_words
-from lan_demon.net import evening
-from lan_demon.net.seats import TOKEN_LIFE
+from lan_demon.net.seats import TOKEN_LIFE, kept
 from lan_demon.net.table_clock import nobody_here
 
 
@@ -42,12 +41,13 @@ def look(arb: Any) -> Look:
     name = arb.seats[captain].name if captain is not None and captain < len(arb.seats) \
         else None
     rounds = len(arb.match.rounds) if arb.match is not None else 0
-    waiting = arb.phase == "playing" and not arb.game.races and nobody_here(arb)
+    waiting = arb.phase == "playing" and not arb.game.races and nobody_here(arb.seats)
     paused = arb.paused.words() if arb.paused is not None else None
     removed = frozenset(s.name for s in arb.seats if s.removed)
     by_host = frozenset(s.name for s in arb.seats if s.removed and s.removed_by == "the host")
     now = getattr(arb, "now", 0.0)
-    away = {s.name: kept for s in arb.seats if (kept := evening.kept(arb, s, now)) is not None}
+    standing = arb.paused.since if arb.paused is not None else now  # (the clocks stand)
+    away = {s.name: left for s in arb.seats if (left := kept(s, standing)) is not None}
     handed = frozenset(getattr(arb, "handed", {}).values())
     return Look(seats, arb.phase, name, rounds, waiting, paused, removed, by_host, away, handed,
                 getattr(arb, "stall", None))

@@ -11,7 +11,7 @@ from concurrent.futures import Future, TimeoutError as Late
 from typing import Any, Callable
 
 from lan_demon.net.guard import log_internal
-from lan_demon.net.handover import DEFAULT_LEVEL, Handover, pass_on
+from lan_demon.net.handover import DEFAULT_LEVEL, Handover
 from lan_demon.net.outbox import Outbox
 
 Ask = Callable[[Any, float, Outbox], str]  # (arbiter, now, out) -> the answer, in words
@@ -26,7 +26,7 @@ class Asks:
     def take_handovers(self, arbiter: Any, start: Callable[[Handover], None]) -> None:
         """Seats handed to a bot are started by ``start(handover)``, called from the loop (it
         must return at once); until a table has a taker, its arbiter refuses handovers."""
-        self.bots, arbiter.takes_bots = start, True
+        self.bots, arbiter.handovers.takes_bots = start, True
 
     def put(self, ask: Ask, wait: float = 5.0) -> str:
         """From any thread: ``ask``'s answer once the loop has run it (at most ``wait`` s)."""
@@ -50,4 +50,4 @@ class Asks:
                 said = f"that failed ({type(err).__name__}, logged); the table goes on"
             send(out)
             done.set_result(said)
-        pass_on(arbiter, self.bots)
+        arbiter.handovers.pass_on(self.bots)

@@ -40,8 +40,9 @@ VERSION = 7
 MAX_MESSAGE = 2 * 1024
 MAX_DEPTH = 16  # how deep a client's maps and lists may nest (a move is 2 deep)
 #: Maps and lists a message may hold, itself counted (a move: 2), in the fields it reads, which
-#: alone are walked: 1,998 bytes hold 1,857 empty lists, 800 µs to walk (issue 30: 1,250 a second
-#: under the brake took the arbiter to 93% of a core). guard.BYTES_PER_TOKEN weighs the building.
+#: alone are walked: 1,998 bytes hold 1,857 empty lists, 800 µs to walk (1,250 such frames a
+#: second under the brake would take the arbiter to 93% of a core). guard.BYTES_PER_TOKEN weighs
+#: the building.
 MAX_CONTAINERS = 64
 #: What msgpack's unpacker may build from a client's frame, checked from each header *before*
 #: the object is built: a 60,000-element list is refused on reading its length, not after
@@ -173,122 +174,6 @@ def encode(msg: dict[str, Any]) -> bytes:
     return msgpack.packb(msg, use_bin_type=True)
 
 
-def encode_many(msgs: list[dict[str, Any]], packer: msgpack.Packer | None = None) -> bytes:
-    """One frame for several messages from the arbiter, in order (PROTOCOL.md §2): one message
-    is packed as its map, several as an array of maps. ``packer``: a ``msgpack.Packer`` of
-    the caller's own (``use_bin_type=True``), reused frame after frame — cheaper than
-    :func:`encode`'s fresh one, and never shared between threads. Every map must already carry
-    ``v`` (:func:`make` puts it first). A :class:`Packed` message goes as the bytes it holds:
-    msgpack writes an array as its header and then each item's bytes, so the frame is the
-    same as if it had been packed here."""
-    pack = packer.pack if packer is not None else _packb
-    if len(msgs) == 1:
-        msg = msgs[0]
-        return msg.raw if type(msg) is Packed else pack(msg)
-    if Packed not in map(type, msgs):  # the usual frame, packed in one call
-        return pack(msgs)
-    return b"".join([array_header(len(msgs))]
-                    + [m.raw if type(m) is Packed else pack(m) for m in msgs])
-
-
-class Packed(dict):
-    """A message whose msgpack bytes are made already: ``raw`` is exactly
-    ``msgpack.packb(dict(self), use_bin_type=True)``. A deal sends every seat the whole table,
-    and those copies share nearly all their bytes; :class:`SharedPacker` packs what they share
-    once, and the frame (:func:`encode_many`) splices the bytes in. It is still a dict, so what
-    reads an outbox reads it as before; it is frozen, as its bytes would not follow a change
-    (the values inside are the sender's to leave alone, as any message's are once sent)."""
-
-    __slots__ = ("raw",)
-
-    def __init__(self, msg: dict[str, Any], raw: bytes):
-        super().__init__(msg)
-        self.raw = raw
-
-    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle, which would set its items
-        return Packed, (dict(self), self.raw)
-
-    def _frozen(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("a Packed message is frozen: its bytes are already made")
-
-    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _frozen
-    __ior__ = _frozen
-
-
-class SharedPacker:
-    """Packs messages as ``msgpack.packb`` would, reusing the bytes of what they share with
-    one reference message: at a deal every seat's ``private`` message holds the whole table,
-    and each seat's table is mostly — in Racing Demon at Go, wholly — the very objects of
-    the public update's. msgpack is concatenative (a map is its header and then each key's and
-    value's bytes, a list its header and its items'), so a message is packed as its header and
-    its fields, and a field is taken apart alongside the reference's, ``depth`` levels down (a
-    message, its state, the state's seats list, a seat): a part that *is* the reference's
-    (identity, not equality) is the reference part's bytes, packed once; the rest msgpack packs
-    whole. Only plain ``dict`` and ``list`` are taken apart: anything else, or a message that
-    shares nothing, is packed exactly as msgpack packs it, in a few more calls. The reference
-    must not change until the messages are sent (nor any message, as always once sent)."""
-
-    def __init__(self, like: dict[str, Any], depth: int = 3):
-        self.like = like
-        self.depth = depth
-        self._pack = msgpack.Packer(use_bin_type=True).pack
-        self._memo: dict[int, bytes] = {}  # the reference's parts by id (it keeps them alive)
-
-    def message(self, msg: dict[str, Any]) -> Packed:
-        """``msg`` as a :class:`Packed` message, its bytes made now."""
-        pack, part, like = self._pack, self._part, self.like
-        parts = [map_header(len(msg))]
-        for key, value in msg.items():
-            parts.append(pack(key))
-            parts.append(part(value, like.get(key), self.depth - 1))
-        return Packed(msg, b"".join(parts))
-
-    def _part(self, value: Any, like: Any, depth: int) -> bytes:
-        kind = type(value)
-        if kind is not dict and kind is not list:
-            return self._pack(value)
-        if value is like:
-            raw = self._memo.get(id(like))
-            if raw is None:
-                raw = self._memo[id(like)] = self._pack(like)
-            return raw
-        if depth <= 0 or type(like) is not kind:
-            return self._pack(value)
-        part = self._part
-        if kind is dict:
-            pack, get = self._pack, like.get
-            parts = [map_header(len(value))]
-            for key, item in value.items():
-                parts.append(pack(key))
-                parts.append(part(item, get(key), depth - 1))
-            return b"".join(parts)
-        return b"".join([array_header(len(value))] + [
-            part(item, like[i] if i < len(like) else None, depth - 1)
-            for i, item in enumerate(value)])
-
-
-def array_header(n: int) -> bytes:
-    """The msgpack header of an array of ``n`` items (fixarray, array 16, array 32)."""
-    return _header(n, 0x90, b"\xdc", b"\xdd")
-
-
-def map_header(n: int) -> bytes:
-    """The msgpack header of a map of ``n`` pairs (fixmap, map 16, map 32)."""
-    return _header(n, 0x80, b"\xde", b"\xdf")
-
-
-def _header(n: int, fix: int, wide16: bytes, wide32: bytes) -> bytes:
-    if n < 16:
-        return bytes((fix | n,))
-    if n < 0x10000:
-        return wide16 + n.to_bytes(2, "big")
-    return wide32 + n.to_bytes(4, "big")
-
-
-def _packb(obj: Any) -> bytes:
-    return msgpack.packb(obj, use_bin_type=True)
-
-
 def fit_text(text: str, chars: int) -> str:
     """``text`` as a client sends it in a field the arbiter keeps ``chars`` characters of (a
     name, a dispute's reason): those characters, fewer when their UTF-8 is over the 256 bytes
@@ -305,6 +190,25 @@ def make(kind: str, **fields: Any) -> dict[str, Any]:
     for key, value in fields.items():
         if value is not None:
             msg[key] = value
+    return msg
+
+
+def move_update(seq: int, round_no: int, seat: int, move: dict[str, Any], rid: int,
+                events: list[dict[str, Any]], secret: bool) -> dict[str, Any]:
+    """A committed move's ``update`` (§7): the map ``make("update", seq=seq, k="move",
+    round=round_no, seat=seat, move=move, rid=rid, events=events, p=secret)`` makes, key for
+    key, written out — every move at every table makes one, and none of its fields is None."""
+    return {"v": VERSION, "t": "update", "seq": seq, "k": "move", "round": round_no,
+            "seat": seat, "move": move, "rid": rid, "events": events, "p": secret}
+
+
+def move_private(seq: int, events: list[dict[str, Any]],
+                 move: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The mover's private half of a move in a frame of its own (§4.2): the map
+    ``make("private", seq=seq, k="move", events=events, move=move)`` makes, written out."""
+    msg = {"v": VERSION, "t": "private", "seq": seq, "k": "move", "events": events}
+    if move is not None:
+        msg["move"] = move
     return msg
 
 

@@ -12,12 +12,10 @@ person's old token is refused ``removed`` with words naming who handed the seat 
 binding is forgotten, so the first key that comes back with the new token binds (the bot's
 own, at a ``--secure`` table); it is marked a bot and renamed with the level's mark
 ("Bob L3", net/names.level_name), so every screen shows that a bot played it on. The
-arbiter only queues the handover (:attr:`Arbiter.handovers`): the process that runs the
+arbiter only queues the handover (:attr:`Handovers.queued`): the process that runs the
 table's own bots (commands/local_table.TableBots) picks it up from the serving loop and
 starts a bot that takes the seat by its token. Until it connects the seat is simply away,
 and stand-ins play for it as for any absent seat.
-
-Plain functions of the table's state, no sockets: each takes the arbiter's core first.
 """
 
 from __future__ import annotations
@@ -30,7 +28,10 @@ from lan_demon.net.codec import ProtocolError
 from lan_demon.net.guard import log_internal
 from lan_demon.net.names import level_name, unique_name
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import RUNNING, Seat, presence, standing
+from lan_demon.net.record import Record
+from lan_demon.net.seated import HandedOver, Seat
+from lan_demon.net.seats import Seats
+from lan_demon.net.table_facts import RUNNING, TableFacts
 
 #: The levels a seat may be handed to (bots/levels.py's LOWEST and HIGHEST).
 LOWEST, HIGHEST = 1, 10
@@ -48,78 +49,73 @@ class Handover:
     level: int
 
 
-@dataclass(frozen=True)
-class HandedOver:
-    """A person's old token, refused from now on, and why in words."""
+class Handovers:
+    """The seats handed to a bot whose bot is still to be started, and whether anything here
+    starts them (the server says so when it has a taker)."""
 
-    name: str  # the person's name, as it was
-    by_name: str  # who handed it over ("the host", "Ann")
-    new_name: str  # the bot's ("Bob L3")
-    level: int
+    def __init__(self, facts: TableFacts, seats: Seats, record: Record):
+        self.facts, self.seats, self.record = facts, seats, record
+        self.queued: list[Handover] = []
+        self.takes_bots = False
 
-    def words(self) -> str:
-        """"Ann handed Bob's seat to a bot, level 3: Bob L3" (the host's log)."""
-        by = self.by_name[:1].upper() + self.by_name[1:]
-        return f"{by} handed {self.name}'s seat to a bot, level {self.level}: {self.new_name}"
+    def check(self, by: int, target: Seat, level: int) -> None:
+        """Refuse a handover that cannot be (the module's notes; PROTOCOL.md §24)."""
+        if isinstance(level, bool) or not LOWEST <= level <= HIGHEST:
+            raise ProtocolError("malformed", f"a bot's level is a whole number from {LOWEST} to "
+                                f"{HIGHEST}, not {level!r}")
+        if self.facts.phase not in RUNNING:
+            instead = "in the lobby, remove it and seat a bot instead" \
+                if self.facts.phase == "lobby" else "the match is over"
+            raise ProtocolError("not_playing", "a seat is handed to a bot only while a match "
+                                f"runs: {instead}")
+        if target.bot:
+            raise ProtocolError("bad_seat", f"{target.name} is played by a bot already")
+        if target.status == "left":
+            raise ProtocolError("bad_seat", f"{target.name} has left the table for good: nobody "
+                                "takes that seat back")
+        if not self.takes_bots:
+            raise ProtocolError("bad_seat", "this table runs no bots of its own to take a seat "
+                                "over: remove the seat instead (its cards stay and score)")
 
+    def hand_over(self, by: int, by_name: str, target: Seat, level: int, now: float,
+                  out: Outbox) -> str:
+        """Give ``target`` to a bot of ``level`` (checked by :meth:`check` first); its new
+        name."""
+        old_name, old_token = target.name, target.token
+        name = unique_name(level_name(old_name, level),
+                           [s.name for s in self.facts.seats if s is not target])
+        self.seats.handed[old_token] = HandedOver(old_name, by_name, name, level)
+        target.token, target.key, target.bot, target.name = secrets.token_hex(8), None, True, name
+        if self.facts.match is not None:  # the result names the seat as every screen does
+            self.facts.match.rename(target.index, name)
+        # the token before the record: the secrets file keeps it by the record's ordinal (§19)
+        self.record.keep_secret("keep_token", target.token)
+        self.record.write("remove", seat=target.index, by=by, at=now, bot=level, name=name)
+        self.record.publish(out, "removed", seat=target.index, name=old_name, by=by,
+                            by_name=by_name, bot=level, new_name=name)
+        # the person's connection no longer speaks for the seat
+        if target.peer is not None or target.status == "here":
+            target.peer, target.stepped_out = None, True
+            target.away_since = self.facts.standing(now)
+            self.seats.presence(target, "away", out)
+        else:
+            target.stepped_out = True
+        self.queued.append(Handover(target.index, target.token, level))
+        return name
 
-def check(arb, by: int, target: Seat, level: int) -> None:
-    """Refuse a handover that cannot be (the module's notes; PROTOCOL.md §24)."""
-    if isinstance(level, bool) or not LOWEST <= level <= HIGHEST:
-        raise ProtocolError("malformed", f"a bot's level is a whole number from {LOWEST} to "
-                            f"{HIGHEST}, not {level!r}")
-    if arb.phase not in RUNNING:
-        raise ProtocolError("not_playing", "a seat is handed to a bot only while a match "
-                            "runs: " + ("in the lobby, remove it and seat a bot instead"
-                                        if arb.phase == "lobby" else "the match is over"))
-    if target.bot:
-        raise ProtocolError("bad_seat", f"{target.name} is played by a bot already")
-    if target.status == "left":
-        raise ProtocolError("bad_seat", f"{target.name} has left the table for good: nobody "
-                            "takes that seat back")
-    if not arb.takes_bots:
-        raise ProtocolError("bad_seat", "this table runs no bots of its own to take a seat "
-                            "over: remove the seat instead (its cards stay and score)")
+    def take(self) -> list[Handover]:
+        """The handovers queued since last asked (the serving loop's, for the table's bots)."""
+        taken, self.queued[:] = list(self.queued), []
+        return taken
 
-
-def hand_over(arb, by: int, by_name: str, target: Seat, level: int, now: float,
-              out: Outbox) -> str:
-    """Give ``target`` to a bot of ``level`` (checked by :func:`check` first); its new name."""
-    old_name, old_token = target.name, target.token
-    name = unique_name(level_name(old_name, level),
-                       [s.name for s in arb.seats if s is not target])
-    arb.handed[old_token] = HandedOver(old_name, by_name, name, level)
-    target.token, target.key, target.bot, target.name = secrets.token_hex(8), None, True, name
-    if arb.match is not None:  # the result names the seat as every screen does
-        arb.match.rename(target.index, name)
-    arb.keep_secret("keep_token", target.token)  # before the record: by its ordinal (§19)
-    arb.record("remove", seat=target.index, by=by, at=now, bot=level, name=name)
-    arb._publish(out, "removed", seat=target.index, name=old_name, by=by, by_name=by_name,
-                 bot=level, new_name=name)
-    if target.peer is not None or target.status == "here":  # the person's connection: not theirs
-        target.peer, target.stepped_out = None, True
-        target.away_since = standing(arb, now)
-        presence(arb, target, "away", out)
-    else:
-        target.stepped_out = True
-    arb.handovers.append(Handover(target.index, target.token, level))
-    return name
-
-
-def take(arb) -> list[Handover]:
-    """The handovers queued since last asked (the serving loop's, for the table's bots)."""
-    taken, arb.handovers[:] = list(arb.handovers), []
-    return taken
-
-
-def pass_on(arb, start: Callable[[Handover], None] | None) -> None:
-    """On the serving loop: each handover queued is handed to ``start`` (the table's bots,
-    net/asks.Asks.take_handovers). One that fails to start is logged; its seat stays away and
-    stand-ins play for it, and the table goes on."""
-    if start is None or not arb.handovers:
-        return
-    for queued in take(arb):
-        try:
-            start(queued)
-        except Exception as err:  # a bug there must never take the table down
-            log_internal("starting a bot for a seat handed over", err)
+    def pass_on(self, start: Callable[[Handover], None] | None) -> None:
+        """On the serving loop: each handover queued is handed to ``start`` (the table's bots,
+        net/asks.Asks.take_handovers). One that fails to start is logged; its seat stays away
+        and stand-ins play for it, and the table goes on."""
+        if start is None or not self.queued:
+            return
+        for queued in self.take():
+            try:
+                start(queued)
+            except Exception as err:  # a bug there must never take the table down
+                log_internal("starting a bot for a seat handed over", err)

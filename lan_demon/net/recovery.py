@@ -47,15 +47,14 @@ from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.client import SILENCE
 from lan_demon.games.deal import commitment
 from lan_demon.net.commitments import CHECKS_KEPT
-from lan_demon.net.evening import HOST, Pause, name_of
 from lan_demon.net.fairdeal import HostDeal, unpairs
-from lan_demon.net.handover import HandedOver
 from lan_demon.net.journal import JournalError, JournalRead, read_journal, secret_path
 from lan_demon.net.outbox import Outbox
 from lan_demon.net.replay import MatchFold, revealed_secrets
-from lan_demon.net.seats import Seat
+from lan_demon.net.seated import HandedOver, Seat
 from lan_demon.net.secrets_file import HostSecrets, check_secrets, read_secrets
 from lan_demon.net.settings import Settings
+from lan_demon.net.table_facts import HOST, Pause
 
 #: How long a resumed arbiter answers only ``hello`` from connections it does not know: a
 #: client's silence limit and a margin, so every client of the crashed arbiter has given up its
@@ -98,6 +97,7 @@ class _Restorer:
                  tokens: tuple[str | None, ...] = (), secrets: dict[int, str] | None = None):
         self.path, self.now = path, now
         self.arbiter = Arbiter(settings_of(head, path), now=now)
+        self.facts = self.arbiter.facts  # what the folding below sets as the table stood
         self.fold = MatchFold(path, secrets=secrets)
         self.secrets = dict(secrets or {})  # round -> host secret (hex), kept or revealed
         self.tokens, self.seat_records = tokens, 0
@@ -114,8 +114,8 @@ class _Restorer:
             handler(record)
 
     def _seat(self, record: dict[str, Any]) -> None:
-        seats = self.arbiter.seats
-        if record["seat"] != len(seats) or self.arbiter.phase != "lobby":
+        seats = self.facts.seats
+        if record["seat"] != len(seats) or self.facts.phase != "lobby":
             raise JournalError(f"{self.path}: seat {record['seat']} taken out of turn")
         ordinal, self.seat_records = self.seat_records, self.seat_records + 1
         token = self.tokens[ordinal] if ordinal < len(self.tokens) else None
@@ -126,7 +126,7 @@ class _Restorer:
                           heard=self.now, away_since=self.now))
 
     def _seat_at(self, record: dict[str, Any]) -> Seat:
-        seats = self.arbiter.seats
+        seats = self.facts.seats
         if not 0 <= record["seat"] < len(seats):
             raise JournalError(f"{self.path}: a {record['j']} record for seat {record['seat']}, "
                                f"which nobody took")
@@ -134,14 +134,14 @@ class _Restorer:
 
     def _leave(self, record: dict[str, Any]) -> None:
         seat = self._seat_at(record)
-        if record.get("away") and self.arbiter.phase != "lobby":
-            seat.stepped_out = True  # kept for its token, absent at once (seats.on_leave)
-            self.arbiter.stepped_out.add(seat.index)
+        if record.get("away") and self.facts.phase != "lobby":
+            seat.stepped_out = True  # kept for its token, absent at once (Seats.on_leave)
+            self.arbiter.seating.stepped_out.add(seat.index)
             return
         seat.status = "left"
-        if self.arbiter.phase == "lobby":  # as seats.gone: the others move up one
-            self.arbiter.seats.remove(seat)
-            for i, s in enumerate(self.arbiter.seats):
+        if self.facts.phase == "lobby":  # as seats.gone: the others move up one
+            self.facts.seats.remove(seat)
+            for i, s in enumerate(self.facts.seats):
                 s.index = i
 
     def _ready(self, record: dict[str, Any]) -> None:
@@ -151,19 +151,19 @@ class _Restorer:
         self.mark = max(self.mark, record["upto"])
 
     def _match(self, record: dict[str, Any]) -> None:
-        names = [s.name for s in self.arbiter.seats]
+        names = [s.name for s in self.facts.seats]
         if record["players"] != names:
             raise JournalError(f"{self.path}: the match's players are not the seats taken")
-        self.arbiter.match = self.fold.match
+        self.facts.match = self.fold.match
         # The match record comes just before its first countdown's: cut between them, the
         # countdown is begun afresh (complete()), as nothing of it was published.
-        self.arbiter.phase = "countdown"
+        self.facts.phase = "countdown"
 
     def _countdown(self, record: dict[str, Any]) -> None:
-        """As ``Arbiter._countdown``: readiness and the players' commitments are used up, the
+        """As ``MatchFlow.countdown``: readiness and the players' commitments are used up, the
         round's commitments fixed — its secret the one the secrets file kept for it."""
         self._phase("countdown")
-        for seat in self.arbiter.seats:
+        for seat in self.facts.seats:
             seat.commit = None
         deal = self._deal_round(record)
         deal.commits = {} if deal.seeded else unpairs(record.get("commits"))
@@ -176,14 +176,14 @@ class _Restorer:
                                         record.get("fail"))
 
     def _reveal(self, record: dict[str, Any]) -> None:
-        deal = self.arbiter.deal_round
+        deal = self.arbiter.commitments.deal_round
         if deal is None or deal.round != record["round"] or \
                 deal.reveal(record["seat"], record["nonce"]) is not None:
             raise JournalError(f"{self.path}: a reveal of seat {record['seat']} that its "
                                f"round {record['round'] + 1}'s countdown does not take")
 
     def _round(self, record: dict[str, Any]) -> None:
-        self.arbiter.phase = "playing"
+        self.facts.phase = "playing"
         deal = self._deal_round(record)
         deal.commits = unpairs(record.get("commits"))
         deal.words = unpairs(record.get("words"), 3)
@@ -191,7 +191,7 @@ class _Restorer:
                        .items()}
         # Its fingerprint and the cards at Go, as the crashed arbiter published them (§22.4):
         # a snapshot during the round gives them to a client that missed Go.
-        deal.dealt_now(self.arbiter.game, self.fold.state)
+        deal.dealt_now(self.facts.game, self.fold.state)
         if record.get("hash") is not None and record["hash"] != deal.hash:
             raise JournalError(f"{self.path}: round {record['round'] + 1} deals again to "
                                "another deal than the one whose fingerprint it published")
@@ -201,26 +201,27 @@ class _Restorer:
         last rounds' ones, and it is not published twice."""
         fields = {k: record[k] for k in ("seat", "round", "word", "reason", "lost")
                   if k in record}
-        self.arbiter.checks.setdefault(record["round"], {}).setdefault(record["seat"], fields)
-        self.arbiter.checked.add((record["seat"], record["round"]))
-        for old in [r for r in self.arbiter.checks
-                    if r < self.arbiter.match.round_no - CHECKS_KEPT]:
-            del self.arbiter.checks[old]
+        commitments = self.arbiter.commitments
+        commitments.checks.setdefault(record["round"], {}).setdefault(record["seat"], fields)
+        commitments.checked.add((record["seat"], record["round"]))
+        for old in [r for r in commitments.checks
+                    if r < self.facts.match.round_no - CHECKS_KEPT]:
+            del self.arbiter.commitments.checks[old]
 
     def _dispute(self, record: dict[str, Any]) -> None:
-        self.arbiter.disputes.add((record["seat"], record["round"]))
+        self.arbiter.commitments.disputes.add((record["seat"], record["round"]))
 
     def _deal_round(self, record: dict[str, Any]) -> HostDeal:
         """The round's secret as the crashed arbiter held it: a seeded table's follows from
         its seed; a secret one's was kept in the secrets file before its commitment was
         published (or is revealed by the round's end) — and must be the one committed to."""
-        a, round_no = self.arbiter, record["round"]
+        a, round_no = self.arbiter.commitments, record["round"]
         if a.deal_round is not None and a.deal_round.round == round_no:
             return a.deal_round
         if a.deal_round is not None:
-            a.deal_before = a.deal_round  # its checks are still owed (Arbiter._countdown)
-        if a.settings.seeded:
-            a.deal_round = HostDeal.draw(round_no, a.settings.dealing)
+            a.deal_before = a.deal_round  # its checks are still owed (MatchFlow.countdown)
+        if self.facts.settings.seeded:
+            a.deal_round = HostDeal.draw(round_no, self.facts.settings.dealing)
             return a.deal_round
         kept = self.secrets.get(round_no)
         secret = bytes.fromhex(kept) if kept else None
@@ -236,10 +237,10 @@ class _Restorer:
         self.seq = max(self.seq, record.get("seq") or 0)
 
     def _round_end(self, record: dict[str, Any]) -> None:
-        self._phase("over" if self.arbiter.match.over else "between")
+        self._phase("over" if self.facts.match.over else "between")
 
     def _match_end(self, record: dict[str, Any]) -> None:
-        self.arbiter.phase = "over"
+        self.facts.phase = "over"
         self.match_ended = True
 
     def _resumed(self, record: dict[str, Any]) -> None:
@@ -251,13 +252,13 @@ class _Restorer:
         by = record["by"]
         if by != HOST:
             self._seat_at({"j": "pause", "seat": by})
-        self.paused = (by, name_of(self.arbiter, by))
+        self.paused = (by, self.facts.name_of(by))
 
     def _resume(self, record: dict[str, Any]) -> None:
         self.paused = None
 
     def _remove(self, record: dict[str, Any]) -> None:
-        """As ``evening.remove``: marked, left, and in the lobby the others move up — or, with
+        """As ``Evening.remove``: marked, left, and in the lobby the others move up — or, with
         ``bot``, handed to a bot (net/handover.py): renamed, a bot, its new token from the
         secrets file, its key forgotten. No bot is started again: the seat is away until one
         comes back with the token (none does after ``host --resume``), and stand-ins play."""
@@ -266,38 +267,38 @@ class _Restorer:
         if "bot" in record:
             ordinal, self.seat_records = self.seat_records, self.seat_records + 1
             token = self.tokens[ordinal] if ordinal < len(self.tokens) else None
-            by_name = name_of(self.arbiter, by) if by == HOST or \
-                0 <= by < len(self.arbiter.seats) else "the host"
-            self.arbiter.handed[seat.token] = HandedOver(seat.name, by_name, record["name"],
+            by_name = self.facts.name_of(by) if by == HOST or \
+                0 <= by < len(self.facts.seats) else "the host"
+            self.arbiter.seating.handed[seat.token] = HandedOver(seat.name, by_name, record["name"],
                                                          record["bot"])
             seat.token, seat.key = token or token_hex(8), None
             seat.bot, seat.name, seat.stepped_out = True, record["name"], True
             return
         seat.removed = True
-        seat.removed_by = name_of(self.arbiter, by) if by == HOST or \
-            0 <= by < len(self.arbiter.seats) else "the host"
+        seat.removed_by = self.facts.name_of(by) if by == HOST or \
+            0 <= by < len(self.facts.seats) else "the host"
         self._leave({"j": "remove", "seat": record["seat"]})
 
     def _phase(self, phase: str) -> None:
-        self.arbiter.phase = phase
-        for seat in self.arbiter.seats:
+        self.facts.phase = phase
+        for seat in self.facts.seats:
             seat.ready = False
 
     def finish(self) -> Arbiter:
         """The arbiter as it stood at the last record, its clocks started again at ``now``."""
-        a, now = self.arbiter, self.now
-        a.seq = a.seq_mark = max(self.seq, self.mark)
-        a.headed = True
-        if a.match is not None:
-            a.state = self.fold.state if a.phase == "playing" else self.fold.replay.last
-            if a.phase == "over":
-                a.result = a.match.result_data()
+        a, facts, now = self.arbiter, self.facts, self.now
+        a.records.seq = a.records.seq_mark = max(self.seq, self.mark)
+        a.records.headed = True
+        if facts.match is not None:
+            facts.state = self.fold.state if facts.phase == "playing" else self.fold.replay.last
+            if facts.phase == "over":
+                facts.result = facts.match.result_data()
         # A countdown starts again once its clients have had the time to come back and reveal
         # their nonces again (they notice the silence, then reconnect: RESUME_QUIET).
-        a.go_at = now + RESUME_QUIET + a.settings.countdown
-        a.between_since = a.last_play = a.turn_since = a.next_beat = now
+        facts.go_at = now + RESUME_QUIET + facts.settings.countdown
+        facts.between_since = facts.last_play = facts.turn_since = a.clock.next_beat = now
         if self.paused is not None:
-            a.paused = Pause(*self.paused, since=now)
+            facts.paused = Pause(*self.paused, since=now)
         return a
 
 
@@ -355,12 +356,12 @@ def complete(restored: Restored, now: float) -> None:
     a = restored.arbiter
     if restored.countdown_due:
         restored.countdown_due = False
-        a._countdown(now, Outbox())
-        a.go_at = now + RESUME_QUIET + a.settings.countdown  # (as finish() says why)
+        a.flow.countdown(now, Outbox())
+        a.facts.go_at = now + RESUME_QUIET + a.settings.countdown  # (as finish() says why)
     elif a.phase == "playing" and a.game.round_over(a.state):
-        a._end_round(now, Outbox())
+        a.flow.end_round(now, Outbox())
     elif a.phase == "over" and not restored.match_ended:
-        a.record("match_end", result=a.result)
+        a.records.write("match_end", result=a.result)
     restored.match_ended = restored.match_ended or a.phase == "over"
 
 
@@ -376,8 +377,9 @@ def take_up(restored: Restored, now: float) -> None:
     arbiter = restored.arbiter
     journal = arbiter.journal
     try:
-        journal.write_now({"j": "resumed", "port": arbiter.ports.get("port", 0),
-                           "pub_port": arbiter.ports.get("pub_port", 0),
+        ports = arbiter.records.ports
+        journal.write_now({"j": "resumed", "port": ports.get("port", 0),
+                           "pub_port": ports.get("pub_port", 0),
                            "torn": restored.torn, "at": now})
     except JournalError as err:
         kept = "the journal is left as it was" if journal.put_back() else \
@@ -385,11 +387,11 @@ def take_up(restored: Restored, now: float) -> None:
             f"{str(journal.torn_copy)!r}"
         raise JournalError(f"cannot resume: {err}; {kept}") from None
     if arbiter.paused is not None:  # still paused: from this record on (as verify counts it)
-        arbiter.paused = Pause(arbiter.paused.by, arbiter.paused.name, now)
+        arbiter.facts.paused = Pause(arbiter.paused.by, arbiter.paused.name, now)
     complete(restored, now)
     arbiter.quiet_until = now + RESUME_QUIET
     if arbiter.phase == "over":  # its end may not have gone out before the crash
-        arbiter.encore_until = now + RESUME_QUIET + ENCORE
+        arbiter.facts.encore_until = now + RESUME_QUIET + ENCORE
 
 
 def resume(path: str | Path, port: int | None = None,
@@ -407,7 +409,7 @@ def resume(path: str | Path, port: int | None = None,
     check_secrets(read, secrets, path)
     restored = restore(read, clock(), path, secrets)
     arbiter = restored.arbiter
-    arbiter.code = secrets.code if secrets else None
+    arbiter.facts.code = secrets.code if secrets else None
     server = ArbiterServer(arbiter.settings, host="0.0.0.0" if secrets and secrets.lan else
                            LOOPBACK, port=restored.port if port is None else port,
                            journal=str(path), clock=clock, context=context, arbiter=arbiter,

@@ -22,10 +22,11 @@ from lan_demon.net.arbiter import Arbiter
 from lan_demon.net.asks import Asks
 from lan_demon.net.guard import log_internal
 from lan_demon.net.inbox import Inbox
-from lan_demon.net.codec import MAX_MESSAGE, Packed, encode_many
+from lan_demon.net.codec import MAX_MESSAGE
+from lan_demon.net.packing import frame
 from lan_demon.net.journal import JournalWriter
 from lan_demon.net.outbox import Outbox
-from lan_demon.net.seats import NOBODY, Sender
+from lan_demon.net.seated import NOBODY, Sender
 from lan_demon.net.settings import Settings
 from lan_demon.net.security import (KeyPair, SharedZap, make_curve_server, peer_address,
                                     peer_key)
@@ -33,7 +34,8 @@ from lan_demon.net.watchers_pub import WatchersPub, bind_avoiding
 
 LOOPBACK = "127.0.0.1"
 # Frames read and handled per wake-up before time is looked at again: more than a burst from
-# a few hundred connections (issue 27: 300), so a move behind one is read, stamped, in it (_drain).
+# a few hundred connections (300 at once), so a move behind one is read, stamped, in it
+# (_drain).
 DRAIN = 1024
 # A wake-up that has handled for RESTAMP_AFTER s reads (stamps) what waits before handling it,
 # then looks again every RESTAMP frames once RESTAMP_AFTER has passed since its last look; a
@@ -80,27 +82,6 @@ NOBLOCK, SNDMORE = int(zmq.NOBLOCK), int(zmq.SNDMORE)
 # per part) costs about as much again as the call itself — half the socket time of a move
 # (docs/benchmarks.md, the floor). Everything else goes through the ordinary Socket.
 _send, _recv, _get = zmq.backend.Socket.send, zmq.backend.Socket.recv, zmq.backend.Socket.get
-
-
-def frame(msgs: list[dict[str, Any]], packer: msgpack.Packer) -> bytes | None:
-    """The frame the server sends for ``msgs`` (one peer's replies, or a wake-up's updates),
-    packed with the loop's own ``packer``; a :class:`~lan_demon.net.codec.Packed` message goes
-    as its bytes. A message that cannot be packed (a bug) is logged and left out, not allowed
-    to take the others of its frame with it."""
-    try:
-        return encode_many(msgs, packer)
-    except Exception as err:
-        packer.reset()
-        good = []
-        for msg in msgs:
-            try:
-                if type(msg) is not Packed:
-                    packer.pack(msg)
-                good.append(msg)
-            except Exception:
-                packer.reset()
-                log_internal(f"packing a {msg.get('t')!r} message", err)
-        return encode_many(good, packer) if good else None
 
 
 class ServerError(GameError):
@@ -167,19 +148,19 @@ class ArbiterServer:
             self.pub_port = self._bind(self.pub, host, 0, (avoid_pub,))
             self.host = host
             self.arbiter = arbiter or Arbiter(settings, None, now=clock(), code=code)
-            self.arbiter.pub = f"tcp://{host}:{self.pub_port}"
+            self.arbiter.seating.pub = f"tcp://{host}:{self.pub_port}"
             # The spectators' PUB (§11): a relay of this one on a context of its own, so that
             # a crowd of watchers costs the seats nothing they feel (net/watchers_pub.py).
             self.watchers_pub = WatchersPub(self.pub, host, keys, self.watch_domain,
-                                            self.arbiter.passed, (self.pub_port, avoid_pub))
-            self.arbiter.watch_pub = f"tcp://{host}:{self.watchers_pub.port}"
+                                            self.arbiter.seating.passed, (self.pub_port, avoid_pub))
+            self.arbiter.seating.watch_pub = f"tcp://{host}:{self.watchers_pub.port}"
             # Journaled in the host record: a resume checks its secrets file against it.
-            self.arbiter.server_key = keys.public.decode() if keys is not None else None
+            self.arbiter.facts.server_key = keys.public.decode() if keys is not None else None
             # Read each frame's key and address only when the arbiter uses them: a plain table
             # keeps the cheaper copying receive.
             self.identify = keys is not None or self.arbiter.code is not None
             if self.watch_domain is not None:
-                self.auth.gates[self.watch_domain] = self.arbiter.passed
+                self.auth.gates[self.watch_domain] = self.arbiter.seating.passed
             if journal:
                 self.journal = JournalWriter(journal, keep=journal_keep)
                 self.arbiter.attach_journal(self.journal, {"port": self.port,
@@ -238,13 +219,13 @@ class ArbiterServer:
                     most = 1  # a quiet table: answer the move that woke it before reading on
             if ready:
                 out = Outbox()
-                # (Strangers' snapshots over budget, arbiter.strangers, are no flood: a rest
+                # (Strangers' snapshots over budget, arbiter.views.strangers, are no flood: a rest
                 # would hold back the frames behind a burst from hundreds of connections.)
-                dropped = arbiter.limiter.dropped + arbiter.snapshots.dropped
+                dropped = arbiter.limiter.dropped + arbiter.views.answered.dropped
                 began = time.perf_counter()
                 self._drain(out, most, flush=True)
                 spent = time.perf_counter() - began
-                flooded = arbiter.limiter.dropped + arbiter.snapshots.dropped > dropped
+                flooded = arbiter.limiter.dropped + arbiter.views.answered.dropped > dropped
                 self._send(out)  # before tick: a move's update waits for nothing else
                 if flooded:
                     time.sleep(min(MAX_NAP, max(MIN_NAP, spent * NAP_FACTOR)))
