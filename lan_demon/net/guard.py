@@ -15,7 +15,7 @@ RECENT_MOVE_IDS = 1024  # move ids remembered per connection, so a replayed move
 RATE_WARN_EVERY = 1.0  # seconds between rate_limited errors to a flooding connection
 # A frame costs one token per started 128 bytes (PROTOCOL.md §2): every value in it takes a
 # byte at least, so a token buys at most 128 values built (a move, ~70 bytes, costs one; a
-# 2 KiB frame of 1,900 values costs 16, not the 4 of 512-byte tokens: issue 30).
+# 2 KiB frame of 1,900 values costs 16, as its building costs, not the 4 of 512-byte tokens).
 BYTES_PER_TOKEN = 128
 SNAPSHOT_COST = 16  # tokens a snapshot costs in all: building one is dearer than a move
 # Tokens a frame the codec refuses costs in all (not msgpack, not a message, a bad field): no
@@ -26,7 +26,7 @@ SNAPSHOT_RATE, SNAPSHOT_BURST = 4.0, 8.0  # snapshots one connection is answered
 # (shared by all that address's connections; PROTOCOL.md §2). Nobody honest needs more: a
 # client says hello before it asks. Beyond it they are dropped (one rate_limited a second),
 # cheaply: a burst of them from hundreds of connections must not hold back the move behind it
-# (RD-11: the issue's 300 snapshots made an honest move wait 33-113 ms). Always on, even with
+# (RD-11: 300 strangers' snapshots at once made an honest move wait 33-113 ms). Always on, even with
 # ``--rate-limit 0``: it is part of what makes a race fair, not a brake on floods.
 STRANGER_RATE, STRANGER_BURST = 2.0, 4.0
 # Moves one seat may have taken a second (bursts of MOVE_BURST), whatever its connection's
@@ -115,7 +115,7 @@ class RateLimiter:
     def _prune(self, now: float) -> None:
         self.buckets = {peer: b for peer, b in self.buckets.items()
                         if b.tokens + (now - b.at) * self.rate < self.burst}
-        if len(self.buckets) >= self.PRUNE_AT:  # busy ones all: the oldest go (issue 30)
+        if len(self.buckets) >= self.PRUNE_AT:  # busy ones all: the oldest go
             keep = list(self.buckets.items())[-(self.PRUNE_AT // 2):]
             self.buckets = dict(keep)
 
@@ -125,7 +125,7 @@ class NoCollection:
     off). For unpacking a client's frame: 2 KiB can hold 1,900 lists, and a collection that
     starts while they are being built finds them alive and moves them to an older generation,
     so that the full collections a flood of such frames brings on — each walks every object of
-    the process — came every 0.2 s and took 8-57 ms (issue 30). Nothing unpacked is cyclic;
+    the process — came every 0.2 s and took 8-57 ms. Nothing unpacked is cyclic;
     what is built is freed by its count as soon as it is read."""
 
     def __enter__(self) -> None:
