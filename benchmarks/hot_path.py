@@ -2,6 +2,7 @@
 applying the updates a table publishes (issue 13).
 
     python benchmarks/hot_path.py [--seats 20] [--moves 5000] [--repeat 8] [--seed 5]
+    python benchmarks/hot_path.py --before /tmp/old-tree [--seats 20] [--repeat 8]
 
 1. **arbiter**: an :class:`~lan_demon.net.arbiter.Arbiter` with ``--seats`` players past Go
    (Racing Demon, handicaps off, fairness window 0, no flood brake, a clock this script moves);
@@ -9,28 +10,36 @@ applying the updates a table publishes (issue 13).
    ``Arbiter.handle`` is timed: decode, checks, the engine's ``apply``, the messages built.
    Beside it, the engine's ``apply`` of the same turn alone: the rules' own part of it.
 2. **client**: the updates that table published for ``--moves`` such turns, packed ten to a
-   frame as one wake-up of the server packs them (``codec.encode_many``), fed to a spectator
+   frame as one wake-up of the server packs them (``packing.encode_many``), fed to a spectator
    :class:`~lan_demon.net.client.Client` through ``_receive`` — its receive path from a frame's
    bytes to its mirror moved on, without the socket — after the table's snapshot.
 
 3. **deal**: the same table's rounds ended by RD-13 (every seat votes stuck three times), and
    the tick that deals the next one timed with its messages packed as the server frames them
-   (``server.frame``: one PUB frame, one per peer; ``codec.encode_many`` at an older tree):
+   (``packing.frame``: one PUB frame, one per peer; ``encode_many`` at an older tree):
    every seat's private copy of the whole table and the public update. Beside it, the
    engine's deal of that round alone.
 
 Each figure is the best of ``--repeat`` runs (this machine is shared and noisy: the best is the
 least disturbed), beside the baseline measured in the same run: a move map packed and unpacked
-by msgpack alone (the least any arbiter must do per move; the same whatever lan_demon's code). Run it with ``PYTHONPATH`` set to an
-older checkout to measure that code the same way. Nothing here asserts a time; the figures go to
-docs/benchmarks.md.
+by msgpack alone (the least any arbiter must do per move; the same whatever lan_demon's code).
+
+``--before TREE`` measures 1 and 3 of the code in TREE (an older checkout's root, holding its
+``lan_demon``: ``git archive <commit> lan_demon | tar -x -C TREE``) against this tree's in the
+same run: each repeat runs both, one after the other in child processes of their own (the
+order alternating), so a disturbance of the machine falls on both alike. Nothing here asserts
+a time; the figures go to docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -40,15 +49,17 @@ from lan_demon.net.codec import encode, make
 
 from tables import seated_table
 
-try:  # protocol 3; an older checkout publishes one update per frame
-    from lan_demon.net.codec import encode_many
+try:  # frames of several messages, and the server's framing function
+    from lan_demon.net.packing import encode_many, frame as server_frame
 except ImportError:  # pragma: no cover - only with PYTHONPATH at an older tree
-    encode_many = None
-
-try:  # the server's framing function; an older tree frames in a method of the server
-    from lan_demon.net.server import frame as server_frame
-except ImportError:  # pragma: no cover - only with PYTHONPATH at an older tree
-    server_frame = None
+    try:  # protocol 3 (the codec); an older checkout publishes one update per frame
+        from lan_demon.net.codec import encode_many
+    except ImportError:
+        encode_many = None
+    try:  # the server's; an older tree frames in a method of the server
+        from lan_demon.net.server import frame as server_frame
+    except ImportError:
+        server_frame = None
 
 TURN = {"t": "turn"}
 STUCK = {"t": "stuck"}
@@ -165,7 +176,8 @@ def engine_deal(seats: int, rounds: int, seed: int) -> float:
     """ms of the engine's deal of that table's round alone (every seat's cards shuffled and
     laid out): the part of a deal that is the game's, whatever the arbiter sends."""
     arbiter, _, _ = seated_table(seats, seed)
-    match, deal = arbiter.match, arbiter.commitments.deal_round
+    # (a tree older than the arbiter's rooms holds the deal on the arbiter itself)
+    match, deal = arbiter.match, getattr(arbiter, "commitments", arbiter).deal_round
     began = time.perf_counter()
     for _ in range(rounds):
         match.deal(deal.secret, deal.nonces)
@@ -181,13 +193,60 @@ def msgpack_baseline(n: int = 20_000) -> float:
     return (time.perf_counter() - began) / n * 1e6
 
 
+HERE = Path(__file__).resolve().parent
+OWN_TREE = HERE.parent
+
+
+def one_in_child(tree: Path, what: str, args: argparse.Namespace) -> float:
+    """One run of ``what`` (``arbiter``: µs a turn; ``deal``: ms a deal) with ``lan_demon``
+    imported from ``tree``, in a process of its own."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tree), str(HERE)]))
+    done = subprocess.run([sys.executable, str(Path(__file__)), "--one", what,
+                           "--seats", str(args.seats), "--moves", str(args.moves),
+                           "--seed", str(args.seed)],
+                          env=env, cwd=str(HERE), capture_output=True, text=True, check=True)
+    return float(done.stdout.split()[-1])
+
+
+def before_and_after(args: argparse.Namespace) -> None:
+    """1 and 3 for the tree ``--before`` and this one, each repeat running both."""
+    before = Path(args.before).resolve()
+    print(f"before: {before}; after: {OWN_TREE}")
+    for what, unit in (("arbiter", "µs a Pack turn's handle"), ("deal", "ms a deal")):
+        runs: dict[str, list[float]] = {"before": [], "after": []}
+        for i in range(args.repeat):
+            order = (("before", before), ("after", OWN_TREE))
+            for name, tree in order if i % 2 == 0 else reversed(order):
+                runs[name].append(one_in_child(tree, what, args))
+        best = {name: min(times) for name, times in runs.items()}
+        spread = {name: max(times) for name, times in runs.items()}
+        print(f"{what}, {args.seats} seats, {unit}: before {best['before']:.2f} "
+              f"(worst {spread['before']:.2f}), after {best['after']:.2f} "
+              f"(worst {spread['after']:.2f}); after / before {best['after'] / best['before']:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, default=20, help="players at the table (default 20)")
     parser.add_argument("--moves", type=int, default=5000, help="turns per run (default 5000)")
     parser.add_argument("--repeat", type=int, default=8, help="runs, best kept (default 8)")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--before", help="an older tree to measure against (see above)")
+    parser.add_argument("--one", choices=("arbiter", "deal"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one == "arbiter":
+        print(turns(args.seats, args.moves, args.seed))
+        return
+    if args.one == "deal":
+        print(deals(args.seats, 5, args.seed)[0])
+        return
+    if args.before:
+        print(f"command: python benchmarks/hot_path.py --before {args.before} --seats "
+              f"{args.seats} --moves {args.moves} --repeat {args.repeat} --seed {args.seed}")
+        print(f"python {platform.python_version()} on {platform.machine()}; best of "
+              f"{args.repeat}, alternating")
+        before_and_after(args)
+        return
     print(f"command: python benchmarks/hot_path.py --seats {args.seats} --moves {args.moves} "
           f"--repeat {args.repeat} --seed {args.seed}")
     print(f"python {platform.python_version()} on {platform.machine()}; best of {args.repeat}")

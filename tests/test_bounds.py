@@ -263,7 +263,7 @@ def test_the_captain_pauses_the_table_at_most_once_in_10_seconds(tmp_path):
     assert ok["t"] == "ok" and len(t.updates("pause")) == 2
     t.send(b"A", "resume")
     t.arbiter.evening.pause(HOST, t.now, t.arbiter.tick(t.now))  # not braked
-    assert t.arbiter.paused is not None and t.arbiter.paused.by == evening.HOST
+    assert t.arbiter.paused is not None and t.arbiter.paused.by == HOST
 
 
 # --- refused moves -----------------------------------------------------------------------

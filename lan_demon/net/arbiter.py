@@ -258,28 +258,24 @@ class Arbiter:
         try:
             if self.standstill.stall is not None:  # the journal cannot be written (§25)
                 self.standstill.on_frame(peer, seat, msg, now, out)
-            elif self._heard(peer, seat, msg, now, out, sender):
-                if kind in BY_SENDER:
-                    self.handlers[kind](peer, seat, msg, now, out, sender)
-                else:
-                    self.handlers[kind](peer, seat, msg, now, out)
+                return
+            if seat is None:
+                if self._quiet(peer, msg, now):
+                    return
+            elif not same_key(seat, sender):
+                out.private.append((peer, wrong_key(_request_id(msg))))
+                return
+            else:  # (written out, not a method: every frame of a busy table comes here)
+                seat.heard = now
+                if seat.status == "away":
+                    self.seating.presence(seat, "here", out)
+            if kind in BY_SENDER:
+                self.handlers[kind](peer, seat, msg, now, out, sender)
+            else:
+                self.handlers[kind](peer, seat, msg, now, out)
         except ProtocolError as err:
             out.private.append((peer, make("error", re=_request_id(msg), code=err.code,
                                            reason=err.reason)))
-
-    def _heard(self, peer: bytes, seat: Seat | None, msg: dict[str, Any], now: float,
-               out: Outbox, sender: Sender) -> bool:
-        """Whether the frame is handled: not a stranger's while the resumed table keeps quiet,
-        nor a seat's from another key. A seat heard from is here."""
-        if seat is None:
-            return not self._quiet(peer, msg, now)
-        if not same_key(seat, sender):
-            out.private.append((peer, wrong_key(_request_id(msg))))
-            return False
-        seat.heard = now
-        if seat.status == "away":
-            self.seating.presence(seat, "here", out)
-        return True
 
     def tick(self, now: float) -> Outbox:
         """Time passing: heartbeats, absences, Go, the fairness window, RD-13, stand-in turns."""

@@ -81,12 +81,10 @@ class Race:
     def on_move(self, peer: bytes, seat: Seat | None, msg: dict, now: float,
                 out: Outbox) -> None:
         player = seat if seat is not None else self.seats.player(seat, peer)  # (None: raises)
-        move = self._new_move(peer, msg)
-        facts = self.facts
-        if facts.phase != "playing":
-            self.after_round(player, msg, move, out)
+        move = self._taken(peer, player, msg, now, out)
+        if move is None:
             return
-        self._in_play(player, msg, now)
+        facts = self.facts
         index, game, state = player.index, facts.game, facts.state
         held = Held(self.believed(player, msg["ts"], now), now, index, msg["id"], move,
                     AS_IT_ARRIVED, msg["ts"])
@@ -99,9 +97,12 @@ class Race:
         else:
             self.commit(held, now, out)
 
-    def _new_move(self, peer: bytes, msg: dict) -> Any:
-        """The move a message carries, its id not used before on this connection."""
-        rid = msg["id"]
+    def _taken(self, peer: bytes, player: Seat, msg: dict, now: float, out: Outbox) -> Any:
+        """The move a message carries, if the table takes it now; else refused (raised, or,
+        after a round's end, answered in ``out``: None). Its id must be new on this
+        connection, and the table playing, not paused, at its round, the seat within its
+        brake."""
+        rid, facts = msg["id"], self.facts
         ids = self.move_ids.get(peer)
         if ids is None:  # (not setdefault: that would build a RecentIds for every move)
             ids = self.new_ids(peer)
@@ -109,14 +110,12 @@ class Race:
             raise ProtocolError("duplicate", f"move {rid} was already sent on this "
                                 "connection; a move is never applied twice")
         try:
-            return self.facts.game.move_from_data(msg["move"])
+            move = facts.game.move_from_data(msg["move"])
         except GameError as err:
             raise ProtocolError("bad_move", str(err)) from None
-
-    def _in_play(self, player: Seat, msg: dict, now: float) -> None:
-        """Refuse a move the table does not take now: paused, for another round, or over the
-        seat's brake."""
-        facts = self.facts
+        if facts.phase != "playing":
+            self.after_round(player, msg, move, out)
+            return None
         if facts.paused is not None:
             raise ProtocolError("paused", f"the table is paused by {facts.paused.words()}: "
                                 "no card moves until the captain or the host resumes it")
@@ -127,6 +126,7 @@ class Race:
         if brake.rate and brake.admit(player.index, now) != brake.ADMIT:
             raise ProtocolError("rate_limited", f"more than {brake.rate:g} moves a second from "
                                 f"one seat (bursts of {brake.burst:g}): this one was not taken")
+        return move
 
     def believed(self, player: Seat, claimed: float, now: float) -> float:
         """The claimed time is believed only between the earliest the network allows (the

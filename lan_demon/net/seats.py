@@ -97,15 +97,16 @@ class Seats:
         remembered by peer and trusted only while it still holds (the seat is still at its place
         in the table's seats and still on this connection): a seat moved up, taken back on
         another connection or gone is looked for again, among every seat."""
-        seat = self.peer_seats.get(peer)
-        if seat is not None and seat.peer == peer and seat.index < len(self.facts.seats) and \
-                self.facts.seats[seat.index] is seat:
+        seats, known = self.facts.seats, self.peer_seats
+        seat = known.get(peer)
+        if seat is not None and seat.peer == peer and seat.index < len(seats) and \
+                seats[seat.index] is seat:
             return seat
-        for seat in self.facts.seats:
+        for seat in seats:
             if seat.peer == peer:
-                if len(self.peer_seats) > 4 * len(self.facts.seats) + 64:
-                    self.peer_seats.clear()  # connections gone for good: nothing to keep
-                self.peer_seats[peer] = seat
+                if len(known) > 4 * len(seats) + 64:
+                    known.clear()  # connections gone for good: nothing to keep
+                known[peer] = seat
                 return seat
         return None
 
