@@ -84,10 +84,14 @@ class Race:
         move = self._taken(peer, player, msg, now, out)
         if move is None:
             return
-        facts = self.facts
+        facts, claimed = self.facts, msg["ts"]
+        # The claimed time is believed only between the earliest the network allows (the
+        # measured delay and the tolerance, together capped at lag_cap_ms: slow echoes buy no
+        # more) and the arrival: never a way to jump the queue by more than the cap (§8).
+        credit = min(player.one_way() + TOLERANCE, facts.settings.lag_cap_ms / 1000)  # (>= 0)
+        believed = min(max(claimed, now - credit), now)
         index, game, state = player.index, facts.game, facts.state
-        held = Held(self.believed(player, msg["ts"], now), now, index, msg["id"], move,
-                    AS_IT_ARRIVED, msg["ts"])
+        held = Held(believed, now, index, msg["id"], move, AS_IT_ARRIVED, claimed)
         if index in self.queued:  # keep a seat's moves in the order it sent them
             held.place = game.destination(state, index, move)
             self.queued[index].append(held)
@@ -127,13 +131,6 @@ class Race:
             raise ProtocolError("rate_limited", f"more than {brake.rate:g} moves a second from "
                                 f"one seat (bursts of {brake.burst:g}): this one was not taken")
         return move
-
-    def believed(self, player: Seat, claimed: float, now: float) -> float:
-        """The claimed time is believed only between the earliest the network allows (the
-        measured delay and the tolerance, together capped at lag_cap_ms: slow echoes buy no
-        more) and the arrival: never a way to jump the queue by more than the cap (§8)."""
-        credit = min(player.one_way() + TOLERANCE, self.facts.settings.lag_cap_ms / 1000)
-        return min(max(claimed, now - credit), now)  # (credit >= 0: earliest <= now)
 
     def after_round(self, player: Seat, msg: dict, move: Any, out: Outbox) -> None:
         """A move for the round that just ended is refused by the rule that ended it (RD-12:
@@ -195,8 +192,13 @@ class Race:
         """Apply a move, or refuse it; tell the table, journal it, and end the round it ends."""
         facts = self.facts
         game, state, seat = facts.game, facts.state, held.seat
-        events = self._applied(held, out)
-        if events is None:
+        try:
+            events = game.apply(state, seat, held.move)
+        except IllegalMove as err:
+            self._refuse(held, self.refusal_for(held, err), out)
+            return
+        except BadMove as err:
+            self._refuse(held, make("error", re=held.rid, code="bad_move", reason=str(err)), out)
             return
         move = held.move
         if game.races:
@@ -215,21 +217,13 @@ class Race:
         if game.round_over(state):
             self.round_over(now, out)
 
-    def _applied(self, held: Held, out: Outbox) -> list[dict[str, Any]] | None:
-        """The events of the move applied to the table; None when the rules refuse it (the
-        refusal journaled, and sent to a client that asked)."""
-        # The table's own moves and stand-in turns (rid -1) are refused to nobody.
-        try:
-            return self.facts.game.apply(self.facts.state, held.seat, held.move)
-        except IllegalMove as err:
-            refusal = self.refusal_for(held, err)
-        except BadMove as err:
-            refusal = make("error", re=held.rid, code="bad_move", reason=str(err))
+    def _refuse(self, held: Held, refusal: dict[str, Any], out: Outbox) -> None:
+        """A move the rules refuse: the refusal journaled, and sent to a client that asked
+        (the table's own moves and stand-in turns, rid -1, are refused to nobody)."""
         self.record_refused(held, refusal)
         peer = self.facts.seats[held.seat].peer if held.rid >= 0 <= held.seat else None
         if peer is not None:
             out.private.append((peer, refusal))
-        return None
 
     def _tell(self, held: Held, move: Any, seq: int, round_no: int, data: dict[str, Any],
               events: list[dict[str, Any]], out: Outbox) -> None:

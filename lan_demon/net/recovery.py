@@ -139,7 +139,7 @@ class _Restorer:
             self.arbiter.seating.stepped_out.add(seat.index)
             return
         seat.status = "left"
-        if self.facts.phase == "lobby":  # as seats.gone: the others move up one
+        if self.facts.phase == "lobby":  # as Seats.gone: the others move up one
             self.facts.seats.remove(seat)
             for i, s in enumerate(self.facts.seats):
                 s.index = i
@@ -197,7 +197,7 @@ class _Restorer:
                                "another deal than the one whose fingerprint it published")
 
     def _check(self, record: dict[str, Any]) -> None:
-        """A seat's verdict, published (``commitments.on_check``): a snapshot repeats the
+        """A seat's verdict, published (``Commitments.on_check``): a snapshot repeats the
         last rounds' ones, and it is not published twice."""
         fields = {k: record[k] for k in ("seat", "round", "word", "reason", "lost")
                   if k in record}
