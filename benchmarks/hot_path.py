@@ -27,8 +27,12 @@ by msgpack alone (the least any arbiter must do per move; the same whatever lan_
 ``--before TREE`` measures 1 and 3 of the code in TREE (an older checkout's root, holding its
 ``lan_demon``: ``git archive <commit> lan_demon | tar -x -C TREE``) against this tree's in the
 same run: each repeat runs both, one after the other in child processes of their own (the
-order alternating), so a disturbance of the machine falls on both alike. Nothing here asserts
-a time; the figures go to docs/benchmarks.md.
+order alternating), so a disturbance of the machine falls on both alike. With
+``--instructions`` it also counts, under valgrind's callgrind, the instructions a turn costs in
+each tree (two runs of ``--moves`` and six times as many turns; the difference over the
+difference of turns takes the start out): a count that does not depend on what else the
+machine does, for differences smaller than its timing noise. Nothing here asserts a time; the
+figures go to docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -208,6 +212,26 @@ def one_in_child(tree: Path, what: str, args: argparse.Namespace) -> float:
     return float(done.stdout.split()[-1])
 
 
+def instructions(tree: Path, turns_run: int, args: argparse.Namespace) -> int:
+    """The instructions a child running ``turns_run`` turns in ``tree`` executes (callgrind;
+    one hash seed, so that sets and dicts are laid out alike run after run)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tree), str(HERE)]),
+               PYTHONHASHSEED="0")
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           sys.executable, str(Path(__file__)), "--one", "arbiter",
+                           "--seats", str(args.seats), "--moves", str(turns_run),
+                           "--seed", str(args.seed)],
+                          env=env, cwd=str(HERE), capture_output=True, text=True, check=True)
+    collected = [line for line in done.stderr.splitlines() if "Collected :" in line]
+    return int(collected[-1].split()[-1])
+
+
+def instructions_per_turn(tree: Path, args: argparse.Namespace) -> float:
+    """Instructions a turn costs in ``tree``, the start taken out (see the module's notes)."""
+    few, many = args.moves, 6 * args.moves
+    return (instructions(tree, many, args) - instructions(tree, few, args)) / (many - few)
+
+
 def before_and_after(args: argparse.Namespace) -> None:
     """1 and 3 for the tree ``--before`` and this one, each repeat running both."""
     before = Path(args.before).resolve()
@@ -223,6 +247,12 @@ def before_and_after(args: argparse.Namespace) -> None:
         print(f"{what}, {args.seats} seats, {unit}: before {best['before']:.2f} "
               f"(worst {spread['before']:.2f}), after {best['after']:.2f} "
               f"(worst {spread['after']:.2f}); after / before {best['after'] / best['before']:.3f}")
+    if args.instructions:
+        counts = {name: instructions_per_turn(tree, args)
+                  for name, tree in (("before", before), ("after", OWN_TREE))}
+        print(f"instructions a turn (handle, and the harness's making of the move), "
+              f"{args.seats} seats: before {counts['before']:,.0f}, after "
+              f"{counts['after']:,.0f}; after / before {counts['after'] / counts['before']:.3f}")
 
 
 def main() -> None:
@@ -232,6 +262,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=8, help="runs, best kept (default 8)")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--before", help="an older tree to measure against (see above)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="with --before: count instructions too (needs valgrind)")
     parser.add_argument("--one", choices=("arbiter", "deal"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one == "arbiter":
@@ -241,7 +273,8 @@ def main() -> None:
         print(deals(args.seats, 5, args.seed)[0])
         return
     if args.before:
-        print(f"command: python benchmarks/hot_path.py --before {args.before} --seats "
+        counted = " --instructions" if args.instructions else ""
+        print(f"command: python benchmarks/hot_path.py --before {args.before}{counted} --seats "
               f"{args.seats} --moves {args.moves} --repeat {args.repeat} --seed {args.seed}")
         print(f"python {platform.python_version()} on {platform.machine()}; best of "
               f"{args.repeat}, alternating")
