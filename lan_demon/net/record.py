@@ -54,6 +54,12 @@ class Record:
             self.write("seq", upto=self.seq_mark)
         return self.seq
 
+    def resume_at(self, seq: int) -> None:
+        """Number on from ``seq``, the highest number a resumed journal has handed out or
+        reserved (crash recovery); the journal it came from has its host record already."""
+        self.seq = self.seq_mark = seq
+        self.headed = True
+
     def attach(self, journal: Journal, ports: dict[str, int]) -> None:
         """Write to ``journal`` from now on; a new journal starts with the ``host`` record."""
         self.journal, self.ports = journal, dict(ports)

@@ -287,8 +287,7 @@ class _Restorer:
     def finish(self) -> Arbiter:
         """The arbiter as it stood at the last record, its clocks started again at ``now``."""
         a, facts, now = self.arbiter, self.facts, self.now
-        a.records.seq = a.records.seq_mark = max(self.seq, self.mark)
-        a.records.headed = True
+        a.records.resume_at(max(self.seq, self.mark))
         if facts.match is not None:
             facts.state = self.fold.state if facts.phase == "playing" else self.fold.replay.last
             if facts.phase == "over":

@@ -107,7 +107,7 @@ class Standstill:
         if kind in HARMLESS:
             self.harmless[kind](peer, seat, msg, now, out)
             return
-        if kind == "hello" and seat is None:  # (a newcomer's program stops here: say what to do)
+        if kind == "hello" and seat is None:  # (a new client's program stops here: say what to do)
             raise ProtocolError("stalled", f"{self.stall.cause()}: nobody can sit down or watch "
                                 "until the host frees some space; try again in a minute")
         raise ProtocolError("stalled", self.stall.words())
