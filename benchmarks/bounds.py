@@ -1,5 +1,5 @@
 """What one peer's flood of each message kind costs the table, at exactly the rate the arbiter
-admits, for minutes of table time (issue 30: every message kind is bounded).
+admits, for minutes of table time: every message kind is bounded (PROTOCOL.md §2).
 
     python benchmarks/bounds.py [--minutes 10] [--jobs 2] [--kinds dispute,ready] [--seed 5]
 

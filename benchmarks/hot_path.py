@@ -1,5 +1,5 @@
 """The two ends of a move without sockets: the arbiter's ``handle`` of a Pack turn, and a client
-applying the updates a table publishes (issue 13).
+applying the updates a table publishes.
 
     python benchmarks/hot_path.py [--seats 20] [--moves 5000] [--repeat 8] [--seed 5]
     python benchmarks/hot_path.py --before /tmp/old-tree [--seats 20] [--repeat 8]

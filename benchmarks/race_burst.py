@@ -1,4 +1,4 @@
-"""The liar-plus-burst race of issue 27 (item 7), in real time on 127.0.0.1: how many RD-11
+"""The liar-plus-burst race, in real time on 127.0.0.1: how many RD-11
 races a liar wins when a friend's connections send a burst of snapshots just before the honest
 player plays.
 
