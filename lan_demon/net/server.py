@@ -129,38 +129,13 @@ class ArbiterServer:
         self.watch_domain = SharedZap.domain() if coded else None
         # One ZAP handler per context; it must run before a CURVE or gated socket binds.
         self.auth = SharedZap.take(self.context) if keys is not None or coded else None
-        self.router = self.context.socket(zmq.ROUTER)
-        self.pub = self.context.socket(zmq.PUB)
-        for sock in (self.router, self.pub):
-            sock.setsockopt(zmq.LINGER, 0)
-            if keys is not None:
-                make_curve_server(sock, keys)
-        if self.watch_domain is not None:
-            self.pub.setsockopt(zmq.ZAP_DOMAIN, self.watch_domain.encode("ascii"))
-        # A frame over this is never read: ZeroMQ drops that connection (PROTOCOL.md §2); the
-        # sender's DEALER reconnects as a new peer, and the table goes on.
-        self.router.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE + 1024)
-        self.router.setsockopt(zmq.SNDHWM, ROUTER_SNDHWM)
-        self.router.setsockopt(zmq.RCVHWM, ROUTER_RCVHWM)
-        self.pub.setsockopt(zmq.SNDHWM, PUB_SNDHWM)
+        self.router, self.pub = self._sockets(keys)
         try:
             self.port = self._bind(self.router, host, port)
             self.pub_port = self._bind(self.pub, host, 0, (avoid_pub,))
             self.host = host
             self.arbiter = arbiter or Arbiter(settings, None, now=clock(), code=code)
-            self.arbiter.seating.pub = f"tcp://{host}:{self.pub_port}"
-            # The spectators' PUB (§11): a relay of this one on a context of its own, so that
-            # a crowd of watchers costs the seats nothing they feel (net/watchers_pub.py).
-            self.watchers_pub = WatchersPub(self.pub, host, keys, self.watch_domain,
-                                            self.arbiter.seating.passed, (self.pub_port, avoid_pub))
-            self.arbiter.seating.watch_pub = f"tcp://{host}:{self.watchers_pub.port}"
-            # Journaled in the host record: a resume checks its secrets file against it.
-            self.arbiter.facts.server_key = keys.public.decode() if keys is not None else None
-            # Read each frame's key and address only when the arbiter uses them: a plain table
-            # keeps the cheaper copying receive.
-            self.identify = keys is not None or self.arbiter.code is not None
-            if self.watch_domain is not None:
-                self.auth.gates[self.watch_domain] = self.arbiter.seating.passed
+            self._seat_arbiter(host, keys, avoid_pub)
             if journal:
                 self.journal = JournalWriter(journal, keep=journal_keep)
                 self.arbiter.attach_journal(self.journal, {"port": self.port,
@@ -172,6 +147,41 @@ class ArbiterServer:
         self.published = 0  # messages published (several may share a frame)
         self._packer = msgpack.Packer(use_bin_type=True)  # this loop's own, reused
         self._inbox = Inbox()  # frames read ahead and not yet handled (_read_ahead)
+
+    def _sockets(self, keys: KeyPair | None) -> tuple[zmq.Socket, zmq.Socket]:
+        """The ROUTER and the PUB, made and tuned (CURVE, the PUB's ZAP domain, the limits)."""
+        router, pub = self.context.socket(zmq.ROUTER), self.context.socket(zmq.PUB)
+        for sock in (router, pub):
+            sock.setsockopt(zmq.LINGER, 0)
+            if keys is not None:
+                make_curve_server(sock, keys)
+        if self.watch_domain is not None:
+            pub.setsockopt(zmq.ZAP_DOMAIN, self.watch_domain.encode("ascii"))
+        # A frame over this is never read: ZeroMQ drops that connection (PROTOCOL.md §2); the
+        # sender's DEALER reconnects as a new peer, and the table goes on.
+        router.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE + 1024)
+        router.setsockopt(zmq.SNDHWM, ROUTER_SNDHWM)
+        router.setsockopt(zmq.RCVHWM, ROUTER_RCVHWM)
+        pub.setsockopt(zmq.SNDHWM, PUB_SNDHWM)
+        return router, pub
+
+    def _seat_arbiter(self, host: str, keys: KeyPair | None, avoid_pub: int | None) -> None:
+        """Tell the arbiter where it is served (its welcome names both PUBs), start the
+        spectators' PUB, and gate a coded table's PUBs by who passed its code."""
+        seating = self.arbiter.seating
+        seating.pub = f"tcp://{host}:{self.pub_port}"
+        # The spectators' PUB (§11): a relay of this one on a context of its own, so that a
+        # crowd of watchers costs the seats nothing they feel (net/watchers_pub.py).
+        self.watchers_pub = WatchersPub(self.pub, host, keys, self.watch_domain, seating.passed,
+                                        (self.pub_port, avoid_pub))
+        seating.watch_pub = f"tcp://{host}:{self.watchers_pub.port}"
+        # Journaled in the host record: a resume checks its secrets file against it.
+        self.arbiter.facts.server_key = keys.public.decode() if keys is not None else None
+        # Read each frame's key and address only when the arbiter uses them: a plain table
+        # keeps the cheaper copying receive.
+        self.identify = keys is not None or self.arbiter.code is not None
+        if self.watch_domain is not None:
+            self.auth.gates[self.watch_domain] = seating.passed
 
     @staticmethod
     def _bind(sock: zmq.Socket, host: str, port: int, avoid: tuple[int | None, ...] = ()) -> int:
