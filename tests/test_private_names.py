@@ -60,9 +60,6 @@ ALLOWED: dict[str, set[str]] = {
         "lan_demon/net/table_copy.py: self._round_over",
         "lan_demon/net/table_copy.py: self._send",
     },
-    "part C (the screens)": {
-        "lan_demon/tui/gin.py: self._render",
-    },
     "part E (the coach)": {
         "lan_demon/coach/knowledge.py: self._legal",
     },
