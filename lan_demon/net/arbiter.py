@@ -48,7 +48,7 @@ from lan_demon.net.settings import Settings
 from lan_demon.net.snapshots import Snapshots
 from lan_demon.net.stall import HARMLESS, Handler, Stall, Standstill
 from lan_demon.net.table_clock import BEAT_INTERVAL, TableClock
-from lan_demon.net.table_facts import Pause, TableFacts
+from lan_demon.net.table_facts import Fact, Pause, TableFacts
 
 #: The messages whose handlers also take the sender (by key and address: §20, §2).
 BY_SENDER = ("hello", "snapshot")
@@ -102,48 +102,16 @@ class Arbiter:
                                      {kind: self.handlers[kind] for kind in HARMLESS})
 
     # --- the table's facts, as the server, recovery, the host's desk and tests read them ------
-
-    @property
-    def settings(self) -> Settings:
-        return self.facts.settings
-
-    @property
-    def game(self) -> Game:
-        return self.facts.game
-
-    @property
-    def now(self) -> float:
-        """The time of the step in hand."""
-        return self.facts.now
-
-    @property
-    def phase(self) -> str:
-        """lobby | countdown | playing | between | over"""
-        return self.facts.phase
-
-    @property
-    def match(self) -> Match | None:
-        return self.facts.match
-
-    @property
-    def state(self) -> Any:
-        return self.facts.state
-
-    @property
-    def result(self) -> dict[str, Any] | None:
-        return self.facts.result
-
-    @property
-    def seats(self) -> list[Seat]:
-        return self.facts.seats
-
-    @property
-    def paused(self) -> Pause | None:
-        return self.facts.paused
-
-    @property
-    def code(self) -> str | None:
-        return self.facts.code
+    settings: Fact[Settings] = Fact()
+    game: Fact[Game] = Fact()
+    now: Fact[float] = Fact()  # the time of the step in hand
+    phase: Fact[str] = Fact()  # lobby | countdown | playing | between | over
+    match: Fact[Match | None] = Fact()
+    state: Fact[Any] = Fact()
+    result: Fact[dict[str, Any] | None] = Fact()
+    seats: Fact[list[Seat]] = Fact()
+    paused: Fact[Pause | None] = Fact()
+    code: Fact[str | None] = Fact()
 
     @property
     def journal(self) -> Journal | None:
