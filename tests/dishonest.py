@@ -26,7 +26,8 @@ match starts).
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from lan_demon.net.codec import make
 from lan_demon.net.commitments import Commitments
@@ -63,20 +64,30 @@ class Recommitting(MatchFlow):
                             **again.announced())
 
 
+@contextmanager
+def doctored(match: Any, change: Callable[[Any], None]) -> Iterator[None]:
+    """Meanwhile ``match`` deals each round as it honestly would, then ``change``s the state."""
+    honest = type(match).deal
+
+    def deal(secret: Any = None, nonces: Any = None) -> Any:
+        state = honest(match, secret, nonces)
+        change(state)
+        return state
+    match.deal = deal
+    try:
+        yield
+    finally:
+        del match.deal
+
+
 class Evading(MatchFlow):
     def deal(self, now: float, out: Any) -> None:
         self.record.next_seq()  # the number every client now misses
-        match, honest = self.facts.match, type(self.facts.match).deal
 
-        def doctored(secret: Any = None, nonces: Any = None) -> Any:
-            state = honest(match, secret, nonces)
+        def reordered(state: Any) -> None:
             state.seats[0].pack.reverse()  # (face down: no screen sees it at Go)
-            return state
-        match.deal = doctored
-        try:
+        with doctored(self.facts.match, reordered):
             super().deal(now, out)
-        finally:
-            del match.deal
 
 
 class HidingDeal(MatchFlow):
@@ -87,21 +98,15 @@ class HidingDeal(MatchFlow):
 
     def deal(self, now: float, out: Any) -> None:
         match, deal = self.facts.match, self.commitments.deal_round
-        honest = type(match).deal
-        promised = honest(match, deal.secret, deal.nonces)
+        promised = type(match).deal(match, deal.secret, deal.nonces)
         real_fingerprint = deal.dealt_now
 
-        def doctored(secret: Any = None, nonces: Any = None) -> Any:
-            state = honest(match, secret, nonces)
+        def swapped(state: Any) -> None:
             rack = state.racks[self.victim]
             rack[0], rack[-1] = rack[-1], rack[0]  # its lowest slot gets its highest card
-            return state
         deal.dealt_now = lambda game, state: real_fingerprint(game, promised)
-        match.deal = doctored
-        try:
+        with doctored(match, swapped):
             super().deal(now, out)
-        finally:
-            del match.deal
 
 
 class HidingWords(Commitments):
