@@ -81,11 +81,16 @@ class Arbiter:
                                 self.views.public_hash)
         self.handovers = Handovers(facts, self.seating, self.records)
         self.evening = Evening(facts, self.seating, self.race, self.records, self.handovers)
-        # (the rooms made before those they call: each is handed them now)
+        # (the seats and the race call rooms made after them: they are handed those now)
         self.seating.connect(self.flow, self.clock.probe)
         self.race.connect(self.flow.end_round)
-        # Messages, dispatched by type ("move" first: most frames at a busy table).
-        self.handlers: dict[str, Handler] = {
+        self.handlers = self._handlers()
+        self.standstill = Standstill(facts, self.records, self.race,
+                                     {kind: self.handlers[kind] for kind in HARMLESS})
+
+    def _handlers(self) -> dict[str, Handler]:
+        """Each message type's handler, the room's own method, looked up once per frame."""
+        handlers: dict[str, Handler] = {
             "move": self.race.on_move,
             "hello": self.seating.on_hello, "hb": self.seating.on_hb,
             "ready": self.seating.on_ready, "start": self.seating.on_start,
@@ -97,9 +102,8 @@ class Arbiter:
             "pause": self.evening.on_pause, "resume": self.evening.on_resume,
             "remove": self.evening.on_remove,
         }
-        assert self.handlers.keys() == FROM_CLIENT.keys(), "a message type with no handler"
-        self.standstill = Standstill(facts, self.records, self.race,
-                                     {kind: self.handlers[kind] for kind in HARMLESS})
+        assert handlers.keys() == FROM_CLIENT.keys(), "a message type with no handler"
+        return handlers
 
     # --- the table's facts, as the server, recovery, the host's desk and tests read them ------
     settings: Fact[Settings] = Fact()
