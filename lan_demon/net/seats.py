@@ -97,16 +97,15 @@ class Seats:
         remembered by peer and trusted only while it still holds (the seat is still at its place
         in the table's seats and still on this connection): a seat moved up, taken back on
         another connection or gone is looked for again, among every seat."""
-        seats, known = self.facts.seats, self.peer_seats
-        seat = known.get(peer)
+        seat, seats = self.peer_seats.get(peer), self.facts.seats
         if seat is not None and seat.peer == peer and seat.index < len(seats) and \
                 seats[seat.index] is seat:
             return seat
         for seat in seats:
             if seat.peer == peer:
-                if len(known) > 4 * len(seats) + 64:
-                    known.clear()  # connections gone for good: nothing to keep
-                known[peer] = seat
+                if len(self.peer_seats) > 4 * len(seats) + 64:
+                    self.peer_seats.clear()  # connections gone for good: nothing to keep
+                self.peer_seats[peer] = seat
                 return seat
         return None
 
