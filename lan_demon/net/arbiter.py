@@ -28,7 +28,7 @@ itself is in rooms, each an object holding its own state and handed what it need
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from lan_demon.games import Game, Match, get_game
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
@@ -48,10 +48,34 @@ from lan_demon.net.settings import Settings
 from lan_demon.net.snapshots import Snapshots
 from lan_demon.net.stall import HARMLESS, Handler, Stall, Standstill
 from lan_demon.net.table_clock import BEAT_INTERVAL, TableClock
-from lan_demon.net.table_facts import Fact, Pause, TableFacts
+from lan_demon.net.table_facts import Pause, TableFacts
 
 #: The messages whose handlers also take the sender (by key and address: §20, §2).
 BY_SENDER = ("hello", "snapshot")
+
+T = TypeVar("T")
+
+
+class Shown(Generic[T]):
+    """A read-only attribute of the arbiter that is the same-named attribute of one of its
+    parts (``facts`` unless another is named): what the server, recovery, the host's window and
+    tests read of the table, while the rooms hold it. Setting it is refused: it is set in the
+    part that holds it, where every room reads it."""
+
+    def __init__(self, part: str = "facts"):
+        self.part = part
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, holder: Any, owner: type | None = None) -> T:
+        if holder is None:
+            return self  # type: ignore[return-value]  # (the class's own attribute)
+        return getattr(getattr(holder, self.part), self.name)
+
+    def __set__(self, holder: Any, value: T) -> None:
+        raise AttributeError(f"{self.name} is shown, not held, by the arbiter: set "
+                             f"{self.part}.{self.name}")
 
 
 class Arbiter:
@@ -105,36 +129,21 @@ class Arbiter:
         assert handlers.keys() == FROM_CLIENT.keys(), "a message type with no handler"
         return handlers
 
-    # --- the table's facts, as the server, recovery, the host's desk and tests read them ------
-    settings: Fact[Settings] = Fact()
-    game: Fact[Game] = Fact()
-    now: Fact[float] = Fact()  # the time of the step in hand
-    phase: Fact[str] = Fact()  # lobby | countdown | playing | between | over
-    match: Fact[Match | None] = Fact()
-    state: Fact[Any] = Fact()
-    result: Fact[dict[str, Any] | None] = Fact()
-    seats: Fact[list[Seat]] = Fact()
-    paused: Fact[Pause | None] = Fact()
-    code: Fact[str | None] = Fact()
-
-    @property
-    def journal(self) -> Journal | None:
-        return self.records.journal
-
-    @property
-    def handed(self) -> dict[str, HandedOver]:
-        """The people's old tokens of seats handed to a bot, and to whom (§24)."""
-        return self.seating.handed
-
-    @property
-    def resumed_by(self) -> str:
-        """Who last resumed the table, in words (the host's log says it)."""
-        return self.evening.resumed_by
-
-    @property
-    def stall(self) -> Stall | None:
-        """Why the table stands for its journal (§25); None while it runs."""
-        return self.standstill.stall
+    # --- what the server, recovery, the host's window and tests read ---------------------
+    settings: Shown[Settings] = Shown()
+    game: Shown[Game] = Shown()
+    now: Shown[float] = Shown()  # the time of the step in hand
+    phase: Shown[str] = Shown()  # lobby | countdown | playing | between | over
+    match: Shown[Match | None] = Shown()
+    state: Shown[Any] = Shown()
+    result: Shown[dict[str, Any] | None] = Shown()
+    seats: Shown[list[Seat]] = Shown()
+    paused: Shown[Pause | None] = Shown()
+    code: Shown[str | None] = Shown()
+    journal: Shown[Journal | None] = Shown("records")
+    handed: Shown[dict[str, HandedOver]] = Shown("seating")  # old tokens of seats handed over
+    resumed_by: Shown[str] = Shown("evening")  # who last resumed the table, in words
+    stall: Shown[Stall | None] = Shown("standstill")  # why the table stands (§25), or None
 
     def captain(self) -> int | None:
         return self.seating.captain()

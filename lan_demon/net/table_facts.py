@@ -11,7 +11,7 @@ room's constructor.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from lan_demon.games import Game, Match
 from lan_demon.net.seated import Seat
@@ -83,24 +83,3 @@ class TableFacts:
         for seat in self.seats:
             if seat.away_since is not None:
                 seat.away_since += still
-
-
-T = TypeVar("T")
-
-
-class Fact(Generic[T]):
-    """A read-only attribute of an object that holds the table's ``facts`` (the arbiter): the
-    fact of the same name, so that the server, recovery and tests read ``arbiter.phase`` while
-    the rooms share the one :class:`TableFacts`. Setting it is refused: a fact is set on the
-    facts themselves, where every room reads it."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, holder: Any, owner: type | None = None) -> T:
-        if holder is None:
-            return self  # type: ignore[return-value]  # (the class's own attribute)
-        return getattr(holder.facts, self.name)
-
-    def __set__(self, holder: Any, value: T) -> None:
-        raise AttributeError(f"{self.name} is a fact of the table: set facts.{self.name}")
