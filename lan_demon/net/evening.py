@@ -2,9 +2,9 @@
 (PROTOCOL.md §24).
 
 Who may: the host, from its own terminal (``by`` :data:`~lan_demon.net.table_facts.HOST`),
-and the table's captain (``pause``, ``resume``, ``remove`` messages). A table paused longer than :data:`PAUSE_LIMIT`
-may be resumed by any person seated: a captain who paused and went home does not hold the
-evening hostage.
+and the table's captain (``pause``, ``resume``, ``remove`` messages). A table paused longer
+than :data:`PAUSE_LIMIT` may be resumed by any person seated: a captain who paused and went
+home does not hold the evening hostage.
 
 A pause stops every clock the arbiter keeps: the countdown to Go, RD-13's minute without a
 play, the turn timeout of stand-in turns (Rack-O, Gin Solitaire), the pause between rounds
