@@ -2,10 +2,11 @@
 match, and enough for a restarted arbiter to take it up again (:mod:`lan_demon.net.recovery`).
 
 A journal is a stream of msgpack maps, one per record, each handed to the operating system as it
-is written, in a file readable by its owner only (0600). Since version 2 the records are *chained*: each carries
-``prev``, the SHA-256 (hex) of the exact bytes of the record before it (the first: 64 zeros), so
-that an edit, or a cut at a record boundary anywhere but the end, is found by whoever reads it
-(:func:`read_journal`; ``lan-demon verify`` checks the rest, :mod:`lan_demon.net.audit`).
+is written, in a file readable by its owner only (0600). Since version 2 the records are
+*chained*: each carries ``prev``, the SHA-256 (hex) of the exact bytes of the record before it
+(the first: 64 zeros), so that an edit, or a cut at a record boundary anywhere but the end, is
+found by whoever reads it (:func:`read_journal`; ``lan-demon verify`` checks the rest,
+:mod:`lan_demon.net.audit`).
 Since version 4 every record also ends with its own checksum, ``crc``, so that damage in any
 record — the last one too — is found, and a torn last record (cut off mid-write, which a
 resumed arbiter may leave out, after copying the whole file to ``<journal>.torn``) is told from
@@ -55,7 +56,7 @@ def record_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-# --- the secrets file beside the journal (its format: lan_demon.net.secrets_file.HostSecrets) ------
+# --- the secrets file beside the journal (its format: lan_demon.net.secrets_file.HostSecrets) --
 
 SECRET_SUFFIX = ".secret"
 PLAIN_SECRETS = {"v": 1, "code": None, "public": None, "secret": None, "name": None,
