@@ -73,16 +73,19 @@ def turns(seats: int, moves: int, seed: int, keep: list[dict[str, Any]] | None =
           rid: int = 10) -> float:
     """µs per ``handle`` of a Pack turn; ``keep`` gathers what the table published."""
     arbiter, peers, now = seated_table(seats, seed)
+    # The phase and the match read where they are held (the table's facts; an older tree's
+    # arbiter itself), so that reading them costs every tree alike in a count of instructions.
+    table = getattr(arbiter, "facts", arbiter)
     spent, done = 0.0, 0
     while done < moves:
-        if arbiter.phase != "playing":  # stuck (RD-13): the next round is dealt
+        if table.phase != "playing":  # stuck (RD-13): the next round is dealt
             now += 0.5
             out = arbiter.tick(now)
             if keep is not None:
                 keep += out.public
             continue
         rid += 1
-        frame = encode(make("move", id=rid, round=arbiter.match.round_no, move=TURN, ts=now))
+        frame = encode(make("move", id=rid, round=table.match.round_no, move=TURN, ts=now))
         began = time.perf_counter()
         out = arbiter.handle(peers[done % seats], frame, now)
         spent += time.perf_counter() - began
