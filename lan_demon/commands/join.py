@@ -89,7 +89,7 @@ def farewell(client: Any, args: argparse.Namespace, host_silent: bool = False) -
     was not answering: ``host_silent``), and after a match its final scores, which must not
     vanish with the screen."""
     from lan_demon.commands.results import format_table
-    from lan_demon.tui.table import SEAT_KEPT_MINUTES
+    from lan_demon.seat.seat import SEAT_KEPT_MINUTES
     address = client.address.removeprefix("tcp://")
     table = client.table or {}
     if table.get("phase") == "over" and table.get("result"):

@@ -28,13 +28,14 @@ itself is in rooms, each an object holding its own state and handed what it need
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from lan_demon.games import Game, Match, get_game
 from lan_demon.games.demon_stuck import STUCK_TIMEOUT
 from lan_demon.net.codec import FROM_CLIENT, SMALL, ProtocolError, decode, make, request_id
 from lan_demon.net.commitments import Commitments
 from lan_demon.net.evening import Evening
+from lan_demon.net.forwarded import Fact
 from lan_demon.net.guard import (BYTES_PER_TOKEN, MALFORMED_COST, SNAPSHOT_COST, NoCollection,
                                  RateLimiter, frame_cost, log_internal)
 from lan_demon.net.handover import Handovers
@@ -52,30 +53,6 @@ from lan_demon.net.table_facts import Pause, TableFacts
 
 #: The messages whose handlers also take the sender (by key and address: §20, §2).
 BY_SENDER = ("hello", "snapshot")
-
-T = TypeVar("T")
-
-
-class Shown(Generic[T]):
-    """A read-only attribute of the arbiter that is the same-named attribute of one of its
-    parts (``facts`` unless another is named): what the server, recovery, the host's window and
-    tests read of the table, while the rooms hold it. Setting it is refused: it is set in the
-    part that holds it, where every room reads it."""
-
-    def __init__(self, part: str = "facts"):
-        self.part = part
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, holder: Any, owner: type | None = None) -> T:
-        if holder is None:
-            return self  # type: ignore[return-value]  # (the class's own attribute)
-        return getattr(getattr(holder, self.part), self.name)
-
-    def __set__(self, holder: Any, value: T) -> None:
-        raise AttributeError(f"{self.name} is shown, not held, by the arbiter: set "
-                             f"{self.part}.{self.name}")
 
 
 class Arbiter:
@@ -130,20 +107,20 @@ class Arbiter:
         return handlers
 
     # --- what the server, recovery, the host's window and tests read ---------------------
-    settings: Shown[Settings] = Shown()
-    game: Shown[Game] = Shown()
-    now: Shown[float] = Shown()  # the time of the step in hand
-    phase: Shown[str] = Shown()  # lobby | countdown | playing | between | over
-    match: Shown[Match | None] = Shown()
-    state: Shown[Any] = Shown()
-    result: Shown[dict[str, Any] | None] = Shown()
-    seats: Shown[list[Seat]] = Shown()
-    paused: Shown[Pause | None] = Shown()
-    code: Shown[str | None] = Shown()
-    journal: Shown[Journal | None] = Shown("records")
-    handed: Shown[dict[str, HandedOver]] = Shown("seating")  # old tokens of seats handed over
-    resumed_by: Shown[str] = Shown("evening")  # who last resumed the table, in words
-    stall: Shown[Stall | None] = Shown("standstill")  # why the table stands (§25), or None
+    settings: Fact[Settings] = Fact("facts")
+    game: Fact[Game] = Fact("facts")
+    now: Fact[float] = Fact("facts")  # the time of the step in hand
+    phase: Fact[str] = Fact("facts")  # lobby | countdown | playing | between | over
+    match: Fact[Match | None] = Fact("facts")
+    state: Fact[Any] = Fact("facts")
+    result: Fact[dict[str, Any] | None] = Fact("facts")
+    seats: Fact[list[Seat]] = Fact("facts")
+    paused: Fact[Pause | None] = Fact("facts")
+    code: Fact[str | None] = Fact("facts")
+    journal: Fact[Journal | None] = Fact("records")
+    handed: Fact[dict[str, HandedOver]] = Fact("seating")  # old tokens of seats handed over
+    resumed_by: Fact[str] = Fact("evening")  # who last resumed the table, in words
+    stall: Fact[Stall | None] = Fact("standstill")  # why the table stands (§25), or None
 
     def captain(self) -> int | None:
         return self.seating.captain()

@@ -20,10 +20,10 @@ from typing import Any, Callable
 
 from lan_demon.net.cells import cells
 from lan_demon.net.client import Client
+from lan_demon.net.forwarded import Fact
 from lan_demon.seat.outcomes import Line
 from lan_demon.seat.events import Event, Go, RoundEnd
-# SEAT_KEPT_MINUTES: commands/join.py reads it from here
-from lan_demon.seat.seat import SEAT_KEPT_MINUTES, Seat  # noqa: F401
+from lan_demon.seat.seat import Seat
 from lan_demon.seat.words import watching
 from lan_demon.tui.cut_off import cut_off_rows
 from lan_demon.tui.deal_words import deal_rows
@@ -78,68 +78,51 @@ class GameScreen:
         return []
 
 
-class SeatsOwn:
-    """One of the seat's attributes or intents, read (and set) through the controller that
-    holds the seat, by the same name: the screens and their tests say ``ctl.phase``,
-    ``ctl.confirm``, ``ctl.say(…)`` whether a fact is the seat's or the terminal's."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, ctl: Controller | None, owner: type | None = None) -> Any:
-        if ctl is None:
-            return self
-        return getattr(ctl.seat, self.name)
-
-    def __set__(self, ctl: Controller, value: Any) -> None:
-        setattr(ctl.seat, self.name, value)
-
-
 class Controller:
     """The state of one player's (or spectator's) screen: it holds a
     :class:`~lan_demon.seat.seat.Seat` (:attr:`seat`, which it listens to) and draws it, with
     the terminal's keys and timings."""
 
     # the seat's facts, kept by the seat
-    client = SeatsOwn()
-    clock = SeatsOwn()
-    local = SeatsOwn()
-    game = SeatsOwn()
-    phase = SeatsOwn()
-    seats = SeatsOwn()
-    gone = SeatsOwn()
-    spectator = SeatsOwn()
-    captain_seat = SeatsOwn()
-    captain = SeatsOwn()
-    self_starting = SeatsOwn()
-    reconnecting = SeatsOwn()
-    reconnect_since = SeatsOwn()
-    next_at = SeatsOwn()
-    confirm = SeatsOwn()
-    quit = SeatsOwn()
-    changed = SeatsOwn()
-    line = SeatsOwn()
-    banner = SeatsOwn()
-    alarms = SeatsOwn()
-    deal_notes = SeatsOwn()
-    removed_by = SeatsOwn()
-    name = SeatsOwn()
-    names = SeatsOwn()
-    not_ready = SeatsOwn()
-    ping_text = SeatsOwn()
-    countdown = SeatsOwn()
-    question = SeatsOwn()
-    how = SeatsOwn()
+    client = Fact("seat", writable=True)
+    clock = Fact("seat", writable=True)
+    local = Fact("seat", writable=True)
+    game = Fact("seat", writable=True)
+    phase = Fact("seat", writable=True)
+    seats = Fact("seat", writable=True)
+    gone = Fact("seat", writable=True)
+    spectator = Fact("seat", writable=True)
+    captain_seat = Fact("seat", writable=True)
+    captain = Fact("seat", writable=True)
+    self_starting = Fact("seat", writable=True)
+    reconnecting = Fact("seat", writable=True)
+    reconnect_since = Fact("seat", writable=True)
+    next_at = Fact("seat", writable=True)
+    confirm = Fact("seat", writable=True)
+    quit = Fact("seat", writable=True)
+    changed = Fact("seat", writable=True)
+    line = Fact("seat", writable=True)
+    banner = Fact("seat", writable=True)
+    alarms = Fact("seat", writable=True)
+    deal_notes = Fact("seat", writable=True)
+    removed_by = Fact("seat", writable=True)
+    name = Fact("seat", writable=True)
+    names = Fact("seat", writable=True)
+    not_ready = Fact("seat", writable=True)
+    ping_text = Fact("seat", writable=True)
+    countdown = Fact("seat", writable=True)
+    question = Fact("seat", writable=True)
+    how = Fact("seat", writable=True)
     # the seat's intents
-    say = SeatsOwn()
-    refuse = SeatsOwn()
-    play = SeatsOwn()
-    act = SeatsOwn()
-    ready = SeatsOwn()
-    start = SeatsOwn()
-    start_anyway = SeatsOwn()
-    leave = SeatsOwn()
-    dismiss = SeatsOwn()
+    say = Fact("seat", writable=True)
+    refuse = Fact("seat", writable=True)
+    play = Fact("seat", writable=True)
+    act = Fact("seat", writable=True)
+    ready = Fact("seat", writable=True)
+    start = Fact("seat", writable=True)
+    start_anyway = Fact("seat", writable=True)
+    leave = Fact("seat", writable=True)
+    dismiss = Fact("seat", writable=True)
 
     def __init__(self, client: Client, screen: GameScreen, host: bool = False,
                  clock: Callable[[], float] = time.monotonic, bell: bool = True,
