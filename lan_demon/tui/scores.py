@@ -20,7 +20,8 @@ from lan_demon.net.cells import cells as cell_count
 from lan_demon.net.cells import pad
 from lan_demon.tui.facts import TableFacts
 from lan_demon.tui.style import Fragments, back, line, text_of
-from lan_demon.tui.text import fold, join_lines, lines_of, names_list, wrap
+from lan_demon.seat.words import names_list
+from lan_demon.tui.text import fold, join_lines, lines_of, wrap
 
 __all__ = ["PARTS", "SCORE_WORD", "ending_text", "knocked_with", "rounds_text", "score_board",
            "chart", "footer"]

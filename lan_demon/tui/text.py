@@ -109,15 +109,6 @@ def advice_lines(shown: Any, width: int) -> Fragments:
     return out + (wrap(f"({shown.more})", width, "class:dim") if shown.more else [])
 
 
-def names_list(names: list[str], most: int = 3) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob, Cy and 2 more``; ``nobody`` for none."""
-    if not names:
-        return "nobody"
-    if len(names) > most:
-        return ", ".join(names[:most]) + f" and {len(names) - most} more"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def paragraphs(text: str) -> list[str]:
     """The rules text as paragraphs: a line that starts with a rule id (or a dash) begins one,
     any other line goes on the one before — so the help wraps to the terminal, not to the
