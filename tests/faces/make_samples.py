@@ -100,7 +100,7 @@ faces["gin_playing"] = common("gin-solitaire", "playing", 3, 0,
            "others": [{"seat": 1, "name": "Bo", "state": "draw", "draw": 31}, {"seat": 2, "name": "Cy", "state": "knock", "draw": 25}]})
 faces["gin_knock_question"] = dict(faces["gin_playing"], acts=[], question={"words": "Knock with 2♣ face down, deadwood 8?",
     "yes": {"do": "knock", "card": "2C", "sure": True}, "no": {"do": "dismiss"}, "yes_label": "Knock", "no_label": "Keep playing"})
-# Issue 29, "nothing cut" at a phone's size: twenty seats whose names are as wide as the table
+# Nothing cut at a phone's size: twenty seats whose names are as wide as the table
 # seats them (12 terminal cells: net/cells.py), two alike, emoji (a joined family among
 # them), wide CJK and the widest Latin letters; a page must show each whole in every game.
 wide = ["Ann", "Ann ²", "🃏Bob🎉👨\u200d👩", "WWWWWWWWWWWW", "山田太郎さん", "Wolfgang Max",
