@@ -111,8 +111,8 @@ class Advice:
     big_gin: Choice | None = None
 
     def text(self) -> str:
-        """What to do and why, in plain words a family reads (issue 29: "expected +0.9 vs
-        play on +2.1" was true and unreadable), e.g. ``Don't knock yet: discard 9♠ and draw
+        """What to do and why, in plain words a family reads (the figures alone, "expected +0.9
+        vs play on +2.1", are true and unreadable), e.g. ``Don't knock yet: discard 9♠ and draw
         on — drawing on scores more, on average, than knocking now``. The figures behind it
         are :meth:`numbers`."""
         if isinstance(self.move, Draw):

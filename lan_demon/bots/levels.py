@@ -20,9 +20,9 @@ A level blends two things, and the blend differs by kind of game:
 
 "The strongest" is :func:`lan_demon.bots.registry.strongest` at the time a level is used, not a
 name written here, so a stronger bot registered later is what those levels play.
-Level 2 is ``lan-demon play``'s default: in Racing Demon the strongest strategy at a newcomer's
-pace, what ``play`` seated before levels existed (issue 10); in Rack-O it is ``greedy``, where
-``play`` used to seat the strongest — a newcomer's table, as in Racing Demon.
+Level 2 is ``lan-demon play``'s default: in Racing Demon the strongest strategy at the
+``newcomer`` pace, one a person new to the game can race; in Rack-O it is ``greedy``, so that
+the default table is one such a person can win in every game.
 """
 
 from __future__ import annotations

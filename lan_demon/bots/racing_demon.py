@@ -4,7 +4,7 @@ The greedy order is the one a beginner is taught: a card to a stack first (the P
 a column top, a column top before the waste), then whatever empties the Pile, then laddering
 from the waste, and only then turn the Pack.
 
-**No idle column move** (issue 29), at every level: RD-13 counts a card moved between columns
+**No idle column move**, at every level: RD-13 counts a card moved between columns
 as a play — it clears every stuck vote and restarts the minute (docs/rules.md) — so a bot that
 shuffles cards between its own columns keeps a blocked person waiting for ever. The rule is
 kept; every Racing Demon bot here (:class:`DemonBot`) just makes no column move that a person

@@ -1,11 +1,11 @@
 """The Rack-O planner's reasons in a player's words: the coach's sentences, kept apart from the
 decision itself (``racko.PlannerRackO.advise``), which hands them plain numbers.
 
-Each reason is said twice (issue 29: "work left 1.50, against 1.51 on average after a blind
-draw" was true and unreadable for a family): :class:`Said` holds what to do and why in plain
-words ("Take the 23 from the Discard into slot 25: it fits between your 20 in slot 20 and your
-31 in slot 30, which keeps your rack in order"), and the numbers behind it for those who want
-them (the advice key pressed again on the terminal, "why? numbers" on the page).
+Each reason is said twice, since the numbers alone ("work left 1.50, against 1.51 on average
+after a blind draw") are true and unreadable for a family: :class:`Said` holds what to do and
+why in plain words ("Take the 23 from the Discard into slot 25: it fits between your 20 in slot
+20 and your 31 in slot 30, which keeps your rack in order"), and the numbers behind it for those
+who want them (the advice key pressed again on the terminal, "why? numbers" on the page).
 
 Every number in a sentence is a card the seat can see (its rack, the Discard top, its drawn
 card), a slot number (always written ``slot N``) or an estimate with two decimals: the plan's
@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: What the measure is, said in every sentence that shows it (a newcomer met it bare).
+#: What the measure is, said in every sentence that shows it: the bare words mean nothing to a
+#: player who has not read this module.
 MEASURE = "work left: the planner's estimate of how far a rack is from Rack-O, lower is nearer"
 #: How each source of a card is named in a sentence.
 _SOURCE = {"discard": "Take the {card} from the Discard", "drawn": "Put the drawn {card}"}

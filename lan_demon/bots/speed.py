@@ -11,7 +11,7 @@ A person at a Racing Demon table is slow in three separate ways, and a profile m
 
 ``newcomer`` is the pace of someone who plays a card every 2–4 seconds — the default of
 ``lan-demon play``, so that a person new to the game races the bots rather than watching them
-(issue 10: at ``club`` pace bots end a round before a newcomer has found a stack).
+(at ``club`` pace bots end a round before a person new to it has found a stack).
 ``flat-out`` reacts in a millisecond, notices at once and misses nothing: for benchmarks. Every
 draw takes the caller's seeded :class:`random.Random`, so a run replays from its seed; the
 simulator and a network bot ask the same three questions of the same object.

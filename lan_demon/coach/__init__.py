@@ -1,4 +1,4 @@
-"""The coach: a short review of a Racing Demon round for one seat (issue 14).
+"""The coach: a short review of a Racing Demon round for one seat.
 
 The coach is fed only what one seat saw — that seat's views of the table
 (:meth:`lan_demon.games.racing_demon.RacingDemon.view`, where no face-down card appears) and the

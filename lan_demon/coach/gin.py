@@ -1,4 +1,4 @@
-"""The Gin Solitaire coach (issue 14): the solver's own advice for a seat's position — the best
+"""The Gin Solitaire coach: the solver's own advice for a seat's position — the best
 discard and whether to knock, each with its expected points this round — from what that seat
 has held this round and the Draw pile's size, never from the Joker's place.
 

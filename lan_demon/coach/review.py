@@ -53,8 +53,8 @@ class Missed:
     run: int = 1  # a whole column moved by its base card: how many cards
 
     def words(self, at: bool = False) -> str:
-        """``7♥ from column 2 to the 6♥ stack: waited 9 s before Ada took it`` (a newcomer read
-        "9 s before you played it" as a time, not a wait); ``at``: with the time it began,
+        """``7♥ from column 2 to the 6♥ stack: waited 9 s before Ada took it`` ("waited", since
+        "9 s before you played it" reads as a time, not a wait); ``at``: with the time it began,
         ``… to the 6♥ stack at 0:21: waited 9 s …`` (the same card missed twice)."""
         ending = ENDINGS.get(self.ended, self.ended)
         if self.ended == "taken" and self.by:

@@ -1,11 +1,11 @@
 """What a plain ``host``'s own window says while it serves: who sat down and who can start the
 match, who went away, came back or left, and each round's scores.
 
-Why: in a newcomer's trial the host's window said where it was hosting and then nothing until
-the final table — the person running it could not tell whether their friends had got in, or
-who was to press Enter. The log reads the arbiter's state as the loop hands it over, at most
-a few times a second (:data:`lan_demon.net.server.WATCH_EVERY`), never from a move's path, and
-says what changed since the last look, in a line each.
+Why: a window that says where it is hosting and then nothing until the final table leaves the
+person running it unable to tell whether their friends got in, or who is to press Enter. The log
+reads the arbiter's state as the loop hands it over, at most a few times a second
+(:data:`lan_demon.net.server.WATCH_EVERY`), never from a move's path, and says what changed
+since the last look, in a line each.
 """
 
 from __future__ import annotations

@@ -114,9 +114,9 @@ def farewell(client: Any, args: argparse.Namespace, host_silent: bool = False) -
 def join_again(address: str, args: argparse.Namespace, name: str | None = None,
                key: bytes | str | None = None) -> str:
     """The join that takes a seat back, as this terminal can run it: the program's path when
-    ``lan-demon`` on the PATH is not this one (a venv not activated: the bare name failed for a
-    newcomer), the table's key at an encrypted table (a newcomer ran the printed join without
-    it: 'the encrypted handshake failed'), and ``--no-bell``, ``--palette``, ``--big`` and
+    ``lan-demon`` on the PATH is not this one (a venv not activated: the bare name would fail),
+    the table's key at an encrypted table (without it the printed join fails with 'the
+    encrypted handshake failed'), and ``--no-bell``, ``--palette``, ``--big`` and
     ``--plain`` when they were given (a screen reader's user comes back to a plain table)."""
     bell = " --no-bell" if getattr(args, "no_bell", False) else ""
     if isinstance(key, bytes):
@@ -181,7 +181,7 @@ def own_name() -> str:
 
 def login_name() -> str:
     """The user's login name, capitalised ("Ann"): a name the others at the table know, where
-    a fixed default made every newcomer "you" ("waiting for you (captain)")."""
+    a fixed default would make everyone "you" ("waiting for you (captain)")."""
     import getpass
     try:
         name = getpass.getuser().strip()
@@ -192,8 +192,8 @@ def login_name() -> str:
 
 def seat_hint(err: Any, client: Any, args: argparse.Namespace) -> str:
     """For a seat refused once the match has started: the names this computer sat down with
-    at that table, and the join that takes such a seat back (a newcomer came back without
-    ``--name``, or as "ann" for "Ann", and was only told the match had started)."""
+    at that table, and the join that takes such a seat back (someone coming back without
+    ``--name``, or as "ann" for "Ann", would otherwise hear only that the match has started)."""
     from lan_demon.net.tokens import names_at
     if err.code != "full" or args.spectate:
         return ""
@@ -212,8 +212,8 @@ _TAKEN_BACK: weakref.WeakSet[Any] = weakref.WeakSet()  # clients back at a seat 
 def name_told(args: argparse.Namespace, client: Any) -> str | None:
     """The line saying the table seated this person under another name ("Ann is taken at
     this table: you sit as Ann ²"); None for a spectator, and for a seat taken back by its
-    stored token — it was named so when first taken (a trial heard "ANN is taken" on coming
-    back to its own seat)."""
+    stored token — it was named so when first taken (said again, it would tell "ANN is taken"
+    to the person coming back to their own seat)."""
     if args.spectate or client in _TAKEN_BACK:
         return None
     return seated_words(args.name, client.name)

@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
 
 def last_word(table: dict, scores: ScoreSheet) -> str:
     """What the terminal keeps once the screen is gone (``join`` and ``host`` print the same
-    table): the final scores, which a newcomer found gone with the screen, or where the match
+    table): the final scores, which would otherwise go with the screen, or where the match
     stopped and the totals then — this table lived in this terminal, so it ends with it."""
     from lan_demon.commands.results import format_table
     if table.get("phase") == "over" and table.get("result"):

@@ -15,7 +15,7 @@ def right(text: str, width: int) -> str:
 def format_table(result: dict[str, Any]) -> str:
     """A readable table: one row per round, one column per side, then totals and winner. A
     bot seated with a level is named with it ("Ada L2", as on every screen), so a line under
-    the table says what the mark is (a newcomer read "Robo L2" as a new name). Names are
+    the table says what the mark is (bare, "Robo L2" reads as a name of its own). Names are
     measured in terminal cells, so a name with an emoji keeps its column in line."""
     names = list(result["totals"])
     width = max(7, *(cells(n) for n in names))

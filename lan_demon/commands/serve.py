@@ -13,7 +13,7 @@ from lan_demon.commands.results import format_table
 
 #: Open files a host asks for, its soft limit raised towards its hard one: each watcher holds
 #: two connections, and at the usual 1,024 a crowd of ~500 reached it — libzmq then retries the
-#: refused accept in a loop, a whole core, and the ones past it wait (issue 30). 16,384 is
+#: refused accept in a loop, a whole core, and the ones past it wait. 16,384 is
 #: ~8,000 watchers; past it the same happens.
 OPEN_FILES = 16384
 
@@ -129,11 +129,11 @@ def announce(name: str, game: str, server: Any, keys: Any, code_needed: bool,
 
 def _serve_host(server: Any, as_json: bool) -> int:
     if sys.stdin is not None and sys.stdin.isatty() and not as_json:
-        # The person hosting runs the evening from this window (issue 29): pause, remove …
+        # The person hosting runs the evening from this window: pause, remove …
         from lan_demon.commands.host_desk import Desk
         Desk(server.asks.put, sys.stdin, sys.stdout, level=server.asks.bot_level).start()
     try:
-        more_open_files()  # two a watcher (issue 30)
+        more_open_files()  # two a watcher
         result = server.serve()
     except KeyboardInterrupt:
         print(f"lan-demon: host stopped{stopped_how(server)}", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""The table served to browsers beside the arbiter (issue 28): ``--web-port`` / ``--no-web`` of
+"""The table served to browsers beside the arbiter: ``--web-port`` / ``--no-web`` of
 ``host`` and ``play``, starting :class:`lan_demon.web.server.WebServer`, and what the host's
 screen says of it — the address to open and, at a ``--lan`` table, its QR code, said again
 between rounds for latecomers (:class:`~lan_demon.commands.host_log.HostLog`'s reminder).

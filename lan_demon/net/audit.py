@@ -103,7 +103,7 @@ def _fail(number: int, kind: str, round_no: Any, words: str) -> Verdict:
 def _unfinished(number: int, kind: str, round_no: Any, words: str) -> Verdict:
     """A journal whose every record checks but whose match has not ended: not OK (nothing can
     be said of what is not there), but no accusation either — a match in play, or a host
-    stopped, reads ``NOT FINISHED`` (a newcomer read ``FAIL`` of a paused match as a cheat)."""
+    stopped, reads ``NOT FINISHED`` (``FAIL`` of a paused match reads as a cheat)."""
     line = _fail(number, kind, round_no, words).line.replace("FAIL at", "NOT FINISHED at", 1)
     return Verdict(False, f"{line}; every record up to there checks")
 

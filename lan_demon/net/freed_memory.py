@@ -2,9 +2,9 @@
 
 Each connection costs libzmq some tens of kilobytes (its pipes' message queues, its engine's
 buffers), allocated and freed by its I/O thread. glibc keeps what is freed in that thread's
-malloc arena for reuse and returns it only from the arena's top, so after 2,000 watchers left a
-table the host kept ~110 MB it no longer used (issue 30; benchmarks/watchers.py), however long
-it waited. ``malloc_trim(0)`` hands every free page of every arena back; it costs ~20 µs when
+malloc arena for reuse and returns it only from the arena's top, so after 2,000 watchers leave a
+table the host keeps ~110 MB it no longer uses (benchmarks/watchers.py), however long it
+waits. ``malloc_trim(0)`` hands every free page of every arena back; it costs ~20 µs when
 there is nothing to give and a few milliseconds when a crowd has just left, and ctypes lets go
 of the GIL while it runs. So a :class:`Trimmer` thread calls it every :data:`TRIM_EVERY`
 seconds, off the arbiter's thread: the table never waits for it.

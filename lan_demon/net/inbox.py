@@ -3,8 +3,8 @@ each stamped as it was read, handed out one peer at a time in turn.
 
 Why in turn: a peer that floods at the brake's rate — its legal moves, the widest frames the
 codec reads — has hundreds of frames waiting whenever the loop reads, and in the order they
-were read a ping or a move read behind them waited for all of them to be handled (issue 30: a
-seated player's ping p99 45-130 ms). Handed out in turn, every peer's next frame comes after
+were read a ping or a move read behind them would wait for all of them to be handled (60 ms
+and more, docs/benchmarks.md, "Bursts"). Handed out in turn, every peer's next frame comes after
 at most one frame of each other peer's, so one peer's backlog holds back no one else's. Each
 peer's own frames keep their order, and every frame keeps the time it was read at (RD-11
 judges a move by its arrival, not by when its turn came). Frames read when the queue is empty

@@ -1,10 +1,10 @@
 """Sealed private halves (PROTOCOL.md §23): a move's private half travels inside its published
 update, readable only by the seat whose welcome carried the key.
 
-Why: a move with a private half (the turned waste top, RD-9; a drawn card) used to cost a second
+Why: a move's private half (the turned waste top, RD-9; a drawn card) sent apart costs a second
 frame, to the mover alone over the ROUTER, beside the published update — one more send on the
 arbiter's thread and one more TCP write on its I/O thread for every such move, which is most
-of them (issue 13, docs/benchmarks.md). Sealed, the half rides in the update that is already
+of them (docs/benchmarks.md). Sealed, the half rides in the update that is already
 sent once per wake-up for every move of it.
 
 What is sealed is only what the public update lacks: each event's private part and, for a
@@ -92,7 +92,7 @@ def _hash(state: Any, data: bytes) -> bytes:
 
 
 # "k" || seq || block, and "t" || seq: the keystream's and the tag's inputs, each packed in one
-# call (a seal is made for most moves at every table: every C call counts, issue 13)
+# call (a seal is made for most moves at every table: every C call counts)
 _STREAM, _TAG_PREFIX = struct.Struct(">cQI"), struct.Struct(">cQ")
 
 

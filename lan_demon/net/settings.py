@@ -1,11 +1,11 @@
 """A table's settings: one frozen value, written whole and read back whole.
 
-A host's settings used to be listed by hand in five places (the journal's host record, the
-restorer's list of keys, the journal's comment, the public config, the command's defaults); one
-of them left a field out, another read a missing ``seed`` as "use the default 0", and a crashed
-host without ``--seed`` came back dealing every later round from seed 0 — public deals, and a
-false alarm on every screen. So the settings have one written form, made from the fields
-themselves:
+A host's settings are written in five places (the journal's host record, the restorer's list
+of keys, the journal's comment, the public config, the command's defaults). Listed by hand in
+each, one list leaves a field out, another reads a missing ``seed`` as "use the default 0", and
+a crashed host without ``--seed`` comes back dealing every later round from seed 0 — public
+deals, and a false alarm on every screen. So the settings have one written form, made from the
+fields themselves:
 
 * :class:`Settings` is frozen; :meth:`Settings.to_data` writes **every** field (``None``
   included) and :meth:`Settings.from_data` reads them back, refusing an unknown key and a

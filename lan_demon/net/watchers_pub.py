@@ -1,15 +1,16 @@
 """The watchers' PUB: every update the seats' PUB sends, relayed to the spectators on a ZeroMQ
-context of their own, so that a crowd of them costs the seats nothing they feel (issue 30).
+context of their own, so that a crowd of them costs the seats nothing they feel.
 
 A publish is a write to every subscriber's TCP connection, ~6 µs each in libzmq's I/O thread.
-With 2,000 spectators on the one PUB every publish kept the table's only I/O thread busy ~13 ms:
-a seated player's replies waited behind it (ping p99 42-66 ms) and so did its own updates — a
-beat reached it 28 ms late at the median and up to 1.3 s late (benchmarks/watchers.py,
-docs/benchmarks.md "Many watchers"). Now the seats' PUB serves the seats alone (its fan-out is
-a few connections and one in-process pipe) and a relay thread — ``zmq.proxy`` in C, without the
-GIL — copies every frame from it, over ``inproc``, to this PUB, whose subscribers' writes are
-made by this context's own I/O thread. A spectator's ``welcome`` names this PUB (§11); the
-frames are the seats' PUB's, byte for byte, in the same order, a relay hop (~0.1 ms) later.
+With 2,000 spectators on the seats' PUB every publish would keep the table's only I/O thread
+busy ~13 ms: a seated player's replies would wait behind it (ping p99 42-66 ms) and so would its
+own updates — a beat reaching it 28 ms late at the median and up to 1.3 s late
+(benchmarks/watchers.py, docs/benchmarks.md "Many watchers"). So the seats' PUB serves the seats
+alone (its fan-out is a few connections and one in-process pipe) and a relay thread —
+``zmq.proxy`` in C, without the GIL — copies every frame from it, over ``inproc``, to this PUB,
+whose subscribers' writes are made by this context's own I/O thread. A spectator's ``welcome``
+names this PUB (§11); the frames are the seats' PUB's, byte for byte, in the same order, a relay
+hop (~0.1 ms) later.
 
 The same gate as the seats' PUB (PROTOCOL.md §20): with CURVE it is a CURVE server, and at a
 coded table its ZAP handler (this context's own) answers its domain from the arbiter's

@@ -1,4 +1,4 @@
-"""The table in a browser (issue 28): an HTTP server on the host beside the arbiter, a
+"""The table in a browser: an HTTP server on the host beside the arbiter, a
 WebSocket gateway that runs one :class:`~lan_demon.net.client.Client` per browser seat, and the
 page's static files.
 

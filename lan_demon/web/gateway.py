@@ -155,8 +155,8 @@ class Gateway:
         """A leave said (or confirmed). In the lobby, or once the match is over, the seat is
         given up. During a match the arbiter keeps it 5 minutes, as a terminal's: so does
         the gateway — its client says ``leave`` (the table sees "has left") and waits with
-        its token, and the page keeps its own to sit down again (a trial's phone that left by
-        mistake came back to "no seat is free" and could only watch)."""
+        its token, and the page keeps its own to sit down again (so a phone that left by mistake
+        takes its seat back rather than finding "no seat is free" and only watching)."""
         if held.seat.phase in ("countdown", "playing", "between"):
             held.left_match()
             held.detach(ws)

@@ -6,7 +6,7 @@
 const Scores = (() => {
   const SVG = "http://www.w3.org/2000/svg";
   // A seat's ink, by its seat as on the terminal (the palette's owner colours, looks.js), not
-  // by its place in the standings: a player keeps one colour on every screen (issue 29)
+  // by its place in the standings: a player keeps one colour on every screen
   const colour = (side) => Looks.ink(side);
   const MARKS = ["●", "■", "▲", "◆", "✚", "★", "▼", "⬟"];
   const LINES = 5;  // the leaders (and you) drawn, as on the terminal's chart

@@ -357,8 +357,8 @@ const Table = (() => {
     return h("header", {class: "bar"},
              h("h1", {}, f.title || ""),
              h("span", {class: "phase"}, phaseMark(f)),
-             // No figure while the socket is down: the last one stood under "connection
-             // lost" on a trial's phone, as if all were well.
+             // No figure while the socket is down: the last one, standing under "connection
+             // lost", would read as if all were well.
              h("span", {class: "ping"}, sock && sock.readyState === 1 ? f.ping || "" : "ping —"),
              leave);
   }
