@@ -19,9 +19,9 @@ from lan_demon.coach.demon import DemonCoach
 from lan_demon.bots import strategy_names, strongest
 from lan_demon.bots.speed import PROFILES
 from lan_demon.cli import build_parser, main
-from lan_demon.commands.options import DEFAULT_PAUSE
 from lan_demon.commands.play import PLAY_LEVEL, PLAY_SPEED
 from lan_demon.games import GAME_IDS
+from lan_demon.net.settings import PAUSE
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -159,7 +159,7 @@ def parse(*argv: str) -> argparse.Namespace:
 @pytest.mark.parametrize("command", ["play", "host"])
 def test_pause_takes_seconds_or_none_and_defaults_to_60(command):
     from lan_demon.commands.options import pause_value
-    assert DEFAULT_PAUSE == 60
+    assert PAUSE == 60
     assert pause_value(parse(command).pause) == 60.0
     assert pause_value(parse(command, "--pause", "12.5").pause) == 12.5
     assert pause_value(parse(command, "--pause", "0").pause) == 0.0

@@ -33,12 +33,14 @@ from dataclasses import dataclass, replace
 from lan_demon.bots.registry import strategy_names, strongest
 from lan_demon.bots.speed import PROFILES, SpeedProfile, profile
 from lan_demon.games import get_game
+# The lowest, highest and default level (``play``, ``host --bots``, a handover that names none)
+# are the protocol's: a seat handed to a bot names its level on the wire, and the arbiter
+# checks it without importing the bots.
+from lan_demon.net.handover import DEFAULT_LEVEL, HIGHEST, LOWEST
 
 STRONGEST = "strongest"  # a level's strategy: registry.strongest(game) when the level is used
 #: A strategy a level names that another change may not have registered yet, and its stand-in.
 STAND_INS = {"threshold": "greedy"}
-DEFAULT_LEVEL = 2  # `play` and `host --bots`: the strongest strategy at a newcomer's pace
-LOWEST, HIGHEST = 1, 10
 
 
 def between(name: str, low: SpeedProfile, high: SpeedProfile, part: float) -> SpeedProfile:
@@ -163,3 +165,6 @@ class Choice:
             return f"{head}{self.strategy_for(game_id)}, a card every {pace.median:g} s"
         return f"{head}{self.strategy_for(game_id)}, {pace.median:g} s to think"
 
+
+__all__ = ["DEFAULT_LEVEL", "HIGHEST", "LEVELS", "LOWEST", "STAND_INS", "STRONGEST", "Choice",
+           "Level", "between", "bot_name", "level", "races"]

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from lan_demon.commands.errors import UsageError
-from lan_demon.commands.options import default_players, positive, seed
+from lan_demon.commands.options import default_players, default_players_words, positive, seed
 from lan_demon.games import GAME_IDS, GameError, get_game
 
 HELP = "deal a round, apply moves, and show a seat's view"
@@ -17,8 +17,8 @@ DESCRIPTION = ("Deal a seeded round, apply moves in order, then print what one s
 
 def add_arguments(deal: argparse.ArgumentParser) -> None:
     deal.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_IDS)}")
-    deal.add_argument("--players", type=positive, help="seats (default: 4, or 1 for "
-                      "gin-solitaire)")
+    deal.add_argument("--players", type=positive,
+                      help=f"seats (default: {default_players_words()})")
     deal.add_argument("--seed", type=seed, default=0)
     deal.add_argument("--seat", type=int, default=0, help="whose view to show (default 0)")
     deal.add_argument("--moves", default="", help="moves separated by ';', each optionally "

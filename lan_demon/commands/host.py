@@ -12,16 +12,18 @@ from lan_demon.commands.errors import UsageError
 from lan_demon.commands.host_log import HostLog
 from lan_demon.commands.host_secrets import host_keys, keep_secrets
 from lan_demon.bots.levels import DEFAULT_LEVEL
-from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_LAG_CAP_MS,
-                                        MIN_RATE_LIMIT, add_deals, add_handicap, add_level,
-                                        check_code, flag_values, lag_cap, match_options, pause,
-                                        positive, rate_limit, seed)
+from lan_demon.commands.options import (DEFAULT_GAME, MIN_RATE_LIMIT, add_deals, add_handicap,
+                                        add_level, check_code, flag_values, lag_cap,
+                                        match_options, pause, positive, rate_limit, seed)
 from lan_demon.commands.resume import resume_host
 from lan_demon.commands.serve import Announcement, serve_table
 from lan_demon.commands.web_page import add_web, web_choice
 from lan_demon.games import GAME_IDS, get_game
+from lan_demon.net.connect import DEFAULT_PORT
 from lan_demon.net.journals import KEEP_FINISHED
-from lan_demon.net.settings import COUNTDOWN, FAIRNESS_MS, RATE_LIMIT, TURN_TIMEOUT
+from lan_demon.net.security import CODE_LENGTH
+from lan_demon.net.settings import (COUNTDOWN, FAIRNESS_MS, LAG_CAP_MS, MAX_FAIRNESS_MS,
+                                    MAX_LAG_CAP_MS, PAUSE, RATE_BURST, RATE_LIMIT, TURN_TIMEOUT)
 
 HELP = "run an arbiter: the table everyone connects to"
 DESCRIPTION = ("Run an arbiter. It binds to 127.0.0.1 only and announces nothing, unless "
@@ -33,20 +35,18 @@ DESCRIPTION = ("Run an arbiter. It binds to 127.0.0.1 only and announces nothing
                "mid-match can take it up again, on the same port: --resume alone takes up "
                "the latest unfinished one, --resume JOURNAL a given one.")
 
-MIN_HOST_CODE = 8  # a host's own room code: as long as a made one (issue 11, item 6)
-#: ``--rate-limit`` not given: the settings' brake, messages a second per connection (§10)
-DEFAULT_RATE_LIMIT = RATE_LIMIT
-
 
 def add_arguments(host: argparse.ArgumentParser) -> None:
-    host.add_argument("--game", help=f"one of: {', '.join(GAME_IDS)} (default racing-demon)")
-    host.add_argument("--port", type=int, help="ROUTER port (default 7700, or the journal's "
-                      "with --resume; the PUB port is chosen freely and told to clients; 0: "
-                      "any free port)")
+    host.add_argument("--game", help=f"one of: {', '.join(GAME_IDS)} (default "
+                      f"{DEFAULT_GAME})")
+    host.add_argument("--port", type=int, help=f"ROUTER port (default {DEFAULT_PORT}, or the "
+                      "journal's with --resume; the PUB port is chosen freely and told to "
+                      "clients; 0: any free port)")
     host.add_argument("--players", type=positive, help="start when this many seats are "
                       "filled and ready")
-    host.add_argument("--rounds", type=positive, help="rounds in the match (default: 5 in "
-                      "Racing Demon; Rack-O and Gin Solitaire play to their target score)")
+    host.add_argument("--rounds", type=positive, help="rounds in the match (default: "
+                      f"{get_game(DEFAULT_GAME).default_rounds()} in Racing Demon; Rack-O and "
+                      "Gin Solitaire play to their target score)")
     host.add_argument("--bots", type=positive, metavar="N", help="seat this many bots of "
                       "this process, named with their level (\"Ada L2\"), before "
                       "anyone joins (default: none)")
@@ -60,10 +60,11 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
     host.add_argument("--no-journal", action="store_true", help="do not journal the match: "
                       "a host stopped mid-match cannot take it up again")
     host.add_argument("--fairness-ms", type=float, help="RD-11 fairness window "
-                      f"for contested plays, 0 to 250 (0: pure arrival order; default {FAIRNESS_MS:g})")
+                      f"for contested plays, 0 to {MAX_FAIRNESS_MS:g} (0: pure arrival order; "
+                      f"default {FAIRNESS_MS:g})")
     host.add_argument("--lag-cap", dest="lag_cap_ms", type=lag_cap, help="RD-11: the most "
                       "milliseconds a move's claimed time may precede its arrival, measured "
-                      f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g}: "
+                      f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {LAG_CAP_MS:g}: "
                       "a home LAN's one-way delay is a few ms; a liar gains at most this)")
     add_handicap(host)
     add_deals(host)
@@ -71,7 +72,7 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
                       help=f"seconds from start to Go (default {COUNTDOWN:g})")
     host.add_argument("--pause", type=pause, help=f"longest pause between rounds, in "
                       f"seconds, or 'none' to wait until every person is ready (default "
-                      f"{DEFAULT_PAUSE:g})")
+                      f"{PAUSE:g})")
     host.add_argument("--turn-timeout", type=float, help="Rack-O and Gin "
                       "Solitaire: seconds before an absent player's turn is played for them "
                       f"(default {TURN_TIMEOUT:g})")
@@ -79,7 +80,7 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
                       "one connection may send, in bursts of up to twice that; beyond it they "
                       "are dropped (0: no limit, for benchmarks; else at least "
                       f"{MIN_RATE_LIMIT:g}; default "
-                      f"{DEFAULT_RATE_LIMIT:g}, bursts of {2 * DEFAULT_RATE_LIMIT:g})")
+                      f"{RATE_LIMIT:g}, bursts of {RATE_BURST:g})")
     host.add_argument("--resume", metavar="JOURNAL", nargs="?", const=True, help="take up "
                       "the match of a stopped or crashed host from its journal (game, seed, "
                       "seats and settings come from it, the room code, keys and LAN name from "
@@ -92,8 +93,8 @@ def add_arguments(host: argparse.ArgumentParser) -> None:
     host.add_argument("--secure", action=argparse.BooleanOptionalAction, default=None,
                       help="encrypt with ZeroMQ CURVE and bind seats to connection keys "
                       "(default: on with --lan, off on loopback)")
-    host.add_argument("--code", help="the room code a seat needs (default: a fresh 8-letter "
-                      "code with --lan, none on loopback)")
+    host.add_argument("--code", help="the room code a seat needs (default: a fresh "
+                      f"{CODE_LENGTH}-letter code with --lan, none on loopback)")
     host.add_argument("--name", dest="table_name", help="the table's name on the LAN "
                       "(default: GAME on HOSTNAME)")
     add_web(host)
@@ -119,14 +120,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--journal and --no-journal say opposite things: give one of them")
     secure = args.lan if args.secure is None else args.secure
     code = check_code(args.code, "--code")
-    if code is not None and len(code) < MIN_HOST_CODE:
-        raise UsageError(f"--code needs at least {MIN_HOST_CODE} letters or digits, not "
+    if code is not None and len(code) < CODE_LENGTH:  # as long as a code the host makes
+        raise UsageError(f"--code needs at least {CODE_LENGTH} letters or digits, not "
                          f"{len(code)}: a shorter code can be guessed in an evening "
                          f"(docs/hosting.md); with --lan and no --code one is made for you")
     if args.table_name is not None and not args.lan:
         raise UsageError("--name names the table on the LAN; it goes with --lan")
-    args.game = args.game or "racing-demon"
-    args.port = 7700 if args.port is None else args.port
+    args.game = args.game or DEFAULT_GAME
+    args.port = DEFAULT_PORT if args.port is None else args.port
     game = get_game(args.game)
     seats = args.players or game.max_players
     if args.bots is not None and args.bots > seats:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lan_demon.commands.errors import UsageError
+from lan_demon.commands.options import check_browse_seconds
+from lan_demon.net.discovery import BROWSE_SECONDS, MOST_BROWSE_SECONDS
 
 HELP = "list the tables announced on the LAN"
 DESCRIPTION = ("Ask the LAN with mDNS (zeroconf, multicast) for tables started with 'host "
@@ -13,15 +14,14 @@ DESCRIPTION = ("Ask the LAN with mDNS (zeroconf, multicast) for tables started w
 
 
 def add_arguments(hosts: argparse.ArgumentParser) -> None:
-    hosts.add_argument("--timeout", type=float, default=3.0, help="seconds to listen for "
-                       "answers, more than 0 and at most 60 (default 3)")
+    hosts.add_argument("--timeout", type=float, default=BROWSE_SECONDS, help="seconds to "
+                       f"listen for answers, more than 0 and at most {MOST_BROWSE_SECONDS:g} "
+                       f"(default {BROWSE_SECONDS:g})")
 
 
 def run(args: argparse.Namespace) -> int:
     from lan_demon.net import discovery
-    if not 0 < args.timeout <= 60:
-        raise UsageError(f"--timeout must be more than 0 and at most 60 seconds, "
-                         f"not {args.timeout:g}")
+    check_browse_seconds(args.timeout, "--timeout")
     try:
         tables = discovery.browse(args.timeout)
     except OSError as err:  # no multicast-capable interface, port 5353 refused…

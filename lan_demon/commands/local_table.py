@@ -18,7 +18,7 @@ from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.runner import NetBot, leave_and_close, run_pool, seat_bot
 from lan_demon.games import GameError
 from lan_demon.net.handover import Handover
-from lan_demon.net.settings import LAG_CAP_MS, Settings, dealing_of
+from lan_demon.net.settings import COUNTDOWN, LAG_CAP_MS, PAUSE, Settings, dealing_of
 from lan_demon.net.server import ArbiterServer
 
 BOT_NAMES = ["Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu",
@@ -204,8 +204,8 @@ class LocalTable:
 
 
 def start_local_table(game: str, seed: int | str | None, rounds: int | None = None,
-                      speed: str | None = "club", countdown: float = 3.0,
-                      pause: float | None = 60.0, context: zmq.Context | None = None,
+                      speed: str | None = "club", countdown: float = COUNTDOWN,
+                      pause: float | None = PAUSE, context: zmq.Context | None = None,
                       strategy: str | None = "greedy", lag_cap_ms: float | None = None,
                       options: dict[str, Any] | None = None,
                       level: int | None = None) -> LocalTable:

@@ -13,8 +13,8 @@ from typing import Any
 
 from lan_demon.commands.errors import UsageError
 from lan_demon.games import GAME_IDS, get_game
-from lan_demon.net.settings import LAG_CAP_MS, PAUSE
-from lan_demon.net.settings import MAX_LAG_CAP_MS as SETTINGS_MAX_LAG_CAP_MS
+from lan_demon.net.discovery import BROWSE_SECONDS, MOST_BROWSE_SECONDS
+from lan_demon.net.settings import MAX_LAG_CAP_MS, PAUSE
 
 
 def positive(text: str) -> int:
@@ -53,6 +53,9 @@ def add_level(parser: argparse.ArgumentParser, default: int | None, who: str) ->
                         f"skill and speed in one number ({words}; {told}); see docs/bots.md")
 
 
+DEFAULT_GAME = "racing-demon"  # the game of a ``host`` or ``play`` told none
+
+
 def seed(text: str) -> int | str:
     return int(text) if text.lstrip("-").isdigit() else text
 
@@ -61,9 +64,14 @@ def default_players(game_id: str) -> int:
     return 1 if game_id == "gin-solitaire" else 4
 
 
+def default_players_words() -> str:
+    """``--players``' default in a help text: "4, or 1 for gin-solitaire"."""
+    solitaire = "gin-solitaire"
+    return f"{default_players(DEFAULT_GAME)}, or {default_players(solitaire)} for {solitaire}"
+
+
 #: ``--pause none``: no limit between rounds — the next one waits until every person is ready.
 NO_LIMIT = "none"
-DEFAULT_PAUSE = PAUSE  # seconds: long enough to read the scores, short enough to go on alone
 
 
 def number(text: str, unit: str) -> float:
@@ -85,7 +93,7 @@ def pause(text: str) -> float | str:
     return value
 
 
-def pause_value(given: float | str | None, default: float | None = DEFAULT_PAUSE) \
+def pause_value(given: float | str | None, default: float | None = PAUSE) \
         -> float | None:
     """What the settings and start_local_table take: seconds, or None for no limit."""
     if given is None:
@@ -97,13 +105,9 @@ def pause_words(pause: float | None) -> str:
     return "no limit" if pause is None else f"{pause:g} s"
 
 
-#: ``--lag-cap``: the most RD-11 credits a move's claimed time, ms (net/settings.py)
-DEFAULT_LAG_CAP_MS = LAG_CAP_MS
-MAX_LAG_CAP_MS = SETTINGS_MAX_LAG_CAP_MS
-
-
 def lag_cap(text: str) -> float:
-    """``--lag-cap MS``: 0 to 100 milliseconds (PROTOCOL.md §8)."""
+    """``--lag-cap MS``: 0 to ``MAX_LAG_CAP_MS`` milliseconds, the most RD-11 credits a move's
+    claimed time (PROTOCOL.md §8)."""
     value = number(text, "milliseconds")
     if not 0 <= value <= MAX_LAG_CAP_MS:
         raise argparse.ArgumentTypeError(f"RD-11: the lag cap is 0 to {MAX_LAG_CAP_MS:g} ms, "
@@ -235,15 +239,21 @@ def lan_join_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--code", help="the room code shown on the host's screen")
     parser.add_argument("--key", help="the host's public key (z85, 40 characters, printed by "
                         "'host --secure'); found on the LAN by itself without an address")
-    parser.add_argument("--browse", type=float, default=3.0, metavar="SECONDS",
+    parser.add_argument("--browse", type=float, default=BROWSE_SECONDS, metavar="SECONDS",
                         help="without an address: seconds to listen for tables, more than 0 "
-                        "and at most 60 (default 3)")
+                        f"and at most {MOST_BROWSE_SECONDS:g} (default {BROWSE_SECONDS:g})")
+
+
+def check_browse_seconds(seconds: float, flag: str) -> None:
+    """``--browse`` and ``hosts --timeout``: more than 0 and at most ``MOST_BROWSE_SECONDS``."""
+    if not 0 < seconds <= MOST_BROWSE_SECONDS:
+        raise UsageError(f"{flag} must be more than 0 and at most {MOST_BROWSE_SECONDS:g} "
+                         f"seconds, not {seconds:g}")
 
 
 def check_browse(args: argparse.Namespace) -> None:
-    if args.address is None and not 0 < args.browse <= 60:
-        raise UsageError(f"--browse must be more than 0 and at most 60 seconds, "
-                         f"not {args.browse:g}")
+    if args.address is None:
+        check_browse_seconds(args.browse, "--browse")
 
 
 #: ``host``'s flags that set a field of the table's settings (net/settings.py), by the flag's

@@ -7,26 +7,28 @@ import argparse
 import sys
 
 from lan_demon.bots.levels import DEFAULT_LEVEL as PLAY_LEVEL
+from lan_demon.bots.levels import level as level_of
 from lan_demon.commands import prompts
 from lan_demon.commands.errors import UsageError
-from lan_demon.commands.options import (DEFAULT_LAG_CAP_MS, DEFAULT_PAUSE, MAX_LAG_CAP_MS,
-                                        add_deals, add_handicap, add_level, add_looks,
-                                        check_name, check_speed, lag_cap, match_options, pause,
-                                        pause_value, positive, seed, speed_names)
+from lan_demon.commands.options import (DEFAULT_GAME, add_deals, add_handicap, add_level,
+                                        add_looks, check_name, check_speed, default_players,
+                                        lag_cap, match_options, pause, pause_value, positive,
+                                        seed, speed_names)
 from lan_demon.commands.web_page import add_web, web_choice
 from lan_demon.games import GAME_IDS, get_game
 from lan_demon.net.score_sheet import ScoreSheet
+from lan_demon.net.settings import LAG_CAP_MS, MAX_LAG_CAP_MS, PAUSE
 
 HELP = "sit at a table with bots (the main job)"
 DESCRIPTION = ("Start an arbiter on 127.0.0.1 in this process, seat bots and you, and open "
                "the table in the terminal. You are the host: Enter starts the match.")
-PLAY_SPEED = "newcomer"  # level 2's pace: one a person new to the game can race (issue 10)
+PLAY_SPEED = level_of(PLAY_LEVEL).pace.name  # a pace a person new to the game can race
 
 
 def add_arguments(play: argparse.ArgumentParser) -> None:
-    play.add_argument("--game", default="racing-demon", help=f"one of: {', '.join(GAME_IDS)}")
-    play.add_argument("--bots", type=int, help="bots at the table (default: 3, none for "
-                      "gin-solitaire)")
+    play.add_argument("--game", default=DEFAULT_GAME, help=f"one of: {', '.join(GAME_IDS)}")
+    play.add_argument("--bots", type=int, help="bots at the table (default: "
+                      f"{default_players(DEFAULT_GAME) - 1}, none for gin-solitaire)")
     play.add_argument("--name", help="your name at the table (default: your login name)")
     play.add_argument("--seed", type=seed, help="deal from this seed: reproducible, so "
                       "not secret (default: secret deals)")
@@ -36,18 +38,18 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
                       f"the level's; level {PLAY_LEVEL} plays the strongest in Racing Demon)")
     play.add_argument("--speed", help=f"the bots' speed, winning over the level's: "
                       f"{speed_names()} (default: the level's; level {PLAY_LEVEL} is "
-                      f"{PLAY_SPEED}: a card every ~3 s, a pace a newcomer can race; club is a "
-                      f"seasoned player)")
+                      f"{PLAY_SPEED}: a card every ~3 s, a pace a person new to it can race; "
+                      f"club is a seasoned player)")
     play.add_argument("--pause", type=pause, help=f"longest pause between rounds, in "
                       f"seconds, or 'none' to wait until everybody is ready (default "
-                      f"{DEFAULT_PAUSE:g})")
+                      f"{PAUSE:g})")
     play.add_argument("--no-bell", action="store_true", help="no terminal bell (when someone "
                       "goes out)")
     add_handicap(play)
     add_deals(play)
     play.add_argument("--lag-cap", dest="lag_cap_ms", type=lag_cap, help="RD-11: the most "
                       "milliseconds a move's claimed time may precede its arrival, measured "
-                      f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {DEFAULT_LAG_CAP_MS:g})")
+                      f"delay included, 0 to {MAX_LAG_CAP_MS:g} (default {LAG_CAP_MS:g})")
     add_web(play)
     add_looks(play)
 
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from lan_demon.tui.plain import PlainTable
     from lan_demon.tui.plain import run as run_plain
     game = get_game(args.game)
-    bots = args.bots if args.bots is not None else (0 if game.id == "gin-solitaire" else 3)
+    bots = args.bots if args.bots is not None else default_players(game.id) - 1  # and you
     if bots < 0:
         raise UsageError(f"--bots must be 0 or more, not {bots}")
     game.check_players(bots + 1)
@@ -83,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     looks = palette_for(args.palette)
     if not args.plain:  # (the line-mode table reads lines: a pipe will do)
         prompts.need_terminal()
-    lag_cap_ms = DEFAULT_LAG_CAP_MS if args.lag_cap_ms is None else args.lag_cap_ms
+    lag_cap_ms = LAG_CAP_MS if args.lag_cap_ms is None else args.lag_cap_ms
     table = local_table.start_local_table(game.id, args.seed, args.rounds, args.speed,
                                           strategy=args.strategy, level=level,
                                           pause=pause_value(args.pause),

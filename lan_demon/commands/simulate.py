@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from lan_demon.commands.options import (add_deals, add_handicap, default_players, match_options,
-                                        positive, seed, speed_names)
+from lan_demon.commands.options import (DEFAULT_GAME, add_deals, add_handicap, default_players,
+                                        default_players_words, match_options, positive, seed,
+                                        speed_names)
 from lan_demon.commands.results import format_table
 from lan_demon.games import GAME_IDS, get_game
 
@@ -16,10 +17,11 @@ DESCRIPTION = "Play a whole match headless with bots and print the round scores 
 
 def add_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_IDS)}")
-    sim.add_argument("--players", type=positive, help="seats at the table (default: 4, or 1 "
-                     "for gin-solitaire)")
+    sim.add_argument("--players", type=positive, help="seats at the table (default: "
+                     f"{default_players_words()})")
     sim.add_argument("--rounds", type=positive, help="rounds to play (default: Racing Demon "
-                     "5; Rack-O and Gin Solitaire play to 500 / 100)")
+                     f"{get_game(DEFAULT_GAME).default_rounds()}; Rack-O and Gin Solitaire play "
+                     "to 500 / 100)")
     sim.add_argument("--seed", type=seed, default=0, help="the match seed (default 0)")
     sim.add_argument("--strategy", default="greedy", help="bot strategy for every seat, or a "
                      "comma-separated list, one per seat (default: greedy)")

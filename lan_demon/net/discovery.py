@@ -37,6 +37,8 @@ from lan_demon.net.security import fingerprint, is_public_key
 SERVICE_TYPE = "_lan-demon._tcp.local."
 NAME_LIMIT = 63  # bytes in a DNS label, the instance name's limit
 RESOLVE_MS = 1000  # time allowed to resolve a table seen just before the browse ends
+BROWSE_SECONDS = 3.0  # how long a browse listens when told no time (``hosts``, ``join``, ``bot``)
+MOST_BROWSE_SECONDS = 60.0  # the longest browse those commands take
 
 log = logging.getLogger(__name__)
 
@@ -309,7 +311,7 @@ class _Collector:
         self.events.put(("gone", name))
 
 
-def browse(timeout: float = 3.0, interfaces: Sequence[str] | None = None,
+def browse(timeout: float = BROWSE_SECONDS, interfaces: Sequence[str] | None = None,
            enough: int | None = None) -> list[TableInfo]:
     """The tables that answer within ``timeout`` seconds, sorted by name: multicast, so only
     where the user asked for it (``lan-demon hosts``, ``join`` without an address).

@@ -45,7 +45,7 @@ TURN_TIMEOUT = 30.0  # an absent player's Rack-O / Gin Solitaire turn is played 
 #: Messages per second one connection may send, and how many at once (PROTOCOL.md §10). A
 #: flat-out bot sends ~1,000-2,000 a second (docs/benchmarks.md); 0 turns the limit off.
 RATE_LIMIT = 5000.0
-RATE_BURST = 10000.0
+RATE_BURST = 2 * RATE_LIMIT  # as ``host --rate-limit N``'s bursts of 2N
 
 
 class SettingsError(BadConfig):
