@@ -57,11 +57,18 @@ def known_table(view: dict[str, Any]) -> Any:
     return get_game(view["game"]).state_from_data(data)
 
 
+def source_cards(me: Any, source: str) -> list[Card]:
+    """The cards one seat's source holds: its Pile, its waste or one of its columns."""
+    if source == "pile":
+        return me.pile
+    if source == "waste":
+        return me.waste
+    return me.columns[COLUMN_NAMES.index(source)]
+
+
 def card_at(state: Any, seat: int, source: str) -> Card | None:
     """The card a source shows (the Pile top, the waste top, a column's top), or None."""
-    me = state.seats[seat]
-    cards = me.pile if source == "pile" else me.waste if source == "waste" else \
-        me.columns[COLUMN_NAMES.index(source)]
+    cards = source_cards(state.seats[seat], source)
     return cards[-1] if cards and not cards[-1].hidden else None
 
 
@@ -146,9 +153,7 @@ def _keyed(game: Any, table: Any, seat: int) -> list[tuple[Play, tuple[Any, ...]
     for move in game.legal_moves(table, seat):
         if not isinstance(move, Play):
             continue
-        me = table.seats[seat]
-        cards = me.pile if move.source == "pile" else me.waste if move.source == "waste" \
-            else me.columns[COLUMN_NAMES.index(move.source)]
+        cards = source_cards(table.seats[seat], move.source)
         base = cards[-move.count] if len(cards) >= move.count else None
         if move.target == "middle":
             onto: Any = "middle"

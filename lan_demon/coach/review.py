@@ -65,8 +65,12 @@ class Missed:
 
     def what(self) -> str:
         """``7♥ from column 2``; a whole column: ``9♠ and the 2 cards on it from column 3``."""
-        on = "" if self.run == 1 else " and the card on it" if self.run == 2 else \
-            f" and the {self.run - 1} cards on it"
+        if self.run == 1:
+            on = ""
+        elif self.run == 2:
+            on = " and the card on it"
+        else:
+            on = f" and the {self.run - 1} cards on it"
         return f"{symbol(self.card)}{on} {place(self.source)}"
 
 

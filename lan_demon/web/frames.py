@@ -96,8 +96,12 @@ def read_frame(text: Any) -> Frame:
             want = ARGS.get(name)
             if want is None:
                 raise FrameError(f"the page asked for {do!r} with an unknown part {name[:20]!r}")
-            args[name] = _text(msg, name, WORD_MOST) if want is str else \
-                _flag(msg, name) if want is bool else _whole(msg, name)
+            if want is str:
+                args[name] = _text(msg, name, WORD_MOST)
+            elif want is bool:
+                args[name] = _flag(msg, name)
+            else:
+                args[name] = _whole(msg, name)
         return Act(do, args)
     if kind == "key":
         return Key(_text(msg, "key", KEY_MOST, needed=True))

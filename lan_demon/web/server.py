@@ -101,8 +101,12 @@ def open_port(host: str, port: int | None) -> tuple[socket.socket, str | None]:
 
 
 def _taken(host: str, port: int, err: OSError | None) -> str:
-    why = "it is taken" if err is not None and err.errno == errno.EADDRINUSE else \
-        (err.strerror if err is not None and err.strerror else "it cannot be used")
+    if err is not None and err.errno == errno.EADDRINUSE:
+        why = "it is taken"
+    elif err is not None and err.strerror:
+        why = err.strerror
+    else:
+        why = "it cannot be used"
     return f"cannot serve the page on {host}:{port}: {why}"
 
 

@@ -35,7 +35,9 @@ const Cards = (() => {
   /** A card as text for a line: "10♥". */
   function text(code) {
     const c = parse(code);
-    return !c ? "—" : c.hidden ? "░░" : c.rank + c.glyph;
+    if (!c) return "—";
+    if (c.hidden) return "░░";
+    return c.rank + c.glyph;
   }
 
   /** A card as an element: `cls` adds classes ("big", "lit", "small"). */

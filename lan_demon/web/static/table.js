@@ -275,10 +275,10 @@ const Table = (() => {
     page.append(header(f));
     for (const words of f.alarms || []) page.append(h("div", {class: "alarm", role: "alert"},
                                                       "⚠ " + words));
+    const stateWords = {gone: "⚠ " + (f.gone || ""), reconnecting: "reconnecting…",
+                        closed: "the host has closed the table"};
     if (f.state === "gone" || f.state === "reconnecting" || f.state === "closed") {
-      page.append(h("div", {class: "state " + f.state, role: "status"},
-                    f.state === "gone" ? "⚠ " + (f.gone || "") :
-                    f.state === "reconnecting" ? "reconnecting…" : "the host has closed the table"));
+      page.append(h("div", {class: "state " + f.state, role: "status"}, stateWords[f.state]));
     }
     if (f.removed) page.append(h("div", {class: "alarm", role: "alert"}, f.removed));
     if (f.paused) {
@@ -317,9 +317,10 @@ const Table = (() => {
     if (f.phase !== "playing") page.append(seatsPanel(f));
     if (f.deal && f.deal.words) {
       const bad = f.deal.verdict !== "checked";
-      page.append(h("div", {class: "deal" + (f.deal.verdict === "DEAL CHECK FAILED" ?
-                                            " failed" : bad ? " unchecked" : "")},
-                    (bad ? "⚠ " : "✓ ") + f.deal.words));
+      let mark = "";
+      if (f.deal.verdict === "DEAL CHECK FAILED") mark = " failed";
+      else if (bad) mark = " unchecked";
+      page.append(h("div", {class: "deal" + mark}, (bad ? "⚠ " : "✓ ") + f.deal.words));
     }
     const keys = keyList(f);
     if (keys) page.append(keys);
@@ -403,13 +404,23 @@ const Table = (() => {
     return h("p", {class: "big next-round"}, label, countdownEl("big"));
   }
 
+  /** The line shown now: the page's own while it lasts, else the face's, else none. */
+  function shownLine(f, now) {
+    if (pageLine && now < pageUntil) return pageLine;
+    if (f.line && now < lineUntil) return f.line;
+    return null;
+  }
+
+  /** The mark before a line's words: a refusal's cross, a lost race's flash. */
+  const LINE_MARKS = new Map([["refusal", "✗ "], ["race", "⚡ "]]);
+
   /** The bottom of the screen: the line (kept LINE_MS), then the acts not drawn elsewhere. */
   function dock(f, now) {
     const out = h("div", {class: "dock"});
-    const line = pageLine && now < pageUntil ? pageLine : f.line && now < lineUntil ? f.line : null;
+    const line = shownLine(f, now);
     out.append(h("div", {class: "line" + (line ? " " + (line.kind || "said") : ""),
                          role: "status", "aria-live": "polite"},
-                 line ? [line.kind === "refusal" ? "✗ " : line.kind === "race" ? "⚡ " : "",
+                 line ? [LINE_MARKS.get(line.kind) || "",
                          line.words, line.rule ? h("span", {class: "rule"}, " " + line.rule) :
                          null] : ""));
     if (ui.tv) return out;
@@ -473,7 +484,9 @@ const Table = (() => {
       render();
       return;
     }
-    let key = ev.key in KEY_NAMES ? KEY_NAMES[ev.key] : ev.key.length === 1 ? ev.key : null;
+    let key = null;
+    if (ev.key in KEY_NAMES) key = KEY_NAMES[ev.key];
+    else if (ev.key.length === 1) key = ev.key;
     const keys = face.keys || {};
     if (key === " " && !(" " in keys) && "space" in keys) key = "space";
     if (key === null || !(key in keys)) return;
