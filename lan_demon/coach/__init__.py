@@ -2,8 +2,8 @@
 
 The coach is fed only what one seat saw — that seat's views of the table
 (:meth:`lan_demon.games.racing_demon.RacingDemon.view`, where no face-down card appears) and the
-races it lost — so it cannot name a card the seat could not see. The table's screen feeds it
-from the client during the round (:mod:`lan_demon.tui.demon`); ``lan-demon replay --coach``
+races it lost — so it cannot name a card the seat could not see. The seat feeds it as it is
+pumped during the round (:class:`lan_demon.seat.demon.DemonSeat`); ``lan-demon replay --coach``
 feeds it from a journal, rebuilding each step's view for the seat (:mod:`.journal`).
 
 * :mod:`.review` — what the review holds (missed plays, lost races, the best missed move) and
@@ -13,8 +13,9 @@ feeds it from a journal, rebuilding each step's view for the seat (:mod:`.journa
 * :mod:`.demon` — :class:`~.demon.DemonCoach`, the fold of views into a review;
 * :mod:`.journal` — the reviews of a journal's rounds for one seat.
 
-:func:`coach_for` is what a table's screen is handed for each game: the commands, which may
-import both the players' layers, give it to the TUI, which imports no bot.
+:func:`coach_for` is what a table's seat is handed for each game: the commands, which may
+import every players' layer, give it to the terminal's and the page's seats, which import no
+bot.
 """
 
 from __future__ import annotations
