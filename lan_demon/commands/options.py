@@ -1,8 +1,9 @@
 """Option values the commands share: argparse types (``--pause``, ``--lag-cap``,
 ``--rate-limit``, ``--level``, seeds, counts), the checks of values argparse cannot make (speed
 profiles, room codes, CURVE keys, ``--browse``), the flags several commands take alike
-(``--handicap``, ``--deals``, ``--level``, the LAN join flags) and the words their help texts
-list (speed profiles, strategies, levels).
+(``--handicap``, ``--deals``, ``--level``, the LAN join flags, a journal to read), the game a
+command is told none of, and the words their help texts list (speed profiles, strategies,
+levels). The table's own defaults are :mod:`lan_demon.net.settings`'s, imported, never copied.
 """
 
 from __future__ import annotations
@@ -242,6 +243,12 @@ def lan_join_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--browse", type=float, default=BROWSE_SECONDS, metavar="SECONDS",
                         help="without an address: seconds to listen for tables, more than 0 "
                         f"and at most {MOST_BROWSE_SECONDS:g} (default {BROWSE_SECONDS:g})")
+
+
+def add_journal(parser: argparse.ArgumentParser) -> None:
+    """The journal a command reads (``replay``, ``verify``), where ``host`` writes it."""
+    parser.add_argument("journal", help="a journal written by 'lan-demon host' (in "
+                        "~/.local/state/lan_demon/journals/ unless --journal PATH)")
 
 
 def check_browse_seconds(seconds: float, flag: str) -> None:

@@ -9,6 +9,7 @@ import sys
 from dataclasses import asdict
 
 from lan_demon.commands.errors import UsageError
+from lan_demon.commands.options import add_journal
 from lan_demon.commands.results import format_table
 
 HELP = "replay a match journal round by round"
@@ -19,8 +20,7 @@ DESCRIPTION = ("Deal every round again from the journal's seed, apply its moves,
 
 
 def add_arguments(rep: argparse.ArgumentParser) -> None:
-    rep.add_argument("journal", help="a journal written by 'lan-demon host' (in "
-                     "~/.local/state/lan_demon/journals/ unless --journal PATH)")
+    add_journal(rep)
     rep.add_argument("--json", action="store_true", help="print the JSON result document")
     rep.add_argument("--coach", action="store_true",
                      help="review each Racing Demon round for the seat named by --seat")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from lan_demon.commands.options import add_journal
+
 HELP = "audit a match journal: chain, deals, moves, scores"
 DESCRIPTION = ("Check a journal from its records and the spec alone: the chain of records, "
                "every deal against its commitments, every move and refusal with the engine, "
@@ -14,8 +16,7 @@ DESCRIPTION = ("Check a journal from its records and the spec alone: the chain o
 
 
 def add_arguments(ver: argparse.ArgumentParser) -> None:
-    ver.add_argument("journal", help="a journal written by 'lan-demon host' (in "
-                     "~/.local/state/lan_demon/journals/ unless --journal PATH)")
+    add_journal(ver)
 
 
 def run(args: argparse.Namespace) -> int:
