@@ -41,6 +41,10 @@ from lan_demon.net.handover import DEFAULT_LEVEL, HIGHEST, LOWEST
 STRONGEST = "strongest"  # a level's strategy: registry.strongest(game) when the level is used
 #: A strategy a level names that another change may not have registered yet, and its stand-in.
 STAND_INS = {"threshold": "greedy"}
+#: A bot told no level and no ``--strategy`` / ``--speed`` (``bot``, ``simulate``): the plain
+#: "stack first" rule at a seasoned player's pace.
+PLAIN_STRATEGY = "greedy"
+PLAIN_SPEED = "club"
 
 
 def between(name: str, low: SpeedProfile, high: SpeedProfile, part: float) -> SpeedProfile:
@@ -138,7 +142,7 @@ def bot_name(name: str, number: int) -> str:
 class Choice:
     """What a table's bots play: a level, and beside it what the command line said explicitly —
     an explicit ``--strategy`` or ``--speed`` wins over the level's own. Without a level: the
-    explicit choices, else ``greedy`` at ``club`` pace (what ``bot`` always played)."""
+    explicit choices, else :data:`PLAIN_STRATEGY` at :data:`PLAIN_SPEED`."""
 
     level: int | None = None
     strategy: str | None = None
@@ -147,12 +151,12 @@ class Choice:
     def strategy_for(self, game_id: str) -> str:
         if self.strategy is not None:
             return self.strategy
-        return "greedy" if self.level is None else level(self.level).strategy(game_id)
+        return PLAIN_STRATEGY if self.level is None else level(self.level).strategy(game_id)
 
     def pace_for(self, game_id: str) -> SpeedProfile:
         if self.speed is not None:
             return profile(self.speed)
-        return profile("club") if self.level is None else level(self.level).profile(game_id)
+        return profile(PLAIN_SPEED) if self.level is None else level(self.level).profile(game_id)
 
     def describe(self, game_id: str) -> str:
         """The level in words, then the strategy and the pace (or think pause), for the lobby
@@ -166,5 +170,5 @@ class Choice:
         return f"{head}{self.strategy_for(game_id)}, {pace.median:g} s to think"
 
 
-__all__ = ["DEFAULT_LEVEL", "HIGHEST", "LEVELS", "LOWEST", "STAND_INS", "STRONGEST", "Choice",
-           "Level", "between", "bot_name", "level", "races"]
+__all__ = ["DEFAULT_LEVEL", "HIGHEST", "LEVELS", "LOWEST", "PLAIN_SPEED", "PLAIN_STRATEGY",
+           "STAND_INS", "STRONGEST", "Choice", "Level", "between", "bot_name", "level", "races"]

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from lan_demon.bots.levels import PLAIN_SPEED, PLAIN_STRATEGY
 from lan_demon.commands.errors import UsageError
 from lan_demon.commands.lan import only_table, table_key
 from lan_demon.commands.options import (add_level, check_browse, check_code, check_key,
@@ -22,12 +23,13 @@ def add_arguments(bot: argparse.ArgumentParser) -> None:
     add_level(bot, None, "the bot's level for the table's game, its name marked with it "
               "(\"Robo L7\")")
     bot.add_argument("--strategy", help=f"the bot's strategy for the table's game, winning "
-                     f"over --level's — {strategy_help()} (default: the level's, else greedy)")
+                     f"over --level's — {strategy_help()} (default: the level's, else "
+                     f"{PLAIN_STRATEGY})")
     bot.add_argument("--name", help="the bot's name at the table (default: the strategy, or "
                      "Robo with --level)")
     bot.add_argument("--speed", help=f"the bot's pace (Racing Demon; in Rack-O and Gin "
                      f"Solitaire its pause to think), winning over --level's: {speed_names()} "
-                     f"(default: the level's, else club)")
+                     f"(default: the level's, else {PLAIN_SPEED})")
     bot.add_argument("--seed", type=seed, default=0, help="the bot's own seed")
     bot.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the "
                      "arbiter to answer")

@@ -13,7 +13,7 @@ from typing import Any
 
 import zmq
 
-from lan_demon.bots.levels import HIGHEST, LOWEST, Choice, bot_name
+from lan_demon.bots.levels import HIGHEST, LOWEST, PLAIN_SPEED, PLAIN_STRATEGY, Choice, bot_name
 from lan_demon.bots.registry import make_strategy
 from lan_demon.bots.runner import NetBot, leave_and_close, run_pool, seat_bot
 from lan_demon.games import GameError
@@ -204,9 +204,9 @@ class LocalTable:
 
 
 def start_local_table(game: str, seed: int | str | None, rounds: int | None = None,
-                      speed: str | None = "club", countdown: float = COUNTDOWN,
+                      speed: str | None = PLAIN_SPEED, countdown: float = COUNTDOWN,
                       pause: float | None = PAUSE, context: zmq.Context | None = None,
-                      strategy: str | None = "greedy", lag_cap_ms: float | None = None,
+                      strategy: str | None = PLAIN_STRATEGY, lag_cap_ms: float | None = None,
                       options: dict[str, Any] | None = None,
                       level: int | None = None) -> LocalTable:
     """Start an arbiter on 127.0.0.1 (any free port) in a thread of this process;

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from lan_demon.bots.levels import PLAIN_SPEED, PLAIN_STRATEGY
 from lan_demon.commands.options import (DEFAULT_GAME, add_deals, add_handicap, default_players,
                                         default_players_words, match_options, positive, seed,
                                         speed_names)
@@ -23,10 +24,10 @@ def add_arguments(sim: argparse.ArgumentParser) -> None:
                      f"{get_game(DEFAULT_GAME).default_rounds()}; Rack-O and Gin Solitaire play "
                      "to 500 / 100)")
     sim.add_argument("--seed", type=seed, default=0, help="the match seed (default 0)")
-    sim.add_argument("--strategy", default="greedy", help="bot strategy for every seat, or a "
-                     "comma-separated list, one per seat (default: greedy)")
-    sim.add_argument("--speed", default="club", help=f"Racing Demon speed profile: "
-                     f"{speed_names()} (default: club)")
+    sim.add_argument("--strategy", default=PLAIN_STRATEGY, help="bot strategy for every seat, "
+                     f"or a comma-separated list, one per seat (default: {PLAIN_STRATEGY})")
+    sim.add_argument("--speed", default=PLAIN_SPEED, help=f"Racing Demon speed profile: "
+                     f"{speed_names()} (default: {PLAIN_SPEED})")
     add_handicap(sim)
     add_deals(sim)
     sim.add_argument("--json", action="store_true", help="print one JSON document instead")
