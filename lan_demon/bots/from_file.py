@@ -1,8 +1,8 @@
 """A strategy from a Python file of the bot author's own: ``mybot.py`` or ``mybot.py:PileFirst``
 where the arena and ``simulate`` name strategies (``arena --seats mybot.py,greedy``).
 
-Why: a bot author wrote a bot from docs/bots.md and found no way to measure it against the
-built-in ones — the arena knew only its own names. The file is loaded as a module; the class
+Why: a bot written from docs/bots.md is measured against the built-in ones only if the arena
+and ``simulate`` can name it beside their own. The file is loaded as a module; the class
 named after the colon, or else the one :class:`~lan_demon.bots.sdk.Bot` or
 :class:`~lan_demon.bots.base.Strategy` subclass the file defines, is made fresh for each seat.
 An SDK bot plays through :class:`~lan_demon.bots.sdk.BotStrategy`, as it does offline.

@@ -2,9 +2,9 @@
 NAME`` (``remove NAME bot [LEVEL]``: a bot plays the seat on), ``seats``, ``help`` — the host
 runs the evening (PROTOCOL.md §24) without a seat.
 
-Why: at a table of twenty the host is the one person everyone looks to when someone goes to
-the kitchen or the phone rings; before, the host's window only printed a log. Each line typed
-gets one answer, never a traceback. The decisions are the arbiter's own
+Why: at a table of twenty the host is the one person everyone looks to when someone goes to the
+kitchen or the phone rings, so the window they host from takes commands, not only prints a log.
+Each line typed gets one answer, never a traceback. The decisions are the arbiter's own
 (:mod:`lan_demon.net.evening`, ``by`` the host), run on the arbiter's loop between two
 wake-ups (:class:`lan_demon.net.asks.Asks`), so nothing races a move.
 """
