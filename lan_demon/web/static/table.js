@@ -298,8 +298,8 @@ const Table = (() => {
     if (f.phase === "between" || f.phase === "over") {
       body = h("div", {class: "round-end"});
       if (f.banner) body.append(h("div", {class: "banner-line"}, "★ " + f.banner.words + " ★"));
-      // above the scoreboard and its chart: on a phone and on the TV the chart pushed it
-      // below the fold, where nobody saw the next round coming
+      // above the scoreboard and its chart: below them, on a phone and on the TV, it would
+      // sit below the fold, where nobody sees the next round coming
       const next = nextRound(f);
       if (next) body.append(next);
       if (f.scores) body.append(Scores.draw(f.scores, ctx));
