@@ -37,7 +37,7 @@ from lan_demon.web.frames import (BURST, RATE, Act, FrameError, Join, Key, Leave
                                   read_frame)
 
 MOST_SEATS = 64  # browser seats and watchers a gateway holds at once (a 20-seat table, TVs)
-CONNECT_TIMEOUT = 5.0  # seconds a join waits for the arbiter (as a terminal's join)
+CONNECT_TIMEOUT = 5.0  # seconds a join waits for the arbiter (as a bot's, `bot --timeout`)
 TOO_FAST = "too many taps at once: some were not sent; slow down a little"
 INTERNAL = "something went wrong on the host with that; the table goes on"
 
