@@ -97,17 +97,6 @@ def strong_bot(game_id: str) -> Strategy:
     return make_strategy(game_id, strongest(game_id))
 
 
-class _Among(Turn):
-    """A turn whose legal moves are only ``moves`` (the plays a move opened)."""
-
-    __slots__ = ()
-
-    def __init__(self, game: Any, state: Any, seat: int, rng: random.Random,
-                 moves: list[Any]):
-        super().__init__(game, state, seat, rng)
-        self._legal = moves
-
-
 def pile_freed(game: Any, state: Any, seat: int, move: Play, bot: Strategy) -> Freed:
     """The Pile cards ``move`` frees on the seat's known table: by itself, and by the plays
     it opens — a play that was not possible before it (a card, and the card it goes on) —
@@ -128,7 +117,10 @@ def pile_freed(game: Any, state: Any, seat: int, move: Play, bot: Strategy) -> F
         if table.over or not table.seats[seat].pile:
             break
         opened = [m for m, key in _keyed(game, table, seat) if key not in before]
-        step = bot.choose(_Among(game, table, seat, rng, opened)) if opened else None
+        if not opened:
+            break
+        # the bot picks among the plays the move opened only: a turn that keeps just those
+        step = bot.choose(Turn(game, table, seat, rng, keep=lambda m: m in opened))
         if not isinstance(step, Play):
             break  # a Pack turn or a stuck vote shows cards the seat does not know yet
         left, top = len(table.seats[seat].pile), card_at(table, seat, "pile")
