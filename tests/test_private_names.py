@@ -25,10 +25,6 @@ pytestmark = pytest.mark.timeout(30)
 
 PACKAGE = Path(__file__).resolve().parent.parent / "lan_demon"
 
-#: Uses known today in files another part of the refactor owns, by the part that removes them;
-#: a use listed here that is gone fails too, so that the list only shrinks.
-ALLOWED: dict[str, set[str]] = {}
-
 
 def private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
@@ -151,14 +147,5 @@ def test_the_checker_sees_each_way_of_reaching_a_private_name(tmp_path: Path) ->
 
 def test_no_private_name_is_reached_across_modules() -> None:
     found = uses(PACKAGE)
-    allowed = set().union(*ALLOWED.values())
-    wrong = [f"{what} (line {', '.join(map(str, lines))})"
-             for what, lines in sorted(found.items()) if what not in allowed]
+    wrong = [f"{what} (line {', '.join(map(str, lines))})" for what, lines in sorted(found.items())]
     assert not wrong, "private names reached from another module:\n" + "\n".join(wrong)
-
-
-def test_the_allowed_list_only_shrinks() -> None:
-    """A use that is gone leaves the list with it, so that nothing new hides behind it."""
-    found = uses(PACKAGE)
-    stale = sorted(what for what in set().union(*ALLOWED.values()) if what not in found)
-    assert not stale, "gone, so no longer allowed (remove from ALLOWED):\n" + "\n".join(stale)
