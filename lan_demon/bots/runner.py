@@ -34,6 +34,7 @@ from lan_demon.games.demon_moves import Play
 from lan_demon.net.client import Client
 from lan_demon.net.notices import Notice, NoticeKind
 from lan_demon.net.seats import AWAY_AFTER
+from lan_demon.net.settings import CONNECT_TIMEOUT
 
 GOODBYE_LINGER_MS = 500  # a removed bot's `leave` gets this long to reach the arbiter
 LOOK_AGAIN = 0.05  # seconds before a bot whose move was refused locally is asked again
@@ -269,7 +270,7 @@ BOT_HISTORY = 8  # finished rounds' results a bot's client keeps (Client(history
 
 def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
              seed: int | str = 0, speed: str = "club", context: zmq.Context | None = None,
-             send_delay: float = 0.0, connect_timeout: float = 5.0,
+             send_delay: float = 0.0, connect_timeout: float = CONNECT_TIMEOUT,
              listen: bool = False, server_key: str | None = None,
              code: str | None = None, remember: bool = False,
              token: str | None = None) -> NetBot:
@@ -304,7 +305,7 @@ def seat_bot(address: str, name: str, brain: Callable[[Client], Strategy],
 
 def make_bot(address: str, strategy: str, name: str, seed: int | str = 0,
              speed: str = "club", context: zmq.Context | None = None,
-             send_delay: float = 0.0, connect_timeout: float = 5.0,
+             send_delay: float = 0.0, connect_timeout: float = CONNECT_TIMEOUT,
              server_key: str | None = None, code: str | None = None,
              remember: bool = False) -> NetBot:
     """Connect a built-in strategy (by name) to the arbiter at ``address`` and say ready."""

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from lan_demon.bots.base import Strategy, Turn
 from lan_demon.games import GAME_IDS, BadConfig, Game, GameError, IllegalMove
+from lan_demon.net.settings import CONNECT_TIMEOUT
 from lan_demon.seat import events as seat_events
 
 if TYPE_CHECKING:  # the network layer is imported only when a bot is run (see above)
@@ -290,7 +291,7 @@ class Result:
 
 
 def run(bot: Bot, address: str, name: str | None = None, speed: str = "club",
-        seed: int | str = 0, timeout: float = 3600.0, connect_timeout: float = 5.0) -> Result:
+        seed: int | str = 0, timeout: float = 3600.0, connect_timeout: float = CONNECT_TIMEOUT) -> Result:
     """Sit ``bot`` at the arbiter at ``address`` (``HOST:PORT``), play the match to its end.
 
     ``speed`` spaces its moves like a person's: ``beginner``, ``club``, ``expert`` or
@@ -303,7 +304,7 @@ def run(bot: Bot, address: str, name: str | None = None, speed: str = "club",
 
 def run_many(bots: list[Bot], address: str, names: list[str] | None = None,
              speed: str = "club", seed: int | str = 0, timeout: float = 3600.0,
-             connect_timeout: float = 5.0, context: zmq.Context | None = None) -> list[Result]:
+             connect_timeout: float = CONNECT_TIMEOUT, context: zmq.Context | None = None) -> list[Result]:
     """Several bots in this one process, each in its own seat (one poll drives them all)."""
     from lan_demon.bots.runner import leave_and_close, run_pool
     names = names or [type(b).__name__ for b in bots]
@@ -322,7 +323,7 @@ def run_many(bots: list[Bot], address: str, names: list[str] | None = None,
 
 def seat(bot: Bot, address: str, name: str | None = None, speed: str = "club",
          seed: int | str = 0, context: zmq.Context | None = None,
-         connect_timeout: float = 5.0) -> NetBot:
+         connect_timeout: float = CONNECT_TIMEOUT) -> NetBot:
     """Connect ``bot`` and take a seat, without playing yet: a
     :class:`~lan_demon.bots.runner.NetBot` for :func:`~lan_demon.bots.runner.run_pool`, where SDK
     bots and built-in ones can share one loop."""

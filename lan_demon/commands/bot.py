@@ -12,6 +12,7 @@ from lan_demon.commands.lan import only_table, table_key
 from lan_demon.commands.options import (add_level, check_browse, check_code, check_key,
                                         check_name, check_speed, lan_join_flags, seed,
                                         speed_names, strategy_help)
+from lan_demon.net.settings import CONNECT_TIMEOUT
 
 HELP = "run one bot client against an arbiter"
 DESCRIPTION = "Connect one bot to an arbiter and play until the match ends."
@@ -31,8 +32,8 @@ def add_arguments(bot: argparse.ArgumentParser) -> None:
                      f"Solitaire its pause to think), winning over --level's: {speed_names()} "
                      f"(default: the level's, else {PLAIN_SPEED})")
     bot.add_argument("--seed", type=seed, default=0, help="the bot's own seed")
-    bot.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the "
-                     "arbiter to answer")
+    bot.add_argument("--timeout", type=float, default=CONNECT_TIMEOUT, help="seconds to wait for "
+                     f"the arbiter to answer (default {CONNECT_TIMEOUT:g})")
     lan_join_flags(bot)
 
 

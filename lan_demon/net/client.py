@@ -34,6 +34,7 @@ from lan_demon.net.copy_facade import CopyFacade
 from lan_demon.net.notices import Notice, NoticeKind
 from lan_demon.net.security import KeyPair, make_curve_client, new_keypair, normalize_code
 from lan_demon.net.send_queue import SendQueue
+from lan_demon.net.settings import CONNECT_TIMEOUT
 from lan_demon.net.table_copy import TableCopy
 from lan_demon.net.tokens import TokenStore
 
@@ -136,7 +137,7 @@ class Client(CopyFacade):
 
     # --- connecting ------------------------------------------------------------------------
 
-    def connect(self, timeout: float = 5.0) -> Client:
+    def connect(self, timeout: float = CONNECT_TIMEOUT) -> Client:
         """Say hello, take the seat, sync the clock, fetch a snapshot. Raises ConnectError.
 
         A failed CURVE handshake (one side encrypted and the other not, or a wrong server

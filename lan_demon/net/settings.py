@@ -41,6 +41,9 @@ LAG_CAP_MS = 10.0
 MAX_LAG_CAP_MS = 100.0
 COUNTDOWN = 3.0  # seconds from the start (or a round's end) to Go
 PAUSE = 60.0  # the longest wait between rounds: long enough to read the scores
+#: How long a joining client (a person's, a bot's, a browser's seat) waits for the arbiter's
+#: welcome before it says the host does not answer: a LAN's answer takes milliseconds.
+CONNECT_TIMEOUT = 5.0
 TURN_TIMEOUT = 30.0  # an absent player's Rack-O / Gin Solitaire turn is played after this
 #: Messages per second one connection may send, and how many at once (PROTOCOL.md §10). A
 #: flat-out bot sends ~1,000-2,000 a second (docs/benchmarks.md); 0 turns the limit off.

@@ -30,6 +30,7 @@ from lan_demon.net.connect import ConnectError
 from lan_demon.net.guard import RateLimiter, log_internal
 from lan_demon.net.names import seat_name, seated_words
 from lan_demon.net.security import CodeThrottle, codes_match
+from lan_demon.net.settings import CONNECT_TIMEOUT
 from lan_demon.web import seat_link
 from lan_demon.web.browser_seat import BrowserSeat
 from lan_demon.web.page_book import PageBook
@@ -37,7 +38,6 @@ from lan_demon.web.frames import (BURST, RATE, Act, FrameError, Join, Key, Leave
                                   read_frame)
 
 MOST_SEATS = 64  # browser seats and watchers a gateway holds at once (a 20-seat table, TVs)
-CONNECT_TIMEOUT = 5.0  # seconds a join waits for the arbiter (as a bot's, `bot --timeout`)
 TOO_FAST = "too many taps at once: some were not sent; slow down a little"
 INTERNAL = "something went wrong on the host with that; the table goes on"
 
