@@ -87,8 +87,8 @@ def netns_env() -> dict[str, str]:
 class Lines:
     """A command running in a namespace, its stdout read line by line; stopped by the test."""
 
-    def __init__(self, argv: list[str]):
-        self.proc = subprocess.Popen(argv, cwd=ROOT, env=netns_env(), stdin=subprocess.DEVNULL,
+    def __init__(self, argv: list[str], stdin: int = subprocess.DEVNULL):
+        self.proc = subprocess.Popen(argv, cwd=ROOT, env=netns_env(), stdin=stdin,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.seen: list[str] = []
@@ -99,7 +99,9 @@ class Lines:
             self.lines.put(line.rstrip("\n"))
         self.lines.put("")  # end of output
 
-    def expect(self, words: str, timeout: float = 30.0) -> str:
+    def expect(self, words: str, timeout: float = 30.0, at_start: bool = False) -> str:
+        """The first line from here on that holds ``words`` (that starts with them, when
+        ``at_start``); failing the test if the command ends or the time passes first."""
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -107,7 +109,8 @@ class Lines:
             except queue.Empty:
                 raise AssertionError(f"never said {words!r}; said {self.seen}") from None
             self.seen.append(line)
-            if words in line:
+            found = line.startswith(words) if at_start else words in line
+            if found:
                 return line
             if line == "" and self.proc.poll() is not None:
                 raise AssertionError(f"ended ({self.proc.returncode}) without saying "

@@ -10,7 +10,6 @@ their own veth pair, and remove them after.
 from __future__ import annotations
 
 import json
-import queue
 import random
 import subprocess
 import sys
@@ -396,32 +395,15 @@ def test_plain_loopback_frames_have_no_key():
 
 # --- zeroconf between two network namespaces ---------------------------------------------
 
-class Announcer:
-    """tests/netns_helper.py announce, running in a namespace; stopped by the test."""
+class Announcer(Lines):
+    """tests/netns_helper.py announce, running in a namespace, told lines on its stdin;
+    stopped by the test."""
 
     def __init__(self, ns: str, *args: str):
-        self.proc = subprocess.Popen(in_ns(ns, str(HELPER), "announce", *args), cwd=ROOT,
-                                     env=netns_env(), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.lines: queue.SimpleQueue[str] = queue.SimpleQueue()
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(in_ns(ns, str(HELPER), "announce", *args), stdin=subprocess.PIPE)
 
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put("")  # end of output
-
-    def expect(self, prefix: str, timeout: float = 20.0) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"the announcer never said {prefix!r}") from None
-            if line.startswith(prefix):
-                return line
-            if line == "" and self.proc.poll() is not None:
-                raise AssertionError(f"the announcer ended: {self.proc.stderr.read()}")
+    def expect(self, prefix: str, timeout: float = 20.0, at_start: bool = True) -> str:
+        return super().expect(prefix, timeout, at_start)
 
     def tell(self, line: str) -> None:
         self.proc.stdin.write(line + "\n")

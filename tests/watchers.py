@@ -12,6 +12,7 @@ from zmq.utils.monitor import recv_monitor_message
 
 from lan_demon.net.codec import decode_all, encode, make
 from lan_demon.net.security import KeyPair, make_curve_client, new_keypair
+from net_harness import pump_until
 
 CODE = "KQZRMWTB"
 ASK_EVERY = 0.05  # seconds between a watcher's snapshot requests
@@ -41,6 +42,10 @@ class Watcher:
         self.ids = itertools.count(1)
         self.next_ask = float("-inf")
 
+    def sockets(self) -> tuple[zmq.Socket, ...]:
+        """What to poll for this watcher (as a client's ``sockets()``)."""
+        return self.sub, self.dealer, self.monitor
+
     def pump(self) -> None:
         """Take everything waiting; ask a snapshot every :data:`ASK_EVERY` seconds."""
         for sock, kept, channel in ((self.sub, self.published, "pub"),
@@ -62,18 +67,4 @@ class Watcher:
 
 def pump_watchers(condition, watchers: list[Watcher], clients=(), timeout: float = 10.0) -> None:
     """Pump ``watchers`` (and ``clients``) until ``condition()`` holds, polling their sockets."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        poller = zmq.Poller()
-        for w in watchers:
-            for sock in (w.sub, w.dealer, w.monitor):
-                poller.register(sock, zmq.POLLIN)
-        for client in clients:
-            for sock in client.sockets():
-                poller.register(sock, zmq.POLLIN)
-        poller.poll(20)
-        for w in watchers:
-            w.pump()
-        for client in clients:
-            client.pump()
+    pump_until(condition, [*watchers, *clients], timeout)
