@@ -23,7 +23,7 @@ from lan_demon.net.freed_memory import Trimmer
 from lan_demon.net.seats import TOKEN_LIFE
 from lan_demon.net.server import ArbiterServer
 from table_settings import settings
-from watchers import CODE, LET_IN, REFUSED, Watcher, pump_watchers
+from watchers import CODE, REFUSED, Watcher, let_in_once_ann_gave_the_code, pump_watchers
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -122,15 +122,7 @@ def test_a_coded_table_lets_watch_on_the_watchers_pub_only_those_who_gave_the_co
     eve = Watcher(context, server)
     try:
         pump_watchers(lambda: REFUSED in eve.events, [eve])
-        ann = Client(server.address, name="ann", context=context, code=CODE)
-        host.clients.append(ann)
-        ann.connect()
-        again = Watcher(context, server)
-        try:
-            pump_watchers(lambda: again.published, [again, eve])
-            assert again.events == [LET_IN] and eve.published == []
-        finally:
-            again.close()
+        let_in_once_ann_gave_the_code(host, context, server, eve)
     finally:
         eve.close()
 

@@ -10,6 +10,7 @@ import time
 import zmq
 from zmq.utils.monitor import recv_monitor_message
 
+from lan_demon.net.client import Client
 from lan_demon.net.codec import decode_all, encode, make
 from lan_demon.net.security import KeyPair, make_curve_client, new_keypair
 from net_harness import pump_until
@@ -68,3 +69,17 @@ class Watcher:
 def pump_watchers(condition, watchers: list[Watcher], clients=(), timeout: float = 10.0) -> None:
     """Pump ``watchers`` (and ``clients``) until ``condition()`` holds, polling their sockets."""
     pump_until(condition, [*watchers, *clients], timeout)
+
+
+def let_in_once_ann_gave_the_code(host, context, server, eve: Watcher) -> None:
+    """Ann gives the room code from 127.0.0.1: a new SUB from there (``eve``'s refused one is
+    not retried by libzmq) is let in and hears the table, while ``eve`` still hears nothing."""
+    ann = Client(server.address, name="ann", context=context, code=CODE)
+    host.clients.append(ann)
+    ann.connect()
+    again = Watcher(context, server)
+    try:
+        pump_watchers(lambda: again.published, [again, eve])
+        assert again.events == [LET_IN] and eve.published == []
+    finally:
+        again.close()
