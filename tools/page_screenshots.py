@@ -1,4 +1,4 @@
-"""Captures of the browser pages (issue 28) for ``docs/screenshots.md``: the lobby, each game
+"""Captures of the browser pages for ``docs/screenshots.md``: the lobby, each game
 mid-round, the round-end table and the TV page, at phone (360×640) and laptop (1280×800)
 sizes, as ``docs/screenshots/page-*.png``.
 

@@ -279,7 +279,7 @@ def pump(sessions: list[Session], condition: Callable[[], bool], what: str,
 
 def alike(out: Path, made: list[str]) -> None:
     """A 20-seat table (17 bots of the host's) where two people both sat down as Ann and a
-    third with an emoji name: every screen tells them apart and no row shifts (issue 29)."""
+    third with an emoji name: every screen tells them apart and no row shifts."""
     port = free_port()
     address = f"127.0.0.1:{port}"
     run = [sys.executable, "-m", "lan_demon"]
